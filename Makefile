@@ -1,0 +1,95 @@
+# rlprof - top-level build. Each folder adds its part in its build.mk:
+#   counters/build.mk   librlprof's backends, plugins, event resolution
+#   profiler/build.mk   librlprof runtime, the report library, the command
+#   probes/build.mk     roof probes (linked into rlprof)
+#   kernels/build.mk    reference kernels and rlprof-kernels
+#   counters/sim/build.mk  the Valgrind tool (simulated PMU)
+#   tests/build.mk      Criterion tests and the test programs
+#
+#   make                build everything into $(BUILD)/ (laid out as installed)
+#   make test           install missing Debian packages, build, run every test
+#   make demo           install missing packages, build, profile the kernels
+#   make bench          side-by-side benchmarks (prints figures, not a test)
+#   make install PREFIX=DIR
+#   make SANITIZE=1     ASan + UBSan build (make test SANITIZE=1)
+#   make CC=clang       warning-free under clang too
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+OPT     ?= -O2
+SANITIZE ?= 0
+
+WARN      := -Wall -Wextra
+BASEFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -fPIC -MMD -MP \
+             -Iprofiler -Icounters -Iprobes -Ikernels
+ifeq ($(SANITIZE),1)
+SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined
+endif
+ALL_CFLAGS  = $(BASEFLAGS) $(OPT) $(SANFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+
+OBJ := $(BUILD)/obj
+BIN := $(BUILD)/bin
+LIB := $(BUILD)/lib
+LIBEXEC := $(BUILD)/libexec/rlprof
+TESTBIN := $(BUILD)/tests
+
+# Filled by the fragments.
+TARGETS :=
+TEST_TARGETS :=
+INSTALL_BIN :=
+INSTALL_LIB :=
+INSTALL_LIBEXEC :=
+
+.PHONY: all deps test demo bench install clean format lint check-hw-counters
+.SECONDEXPANSION:
+all:
+
+include counters/build.mk
+include profiler/build.mk
+include probes/build.mk
+include kernels/build.mk
+include counters/sim/build.mk
+include tests/build.mk
+
+all: $(TARGETS)
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CFLAGS_$(subst /,_,$(dir $<))) -c $< -o $@
+
+deps:
+	@scripts/install-deps
+
+test: deps
+	@$(MAKE) --no-print-directory all tests
+	@scripts/run-tests $(BUILD)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo $(BUILD)
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/bench $(BUILD)
+
+check-hw-counters: all
+	@scripts/check-hw-counters $(BUILD)
+
+install: all
+	scripts/install-tree $(BUILD) $(DESTDIR)$(PREFIX)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^counters/sim/')
+
+lint:
+	cppcheck --quiet --enable=warning,performance,portability --std=c11 \
+	  --suppress=missingIncludeSystem -Iprofiler -Icounters -Iprobes \
+	  profiler counters probes kernels
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,110 @@
+/*
+ * The counter backend interface: one const struct of function pointers per
+ * backend, in a file of its own, registered by one line in registry.c
+ * (after PAPI's papi_vector and SQLite's sqlite3_vfs). The struct only grows
+ * at the end; abi says which fields a backend fills.
+ *
+ * Two sides use a backend:
+ *  - the rlprof command: probe() to say whether it works here and why not,
+ *    prepare_launch() to wrap the program (e.g. under Valgrind);
+ *  - the runtime inside the profiled process (librlprof): init() once,
+ *    then per thread thread_open() lazily at the thread's first region,
+ *    read() at every region begin and end, thread_close() at thread exit,
+ *    fini() at process exit.
+ *
+ * read() returns cumulative values since thread_open(); the runtime takes
+ * differences between begin and end, so nesting is inclusive for free.
+ *
+ * Ownership: the runtime allocates thread_state_size zeroed bytes per
+ * thread and frees them after thread_close(). A backend keeps no pointer to
+ * caller buffers. Every function returns 0 or a negative RL_E* code and, on
+ * failure, a one-line message in err.
+ */
+#ifndef RL_BACKEND_H
+#define RL_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counter_ids.h"
+#include "rl_error.h"
+
+#define RL_BACKEND_ABI 1
+#define RL_METHOD_MAX 128
+
+/* One counter read (as perf_event's read_format with TOTAL_TIME_*). */
+struct rl_counter_value {
+	uint64_t value;      /* raw count (flops already weighted by lanes) */
+	uint64_t enabled_ns; /* time the counter was enabled */
+	uint64_t running_ns; /* time it was really counting; < enabled when
+				multiplexed: scale value by enabled/running */
+};
+
+/* What a backend can do on this machine, best last; `auto` takes the
+ * best working backend, earlier in registry order on a tie. */
+enum rl_capability {
+	RL_CAP_NONE = 0,        /* does not work here */
+	RL_CAP_TIME = 1,        /* wall clock only */
+	RL_CAP_SOFTWARE = 2,    /* kernel software events, no flops/bytes */
+	RL_CAP_FLOPS = 3,       /* flops counted, bytes not */
+	RL_CAP_FLOPS_BYTES = 4, /* flops and DRAM bytes counted */
+};
+
+/* What init() provides, filled by the backend. */
+struct rl_backend_setup {
+	uint64_t provided;                       /* bit c: counter c counted */
+	unsigned char scope[RL_COUNTER_COUNT];   /* enum rl_scope per counter */
+	char method[RL_COUNTER_COUNT][RL_METHOD_MAX]; /* e.g. "perf
+				FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE x4" */
+	char extra_name[RL_EXTRA_MAX][64];       /* names of --events columns */
+	char note[512];   /* backend-wide facts for the report, e.g. the
+			     simulated cache geometry and region bounds */
+};
+
+/* The program rlprof run is about to start; prepare_launch() may change it
+ * with the helpers below (in profiler/cli/launch.c). */
+struct rl_launch {
+	char **argv;              /* NULL-terminated, owned by the launch */
+	size_t argc, argv_cap;
+	char **env;               /* extra NAME=VALUE entries, owned */
+	size_t envc, env_cap;
+	const char *libexec_dir;  /* where rlprof's helpers live (absolute) */
+	const char *options;      /* backend options from the command line */
+};
+int rl_launch_prepend(struct rl_launch *l, const char *const *args, size_t n);
+int rl_launch_setenv(struct rl_launch *l, const char *name, const char *value);
+
+struct rl_backend {
+	unsigned abi;            /* RL_BACKEND_ABI when written */
+	const char *name;        /* "perf", "papi", "likwid", "sim", "time" */
+	const char *summary;     /* one line for `rlprof counters` */
+	size_t thread_state_size;
+
+	/* Does it work here? Returns an enum rl_capability (>= 0) and, below
+	 * RL_CAP_FLOPS_BYTES, why not (one line in why). Cheap, no side
+	 * effects; runs in the rlprof command. */
+	int (*probe)(char *why, size_t whylen);
+
+	/* In the profiled process, once, before any thread_open(). options is
+	 * the RLPROF_BACKEND_OPTIONS string ("" when none). */
+	int (*init)(const char *options, struct rl_backend_setup *setup,
+		    char *err, size_t errlen);
+	int (*thread_open)(void *state, char *err, size_t errlen);
+	/* Fill values[c] for every provided counter c; others untouched. Must
+	 * be cheap and must not allocate: it runs at every region bound. */
+	int (*read)(void *state, struct rl_counter_value *values);
+	void (*thread_close)(void *state);
+	void (*fini)(void);
+
+	/* In rlprof run, before the program starts; NULL for most backends. */
+	int (*prepare_launch)(struct rl_launch *launch, char *err,
+			      size_t errlen);
+};
+
+/* The registry (registry.c): backends in `auto` preference order. */
+size_t rl_backend_count(void);
+const struct rl_backend *rl_backend_at(size_t i);
+const struct rl_backend *rl_backend_find(const char *name); /* NULL if none */
+const char *rl_capability_name(int cap);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * The counters rlprof knows, as one X-macro table.
+ *
+ * Each entry: X(ID, "json_name", "unit", kind). A backend provides a subset
+ * (a bitmask over enum rl_counter); a counter it does not provide is never
+ * written, so the report leaves it empty rather than showing 0.
+ *
+ * Byte counters are named by the boundary they cross:
+ *   l1_*   register <-> L1   (every load and store the core issues)
+ *   l2_*   L1 <-> L2
+ *   l3_*   L2 <-> last level
+ *   dram_* last level <-> DRAM (write-allocate reads included)
+ */
+#ifndef RL_COUNTER_IDS_H
+#define RL_COUNTER_IDS_H
+
+enum rl_counter_kind {
+	RL_KIND_FLOPS,   /* floating-point operations, FMA = 2 */
+	RL_KIND_BYTES,   /* bytes crossing a memory boundary */
+	RL_KIND_CYCLES,  /* core or reference cycles, instructions */
+	RL_KIND_SOFT,    /* software events: ns, faults, switches */
+	RL_KIND_EXTRA,   /* user-requested raw events (--events) */
+};
+
+#define RL_COUNTERS(X)                                                     \
+	X(FLOPS_F64_SCALAR, "flops_f64_scalar", "flop", RL_KIND_FLOPS)     \
+	X(FLOPS_F64_128, "flops_f64_128", "flop", RL_KIND_FLOPS)           \
+	X(FLOPS_F64_256, "flops_f64_256", "flop", RL_KIND_FLOPS)           \
+	X(FLOPS_F64_512, "flops_f64_512", "flop", RL_KIND_FLOPS)           \
+	X(FLOPS_F32_SCALAR, "flops_f32_scalar", "flop", RL_KIND_FLOPS)     \
+	X(FLOPS_F32_128, "flops_f32_128", "flop", RL_KIND_FLOPS)           \
+	X(FLOPS_F32_256, "flops_f32_256", "flop", RL_KIND_FLOPS)           \
+	X(FLOPS_F32_512, "flops_f32_512", "flop", RL_KIND_FLOPS)           \
+	X(FLOPS_F16, "flops_f16", "flop", RL_KIND_FLOPS)                   \
+	X(FLOPS_ANY, "flops_any", "flop", RL_KIND_FLOPS)                   \
+	X(DRAM_READ_BYTES, "dram_read_bytes", "B", RL_KIND_BYTES)          \
+	X(DRAM_WRITE_BYTES, "dram_write_bytes", "B", RL_KIND_BYTES)        \
+	X(DRAM_BYTES, "dram_bytes", "B", RL_KIND_BYTES)                    \
+	X(L1_READ_BYTES, "l1_read_bytes", "B", RL_KIND_BYTES)              \
+	X(L1_WRITE_BYTES, "l1_write_bytes", "B", RL_KIND_BYTES)            \
+	X(L2_READ_BYTES, "l2_read_bytes", "B", RL_KIND_BYTES)              \
+	X(L2_WRITE_BYTES, "l2_write_bytes", "B", RL_KIND_BYTES)            \
+	X(L3_READ_BYTES, "l3_read_bytes", "B", RL_KIND_BYTES)              \
+	X(L3_WRITE_BYTES, "l3_write_bytes", "B", RL_KIND_BYTES)            \
+	X(CYCLES, "cycles", "cycle", RL_KIND_CYCLES)                       \
+	X(INSTRUCTIONS, "instructions", "instr", RL_KIND_CYCLES)           \
+	X(REF_CYCLES, "ref_cycles", "cycle", RL_KIND_CYCLES)               \
+	X(TASK_CLOCK_NS, "task_clock_ns", "ns", RL_KIND_SOFT)              \
+	X(PAGE_FAULTS, "page_faults", "fault", RL_KIND_SOFT)               \
+	X(CONTEXT_SWITCHES, "context_switches", "switch", RL_KIND_SOFT)    \
+	X(EXTRA0, "extra0", "event", RL_KIND_EXTRA)                        \
+	X(EXTRA1, "extra1", "event", RL_KIND_EXTRA)                        \
+	X(EXTRA2, "extra2", "event", RL_KIND_EXTRA)                        \
+	X(EXTRA3, "extra3", "event", RL_KIND_EXTRA)                        \
+	X(EXTRA4, "extra4", "event", RL_KIND_EXTRA)                        \
+	X(EXTRA5, "extra5", "event", RL_KIND_EXTRA)                        \
+	X(EXTRA6, "extra6", "event", RL_KIND_EXTRA)                        \
+	X(EXTRA7, "extra7", "event", RL_KIND_EXTRA)
+
+enum rl_counter {
+#define RL_COUNTER_ENUM(id, name, unit, kind) RL_C_##id,
+	RL_COUNTERS(RL_COUNTER_ENUM)
+#undef RL_COUNTER_ENUM
+	RL_COUNTER_COUNT
+};
+
+#define RL_EXTRA_MAX 8 /* RL_C_EXTRA0 .. RL_C_EXTRA7 */
+
+/* Flop weights are already applied by the backend: a FLOPS_* counter holds
+ * flops (lanes x ops, FMA = 2), never instructions. */
+
+/* How a counter's figure was obtained; a backend sets one per counter. */
+enum rl_scope {
+	RL_SCOPE_THREAD = 0,  /* counted for the calling thread only */
+	RL_SCOPE_SYSTEM = 1,  /* uncore / socket-wide: every process counts */
+	RL_SCOPE_PROXY = 2,   /* per-thread proxy (e.g. LLC misses x 64 B) */
+	RL_SCOPE_SIMULATED = 3, /* simulated PMU (Valgrind tool) */
+};
+
+const char *rl_counter_name(enum rl_counter c);   /* "flops_f64_scalar" */
+const char *rl_counter_unit(enum rl_counter c);   /* "flop" */
+enum rl_counter_kind rl_counter_kind_of(enum rl_counter c);
+int rl_counter_from_name(const char *name);       /* -1 when unknown */
+const char *rl_scope_name(enum rl_scope s);       /* "thread", "system", ... */
+int rl_scope_from_name(const char *name);         /* -1 when unknown */
+
+#endif

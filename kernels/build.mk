@@ -1,0 +1,3 @@
+# kernels/: reference kernels and the rlprof-kernels program.
+KERNEL_SRCS := $(wildcard kernels/*.c)
+TARGETS += 

@@ -1,0 +1,33 @@
+# profiler/: librlprof (runtime), the report library and the rlprof command.
+RUNTIME_SRCS += $(wildcard profiler/runtime/*.c)
+REPORT_SRCS  := $(wildcard profiler/report/*.c)
+CLI_SRCS     := $(wildcard profiler/cli/*.c)
+
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(OBJ)/%.o)
+REPORT_OBJS  := $(REPORT_SRCS:%.c=$(OBJ)/%.o)
+CLI_OBJS     := $(CLI_SRCS:%.c=$(OBJ)/%.o)
+EVENTS_OBJS  := $(EVENTS_SRCS:%.c=$(OBJ)/%.o)
+
+RUNTIME_LIBS := -lpthread -ldl
+REPORT_LIBS  := -ljansson -lelf -lm
+
+RLPROF_SO := $(LIB)/librlprof.so
+RLPROF_A  := $(LIB)/librlprof.a
+RPATH     := -Wl,-rpath,'$$ORIGIN/../lib'
+
+$(RLPROF_SO): $(RUNTIME_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,librlprof.so.0 $(ALL_LDFLAGS) $^ -o $@.0 $(RUNTIME_LIBS)
+	ln -sf librlprof.so.0 $@
+
+$(RLPROF_A): $(RUNTIME_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# PROBE_OBJS comes from probes/build.mk (included after this file; the
+# prerequisite list is expanded when the rule runs, so order is fine).
+$(BIN)/rlprof: $(CLI_OBJS) $(REPORT_OBJS) $$(PROBE_OBJS) $(EVENTS_OBJS) $(RLPROF_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) $^ -o $@ $(REPORT_LIBS) $(EVENTS_LIBS) $(RUNTIME_LIBS) $(PROBE_LIBS)
+
+TARGETS += $(RLPROF_SO) $(RLPROF_A) $(BIN)/rlprof

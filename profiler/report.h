@@ -1,0 +1,101 @@
+/*
+ * The analysis: results + machine model -> one row per region (summed over
+ * threads and processes) and one per region and thread, with the roofline
+ * arithmetic done once here. Renderers (render.h) only format these rows.
+ *
+ * A figure that was not measured is NAN (rl_known() is false): renderers
+ * print it as empty (CSV), null (JSON) or "-" (table), never 0.
+ *
+ * Ownership: rl_report_build() allocates rows and strings inside the report;
+ * rl_report_release() frees them. The report points into (does not copy)
+ * the machine model, which must outlive it.
+ */
+#ifndef RL_REPORT_H
+#define RL_REPORT_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "results.h"
+
+#define RL_REPORT_VERSION 1
+
+static inline bool rl_known(double x) { return !isnan(x); }
+
+enum rl_bound {
+	RL_BOUND_UNKNOWN = 0,
+	RL_BOUND_MEMORY,   /* AI x BW < peak: left of the ridge */
+	RL_BOUND_COMPUTE,  /* right of the ridge */
+};
+
+enum rl_basis {         /* what bound/roof_pct were computed from */
+	RL_BASIS_NONE = 0,
+	RL_BASIS_COUNTED,  /* counted flops and bytes */
+	RL_BASIS_DECLARED, /* RL_REGION_EXPECT figures (no counts here) */
+};
+
+#define RL_LEVELS 4 /* L1, L2, L3, DRAM: index of per-level figures */
+
+struct rl_region_row {
+	char *region;
+	uint64_t tid;          /* 0 on a summed row */
+	long pid;              /* 0 on a summed row */
+	unsigned n_threads;    /* threads that ran it (summed row) */
+	uint64_t calls;
+	double time_s;         /* summed row: the longest thread */
+	double flops;          /* counted, all precisions */
+	double flops_f32, flops_f64; /* NAN when no split (e.g. Zen 2-4) */
+	double dram_read_bytes, dram_write_bytes; /* NAN unless split known */
+	double dram_bytes;     /* read + write (or combined counter) */
+	double level_bytes[RL_LEVELS]; /* bytes per boundary, sim mostly */
+	double ai;             /* flops / dram_bytes */
+	double level_ai[RL_LEVELS];
+	double flops_expected, bytes_expected, ai_expected;
+	double gflops, gbs;    /* counted / time */
+	double gflops_expected;/* declared flops / measured time */
+	const char *precision; /* "f64", "f32", "mixed", NULL unknown */
+	enum rl_bound bound;
+	enum rl_basis basis;
+	const char *bound_roof;/* name of the binding roof, e.g. "DRAM" or
+				  "avx512-fma f64" (points into the model) */
+	double roof_gflops;    /* min(peak, AI x BW) */
+	double roof_pct;       /* attained / roof_gflops x 100 */
+	double scaled_ratio;   /* min running/enabled over counters; 1 = not
+				  multiplexed, NAN unknown */
+	char *method;          /* how each figure was obtained, one line */
+	char *diagnosis;       /* one line, what the numbers mean */
+	bool has_system_wide;  /* some figure counts the whole socket */
+	bool has_proxy, simulated;
+};
+
+struct rl_report {
+	int version;
+	const struct rl_machine *machine; /* NULL: no model, no bounds */
+	char *backend;          /* which backend ran */
+	char *backend_reason;   /* why (auto) */
+	char *backend_note;
+	char *command;
+	int exit_status;
+	struct rl_region_row *rows; /* summed rows first, in first-seen order,
+				       then per-thread rows */
+	size_t n_rows, n_summed;
+	struct rl_warning *warnings; /* copies, owned */
+	size_t n_warnings;
+	uint64_t provided;      /* union over processes */
+	char *method[RL_COUNTER_COUNT];
+	unsigned char scope[RL_COUNTER_COUNT];
+};
+
+int rl_report_build(const struct rl_run_results *res,
+		    const struct rl_machine *machine, struct rl_report *out,
+		    char *err, size_t errlen);
+void rl_report_release(struct rl_report *r);
+
+/* Roofline arithmetic, pure. */
+double rl_attainable_gflops(double peak_gflops, double bw_gbs, double ai);
+enum rl_bound rl_bound_of(double peak_gflops, double bw_gbs, double ai);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * Per-process results: what the runtime measured, as written to
+ * DIR/raw/rlprof-<pid>.json by librlprof and read back by the rlprof
+ * command. The JSON schema (version RL_RESULTS_VERSION) is documented in
+ * README.md ("Results file"); readers reject a newer version or a file that
+ * does not parse with a message naming the file.
+ *
+ * Ownership: a loaded struct rl_process_results owns every string and array
+ * in it; rl_results_release() frees them and leaves a zeroed struct.
+ */
+#ifndef RL_RESULTS_H
+#define RL_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counter_ids.h"
+
+#define RL_RESULTS_FORMAT "rlprof-results"
+#define RL_RESULTS_VERSION 1
+
+/* One counter summed over a region's calls in one thread. */
+struct rl_counter_total {
+	uint64_t value;      /* raw sum of per-call deltas */
+	double scaled;       /* sum of per-call value * enabled / running */
+	uint64_t enabled_ns; /* sums of per-call deltas */
+	uint64_t running_ns;
+};
+
+struct rl_region_stats {
+	char *name;
+	uint64_t calls;
+	uint64_t time_ns;    /* wall time inside the region, summed */
+	struct rl_counter_total counters[RL_COUNTER_COUNT]; /* only those
+				whose bit is set in the process's provided */
+	double expected_flops, expected_bytes; /* RL_REGION_EXPECT sums */
+	uint64_t expect_calls;                 /* 0: nothing declared */
+	uint64_t open_at_exit;                 /* begins never ended */
+};
+
+struct rl_thread_results {
+	uint64_t tid;       /* kernel thread id */
+	unsigned index;     /* 0 = first thread that used a region */
+	struct rl_region_stats *regions;
+	size_t n_regions;
+};
+
+struct rl_warning {
+	char *kind;    /* "end-mismatch", "end-without-begin", "open-at-exit",
+			  "empty-name", "long-name", "backend", "signal" */
+	char *region;  /* may be NULL */
+	uint64_t tid;  /* 0 when not tied to a thread */
+	char *message; /* one line, ready to print */
+};
+
+struct rl_process_results {
+	int version;
+	long pid, ppid;
+	char *program;       /* argv[0] / /proc/self/exe */
+	char *backend;       /* backend that ran in this process */
+	char *backend_note;  /* setup.note, may be "" */
+	uint64_t provided;   /* bit c: counter c measured */
+	unsigned char scope[RL_COUNTER_COUNT];
+	char *method[RL_COUNTER_COUNT];     /* NULL where not provided */
+	char *extra_name[RL_EXTRA_MAX];     /* NULL where unused */
+	uint64_t start_ns, end_ns;          /* CLOCK_REALTIME of the process */
+	bool complete;       /* false: flushed from a fatal signal */
+	int signal;          /* that signal, 0 when complete */
+	struct rl_thread_results *threads;
+	size_t n_threads;
+	struct rl_warning *warnings;
+	size_t n_warnings;
+};
+
+/* All processes of one `rlprof run`, as loaded from DIR. */
+struct rl_run_results {
+	struct rl_process_results *procs;
+	size_t n_procs;
+	char *backend_requested; /* from DIR/run.json: "auto", "perf", ... */
+	char *backend_reason;    /* why auto chose what it chose, may be NULL */
+	char *command;           /* the profiled command line, may be NULL */
+	int exit_status;         /* as rlprof run returned it, -1 unknown */
+};
+
+/* Reading (profiler side, uses a JSON library). */
+int rl_results_load(const char *path, struct rl_process_results *out,
+		    char *err, size_t errlen);
+int rl_results_load_dir(const char *dir, struct rl_run_results *out,
+			char *err, size_t errlen);
+void rl_results_release(struct rl_process_results *r);
+void rl_run_results_release(struct rl_run_results *r);
+
+/* Writing (runtime side, libc only, async-signal-tolerant: no malloc). */
+int rl_results_write_fd(int fd, const struct rl_process_results *r);
+
+#endif

@@ -1,0 +1,18 @@
+# tests/: one Criterion binary from tests/test_*.c, and the small programs
+# of tests/programs/ that the end-to-end tests profile.
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_OBJS := $(TEST_SRCS:%.c=$(OBJ)/%.o)
+TEST_PROGRAMS := $(patsubst tests/programs/%.c,$(TESTBIN)/programs/%,$(wildcard tests/programs/*.c))
+
+CFLAGS_tests_ = -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
+
+$(TESTBIN)/rlprof-tests: $(TEST_OBJS) $(REPORT_OBJS) $$(PROBE_OBJS) $(EVENTS_OBJS) $$(KERNEL_LIB_OBJS) $(RLPROF_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) $^ -o $@ -lcriterion $(REPORT_LIBS) $(EVENTS_LIBS) $(RUNTIME_LIBS) $(PROBE_LIBS)
+
+$(TESTBIN)/programs/%: tests/programs/%.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+
+.PHONY: tests
+tests: $(TESTBIN)/rlprof-tests $(TEST_PROGRAMS)
