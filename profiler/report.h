@@ -94,6 +94,11 @@ int rl_report_build(const struct rl_run_results *res,
 		    char *err, size_t errlen);
 void rl_report_release(struct rl_report *r);
 
+/* One line saying what a row's numbers mean (diagnosis.c), following the
+ * seeds; malloc'd, never NULL. Called by rl_report_build() per row. */
+char *rl_diagnose(const struct rl_region_row *row,
+		  const struct rl_machine *machine);
+
 /* Roofline arithmetic, pure. */
 double rl_attainable_gflops(double peak_gflops, double bw_gbs, double ai);
 enum rl_bound rl_bound_of(double peak_gflops, double bw_gbs, double ai);
