@@ -70,6 +70,7 @@ struct rl_launch {
 	size_t envc, env_cap;
 	const char *libexec_dir;  /* where rlprof's helpers live (absolute) */
 	const char *options;      /* backend options from the command line */
+	const char *raw_dir;      /* DIR/raw: where results and logs go */
 };
 int rl_launch_prepend(struct rl_launch *l, const char *const *args, size_t n);
 int rl_launch_setenv(struct rl_launch *l, const char *name, const char *value);
@@ -99,6 +100,13 @@ struct rl_backend {
 	/* In rlprof run, before the program starts; NULL for most backends. */
 	int (*prepare_launch)(struct rl_launch *launch, char *err,
 			      size_t errlen);
+
+	/* In rlprof run, after the program ended abnormally (wait_status as
+	 * from waitpid): write one line saying what happened and what to do
+	 * (e.g. the simulator met an AVX-512 instruction) and return 1, or
+	 * return 0 when there is nothing to add. NULL allowed. */
+	int (*explain_exit)(const char *raw_dir, int wait_status, char *msg,
+			    size_t msglen);
 };
 
 /* The registry (registry.c): backends in `auto` preference order. */

@@ -70,6 +70,12 @@ int rl_machine_save(const char *path, const struct rl_machine *m, char *err,
 /* The cache file for this machine (creates no directory). */
 int rl_machine_cache_path(char *buf, size_t len, char *err, size_t errlen);
 
+/* The model for this machine: the cached one when it exists and parses,
+ * else (allow_probe != 0) a quick probe, cached for next time. Prints
+ * nothing; *probed is set to 1 when it had to probe. */
+int rl_machine_obtain(struct rl_machine *m, int allow_probe, int *probed,
+		      char *err, size_t errlen);
+
 /* Lookups used by the report; NULL when the model has no such roof. */
 const struct rl_bw_roof *rl_machine_bw(const struct rl_machine *m,
 				       const char *level, unsigned threads);

@@ -24,6 +24,10 @@ struct rl_renderer {
 		      size_t errlen);
 };
 
+/* The small text roofline of `--plot` (render_plot.c). */
+int rl_render_plot(FILE *out, const struct rl_report *r, char *err,
+		   size_t errlen);
+
 /* All renderers, in render_registry.c. NULL when unknown. */
 const struct rl_renderer *rl_renderer_find(const char *format);
 size_t rl_renderer_count(void);
