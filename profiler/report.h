@@ -87,6 +87,9 @@ struct rl_report {
 	uint64_t provided;      /* union over processes */
 	char *method[RL_COUNTER_COUNT];
 	unsigned char scope[RL_COUNTER_COUNT];
+	char **strings;         /* owned names rows' bound_roof may point to
+				   (e.g. "avx512-fma f64"), freed by release */
+	size_t n_strings;
 };
 
 int rl_report_build(const struct rl_run_results *res,

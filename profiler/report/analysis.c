@@ -1,0 +1,689 @@
+/*
+ * The analysis: results of every process + machine model -> report rows.
+ *
+ * Summed rows (one per region name, first-seen order over processes sorted
+ * by pid, threads, regions): calls and counters summed, time = the longest
+ * thread, n_threads = threads that ran the region. A counter is known on a
+ * summed row only when every contributing process provided it (a partial
+ * sum would be an undercount). Per-thread rows follow, one per process,
+ * thread and region. Everything derived from an unknown figure is NAN.
+ * How each figure is derived is documented in .handoff/readme-report.md.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "rl_error.h"
+
+#define BIT(c) (UINT64_C(1) << (c))
+
+static const char *const level_names[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
+
+/* A row under construction. */
+struct acc {
+	const char *name;
+	long pid;
+	uint64_t tid;
+	unsigned n_threads;
+	uint64_t calls, time_ns;
+	uint64_t provided;   /* intersection over contributions */
+	double scaled[RL_COUNTER_COUNT];
+	uint64_t enabled_ns[RL_COUNTER_COUNT], running_ns[RL_COUNTER_COUNT];
+	double ef, eb;       /* declared sums over contributions that declared */
+	uint64_t expect_calls;
+	int used;
+};
+
+double rl_attainable_gflops(double peak_gflops, double bw_gbs, double ai)
+{
+	double slope;
+
+	if (isnan(peak_gflops) || isnan(bw_gbs) || isnan(ai))
+		return NAN;
+	slope = ai * bw_gbs;
+	return slope < peak_gflops ? slope : peak_gflops;
+}
+
+enum rl_bound rl_bound_of(double peak_gflops, double bw_gbs, double ai)
+{
+	if (isnan(peak_gflops) || isnan(bw_gbs) || isnan(ai) ||
+	    peak_gflops <= 0 || bw_gbs <= 0 || ai < 0)
+		return RL_BOUND_UNKNOWN;
+	return ai * bw_gbs < peak_gflops ? RL_BOUND_MEMORY : RL_BOUND_COMPUTE;
+}
+
+static void acc_add(struct acc *a, const struct rl_region_stats *s,
+		    uint64_t provided)
+{
+	a->provided = a->used ? a->provided & provided : provided;
+	a->used = 1;
+	a->n_threads++;
+	a->calls += s->calls;
+	if (s->time_ns > a->time_ns)
+		a->time_ns = s->time_ns;
+	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
+		if (!(provided & BIT(c)))
+			continue;
+		a->scaled[c] += s->counters[c].scaled;
+		a->enabled_ns[c] += s->counters[c].enabled_ns;
+		a->running_ns[c] += s->counters[c].running_ns;
+	}
+	if (s->expect_calls > 0) {
+		a->ef = isnan(a->ef) ? s->expected_flops
+				     : a->ef + s->expected_flops;
+		a->eb = isnan(a->eb) ? s->expected_bytes
+				     : a->eb + s->expected_bytes;
+		a->expect_calls += s->expect_calls;
+	}
+}
+
+static double cval(const struct acc *a, int c)
+{
+	return (a->provided & BIT(c)) ? a->scaled[c] : NAN;
+}
+
+/* Sum of the provided counters in [first, last]; NAN when none provided. */
+static double csum(const struct acc *a, int first, int last)
+{
+	double s = NAN;
+
+	for (int c = first; c <= last; c++)
+		if (a->provided & BIT(c))
+			s = isnan(s) ? a->scaled[c] : s + a->scaled[c];
+	return s;
+}
+
+static double both(const struct acc *a, int rd, int wr)
+{
+	return cval(a, rd) + cval(a, wr); /* NAN unless both known */
+}
+
+static double ratio(double num, double den)
+{
+	if (isnan(num) || isnan(den) || den <= 0)
+		return NAN;
+	return num / den;
+}
+
+static const char *precision_of(double f64, double f32)
+{
+	if (!isnan(f64) && !isnan(f32)) {
+		double tot = f64 + f32;
+		if (tot <= 0)
+			return NULL;
+		if (f64 >= 0.9 * tot)
+			return "f64";
+		if (f32 >= 0.9 * tot)
+			return "f32";
+		return "mixed";
+	}
+	if (!isnan(f64) && f64 > 0)
+		return "f64";
+	if (!isnan(f32) && f32 > 0)
+		return "f32";
+	return NULL;
+}
+
+/* Append text to a growing line. */
+struct line {
+	char buf[1024];
+	size_t len;
+};
+
+static void line_add(struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (l->len + n >= sizeof l->buf)
+		n = sizeof l->buf - 1 - l->len;
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+	l->buf[l->len] = '\0';
+}
+
+/* "flops: m1, m2" over the provided counters in [first, last]: distinct
+ * method texts, each tagged with a scope that the text does not state. */
+static int group_methods(struct line *l, const char *label, uint64_t provided,
+			 char *const method[], const unsigned char scope[],
+			 int first, int last)
+{
+	const char *seen[RL_COUNTER_COUNT];
+	size_t n_seen = 0;
+
+	for (int c = first; c <= last; c++) {
+		const char *m;
+		char tagged[256];
+		int dup = 0;
+
+		if (!(provided & BIT(c)))
+			continue;
+		m = method[c] && *method[c] ? method[c]
+					    : rl_scope_name(scope[c]);
+		for (size_t i = 0; i < n_seen; i++)
+			dup |= strcmp(seen[i], m) == 0;
+		if (dup)
+			continue;
+		seen[n_seen++] = m;
+		line_add(l, n_seen == 1 ? label : ", ");
+		if (n_seen == 1)
+			line_add(l, ": ");
+		if (scope[c] == RL_SCOPE_SYSTEM && !strstr(m, "system"))
+			snprintf(tagged, sizeof tagged, "%s (system-wide)", m);
+		else if (scope[c] == RL_SCOPE_PROXY && !strstr(m, "proxy"))
+			snprintf(tagged, sizeof tagged, "%s (proxy)", m);
+		else
+			snprintf(tagged, sizeof tagged, "%s", m);
+		line_add(l, tagged);
+	}
+	return n_seen > 0;
+}
+
+static char *method_line(uint64_t provided, char *const method[],
+			 const unsigned char scope[], int declared)
+{
+	struct line l = {{0}, 0};
+	uint64_t fb = provided & ((BIT(RL_C_FLOPS_ANY + 1) - 1) |
+				  BIT(RL_C_DRAM_READ_BYTES) |
+				  BIT(RL_C_DRAM_WRITE_BYTES) |
+				  BIT(RL_C_DRAM_BYTES) |
+				  BIT(RL_C_L1_READ_BYTES) |
+				  BIT(RL_C_L1_WRITE_BYTES) |
+				  BIT(RL_C_L2_READ_BYTES) |
+				  BIT(RL_C_L2_WRITE_BYTES) |
+				  BIT(RL_C_L3_READ_BYTES) |
+				  BIT(RL_C_L3_WRITE_BYTES));
+
+	if (!fb) {
+		line_add(&l, provided ? "time only: no flop or byte counters"
+				      : "time only: no counters");
+		if (declared)
+			line_add(&l, " (declared figures from RL_REGION_EXPECT)");
+		return strdup(l.buf);
+	}
+	if (!group_methods(&l, "flops", provided, method, scope,
+			   RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_ANY))
+		line_add(&l, "flops: not counted");
+	line_add(&l, "; ");
+	if (!group_methods(&l, "bytes", provided, method, scope,
+			   RL_C_DRAM_READ_BYTES, RL_C_DRAM_BYTES))
+		line_add(&l, "dram bytes: not counted");
+	if (provided & (BIT(RL_C_L1_READ_BYTES) | BIT(RL_C_L1_WRITE_BYTES) |
+			BIT(RL_C_L2_READ_BYTES) | BIT(RL_C_L2_WRITE_BYTES) |
+			BIT(RL_C_L3_READ_BYTES) | BIT(RL_C_L3_WRITE_BYTES))) {
+		line_add(&l, "; ");
+		group_methods(&l, "cache bytes", provided, method, scope,
+			      RL_C_L1_READ_BYTES, RL_C_L3_WRITE_BYTES);
+	}
+	if (declared)
+		line_add(&l, "; declared figures from RL_REGION_EXPECT");
+	return strdup(l.buf);
+}
+
+static unsigned tdist(unsigned a, unsigned b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static const struct rl_bw_roof *find_bw(const struct rl_machine *m,
+					const char *level, unsigned threads)
+{
+	const struct rl_bw_roof *b = rl_machine_bw(m, level, threads);
+
+	if (b)
+		return b;
+	for (size_t i = 0; i < m->n_bw; i++) {
+		const struct rl_bw_roof *x = &m->bw[i];
+		if (strcmp(x->level, level) != 0)
+			continue;
+		if (!b || tdist(x->threads, threads) < tdist(b->threads, threads) ||
+		    (tdist(x->threads, threads) == tdist(b->threads, threads) &&
+		     x->threads < b->threads))
+			b = x;
+	}
+	return b;
+}
+
+static const struct rl_compute_roof *find_peak(const struct rl_machine *m,
+					       const char *prec,
+					       unsigned threads)
+{
+	const struct rl_compute_roof *p = rl_machine_peak(m, prec, threads);
+
+	if (p)
+		return p;
+	for (size_t i = 0; i < m->n_compute; i++) {
+		const struct rl_compute_roof *x = &m->compute[i];
+		unsigned dx, dp;
+		if (strcmp(x->kind, "peak") != 0 ||
+		    strcmp(x->precision, prec) != 0 || !(x->gflops > 0))
+			continue;
+		if (!p) {
+			p = x;
+			continue;
+		}
+		dx = tdist(x->threads, threads);
+		dp = tdist(p->threads, threads);
+		if (dx < dp || (dx == dp && x->threads < p->threads) ||
+		    (x->threads == p->threads && x->gflops > p->gflops))
+			p = x;
+	}
+	return p;
+}
+
+/* An owned string in the report, shared by rows that name the same roof. */
+static const char *intern(struct rl_report *r, const char *s)
+{
+	char **n;
+
+	for (size_t i = 0; i < r->n_strings; i++)
+		if (strcmp(r->strings[i], s) == 0)
+			return r->strings[i];
+	n = realloc(r->strings, (r->n_strings + 1) * sizeof *n);
+	if (!n)
+		return NULL;
+	r->strings = n;
+	if (!(n[r->n_strings] = strdup(s)))
+		return NULL;
+	return n[r->n_strings++];
+}
+
+static int peak_name(struct rl_report *r, const struct rl_compute_roof *p,
+		     const char **out)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof buf, "%s %s", p->name, p->precision);
+	*out = intern(r, buf);
+	return *out ? 0 : RL_ENOMEM;
+}
+
+static int place(struct rl_report *rep, struct rl_region_row *row)
+{
+	const struct rl_machine *m = rep->machine;
+	const struct rl_compute_roof *peak;
+	const struct rl_bw_roof *dram;
+	unsigned threads = row->n_threads ? row->n_threads : 1;
+	const char *prec;
+	int rc;
+
+	if (!m)
+		return 0;
+	if (m->cores && threads > m->cores)
+		threads = m->cores;
+	prec = row->precision && strcmp(row->precision, "f32") == 0 ? "f32"
+								     : "f64";
+	peak = find_peak(m, prec, threads);
+	dram = find_bw(m, "DRAM", threads);
+	if (!peak || !dram)
+		return 0;
+
+	if (rl_known(row->flops) && rl_known(row->dram_bytes) &&
+	    rl_known(row->gflops)) {
+		row->basis = RL_BASIS_COUNTED;
+		row->bound = RL_BOUND_COMPUTE;
+		row->roof_gflops = peak->gflops;
+		if ((rc = peak_name(rep, peak, &row->bound_roof)))
+			return rc;
+		for (int l = 0; l < RL_LEVELS; l++) {
+			const struct rl_bw_roof *b;
+			double slope;
+			if (!rl_known(row->level_ai[l]))
+				continue; /* unknown, or no bytes crossed */
+			b = find_bw(m, level_names[l], threads);
+			if (!b || !(b->moved_gbs > 0))
+				continue;
+			slope = row->level_ai[l] * b->moved_gbs;
+			if (slope < row->roof_gflops) {
+				row->roof_gflops = slope;
+				row->bound = RL_BOUND_MEMORY;
+				row->bound_roof = b->level;
+			}
+		}
+		row->roof_pct = row->roof_gflops > 0
+					? row->gflops / row->roof_gflops * 100
+					: NAN;
+	} else if (rl_known(row->ai_expected) &&
+		   rl_known(row->gflops_expected) && dram->stream_gbs > 0) {
+		row->basis = RL_BASIS_DECLARED;
+		row->bound = rl_bound_of(peak->gflops, dram->stream_gbs,
+					 row->ai_expected);
+		row->roof_gflops = rl_attainable_gflops(
+			peak->gflops, dram->stream_gbs, row->ai_expected);
+		if (row->bound == RL_BOUND_MEMORY)
+			row->bound_roof = dram->level;
+		else if ((rc = peak_name(rep, peak, &row->bound_roof)))
+			return rc;
+		row->roof_pct = row->roof_gflops > 0
+					? row->gflops_expected /
+						  row->roof_gflops * 100
+					: NAN;
+	}
+	return 0;
+}
+
+static int fill_row(struct rl_report *rep, struct rl_region_row *row,
+		    const struct acc *a, char *const method[],
+		    const unsigned char scope[])
+{
+	double t;
+	int declared = a->expect_calls > 0;
+
+	memset(row, 0, sizeof *row);
+	if (!(row->region = strdup(a->name)))
+		return RL_ENOMEM;
+	row->pid = a->pid;
+	row->tid = a->tid;
+	row->n_threads = a->n_threads;
+	row->calls = a->calls;
+	row->time_s = t = (double)a->time_ns / 1e9;
+
+	row->flops_f64 = csum(a, RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F64_512);
+	row->flops_f32 = csum(a, RL_C_FLOPS_F32_SCALAR, RL_C_FLOPS_F32_512);
+	row->flops = csum(a, RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F16);
+	if (isnan(row->flops))
+		row->flops = cval(a, RL_C_FLOPS_ANY);
+	row->precision = precision_of(row->flops_f64, row->flops_f32);
+
+	row->dram_read_bytes = cval(a, RL_C_DRAM_READ_BYTES);
+	row->dram_write_bytes = cval(a, RL_C_DRAM_WRITE_BYTES);
+	row->dram_bytes = row->dram_read_bytes + row->dram_write_bytes;
+	if (isnan(row->dram_bytes))
+		row->dram_bytes = cval(a, RL_C_DRAM_BYTES);
+	row->level_bytes[0] = both(a, RL_C_L1_READ_BYTES, RL_C_L1_WRITE_BYTES);
+	row->level_bytes[1] = both(a, RL_C_L2_READ_BYTES, RL_C_L2_WRITE_BYTES);
+	row->level_bytes[2] = both(a, RL_C_L3_READ_BYTES, RL_C_L3_WRITE_BYTES);
+	row->level_bytes[3] = row->dram_bytes;
+	row->ai = ratio(row->flops, row->dram_bytes);
+	for (int l = 0; l < RL_LEVELS; l++)
+		row->level_ai[l] = ratio(row->flops, row->level_bytes[l]);
+
+	row->flops_expected = declared ? a->ef : NAN;
+	row->bytes_expected = declared ? a->eb : NAN;
+	row->ai_expected = ratio(row->flops_expected, row->bytes_expected);
+	row->gflops = ratio(row->flops, t) / 1e9;
+	row->gbs = ratio(row->dram_bytes, t) / 1e9;
+	row->gflops_expected = ratio(row->flops_expected, t) / 1e9;
+
+	row->scaled_ratio = NAN;
+	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
+		double q;
+		if (!(a->provided & BIT(c)) || a->enabled_ns[c] == 0)
+			continue;
+		q = (double)a->running_ns[c] / (double)a->enabled_ns[c];
+		if (q > 1)
+			q = 1;
+		if (isnan(row->scaled_ratio) || q < row->scaled_ratio)
+			row->scaled_ratio = q;
+	}
+	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
+		enum rl_counter_kind k = rl_counter_kind_of(c);
+		if (!(a->provided & BIT(c)) ||
+		    (k != RL_KIND_FLOPS && k != RL_KIND_BYTES))
+			continue;
+		row->has_system_wide |= scope[c] == RL_SCOPE_SYSTEM;
+		row->has_proxy |= scope[c] == RL_SCOPE_PROXY;
+		row->simulated |= scope[c] == RL_SCOPE_SIMULATED;
+	}
+
+	row->bound = RL_BOUND_UNKNOWN;
+	row->basis = RL_BASIS_NONE;
+	row->roof_gflops = row->roof_pct = NAN;
+	if (place(rep, row))
+		return RL_ENOMEM;
+	if (!(row->method = method_line(a->provided, method, scope, declared)))
+		return RL_ENOMEM;
+	if (!(row->diagnosis = rl_diagnose(row, rep->machine)))
+		return RL_ENOMEM;
+	return 0;
+}
+
+static int add_warning(struct rl_report *r, const char *kind,
+		       const char *region, uint64_t tid, const char *message)
+{
+	struct rl_warning *w = realloc(r->warnings,
+				       (r->n_warnings + 1) * sizeof *w);
+	if (!w)
+		return RL_ENOMEM;
+	r->warnings = w;
+	w += r->n_warnings++;
+	w->kind = strdup(kind ? kind : "");
+	w->region = region ? strdup(region) : NULL;
+	w->tid = tid;
+	w->message = strdup(message ? message : "");
+	return w->kind && w->message && (!region || w->region) ? 0 : RL_ENOMEM;
+}
+
+static char *join_backends(const struct rl_run_results *res)
+{
+	struct line l = {{0}, 0};
+
+	for (size_t p = 0; p < res->n_procs; p++) {
+		const char *b = res->procs[p].backend ? res->procs[p].backend
+						      : "";
+		int dup = 0;
+		for (size_t q = 0; q < p; q++)
+			dup |= res->procs[q].backend &&
+			       strcmp(res->procs[q].backend, b) == 0;
+		if (dup)
+			continue;
+		if (l.len)
+			line_add(&l, ", ");
+		line_add(&l, b);
+	}
+	return strdup(l.buf);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int build_header(const struct rl_run_results *res, struct rl_report *r)
+{
+	r->exit_status = res->exit_status;
+	if (!(r->backend = join_backends(res)))
+		return RL_ENOMEM;
+	if ((res->backend_reason && !(r->backend_reason =
+					      strdup(res->backend_reason))) ||
+	    (res->command && !(r->command = strdup(res->command))))
+		return RL_ENOMEM;
+	if (res->n_procs &&
+	    !(r->backend_note = dup_or_null(res->procs[0].backend_note)))
+		return RL_ENOMEM;
+	for (size_t p = 0; p < res->n_procs; p++) {
+		const struct rl_process_results *pr = &res->procs[p];
+		for (int c = 0; c < RL_COUNTER_COUNT; c++) {
+			if (!(pr->provided & BIT(c)) || (r->provided & BIT(c)))
+				continue;
+			r->provided |= BIT(c);
+			r->scope[c] = pr->scope[c];
+			if (!(r->method[c] = strdup(pr->method[c] ? pr->method[c]
+								  : "")))
+				return RL_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int build_warnings(const struct rl_run_results *res,
+			  struct rl_report *r)
+{
+	char msg[512];
+	int rc;
+
+	for (size_t p = 0; p < res->n_procs; p++) {
+		const struct rl_process_results *pr = &res->procs[p];
+		int has_signal = 0;
+		for (size_t i = 0; i < pr->n_warnings; i++) {
+			const struct rl_warning *w = &pr->warnings[i];
+			has_signal |= w->kind && strcmp(w->kind, "signal") == 0;
+			if ((rc = add_warning(r, w->kind, w->region, w->tid,
+					      w->message)))
+				return rc;
+		}
+		if (!pr->complete && !has_signal) {
+			snprintf(msg, sizeof msg,
+				 "process %ld ('%s') stopped on signal %d: its "
+				 "figures cover the run up to that point",
+				 pr->pid, pr->program ? pr->program : "?",
+				 pr->signal);
+			if ((rc = add_warning(r, "signal", NULL, 0, msg)))
+				return rc;
+		}
+	}
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		if (!rl_known(row->scaled_ratio) || row->scaled_ratio >= 0.999)
+			continue;
+		snprintf(msg, sizeof msg,
+			 "counters were multiplexed in region '%s': figures are "
+			 "scaled up from %.0f%% of the time; count fewer events "
+			 "for exact figures",
+			 row->region, row->scaled_ratio * 100);
+		if ((rc = add_warning(r, "multiplexed", row->region, 0, msg)))
+			return rc;
+	}
+	if (r->provided & (BIT(RL_C_DRAM_READ_BYTES) |
+			   BIT(RL_C_DRAM_WRITE_BYTES) | BIT(RL_C_DRAM_BYTES))) {
+		int sys = 0;
+		for (int c = RL_C_DRAM_READ_BYTES; c <= RL_C_DRAM_BYTES; c++)
+			sys |= (r->provided & BIT(c)) &&
+			       r->scope[c] == RL_SCOPE_SYSTEM;
+		if (sys && (rc = add_warning(r, "system-wide", NULL, 0,
+					     "dram bytes are system-wide: they "
+					     "include every process on the "
+					     "socket")))
+			return rc;
+	}
+	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_ANY; c++) {
+		if ((r->provided & BIT(c)) && r->scope[c] == RL_SCOPE_SYSTEM)
+			return add_warning(r, "system-wide", NULL, 0,
+					   "flops are system-wide: they include "
+					   "every process on the socket");
+	}
+	return 0;
+}
+
+static struct acc *acc_new(struct acc **v, size_t *n, size_t *cap)
+{
+	struct acc *a;
+
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		struct acc *x = realloc(*v, nc * sizeof *x);
+		if (!x)
+			return NULL;
+		*v = x;
+		*cap = nc;
+	}
+	a = &(*v)[(*n)++];
+	memset(a, 0, sizeof *a);
+	a->ef = a->eb = NAN;
+	return a;
+}
+
+int rl_report_build(const struct rl_run_results *res,
+		    const struct rl_machine *machine, struct rl_report *out,
+		    char *err, size_t errlen)
+{
+	struct acc *sum = NULL, *per = NULL;
+	size_t n_sum = 0, cap_sum = 0, n_per = 0, cap_per = 0;
+	int rc = RL_ENOMEM;
+
+	memset(out, 0, sizeof *out);
+	out->version = RL_REPORT_VERSION;
+	out->machine = machine;
+	if (build_header(res, out))
+		goto out;
+	for (size_t p = 0; p < res->n_procs; p++) {
+		const struct rl_process_results *pr = &res->procs[p];
+		for (size_t t = 0; t < pr->n_threads; t++) {
+			const struct rl_thread_results *th = &pr->threads[t];
+			for (size_t i = 0; i < th->n_regions; i++) {
+				const struct rl_region_stats *s =
+					&th->regions[i];
+				struct acc *a = NULL;
+				const char *name = s->name ? s->name : "";
+
+				for (size_t k = 0; k < n_sum && !a; k++)
+					if (strcmp(sum[k].name, name) == 0)
+						a = &sum[k];
+				if (!a && !(a = acc_new(&sum, &n_sum,
+							&cap_sum)))
+					goto out;
+				a->name = name;
+				acc_add(a, s, pr->provided);
+				if (!(a = acc_new(&per, &n_per, &cap_per)))
+					goto out;
+				a->name = name;
+				a->pid = pr->pid;
+				a->tid = th->tid;
+				acc_add(a, s, pr->provided);
+			}
+		}
+	}
+	out->rows = calloc(n_sum + n_per + 1, sizeof *out->rows);
+	if (!out->rows)
+		goto out;
+	for (size_t k = 0; k < n_sum + n_per; k++) {
+		const struct acc *a = k < n_sum ? &sum[k] : &per[k - n_sum];
+		const struct rl_process_results *pr = NULL;
+		char *const *method = out->method;
+		const unsigned char *scope = out->scope;
+
+		if (k >= n_sum) { /* a thread's own process decides methods */
+			for (size_t p = 0; p < res->n_procs && !pr; p++)
+				if (res->procs[p].pid == a->pid)
+					pr = &res->procs[p];
+			if (pr) {
+				method = pr->method;
+				scope = pr->scope;
+			}
+		}
+		rc = fill_row(out, &out->rows[k], a, method, scope);
+		out->n_rows = k + 1;
+		if (rc)
+			goto out;
+	}
+	out->n_summed = n_sum;
+	rc = build_warnings(res, out);
+out:
+	free(sum);
+	free(per);
+	if (rc) {
+		rl_report_release(out);
+		return rl_fail(err, errlen, rc, "cannot build the report: %s",
+			       rl_strerror(rc));
+	}
+	return 0;
+}
+
+void rl_report_release(struct rl_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_rows; i++) {
+		free(r->rows[i].region);
+		free(r->rows[i].method);
+		free(r->rows[i].diagnosis);
+	}
+	free(r->rows);
+	for (size_t i = 0; i < r->n_warnings; i++) {
+		free(r->warnings[i].kind);
+		free(r->warnings[i].region);
+		free(r->warnings[i].message);
+	}
+	free(r->warnings);
+	free(r->backend);
+	free(r->backend_reason);
+	free(r->backend_note);
+	free(r->command);
+	for (int c = 0; c < RL_COUNTER_COUNT; c++)
+		free(r->method[c]);
+	for (size_t i = 0; i < r->n_strings; i++)
+		free(r->strings[i]);
+	free(r->strings);
+	memset(r, 0, sizeof *r);
+}
