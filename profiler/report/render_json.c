@@ -1,0 +1,213 @@
+/*
+ * JSON renderer: one document built with jansson (which escapes every
+ * string), numbers as numbers, an unmeasured figure as null. Schema
+ * "rlprof-report" version RL_REPORT_VERSION, documented in README.md.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "render.h"
+#include "rl_error.h"
+
+static const char *const level_keys[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
+
+static json_t *num(double x)
+{
+	return rl_known(x) && isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static const char *bound_word(enum rl_bound b)
+{
+	return b == RL_BOUND_MEMORY ? "memory"
+	       : b == RL_BOUND_COMPUTE ? "compute"
+				       : NULL;
+}
+
+static const char *basis_word(enum rl_basis b)
+{
+	return b == RL_BASIS_COUNTED ? "counted"
+	       : b == RL_BASIS_DECLARED ? "declared"
+					: NULL;
+}
+
+static json_t *levels(const double *v)
+{
+	json_t *o = json_object();
+
+	for (int l = 0; l < RL_LEVELS; l++)
+		json_object_set_new(o, level_keys[l], num(v[l]));
+	return o;
+}
+
+static json_t *row_json(const struct rl_region_row *row, int per_thread)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "region", str(row->region));
+	if (per_thread) {
+		json_object_set_new(o, "pid", json_integer(row->pid));
+		json_object_set_new(o, "tid", json_integer((json_int_t)row->tid));
+	} else {
+		json_object_set_new(o, "n_threads",
+				    json_integer(row->n_threads));
+	}
+	json_object_set_new(o, "calls", json_integer((json_int_t)row->calls));
+	json_object_set_new(o, "time_s", num(row->time_s));
+	json_object_set_new(o, "flops", num(row->flops));
+	json_object_set_new(o, "flops_f64", num(row->flops_f64));
+	json_object_set_new(o, "flops_f32", num(row->flops_f32));
+	json_object_set_new(o, "precision", str(row->precision));
+	json_object_set_new(o, "dram_read_bytes", num(row->dram_read_bytes));
+	json_object_set_new(o, "dram_write_bytes", num(row->dram_write_bytes));
+	json_object_set_new(o, "dram_bytes", num(row->dram_bytes));
+	json_object_set_new(o, "level_bytes", levels(row->level_bytes));
+	json_object_set_new(o, "ai", num(row->ai));
+	json_object_set_new(o, "level_ai", levels(row->level_ai));
+	json_object_set_new(o, "flops_expected", num(row->flops_expected));
+	json_object_set_new(o, "bytes_expected", num(row->bytes_expected));
+	json_object_set_new(o, "ai_expected", num(row->ai_expected));
+	json_object_set_new(o, "gflops", num(row->gflops));
+	json_object_set_new(o, "gbs", num(row->gbs));
+	json_object_set_new(o, "gflops_expected", num(row->gflops_expected));
+	json_object_set_new(o, "bound", str(bound_word(row->bound)));
+	json_object_set_new(o, "basis", str(basis_word(row->basis)));
+	json_object_set_new(o, "bound_roof", str(row->bound_roof));
+	json_object_set_new(o, "roof_gflops", num(row->roof_gflops));
+	json_object_set_new(o, "roof_pct", num(row->roof_pct));
+	json_object_set_new(o, "scaled_ratio", num(row->scaled_ratio));
+	json_object_set_new(o, "method", str(row->method));
+	json_object_set_new(o, "diagnosis", str(row->diagnosis));
+	json_object_set_new(o, "has_system_wide",
+			    json_boolean(row->has_system_wide));
+	json_object_set_new(o, "has_proxy", json_boolean(row->has_proxy));
+	json_object_set_new(o, "simulated", json_boolean(row->simulated));
+	return o;
+}
+
+static json_t *machine_json(const struct rl_machine *m)
+{
+	json_t *o, *bw, *cp;
+
+	if (!m)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "cpu_model", json_string(m->cpu_model));
+	json_object_set_new(o, "isa", json_string(m->isa));
+	json_object_set_new(o, "cores", json_integer(m->cores));
+	json_object_set_new(o, "clock_ghz", m->clock_ghz > 0
+						    ? json_real(m->clock_ghz)
+						    : json_null());
+	json_object_set_new(o, "probed_at", json_string(m->probed_at));
+	json_object_set_new(o, "quick", json_boolean(m->quick));
+	bw = json_array();
+	for (size_t i = 0; i < m->n_bw; i++) {
+		const struct rl_bw_roof *b = &m->bw[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "level", json_string(b->level));
+		json_object_set_new(e, "threads", json_integer(b->threads));
+		json_object_set_new(e, "stream_gbs", num(b->stream_gbs));
+		json_object_set_new(e, "moved_gbs", num(b->moved_gbs));
+		json_object_set_new(e, "nt_gbs", b->nt_gbs > 0
+							 ? json_real(b->nt_gbs)
+							 : json_null());
+		json_object_set_new(e, "method", json_string(b->method));
+		json_array_append_new(bw, e);
+	}
+	json_object_set_new(o, "bandwidth", bw);
+	cp = json_array();
+	for (size_t i = 0; i < m->n_compute; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "name", json_string(c->name));
+		json_object_set_new(e, "kind", json_string(c->kind));
+		json_object_set_new(e, "precision", json_string(c->precision));
+		json_object_set_new(e, "threads", json_integer(c->threads));
+		json_object_set_new(e, "gflops", num(c->gflops));
+		json_object_set_new(e, "method", json_string(c->method));
+		json_array_append_new(cp, e);
+	}
+	json_object_set_new(o, "compute", cp);
+	return o;
+}
+
+static json_t *report_json(const struct rl_report *r)
+{
+	json_t *doc = json_object(), *cnt = json_array(), *regs = json_array(),
+	       *warn = json_array();
+
+	json_object_set_new(doc, "format", json_string("rlprof-report"));
+	json_object_set_new(doc, "version", json_integer(r->version));
+	json_object_set_new(doc, "backend", str(r->backend));
+	json_object_set_new(doc, "backend_reason", str(r->backend_reason));
+	json_object_set_new(doc, "backend_note", str(r->backend_note));
+	json_object_set_new(doc, "command", str(r->command));
+	json_object_set_new(doc, "exit_status",
+			    r->exit_status >= 0 ? json_integer(r->exit_status)
+						: json_null());
+	json_object_set_new(doc, "machine", machine_json(r->machine));
+	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
+		json_t *e;
+		if (!(r->provided & (UINT64_C(1) << c)))
+			continue;
+		e = json_object();
+		json_object_set_new(e, "name", json_string(rl_counter_name(c)));
+		json_object_set_new(e, "unit", json_string(rl_counter_unit(c)));
+		json_object_set_new(e, "scope",
+				    json_string(rl_scope_name(r->scope[c])));
+		json_object_set_new(e, "method", str(r->method[c]));
+		json_array_append_new(cnt, e);
+	}
+	json_object_set_new(doc, "counters", cnt);
+	for (size_t i = 0; i < r->n_summed; i++) {
+		json_t *o = row_json(&r->rows[i], 0), *th = json_array();
+		for (size_t k = r->n_summed; k < r->n_rows; k++)
+			if (strcmp(r->rows[k].region, r->rows[i].region) == 0)
+				json_array_append_new(th,
+						      row_json(&r->rows[k], 1));
+		json_object_set_new(o, "threads", th);
+		json_array_append_new(regs, o);
+	}
+	json_object_set_new(doc, "regions", regs);
+	for (size_t i = 0; i < r->n_warnings; i++) {
+		const struct rl_warning *w = &r->warnings[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "kind", str(w->kind));
+		json_object_set_new(e, "region", str(w->region));
+		json_object_set_new(e, "tid", w->tid ? json_integer(
+							       (json_int_t)w->tid)
+						     : json_null());
+		json_object_set_new(e, "message", str(w->message));
+		json_array_append_new(warn, e);
+	}
+	json_object_set_new(doc, "warnings", warn);
+	return doc;
+}
+
+static int render_json(FILE *out, const struct rl_report *r,
+		       const struct rl_render_options *opt, char *err,
+		       size_t errlen)
+{
+	json_t *doc = report_json(r);
+	int rc;
+
+	(void)opt;
+	if (!doc)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	rc = json_dumpf(doc, out,
+			JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+				JSON_REAL_PRECISION(12));
+	json_decref(doc);
+	if (rc != 0 || fputc('\n', out) == EOF || ferror(out))
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot write the json report");
+	return 0;
+}
+
+const struct rl_renderer rl_renderer_json = {"json", "report.json",
+					     render_json};
