@@ -1,0 +1,272 @@
+/*
+ * Table renderer: what `rlprof run` prints. Aligned columns with SI units,
+ * "-" where a figure was not measured, the binding roof marked with '*',
+ * the backend above, the method, diagnosis and warnings below. Formats
+ * only what the analysis computed.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "rl_error.h"
+
+#define NCOL 12
+#define CELL 64
+
+enum { C_REGION, C_THR, C_CALLS, C_TIME, C_FLOPS, C_BYTES, C_AI, C_AIDECL,
+       C_GFLOPS, C_GBS, C_ROOFPCT, C_BOUND };
+
+static const char *const col_head[NCOL] = {
+	"region", "thr", "calls", "time", "flops", "DRAM bytes", "AI",
+	"AI decl", "GFLOP/s", "GB/s", "% roof", "bound (* binding roof)"};
+
+typedef char cell_t[CELL];
+
+/* 3 significant digits, no exponent in the usual range. */
+static void fmt_num(char *b, size_t n, double x)
+{
+	double a = fabs(x);
+
+	if (!rl_known(x) || !isfinite(x))
+		snprintf(b, n, "-");
+	else if (a == 0)
+		snprintf(b, n, "0");
+	else if (a >= 1e6 || a < 0.001)
+		snprintf(b, n, "%.2e", x);
+	else if (a >= 100)
+		snprintf(b, n, "%.0f", x);
+	else if (a >= 10)
+		snprintf(b, n, "%.1f", x);
+	else if (a >= 1)
+		snprintf(b, n, "%.2f", x);
+	else
+		snprintf(b, n, "%.3f", x);
+}
+
+/* SI prefix, 3 significant digits: "1.23 G", "45.6 MB". */
+static void fmt_si(char *b, size_t n, double x, const char *unit)
+{
+	static const char pre[] = " kMGTPE";
+	double a = fabs(x);
+	int k = 0;
+	char num[32];
+
+	if (!rl_known(x) || !isfinite(x)) {
+		snprintf(b, n, "-");
+		return;
+	}
+	while (a >= 999.5 && k < 6) {
+		a /= 1000;
+		x /= 1000;
+		k++;
+	}
+	fmt_num(num, sizeof num, x);
+	if (k == 0)
+		snprintf(b, n, "%s%s%s", num, *unit ? " " : "", unit);
+	else
+		snprintf(b, n, "%s %c%s", num, pre[k], unit);
+}
+
+static void fmt_time(char *b, size_t n, double s)
+{
+	char num[32];
+
+	if (!rl_known(s) || !isfinite(s)) {
+		snprintf(b, n, "-");
+	} else if (s >= 1 || s == 0) {
+		fmt_num(num, sizeof num, s);
+		snprintf(b, n, "%s s", num);
+	} else if (s >= 1e-3) {
+		fmt_num(num, sizeof num, s * 1e3);
+		snprintf(b, n, "%s ms", num);
+	} else if (s >= 1e-6) {
+		fmt_num(num, sizeof num, s * 1e6);
+		snprintf(b, n, "%s us", num);
+	} else {
+		fmt_num(num, sizeof num, s * 1e9);
+		snprintf(b, n, "%s ns", num);
+	}
+}
+
+static void fmt_bound(char *b, size_t n, const struct rl_region_row *row)
+{
+	const char *word = row->bound == RL_BOUND_MEMORY    ? "memory"
+			   : row->bound == RL_BOUND_COMPUTE ? "compute"
+							    : NULL;
+	if (!word) {
+		snprintf(b, n, "-");
+		return;
+	}
+	snprintf(b, n, "%s %s*%s", word,
+		 row->bound_roof ? row->bound_roof : "?",
+		 row->basis == RL_BASIS_DECLARED ? " (decl)" : "");
+}
+
+static void fill_cells(cell_t *c, const struct rl_region_row *row,
+		       int thread_row, int show_pid)
+{
+	if (thread_row) {
+		if (show_pid)
+			snprintf(c[C_REGION], CELL, "  pid %ld tid %" PRIu64,
+				 row->pid, row->tid);
+		else
+			snprintf(c[C_REGION], CELL, "  tid %" PRIu64, row->tid);
+	} else {
+		snprintf(c[C_REGION], CELL, "%s", row->region);
+	}
+	snprintf(c[C_THR], CELL, "%u", row->n_threads);
+	snprintf(c[C_CALLS], CELL, "%" PRIu64, row->calls);
+	fmt_time(c[C_TIME], CELL, row->time_s);
+	fmt_si(c[C_FLOPS], CELL, row->flops, "");
+	fmt_si(c[C_BYTES], CELL, row->dram_bytes, "B");
+	fmt_num(c[C_AI], CELL, row->ai);
+	fmt_num(c[C_AIDECL], CELL, row->ai_expected);
+	fmt_num(c[C_GFLOPS], CELL, row->gflops);
+	fmt_num(c[C_GBS], CELL, row->gbs);
+	fmt_num(c[C_ROOFPCT], CELL, row->roof_pct);
+	fmt_bound(c[C_BOUND], CELL, row);
+}
+
+static void print_line(FILE *out, cell_t *c, const size_t *w, int color,
+		       const char *bound_color)
+{
+	for (int k = 0; k < NCOL; k++) {
+		if (k == C_REGION) {
+			fprintf(out, "%-*s", (int)w[k], c[k]);
+		} else if (k == C_BOUND) {
+			/* last column: no padding, colour allowed */
+			if (color && bound_color)
+				fprintf(out, "  %s%s\033[0m", bound_color, c[k]);
+			else
+				fprintf(out, "  %s", c[k]);
+		} else {
+			fprintf(out, "  %*s", (int)w[k], c[k]);
+		}
+	}
+	fputc('\n', out);
+}
+
+static int show_row(const struct rl_report *r, size_t i,
+		    const struct rl_render_options *opt, size_t summed)
+{
+	return i < r->n_summed ||
+	       (opt && opt->per_thread &&
+		strcmp(r->rows[i].region, r->rows[summed].region) == 0);
+}
+
+static void print_header(FILE *out, const struct rl_report *r)
+{
+	fprintf(out, "backend: %s", r->backend && *r->backend ? r->backend
+							       : "-");
+	if (r->backend_reason && *r->backend_reason)
+		fprintf(out, " (%s)", r->backend_reason);
+	fputc('\n', out);
+	if (r->backend_note && *r->backend_note)
+		fprintf(out, "note: %s\n", r->backend_note);
+	if (r->command) {
+		fprintf(out, "command: %s", r->command);
+		if (r->exit_status >= 0)
+			fprintf(out, " (exit status %d)", r->exit_status);
+		fputc('\n', out);
+	}
+	if (r->machine)
+		fprintf(out, "machine: %s, %u threads%s\n",
+			*r->machine->cpu_model ? r->machine->cpu_model : "?",
+			r->machine->cores,
+			r->machine->quick ? ", quick probe" : "");
+	else
+		fputs("machine: no model: bounds are not shown (run rlprof "
+		      "probe)\n",
+		      out);
+	fputc('\n', out);
+}
+
+static void print_footer(FILE *out, const struct rl_report *r)
+{
+	int same = 1;
+
+	for (size_t i = 1; i < r->n_summed; i++)
+		same &= strcmp(r->rows[i].method, r->rows[0].method) == 0;
+	fputc('\n', out);
+	if (r->n_summed && same)
+		fprintf(out, "method: %s\n", r->rows[0].method);
+	for (size_t i = 0; i < r->n_summed && !same; i++)
+		fprintf(out, "method (%s): %s\n", r->rows[i].region,
+			r->rows[i].method);
+	fputs("bound: the lowest roof at the region's arithmetic intensity; "
+	      "counted bytes are compared with write-allocate roofs, (decl) "
+	      "figures from RL_REGION_EXPECT with STREAM roofs\n",
+	      out);
+	for (size_t i = 0; i < r->n_summed; i++)
+		if (r->rows[i].diagnosis && *r->rows[i].diagnosis)
+			fprintf(out, "%s: %s\n", r->rows[i].region,
+				r->rows[i].diagnosis);
+	for (size_t i = 0; i < r->n_warnings; i++)
+		fprintf(out, "warning: %s\n", r->warnings[i].message);
+}
+
+static int render_table(FILE *out, const struct rl_report *r,
+			const struct rl_render_options *opt, char *err,
+			size_t errlen)
+{
+	cell_t *cells;
+	size_t w[NCOL], nl = 0, pids = 0;
+	int color = opt && opt->color;
+
+	for (size_t i = r->n_summed; i < r->n_rows; i++)
+		pids |= r->rows[i].pid != r->rows[r->n_summed].pid;
+	cells = calloc((r->n_rows + 1) * NCOL, sizeof *cells);
+	if (!cells)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	for (int k = 0; k < NCOL; k++) {
+		snprintf(cells[k], CELL, "%s", col_head[k]);
+		w[k] = strlen(col_head[k]);
+	}
+	/* lines: header, then each summed row followed by its threads */
+	nl = 1;
+	for (size_t s = 0; s < r->n_summed; s++) {
+		for (size_t i = 0; i < r->n_rows; i++) {
+			if (i != s && (i < r->n_summed || !show_row(r, i, opt, s)))
+				continue;
+			fill_cells(cells + nl * NCOL, &r->rows[i], i != s,
+				   (int)pids);
+			for (int k = 0; k < NCOL; k++)
+				if (strlen(cells[nl * NCOL + k]) > w[k])
+					w[k] = strlen(cells[nl * NCOL + k]);
+			nl++;
+		}
+	}
+	print_header(out, r);
+	print_line(out, cells, w, 0, NULL);
+	nl = 1;
+	for (size_t s = 0; s < r->n_summed; s++) {
+		for (size_t i = 0; i < r->n_rows; i++) {
+			const struct rl_region_row *row = &r->rows[i];
+			if (i != s && (i < r->n_summed || !show_row(r, i, opt, s)))
+				continue;
+			print_line(out, cells + nl * NCOL, w, color,
+				   row->bound == RL_BOUND_MEMORY  ? "\033[33m"
+				   : row->bound == RL_BOUND_COMPUTE ? "\033[32m"
+								    : NULL);
+			nl++;
+		}
+	}
+	if (r->n_summed == 0)
+		fputs("(no regions were entered)\n", out);
+	free(cells);
+	print_footer(out, r);
+	if (opt && opt->plot) {
+		int rc;
+		fputc('\n', out);
+		if ((rc = rl_render_plot(out, r, err, errlen)))
+			return rc;
+	}
+	if (ferror(out))
+		return rl_fail(err, errlen, RL_EIO, "cannot write the table");
+	return 0;
+}
+
+const struct rl_renderer rl_renderer_table = {"table", NULL, render_table};
