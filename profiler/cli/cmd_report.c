@@ -1,0 +1,172 @@
+/*
+ * rlprof report DIR: re-render saved results (DIR/raw/rlprof-*.json and
+ * DIR/run.json) without running anything.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "render.h"
+#include "results.h"
+#include "rl_error.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: rlprof report DIR [--format FORMAT] [--plot] "
+		"[--per-thread] [-o FILE]\n"
+		"\n"
+		"Re-renders the results that 'rlprof run' saved in DIR (its output\n"
+		"directory, rlprof-out/ by default) on this machine's roofs. Nothing\n"
+		"is run; the machine model is read from the cache (measured once\n"
+		"when missing, unless --no-probe).\n"
+		"\n"
+		"  -f, --format FORMAT  table (default), json, csv, svg or html\n"
+		"      --plot           table: add a small text roofline\n"
+		"      --per-thread     table: one row per thread under each region\n"
+		"  -o, --output FILE    write to FILE instead of standard output\n"
+		"      --no-probe       never measure the machine: without a cached\n"
+		"                       model the bounds are left empty\n"
+		"      --color WHEN     table colours: auto (default), always, never\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"Exit status: 0 ok, 1 unreadable results or output, 2 usage error.\n");
+}
+
+static void list_formats(char *buf, size_t len)
+{
+	size_t n = rl_renderer_count(), off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off < len; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", sep,
+					rl_renderer_at(i)->format);
+	}
+}
+
+enum { OPT_PLOT = 256, OPT_PER_THREAD, OPT_NO_PROBE, OPT_COLOR };
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"plot", no_argument, NULL, OPT_PLOT},
+		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
+		{"color", required_argument, NULL, OPT_COLOR},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *format = "table", *output = NULL, *color = "auto", *dir;
+	struct rl_render_options ro = {0, 0, 0};
+	const struct rl_renderer *rd;
+	struct rl_run_results res;
+	struct rl_machine *m = NULL;
+	struct rl_report rep;
+	char err[1024], names[128];
+	int no_probe = 0, c, rc = RL_EXIT_FAILURE, probed = 0;
+	FILE *out = stdout;
+
+	optind = 0; /* reset getopt: another command may have used it */
+	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': format = optarg; break;
+		case 'o': output = optarg; break;
+		case OPT_PLOT: ro.plot = 1; break;
+		case OPT_PER_THREAD: ro.per_thread = 1; break;
+		case OPT_NO_PROBE: no_probe = 1; break;
+		case OPT_COLOR: color = optarg; break;
+		case 'h': usage(stdout); return RL_EXIT_OK;
+		default:
+			fputs("rlprof: see 'rlprof report --help'\n", stderr);
+			return RL_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "rlprof: report needs %s: rlprof report DIR "
+				"(the output directory of rlprof run)\n",
+			optind < argc ? "exactly one directory" : "a directory");
+		return RL_EXIT_USAGE;
+	}
+	dir = argv[optind];
+	list_formats(names, sizeof names);
+	if (!(rd = rl_renderer_find(format))) {
+		fprintf(stderr, "rlprof: unknown format '%s': use %s\n", format,
+			names);
+		return RL_EXIT_USAGE;
+	}
+	if (strcmp(color, "auto") && strcmp(color, "always") &&
+	    strcmp(color, "never")) {
+		fprintf(stderr, "rlprof: unknown --color '%s': use auto, always "
+				"or never\n",
+			color);
+		return RL_EXIT_USAGE;
+	}
+	if ((ro.plot || ro.per_thread) && strcmp(rd->format, "table") != 0)
+		fprintf(stderr, "rlprof: --plot and --per-thread apply to the "
+				"table only; ignored for '%s'\n",
+			rd->format);
+
+	if (rl_results_load_dir(dir, &res, err, sizeof err)) {
+		fprintf(stderr, "rlprof: %s\n", err);
+		return RL_EXIT_FAILURE;
+	}
+	if (!(m = calloc(1, sizeof *m))) {
+		fputs("rlprof: out of memory\n", stderr);
+		goto out_res;
+	}
+	if (!no_probe) {
+		char cache[4096];
+		if (rl_machine_cache_path(cache, sizeof cache, err,
+					  sizeof err) == 0 &&
+		    access(cache, R_OK) != 0)
+			fputs("rlprof: no cached machine model: measuring this "
+			      "machine's roofs once (--no-probe skips this)\n",
+			      stderr);
+	}
+	if (rl_machine_obtain(m, !no_probe, &probed, err, sizeof err)) {
+		fprintf(stderr, "rlprof: no machine model (%s): bounds are "
+				"left empty\n",
+			err);
+		free(m);
+		m = NULL;
+	}
+	if (rl_report_build(&res, m, &rep, err, sizeof err)) {
+		fprintf(stderr, "rlprof: %s\n", err);
+		goto out_m;
+	}
+	if (output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, "rlprof: cannot open '%s': %s\n", output,
+			strerror(errno));
+		goto out_rep;
+	}
+	ro.color = strcmp(color, "always") == 0 ||
+		   (strcmp(color, "auto") == 0 && !output &&
+		    isatty(fileno(stdout)) && !getenv("NO_COLOR"));
+	if (rd->render(out, &rep, &ro, err, sizeof err)) {
+		fprintf(stderr, "rlprof: %s\n", err);
+	} else if (fflush(out) != 0 || ferror(out)) {
+		fprintf(stderr, "rlprof: cannot write '%s': %s\n",
+			output ? output : "standard output", strerror(errno));
+	} else {
+		rc = RL_EXIT_OK;
+	}
+	if (output && fclose(out) != 0 && rc == RL_EXIT_OK) {
+		fprintf(stderr, "rlprof: cannot write '%s': %s\n", output,
+			strerror(errno));
+		rc = RL_EXIT_FAILURE;
+	}
+out_rep:
+	rl_report_release(&rep);
+out_m:
+	free(m);
+out_res:
+	rl_run_results_release(&res);
+	return rc;
+}
