@@ -1,11 +1,16 @@
 # profiler/: librlprof (runtime), the report library and the rlprof command.
-RUNTIME_SRCS += $(wildcard profiler/runtime/*.c)
+# launch.c (rl_launch_prepend/setenv) goes into librlprof: the backends
+# compiled there call it from prepare_launch(), and a shared library with
+# undefined symbols would not link into programs.
+RUNTIME_SRCS += $(wildcard profiler/runtime/*.c) profiler/cli/launch.c
 REPORT_SRCS  := $(wildcard profiler/report/*.c)
-CLI_SRCS     := $(wildcard profiler/cli/*.c)
+CLI_SRCS     := $(filter-out profiler/cli/launch.c,$(wildcard profiler/cli/*.c))
 
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(OBJ)/%.o)
 REPORT_OBJS  := $(REPORT_SRCS:%.c=$(OBJ)/%.o)
 CLI_OBJS     := $(CLI_SRCS:%.c=$(OBJ)/%.o)
+CFLAGS_profiler_cli_ = -Iprofiler/cli -Iprofiler/report
+CFLAGS_profiler_report_ = -Iprofiler/report
 EVENTS_OBJS  := $(EVENTS_SRCS:%.c=$(OBJ)/%.o)
 
 RUNTIME_LIBS := -lpthread -ldl

@@ -1,8 +1,119 @@
-/* Placeholder: the rlprof command is being written (issue 2). */
+/* rlprof: the command. A table of subcommands, one file each. */
 #include <stdio.h>
+#include <string.h>
 
-int main(void)
+#include "commands.h"
+#include "rlprof.h"
+
+/* Written by other people in parallel; a build without them says so. */
+#pragma weak cmd_report
+#pragma weak cmd_probe
+
+struct rl_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct rl_command commands[] = {
+	{"run", cmd_run, "profile a program: table on stdout, report in a directory"},
+	{"report", cmd_report, "render a previous run's directory again (table, JSON, CSV, SVG, HTML)"},
+	{"inspect", cmd_inspect, "list the regions compiled into a program"},
+	{"counters", cmd_counters, "list the counter backends, what works here and why not"},
+	{"probe", cmd_probe, "measure this machine's roofs (cached)"},
+};
+#define N_COMMANDS (sizeof commands / sizeof *commands)
+
+const char *rl_version_string(void)
 {
-	fputs("rlprof: not built yet\n", stderr);
-	return 1;
+#define RL_STR2(x) #x
+#define RL_STR(x) RL_STR2(x)
+	return RL_STR(RLPROF_VERSION_MAJOR) "." RL_STR(RLPROF_VERSION_MINOR);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: rlprof COMMAND [OPTIONS] [ARGS]\n"
+		"\n"
+		"A roofline profiler: counts flops and DRAM bytes per marked region\n"
+		"and places each region under this machine's measured roofs.\n"
+		"\n"
+		"commands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(out,
+		"\n"
+		"  rlprof help COMMAND   or   rlprof COMMAND --help   for its options\n"
+		"  rlprof --version\n"
+		"\n"
+		"exit status: 0 ok, 1 failure, 2 usage error; 'rlprof run' returns the\n"
+		"program's own status (128+N if it died of signal N, 127 not found,\n"
+		"126 not executable)\n");
+}
+
+static const struct rl_command *find(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int dispatch(const struct rl_command *c, int argc, char **argv)
+{
+	if (!c->fn) {
+		fprintf(stderr,
+			"rlprof: command '%s' is not built into this rlprof; "
+			"rebuild from a complete source tree\n",
+			c->name);
+		return RL_EXIT_FAILURE;
+	}
+	return c->fn(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const struct rl_command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return RL_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return RL_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("rlprof %s\n", rl_version_string());
+		return RL_EXIT_OK;
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		char *help_argv[] = {NULL, "--help", NULL};
+		if (argc < 3) {
+			usage(stdout);
+			return RL_EXIT_OK;
+		}
+		c = find(argv[2]);
+		if (!c) {
+			fprintf(stderr,
+				"rlprof: unknown command '%s'; see 'rlprof --help'\n",
+				argv[2]);
+			return RL_EXIT_USAGE;
+		}
+		help_argv[0] = argv[2];
+		return dispatch(c, 2, help_argv);
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "rlprof: unknown option '%s'; see 'rlprof --help'\n",
+			argv[1]);
+		return RL_EXIT_USAGE;
+	}
+	c = find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "rlprof: unknown command '%s'; see 'rlprof --help'\n",
+			argv[1]);
+		return RL_EXIT_USAGE;
+	}
+	return dispatch(c, argc - 1, argv + 1);
 }

@@ -1,0 +1,285 @@
+/* rlprof run: profile a program and write its roofline report. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "run.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: rlprof run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+		"\n"
+		"Runs PROGRAM, counts flops and DRAM bytes per region (RL_REGION_BEGIN/END;\n"
+		"an unannotated program is one region '<program>'), prints the table and\n"
+		"writes report.json, report.csv, roofline.svg and report.html into DIR.\n"
+		"Options end at PROGRAM: what follows it is the program's.\n"
+		"\n"
+		"  -o, --output DIR        output directory (default rlprof-out); its raw/\n"
+		"                          holds the per-process results files\n"
+		"  -b, --backend NAME      counter backend: auto (default: the best that\n"
+		"                          works here), perf, papi, likwid, sim, time;\n"
+		"                          'rlprof counters' says which work and why not\n"
+		"  -q, --quiet             no progress lines (warnings are still shown)\n"
+		"      --events LIST       extra events to count, comma-separated\n"
+		"      --sim-caches SPEC   sim: cache geometry, e.g. L1=48K:12,L2=1M:8,L3=32M:16\n"
+		"      --sim-bounds MODE   sim: 'region' (default) writes dirty lines back at\n"
+		"                          region bounds; 'raw' does not\n"
+		"      --no-probe          do not measure this machine when no machine model\n"
+		"                          is cached (the report then has no roofs)\n"
+		"      --plot              draw a small text roofline under the table\n"
+		"      --per-thread        show per-thread rows in the table\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"exit status: the program's own (128+N if it died of signal N), 127 if\n"
+		"PROGRAM is not found, 126 if it cannot be executed, 2 usage error, 1 when\n"
+		"rlprof itself fails before running it\n");
+}
+
+enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_NO_PROBE,
+       OPT_PLOT, OPT_PER_THREAD };
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("rlprof run: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("; see 'rlprof run --help'\n", stderr);
+	return RL_EXIT_USAGE;
+}
+
+/* Returns -1 to go on, else an exit status. */
+static int parse_options(int argc, char **argv, struct rl_run_options *o)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"backend", required_argument, NULL, 'b'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"events", required_argument, NULL, OPT_EVENTS},
+		{"sim-caches", required_argument, NULL, OPT_SIM_CACHES},
+		{"sim-bounds", required_argument, NULL, OPT_SIM_BOUNDS},
+		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
+		{"plot", no_argument, NULL, OPT_PLOT},
+		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->out_dir = "rlprof-out";
+	o->backend = "auto";
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+o:b:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->out_dir = optarg; break;
+		case 'b': o->backend = optarg; break;
+		case 'q': o->quiet = true; break;
+		case OPT_EVENTS: o->events = optarg; break;
+		case OPT_SIM_CACHES: o->sim_caches = optarg; break;
+		case OPT_SIM_BOUNDS: o->sim_bounds = optarg; break;
+		case OPT_NO_PROBE: o->no_probe = true; break;
+		case OPT_PLOT: o->plot = true; break;
+		case OPT_PER_THREAD: o->per_thread = true; break;
+		case 'h': usage(stdout); return RL_EXIT_OK;
+		default: {
+			const char *arg = argv[optind - 1];
+			bool is_long = arg[0] == '-' && arg[1] == '-';
+			if (!is_long) {
+				char flag[3] = {'-', (char)optopt, '\0'};
+				/* getopt reports a missing value of -o/-b as '?' */
+				if (optopt == 'o' || optopt == 'b')
+					return usage_error("option '%s' needs a value",
+							   flag);
+				return usage_error("unknown option '%s'", flag);
+			}
+			if (optopt) /* a known long option without its value */
+				return usage_error("option '%s' needs a value", arg);
+			return usage_error("unknown option '%s'", arg);
+		}
+		}
+	}
+	if (optind >= argc)
+		return usage_error("%s", "missing PROGRAM to run");
+	if (!o->out_dir[0])
+		return usage_error("%s", "option '-o' needs a directory, not ''");
+	if (o->sim_bounds && strcmp(o->sim_bounds, "region") != 0 &&
+	    strcmp(o->sim_bounds, "raw") != 0)
+		return usage_error("option '--sim-bounds' takes 'region' or 'raw', not '%s'",
+				   o->sim_bounds);
+	if (strcmp(o->backend, "auto") != 0 && !rl_backend_find(o->backend)) {
+		char names[256];
+		rl_backend_names(names, sizeof names);
+		fprintf(stderr,
+			"rlprof run: unknown backend '%s': choose auto, %s; "
+			"see 'rlprof run --help'\n",
+			o->backend, names);
+		return RL_EXIT_USAGE;
+	}
+	o->argv = argv + optind;
+	o->argc = argc - optind;
+	return -1;
+}
+
+void rl_run_say(const struct rl_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run->opt.quiet)
+		return;
+	fputs("rlprof: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void rl_run_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rlprof: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The program file: found, and of a kind that can run. */
+static int check_program(struct rl_run *run)
+{
+	char msg[PATH_MAX + 256], err[1024];
+	const char *slash;
+	int rc;
+
+	rc = rl_resolve_program(run->opt.argv[0], run->program,
+				sizeof run->program, msg, sizeof msg);
+	if (rc != 0) {
+		fprintf(stderr, "rlprof: %s\n", msg);
+		return rc;
+	}
+	slash = strrchr(run->program, '/');
+	run->name = slash ? slash + 1 : run->program;
+	if (rl_elf_inspect(run->program, &run->elf, err, sizeof err) < 0) {
+		fprintf(stderr, "rlprof: %s\n", err);
+		return RL_EXIT_NOEXEC;
+	}
+	if (run->elf.kind == RL_FILE_OTHER) {
+		fprintf(stderr,
+			"rlprof: cannot run '%s': not an ELF executable or a "
+			"script starting with '#!'; run it through its "
+			"interpreter\n",
+			run->program);
+		return RL_EXIT_NOEXEC;
+	}
+	if (run->elf.kind == RL_FILE_ELF_OTHER) {
+		fprintf(stderr,
+			"rlprof: cannot run '%s': an ELF file but not a "
+			"program (an object file?); link it first\n",
+			run->program);
+		return RL_EXIT_NOEXEC;
+	}
+	return 0;
+}
+
+static void append(char *buf, size_t len, const char *fmt, const char *a,
+		   const char *b, const char *c)
+{
+	size_t used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, fmt, a, b, c);
+}
+
+/* Probes every backend and takes the requested one or auto's pick. */
+static int choose_backend(struct rl_run *run)
+{
+	const struct rl_backend_probe *p;
+
+	run->n_probes = rl_backends_probe_all(run->probes, RL_MAX_BACKENDS);
+	run->chosen = -1;
+	if (strcmp(run->opt.backend, "auto") == 0) {
+		run->chosen = rl_backend_pick_auto(run->probes, run->n_probes);
+		if (run->chosen < 0) {
+			fprintf(stderr,
+				"rlprof: no counter backend works here, not even "
+				"'time'; see 'rlprof counters'\n");
+			return RL_EXIT_FAILURE;
+		}
+		p = &run->probes[run->chosen];
+		snprintf(run->reason, sizeof run->reason,
+			 "picked by -b auto: the best capability here (%s)",
+			 rl_capability_name(p->capability));
+		for (size_t i = 0; i < run->n_probes; i++) {
+			const struct rl_backend_probe *q = &run->probes[i];
+			if ((int)i == run->chosen)
+				continue;
+			append(run->reason, sizeof run->reason, "; %s: %s%s",
+			       q->backend->name,
+			       rl_capability_name(q->capability),
+			       "");
+			if (q->why[0])
+				append(run->reason, sizeof run->reason,
+				       " (%s)%s%s", q->why, "", "");
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < run->n_probes; i++)
+		if (strcmp(run->probes[i].backend->name, run->opt.backend) == 0)
+			run->chosen = (int)i;
+	if (run->chosen < 0) /* checked by parse_options */
+		return RL_EXIT_USAGE;
+	p = &run->probes[run->chosen];
+	if (p->capability == RL_CAP_NONE) {
+		fprintf(stderr,
+			"rlprof: backend '%s' does not work here: %s; see "
+			"'rlprof counters' or use '-b auto'\n",
+			p->backend->name, p->why);
+		return RL_EXIT_FAILURE;
+	}
+	snprintf(run->reason, sizeof run->reason, "requested with -b %s; capability here: %s",
+		 p->backend->name, rl_capability_name(p->capability));
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct rl_run *run;
+	char err[2048];
+	int rc;
+
+	run = calloc(1, sizeof *run);
+	if (!run) {
+		fprintf(stderr, "rlprof: out of memory\n");
+		return RL_EXIT_FAILURE;
+	}
+	rc = parse_options(argc, argv, &run->opt);
+	if (rc >= 0)
+		goto out;
+	if ((rc = check_program(run)) != 0 || (rc = choose_backend(run)) != 0)
+		goto out;
+	if (rl_run_prepare_dir(run, err, sizeof err) < 0 ||
+	    rl_run_prepare_launch(run, err, sizeof err) < 0) {
+		fprintf(stderr, "rlprof: %s\n", err);
+		rc = RL_EXIT_FAILURE;
+		goto out;
+	}
+	rl_run_say(run, "profiling '%s' with backend '%s' (%s)", run->name,
+		   run->probes[run->chosen].backend->name,
+		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"
+							 : "requested");
+	rl_run_spawn_wait(run);
+	if (rl_run_write_record(run, err, sizeof err) < 0)
+		rl_run_warn("%s", err);
+	rc = run->exit_status;
+	if (rl_run_report(run) < 0 && rc == 0)
+		rc = RL_EXIT_FAILURE;
+out:
+	rl_launch_release(&run->launch);
+	rl_elf_info_release(&run->elf);
+	free(run);
+	return rc;
+}

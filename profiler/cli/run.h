@@ -1,0 +1,82 @@
+/*
+ * The parts of `rlprof run` (cmd_run.c orchestrates): preparing the output
+ * directory and the launch (run_prepare.c), starting and waiting for the
+ * program (run_spawn.c), writing DIR/run.json (run_record.c), and turning
+ * the results into the report files (run_report.c).
+ *
+ * One struct rl_run holds the state of one run; cmd_run() owns it and
+ * releases what it allocated (elf info, launch) at the end.
+ */
+#ifndef RL_RUN_H
+#define RL_RUN_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backend_choice.h"
+#include "inspect_elf.h"
+#include "launch.h"
+
+#define RL_MAX_BACKENDS 16
+
+struct rl_run_options {
+	const char *out_dir;     /* -o, default "rlprof-out" */
+	const char *backend;     /* -b, default "auto" */
+	const char *events;      /* --events, NULL when absent */
+	const char *sim_caches;  /* --sim-caches */
+	const char *sim_bounds;  /* --sim-bounds: "region" or "raw" */
+	bool quiet, no_probe, plot, per_thread;
+	char **argv;             /* PROGRAM ARGS..., NULL-terminated */
+	int argc;
+};
+
+struct rl_run {
+	struct rl_run_options opt;
+	char program[PATH_MAX];  /* resolved path */
+	const char *name;        /* basename of the program, for messages */
+	char out_dir[PATH_MAX];  /* absolute */
+	char raw_dir[PATH_MAX];  /* absolute, out_dir/raw */
+	char lib_dir[PATH_MAX];  /* rlprof's ../lib */
+	char libexec_dir[PATH_MAX];
+	char options[2048];      /* RLPROF_BACKEND_OPTIONS */
+	struct rl_elf_info elf;
+	struct rl_backend_probe probes[RL_MAX_BACKENDS];
+	size_t n_probes;
+	int chosen;              /* index into probes */
+	char reason[2048];       /* why the chosen backend */
+	bool whole_program, preloaded;
+	char no_preload_why[PATH_MAX + 128];/* when whole_program && !preloaded */
+	struct rl_launch launch;
+
+	/* outcome */
+	bool started;
+	int spawn_errno;         /* posix_spawn's error when !started */
+	pid_t pid;
+	int wait_status;
+	int exit_status;         /* what rlprof run returns */
+	uint64_t start_ns, end_ns;   /* CLOCK_REALTIME */
+	uint64_t elapsed_ns;         /* CLOCK_MONOTONIC */
+};
+
+/* run_prepare.c */
+int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen);
+int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen);
+
+/* run_spawn.c: starts the launch and waits; fills the outcome fields. */
+void rl_run_spawn_wait(struct rl_run *run);
+
+/* run_record.c */
+int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);
+
+/* run_report.c: loads results (or synthesises them), obtains the machine
+ * model, prints the table and writes the report files. Returns 0, or -1
+ * when no report could be built (already said on stderr). */
+int rl_run_report(struct rl_run *run);
+
+void rl_run_say(const struct rl_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rl_run_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,272 @@
+/* rlprof run: the output directory and the launch (argv, environment). */
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "render.h"
+#include "run.h"
+
+#pragma weak rl_renderer_count
+#pragma weak rl_renderer_at
+
+/* strlcpy: 0, or -1 when src does not fit (dst then truncated) */
+static int copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= len) {
+		memcpy(dst, src, len - 1);
+		dst[len - 1] = '\0';
+		return -1;
+	}
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof buf)
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "cannot create output directory '%s': path too "
+			       "long; choose another with -o DIR", path);
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1;; p++) {
+		char saved = *p;
+		if (saved != '/' && saved != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+			int e = errno;
+			return rl_fail(err, errlen, RL_EIO,
+				       "cannot create output directory '%s': "
+				       "%s; choose another with -o DIR",
+				       path, strerror(e));
+		}
+		*p = saved;
+		if (saved == '\0')
+			break;
+	}
+	return 0;
+}
+
+static int check_writable(const char *dir, const char *shown, char *err,
+			  size_t errlen)
+{
+	char probe[PATH_MAX + 64];
+	struct stat st;
+	int fd;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot use '%s' as output directory: %s; "
+			       "choose another with -o DIR",
+			       shown, errno ? strerror(errno) : "not a directory");
+	snprintf(probe, sizeof probe, "%s/.rlprof-write-XXXXXX", dir);
+	fd = mkstemp(probe);
+	if (fd < 0) {
+		int e = errno;
+		return rl_fail(err, errlen, RL_EPERM,
+			       "cannot write into output directory '%s': %s; "
+			       "choose another with -o DIR",
+			       shown, strerror(e));
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+/* Removes raw/rlprof-*.json of an earlier run; returns how many. */
+static int remove_stale(const char *raw)
+{
+	DIR *d = opendir(raw);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char path[PATH_MAX + 256];
+		if (strncmp(de->d_name, "rlprof-", 7) != 0 || len < 12 ||
+		    strcmp(de->d_name + len - 5, ".json") != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", raw, de->d_name);
+		if (unlink(path) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The report files of an earlier run, so none is left stale. */
+static void remove_old_reports(const char *dir)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof path, "%s/run.json", dir);
+	unlink(path);
+	if (!rl_renderer_count || !rl_renderer_at)
+		return;
+	for (size_t i = 0; i < rl_renderer_count(); i++) {
+		const struct rl_renderer *r = rl_renderer_at(i);
+		if (r && r->file_name) {
+			snprintf(path, sizeof path, "%s/%s", dir, r->file_name);
+			unlink(path);
+		}
+	}
+}
+
+static void own_dirs(struct rl_run *run)
+{
+	char exe[PATH_MAX], tmp[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *dir;
+
+	if (n <= 0) {
+		snprintf(run->lib_dir, sizeof run->lib_dir, "/usr/local/lib");
+		snprintf(run->libexec_dir, sizeof run->libexec_dir,
+			 "/usr/local/libexec/rlprof");
+		return;
+	}
+	exe[n] = '\0';
+	dir = dirname(exe);
+	snprintf(tmp, sizeof tmp, "%s/../lib", dir);
+	if (!realpath(tmp, run->lib_dir))
+		copy_str(run->lib_dir, sizeof run->lib_dir, tmp);
+	snprintf(tmp, sizeof tmp, "%s/../libexec/rlprof", dir);
+	if (!realpath(tmp, run->libexec_dir))
+		copy_str(run->libexec_dir, sizeof run->libexec_dir, tmp);
+}
+
+int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
+{
+	const char *dir = run->opt.out_dir;
+	char raw[PATH_MAX + 8];
+	int rc, n;
+
+	own_dirs(run);
+	if ((rc = make_dirs(dir, err, errlen)) < 0 ||
+	    (rc = check_writable(dir, dir, err, errlen)) < 0)
+		return rc;
+	if (!realpath(dir, run->out_dir))
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot use output directory '%s': %s", dir,
+			       strerror(errno));
+	snprintf(raw, sizeof raw, "%s/raw", run->out_dir);
+	if (copy_str(run->raw_dir, sizeof run->raw_dir, raw) < 0)
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "output directory '%s': path too long", dir);
+	if (mkdir(run->raw_dir, 0777) != 0 && errno != EEXIST)
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot create '%s/raw': %s; choose another "
+			       "output directory with -o DIR",
+			       dir, strerror(errno));
+	if ((rc = check_writable(run->raw_dir, run->raw_dir, err, errlen)) < 0)
+		return rc;
+	n = remove_stale(run->raw_dir);
+	if (n > 0)
+		rl_run_say(run,
+			   "removed %d results file%s of a previous run from '%s/raw'",
+			   n, n == 1 ? "" : "s", dir);
+	remove_old_reports(run->out_dir);
+	return 0;
+}
+
+static void add_option(char *buf, size_t len, const char *key,
+		       const char *value)
+{
+	size_t used = strlen(buf);
+	if (!value || used >= len)
+		return;
+	snprintf(buf + used, len - used, "%s%s=%s", used ? ";" : "", key,
+		 value);
+}
+
+static int set_preload(struct rl_run *run, char *err, size_t errlen)
+{
+	char lib[PATH_MAX + 32], value[2 * PATH_MAX + 64];
+	const char *old = getenv("LD_PRELOAD");
+
+	if (run->elf.links_rlprof)
+		return 0; /* the runtime is there already */
+	if (!run->elf.dynamic && run->elf.kind != RL_FILE_SCRIPT) {
+		snprintf(run->no_preload_why, sizeof run->no_preload_why,
+			 "it is statically linked, so librlprof cannot be "
+			 "preloaded into it");
+		return 0;
+	}
+	snprintf(lib, sizeof lib, "%s/librlprof.so", run->lib_dir);
+	if (access(lib, R_OK) != 0) {
+		snprintf(run->no_preload_why, sizeof run->no_preload_why,
+			 "'%s' is missing, so librlprof could not be preloaded",
+			 lib);
+		return 0;
+	}
+	if (old && *old)
+		snprintf(value, sizeof value, "%s:%s", lib, old);
+	else
+		snprintf(value, sizeof value, "%s", lib);
+	if (rl_launch_setenv(&run->launch, "LD_PRELOAD", value) < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	run->preloaded = true;
+	return 0;
+}
+
+int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
+{
+	const struct rl_backend *b = run->probes[run->chosen].backend;
+	struct rl_launch *l = &run->launch;
+	char **argv;
+	int rc;
+
+	add_option(run->options, sizeof run->options, "events", run->opt.events);
+	add_option(run->options, sizeof run->options, "sim-caches",
+		   run->opt.sim_caches);
+	add_option(run->options, sizeof run->options, "sim-bounds",
+		   run->opt.sim_bounds);
+
+	/* the program by its resolved path: a wrapper (valgrind) needs it */
+	argv = calloc((size_t)run->opt.argc + 1, sizeof *argv);
+	if (!argv)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	argv[0] = run->program;
+	for (int i = 1; i < run->opt.argc; i++)
+		argv[i] = run->opt.argv[i];
+	rc = rl_launch_init(l, argv, (size_t)run->opt.argc);
+	free(argv);
+	if (rc < 0)
+		return rl_fail(err, errlen, rc, "out of memory");
+	l->libexec_dir = run->libexec_dir;
+	l->options = run->options;
+	l->raw_dir = run->raw_dir;
+
+	if (rl_launch_setenv(l, "RLPROF_OUT", run->raw_dir) < 0 ||
+	    rl_launch_setenv(l, "RLPROF_BACKEND", b->name) < 0 ||
+	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS", run->options) < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	run->whole_program = run->elf.n_sites == 0;
+	if (run->whole_program) {
+		if (rl_launch_setenv(l, "RLPROF_WHOLE_PROGRAM", "1") < 0)
+			return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+		if ((rc = set_preload(run, err, errlen)) < 0)
+			return rc;
+	}
+	if (b->prepare_launch) {
+		char berr[1024] = "";
+		rc = b->prepare_launch(l, berr, sizeof berr);
+		if (rc < 0)
+			return rl_fail(err, errlen, rc,
+				       "backend '%s' cannot start '%s': %s",
+				       b->name, run->name,
+				       berr[0] ? berr : rl_strerror(rc));
+	}
+	return 0;
+}

@@ -1,0 +1,107 @@
+/*
+ * rlprof run: DIR/run.json, what was run and how (format "rlprof-run",
+ * version 1; schema in README.md "run.json"). Read back by
+ * rl_results_load_dir() for the report.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "commands.h"
+#include "run.h"
+
+#define RL_RUN_FORMAT "rlprof-run"
+#define RL_RUN_VERSION 1
+
+static json_t *iso_time(uint64_t ns)
+{
+	time_t t = (time_t)(ns / 1000000000u);
+	struct tm tm;
+	char buf[64];
+
+	if (!gmtime_r(&t, &tm))
+		return json_null();
+	snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (unsigned)(ns % 1000000000u / 1000000u));
+	return json_string(buf);
+}
+
+static json_t *string_array(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *backends(const struct rl_run *run)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < run->n_probes; i++) {
+		const struct rl_backend_probe *p = &run->probes[i];
+		json_t *o = json_object();
+		if (!o)
+			break;
+		json_object_set_new(o, "name", json_string(p->backend->name));
+		json_object_set_new(o, "capability", json_integer(p->capability));
+		json_object_set_new(o, "capability_name",
+				    json_string(rl_capability_name(p->capability)));
+		json_object_set_new(o, "why", p->why[0] ? json_string(p->why)
+							: json_null());
+		json_object_set_new(o, "chosen", json_boolean((int)i == run->chosen));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 16];
+	json_t *o = json_object();
+	int st = run->wait_status, rc;
+
+	if (!o)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	json_object_set_new(o, "format", json_string(RL_RUN_FORMAT));
+	json_object_set_new(o, "version", json_integer(RL_RUN_VERSION));
+	json_object_set_new(o, "rlprof_version", json_string(rl_version_string()));
+	json_object_set_new(o, "command",
+			    string_array(run->opt.argv, (size_t)run->opt.argc));
+	json_object_set_new(o, "program", json_string(run->program));
+	json_object_set_new(o, "launched",
+			    string_array(run->launch.argv, run->launch.argc));
+	json_object_set_new(o, "backend_requested", json_string(run->opt.backend));
+	json_object_set_new(o, "backend",
+			    json_string(run->probes[run->chosen].backend->name));
+	json_object_set_new(o, "backend_reason", json_string(run->reason));
+	json_object_set_new(o, "backend_options", json_string(run->options));
+	json_object_set_new(o, "backends", backends(run));
+	json_object_set_new(o, "regions_declared",
+			    json_integer((json_int_t)run->elf.n_sites));
+	json_object_set_new(o, "whole_program", json_boolean(run->whole_program));
+	json_object_set_new(o, "preloaded", json_boolean(run->preloaded));
+	json_object_set_new(o, "started", json_boolean(run->started));
+	json_object_set_new(o, "exit_status", json_integer(run->exit_status));
+	json_object_set_new(o, "signal",
+			    run->started && WIFSIGNALED(st)
+				    ? json_integer(WTERMSIG(st)) : json_null());
+	json_object_set_new(o, "start_time", iso_time(run->start_ns));
+	json_object_set_new(o, "end_time", iso_time(run->end_ns));
+	json_object_set_new(o, "start_ns", json_integer((json_int_t)run->start_ns));
+	json_object_set_new(o, "end_ns", json_integer((json_int_t)run->end_ns));
+	json_object_set_new(o, "elapsed_s", json_real((double)run->elapsed_ns / 1e9));
+	json_object_set_new(o, "output_dir", json_string(run->out_dir));
+
+	snprintf(path, sizeof path, "%s/run.json", run->out_dir);
+	rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (rc != 0)
+		return rl_fail(err, errlen, RL_EIO, "cannot write '%s': %s", path,
+			       errno ? strerror(errno) : "write failed");
+	return 0;
+}

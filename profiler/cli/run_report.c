@@ -1,0 +1,295 @@
+/*
+ * rlprof run, after the program: results (or one synthesised process when
+ * none appeared), the machine model, the table on stdout and the report
+ * files in DIR.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "render.h"
+#include "report.h"
+#include "run.h"
+
+/* The report library is written in parallel: a build without a part of
+ * it still runs programs and says what is missing. */
+#pragma weak rl_results_load_dir
+#pragma weak rl_run_results_release
+#pragma weak rl_machine_obtain
+#pragma weak rl_report_build
+#pragma weak rl_report_release
+#pragma weak rl_renderer_find
+#pragma weak rl_renderer_count
+#pragma weak rl_renderer_at
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+/* Why librlprof left no results file. */
+static void no_results_why(const struct rl_run *run, char *buf, size_t len)
+{
+	int st = run->wait_status;
+
+	if (!run->started)
+		snprintf(buf, len, "'%s' could not be started (%s): only "
+			 "rlprof's own clock measured the attempt",
+			 run->name, strerror(run->spawn_errno));
+	else if (run->whole_program && run->no_preload_why[0])
+		snprintf(buf, len, "no counts for '%s': %s; only its wall time "
+			 "was measured, by rlprof's clock (link it with "
+			 "librlprof and mark regions to count)",
+			 run->name, run->no_preload_why);
+	else if (WIFSIGNALED(st))
+		snprintf(buf, len, "no counts for '%s': it died of signal %d "
+			 "before librlprof wrote its results; only its wall "
+			 "time was measured, by rlprof's clock",
+			 run->name, WTERMSIG(st));
+	else
+		snprintf(buf, len, "no counts for '%s': librlprof did not run in "
+			 "it (no results file in '%s'); only its wall time was "
+			 "measured, by rlprof's clock",
+			 run->name, run->raw_dir);
+}
+
+/* The command line as a shell would show it. */
+static char *join_argv(char *const *argv, int argc)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += 4 * strlen(argv[i]) + 3;
+	s = p = malloc(len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		int quote = !*w || strpbrk(w, " \t\n'\"\\$`*?&;|<>()") != NULL;
+		if (i)
+			*p++ = ' ';
+		if (quote)
+			*p++ = '\'';
+		for (; *w; w++) {
+			if (quote && *w == '\'') {
+				memcpy(p, "'\\''", 4);
+				p += 4;
+			} else {
+				*p++ = *w;
+			}
+		}
+		if (quote)
+			*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
+/* One process, one thread, region "<program>", calls 1, rlprof's time. */
+static int synthesise(const struct rl_run *run, struct rl_run_results *res)
+{
+	struct rl_process_results *p;
+	struct rl_thread_results *t;
+	struct rl_region_stats *r;
+	char why[PATH_MAX + 512];
+
+	memset(res, 0, sizeof *res);
+	res->exit_status = run->exit_status;
+	res->procs = calloc(1, sizeof *res->procs);
+	if (!res->procs)
+		return RL_ENOMEM;
+	res->n_procs = 1;
+	p = res->procs;
+	p->version = RL_RESULTS_VERSION;
+	p->pid = run->pid;
+	p->ppid = (long)getpid();
+	p->program = dup_or_empty(run->program);
+	p->backend = dup_or_empty("time");
+	p->backend_note = dup_or_empty("");
+	p->start_ns = run->start_ns;
+	p->end_ns = run->end_ns;
+	p->complete = run->started && WIFEXITED(run->wait_status);
+	p->signal = run->started && WIFSIGNALED(run->wait_status)
+			    ? WTERMSIG(run->wait_status) : 0;
+	p->threads = t = calloc(1, sizeof *t);
+	p->warnings = calloc(1, sizeof *p->warnings);
+	if (!t || !p->warnings)
+		return RL_ENOMEM;
+	p->n_threads = 1;
+	t->tid = (uint64_t)run->pid;
+	t->regions = r = calloc(1, sizeof *r);
+	if (!r)
+		return RL_ENOMEM;
+	t->n_regions = 1;
+	r->name = dup_or_empty("<program>");
+	r->calls = 1;
+	r->time_ns = run->elapsed_ns;
+	r->expected_flops = r->expected_bytes = 0;
+	no_results_why(run, why, sizeof why);
+	p->n_warnings = 1;
+	p->warnings[0].kind = dup_or_empty("backend");
+	p->warnings[0].message = dup_or_empty(why);
+	res->backend_requested = dup_or_empty(run->opt.backend);
+	res->backend_reason = dup_or_empty(run->reason);
+	res->command = join_argv(run->opt.argv, run->opt.argc);
+	if (!p->program || !p->backend || !p->backend_note || !r->name ||
+	    !p->warnings[0].kind || !p->warnings[0].message ||
+	    !res->backend_requested || !res->backend_reason || !res->command)
+		return RL_ENOMEM;
+	return 0;
+}
+
+static int load_results(const struct rl_run *run, struct rl_run_results *res)
+{
+	char err[1024];
+	int rc;
+
+	if (!rl_results_load_dir) {
+		rl_run_warn("this rlprof was built without the results reader: "
+			    "no counts can be shown");
+	} else {
+		rc = rl_results_load_dir(run->out_dir, res, err, sizeof err);
+		if (rc == 0 && res->n_procs > 0)
+			return 0;
+		if (rc == 0)
+			rl_run_results_release(res);
+		else if (rc != RL_ENOENT)
+			rl_run_warn("%s", err);
+	}
+	rc = synthesise(run, res);
+	if (rc < 0) {
+		fprintf(stderr, "rlprof: out of memory\n");
+		rl_run_results_release(res);
+	}
+	return rc;
+}
+
+/* The model when cached, else a quick probe (unless --no-probe). */
+static const struct rl_machine *obtain_machine(const struct rl_run *run,
+					       struct rl_machine *m)
+{
+	char err[1024];
+	int probed = 0;
+
+	if (!rl_machine_obtain) {
+		rl_run_warn("this rlprof was built without machine models: the "
+			    "report has no roofs");
+		return NULL;
+	}
+	if (rl_machine_obtain(m, 0, &probed, err, sizeof err) == 0)
+		return m;
+	if (run->opt.no_probe) {
+		rl_run_warn("no machine model cached (%s): the report has no "
+			    "roofs; run 'rlprof probe' once", err);
+		return NULL;
+	}
+	fprintf(stderr, "rlprof: no machine model cached: probing this machine "
+			"(--quick)...\n");
+	if (rl_machine_obtain(m, 1, &probed, err, sizeof err) == 0)
+		return m;
+	rl_run_warn("cannot measure this machine (%s): the report has no "
+		    "roofs", err);
+	return NULL;
+}
+
+static void write_files(const struct rl_run *run, const struct rl_report *rep,
+			const struct rl_render_options *ropt)
+{
+	char written[512] = "";
+
+	for (size_t i = 0; i < rl_renderer_count(); i++) {
+		const struct rl_renderer *r = rl_renderer_at(i);
+		char path[PATH_MAX + 64], err[1024] = "";
+		FILE *f;
+		int rc;
+
+		if (!r || !r->file_name)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", run->out_dir, r->file_name);
+		f = fopen(path, "w");
+		if (!f) {
+			rl_run_warn("cannot write '%s': %s", path, strerror(errno));
+			continue;
+		}
+		rc = r->render(f, rep, ropt, err, sizeof err);
+		if (ferror(f) && rc == 0)
+			rc = rl_fail(err, sizeof err, RL_EIO, "write error");
+		if (fclose(f) != 0 && rc == 0)
+			rc = rl_fail(err, sizeof err, RL_EIO, "%s", strerror(errno));
+		if (rc < 0) {
+			rl_run_warn("cannot write the %s report '%s': %s",
+				    r->format, path, err[0] ? err : rl_strerror(rc));
+			unlink(path);
+			continue;
+		}
+		size_t used = strlen(written);
+		snprintf(written + used, sizeof written - used, " %s",
+			 r->file_name);
+	}
+	if (written[0])
+		rl_run_say(run, "report in '%s':%s", run->out_dir, written);
+}
+
+static void print_warnings(const struct rl_report *rep)
+{
+	for (size_t i = 0; i < rep->n_warnings; i++)
+		if (rep->warnings[i].message)
+			rl_run_warn("%s", rep->warnings[i].message);
+}
+
+int rl_run_report(struct rl_run *run)
+{
+	struct rl_run_results res;
+	struct rl_machine *m;
+	const struct rl_machine *model;
+	struct rl_report rep;
+	struct rl_render_options ropt = {0};
+	const struct rl_renderer *table;
+	char err[1024];
+	int rc = -1;
+
+	if (!rl_report_build || !rl_renderer_find || !rl_run_results_release) {
+		rl_run_warn("this rlprof was built without the report: no table "
+			    "or report files");
+		return -1;
+	}
+	memset(&res, 0, sizeof res);
+	if (load_results(run, &res) < 0)
+		return -1;
+	m = calloc(1, sizeof *m);
+	if (!m) {
+		rl_run_results_release(&res);
+		fprintf(stderr, "rlprof: out of memory\n");
+		return -1;
+	}
+	model = obtain_machine(run, m);
+	memset(&rep, 0, sizeof rep);
+	if (rl_report_build(&res, model, &rep, err, sizeof err) < 0) {
+		fprintf(stderr, "rlprof: cannot build the report: %s\n", err);
+		goto out_res;
+	}
+	ropt.plot = run->opt.plot;
+	ropt.per_thread = run->opt.per_thread;
+	ropt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	table = rl_renderer_find("table");
+	if (table) {
+		err[0] = '\0';
+		if (table->render(stdout, &rep, &ropt, err, sizeof err) < 0)
+			rl_run_warn("cannot print the table: %s", err);
+		fflush(stdout);
+	}
+	ropt.color = 0;
+	write_files(run, &rep, &ropt);
+	print_warnings(&rep);
+	rc = 0;
+	if (rl_report_release)
+		rl_report_release(&rep);
+out_res:
+	rl_run_results_release(&res);
+	free(m);
+	return rc;
+}
