@@ -1,0 +1,225 @@
+/*
+ * Why hardware counting through perf_event_open(2) works here or not, with
+ * the exact cause and what to change (after perf's evsel__open_strerror).
+ * Part of librlprof: libc only. The event tables live in the command
+ * (counters/events/), reached through a weak reference.
+ */
+#include "perf_probe.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "perf_spec.h"
+
+int rl_perf_events_resolve(const char *options,
+			   struct rl_perf_event_spec *specs, size_t max,
+			   size_t *n, char *note, size_t notelen)
+	__attribute__((weak));
+
+#define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_PERFMON_BIT 38
+
+int rl_perf_paranoid(void)
+{
+	FILE *f = fopen(PARANOID_PATH, "r");
+	int v = 99;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 99;
+		fclose(f);
+	}
+	return v;
+}
+
+bool rl_perf_privileged(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long eff = 0;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff >> CAP_PERFMON_BIT & 1) || (eff >> CAP_SYS_ADMIN_BIT & 1);
+}
+
+bool rl_perf_system_allowed(char *why, size_t len)
+{
+	int p = rl_perf_paranoid();
+
+	if (why && len)
+		why[0] = '\0';
+	if (p <= 0 || rl_perf_privileged())
+		return true;
+	if (why)
+		snprintf(why, len,
+			 "uncore not allowed: kernel.perf_event_paranoid is %d "
+			 "and rlprof lacks CAP_PERFMON (run 'sysctl "
+			 "kernel.perf_event_paranoid=0' or grant CAP_PERFMON)",
+			 p);
+	return false;
+}
+
+int rl_kernel_version(int *major, int *minor)
+{
+	struct utsname u;
+
+	*major = *minor = 0;
+	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", major, minor) != 2)
+		return -1;
+	return 0;
+}
+
+static int open_event(uint32_t type, uint64_t config, uint64_t config1,
+		      uint64_t config2, int cpu)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = type;
+	a.config = config;
+	a.config1 = config1;
+	a.config2 = config2;
+	a.disabled = 1;
+	a.exclude_kernel = cpu < 0;
+	a.exclude_hv = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, cpu < 0 ? 0 : -1, cpu, -1,
+			  0UL);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 ? 0 : -errno;
+}
+
+static void paranoid_advice(char *why, size_t len, const char *what)
+{
+	int p = rl_perf_paranoid();
+
+	snprintf(why, len,
+		 "kernel.perf_event_paranoid is %d: %s not allowed for this "
+		 "user (run 'sysctl kernel.perf_event_paranoid=%d' or grant "
+		 "CAP_PERFMON)",
+		 p, what, p > 2 ? 2 : 1);
+}
+
+/* With the command's event tables: are flops and DRAM events usable? */
+static int probe_tables(char *why, size_t len)
+{
+	struct rl_perf_event_spec specs[RL_PERF_EVENTS_MAX];
+	char note[1024];
+	size_t n = 0;
+	int flops = -1, dram_sys = -1, dram_proxy = -1;
+
+	if (rl_perf_events_resolve("", specs, RL_PERF_EVENTS_MAX, &n, note,
+				   sizeof note) < 0) {
+		snprintf(why, len, "cannot resolve events: %s", note);
+		return RL_CAP_SOFTWARE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		enum rl_counter_kind k = rl_counter_kind_of(specs[i].counter);
+		if (k == RL_KIND_FLOPS && flops < 0)
+			flops = (int)i;
+		if (k == RL_KIND_BYTES && specs[i].cpu >= 0 && dram_sys < 0)
+			dram_sys = (int)i;
+		if (k == RL_KIND_BYTES && specs[i].cpu < 0 && dram_proxy < 0)
+			dram_proxy = (int)i;
+	}
+	if (flops < 0) {
+		snprintf(why, len, "hardware counters work but no flops event "
+				   "here: %s", note);
+		return RL_CAP_SOFTWARE;
+	}
+	{
+		const struct rl_perf_event_spec *s = &specs[flops];
+		int e = open_event(s->type, s->config, s->config1, s->config2,
+				   -1);
+		if (e < 0) {
+			snprintf(why, len, "cannot open %s (type %u config "
+					   "0x%llx): %s",
+				 s->name, s->type, (unsigned long long)s->config,
+				 strerror(-e));
+			return RL_CAP_SOFTWARE;
+		}
+	}
+	if (dram_sys >= 0) {
+		const struct rl_perf_event_spec *s = &specs[dram_sys];
+		int e = open_event(s->type, s->config, s->config1, s->config2,
+				   s->cpu);
+		if (e == 0)
+			return RL_CAP_FLOPS_BYTES;
+		snprintf(why, len, "uncore event %s on cpu %d does not open "
+				   "(%s): DRAM bytes not counted",
+			 s->name, s->cpu, strerror(-e));
+		return RL_CAP_FLOPS;
+	}
+	if (dram_proxy >= 0) {
+		const char *p = strstr(note, "per-thread proxy");
+		snprintf(why, len, "DRAM bytes only from a %s",
+			 p ? p : "per-thread proxy");
+		return RL_CAP_FLOPS;
+	}
+	{
+		const char *p = strstr(note, "DRAM bytes not counted");
+		snprintf(why, len, "%s", p ? p : "DRAM bytes not counted here");
+	}
+	return RL_CAP_FLOPS;
+}
+
+int rl_perf_probe_hw(char *why, size_t len)
+{
+	int e;
+
+	if (why && len)
+		why[0] = '\0';
+	e = open_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, 0, -1);
+	if (e == -ENOSYS) {
+		snprintf(why, len, "perf_event_open is not available (kernel "
+				   "without CONFIG_PERF_EVENTS, or blocked by "
+				   "seccomp in this container)");
+		return RL_CAP_NONE;
+	}
+	if (e == -EACCES || e == -EPERM) {
+		paranoid_advice(why, len, "perf_event_open");
+		return RL_CAP_NONE;
+	}
+	if (e < 0) {
+		snprintf(why, len, "perf_event_open(task-clock) fails: %s",
+			 strerror(-e));
+		return RL_CAP_NONE;
+	}
+	e = open_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, -1);
+	if (e == -ENOENT || e == -EOPNOTSUPP || e == -ENODEV) {
+		snprintf(why, len, "no hardware PMU is exposed (virtual "
+				   "machine?): perf_event_open(cycles) is not "
+				   "supported");
+		return RL_CAP_SOFTWARE;
+	}
+	if (e == -EACCES || e == -EPERM) {
+		paranoid_advice(why, len, "hardware events");
+		return RL_CAP_SOFTWARE;
+	}
+	if (e < 0) {
+		snprintf(why, len, "perf_event_open(cycles) fails: %s",
+			 strerror(-e));
+		return RL_CAP_SOFTWARE;
+	}
+	if (!rl_perf_events_resolve) {
+		snprintf(why, len, "hardware counters work; flops and DRAM "
+				   "events are resolved by the rlprof command");
+		return RL_CAP_FLOPS;
+	}
+	return probe_tables(why, len);
+}
