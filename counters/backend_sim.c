@@ -1,15 +1,753 @@
-/* Placeholder: the sim backend is being written (see its issue). */
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sim backend: a simulated PMU, the Valgrind tool rlprofsim
+ * (counters/sim/, GPL-2.0-or-later, a separate program).
+ *
+ * Command side (rlprof run): probe() looks for `valgrind` on PATH and the
+ * tool in ../libexec/rlprof/ next to the rlprof binary; prepare_launch()
+ * runs the program under `valgrind --tool=rlprofsim` with the cache
+ * geometry of this machine (sysfs, then CPUID, checked for plausibility),
+ * glibc's native non-temporal threshold and passive OpenMP waiting;
+ * explain_exit() recognises the simulator's AVX-512 failure.
+ *
+ * Runtime side (librlprof in the profiled process): read() asks the tool,
+ * through a Valgrind client request, for the calling thread's counters
+ * (with --sim-bounds=region the tool first writes back every dirty line,
+ * so a region is charged the write-backs of what it dirtied). The request
+ * is a few no-op instructions when not under Valgrind; init() fails then.
+ */
 #include "backend.h"
 
-static int stub_probe(char *why, size_t len)
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define RL_SIM_HAVE_VALGRIND_H 1
+#endif
+#endif
+#ifndef RL_SIM_HAVE_VALGRIND_H
+#define RUNNING_ON_VALGRIND 0
+#define VALGRIND_DO_CLIENT_REQUEST_EXPR(dflt, req, a1, a2, a3, a4, a5) (dflt)
+#define VG_USERREQ_TOOL_BASE(a, b)                                          \
+	((unsigned int)(((a) & 0xff) << 24 | ((b) & 0xff) << 16))
+#define __VALGRIND_MAJOR__ 3
+#define __VALGRIND_MINOR__ 19
+#endif
+
+extern char **environ;
+
+/* The protocol with the tool: counters/sim/rs.h (keep in step). */
+enum {
+	RS_F64_S, RS_F64_128, RS_F64_256, RS_F32_S, RS_F32_128, RS_F32_256,
+	RS_L1_R, RS_L1_W,
+	RS_B1_R, RS_B1_W, RS_B2_R, RS_B2_W, RS_B3_R, RS_B3_W,
+	RS_NLEVELS, RS_VERSION,
+	RS_NSLOTS
+};
+#define RS_PROTOCOL 0x524c0001UL
+#define RS_REQ_READ (VG_USERREQ_TOOL_BASE('R', 'L') + 0)
+#define RS_REQ_INFO (VG_USERREQ_TOOL_BASE('R', 'L') + 1)
+
+#define SIM_TOOL "rlprofsim-amd64-linux"
+#define SIM_MAX_LEVELS 3
+
+/* ---- cache geometry (command side; pure parts tested directly) ---- */
+
+struct rl_sim_level {
+	uint64_t size_bytes;
+	unsigned ways;
+};
+
+/* The default, used for a level that is missing or implausible: a Zen 5
+ * core's L1D and L2 and one CCD's L3 (the notes of this project). */
+static const struct rl_sim_level sim_default[SIM_MAX_LEVELS] = {
+	{48u << 10, 12}, {1u << 20, 8}, {32u << 20, 16}};
+/* Largest plausible size per level: L1 1 MiB, L2 16 MiB, L3 64 MiB (a VM
+ * often reports the host socket's whole L3, e.g. 480 or 508 MiB). */
+static const uint64_t sim_max_bytes[SIM_MAX_LEVELS] = {1u << 20, 16u << 20,
+							64u << 20};
+
+int rl_sim_geometry_check(struct rl_sim_level *lv, int n, char *why,
+			  size_t whylen);
+int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
+			   size_t len);
+int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
+			  char *err, size_t errlen);
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
 {
-	rl_fail(why, len, RL_ENOTSUP, "the sim backend is not built yet");
-	return RL_CAP_NONE;
+	size_t used = strlen(buf);
+	va_list ap;
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static void format_size(uint64_t b, char *buf, size_t len)
+{
+	if (b % (1u << 20) == 0)
+		snprintf(buf, len, "%" PRIu64 "M", b >> 20);
+	else if (b % 1024 == 0)
+		snprintf(buf, len, "%" PRIu64 "K", b >> 10);
+	else
+		snprintf(buf, len, "%" PRIu64, b);
+}
+
+/* "48K:12,1M:8,32M:16"; returns the length written. */
+int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
+			   size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		char s[32];
+		format_size(lv[i].size_bytes, s, sizeof s);
+		append(buf, len, "%s%s:%u", i ? "," : "", s, lv[i].ways);
+	}
+	return (int)strlen(buf);
+}
+
+/* Parse SIZE:WAYS,... (K, M, G suffixes); returns the level count or a
+ * negative RL_E* code with a message. */
+int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
+			  char *err, size_t errlen)
+{
+	const char *s = text;
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		unsigned long long v;
+		if (n == SIM_MAX_LEVELS)
+			return rl_fail(err, errlen, RL_EINVAL,
+				       "sim-caches '%s': more than %d levels",
+				       text, SIM_MAX_LEVELS);
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (end == s || errno)
+			goto bad;
+		if (*end == 'K' || *end == 'k')
+			v <<= 10, end++;
+		else if (*end == 'M' || *end == 'm')
+			v <<= 20, end++;
+		else if (*end == 'G' || *end == 'g')
+			v <<= 30, end++;
+		if (*end != ':')
+			goto bad;
+		lv[n].size_bytes = v;
+		s = end + 1;
+		v = strtoull(s, &end, 10);
+		if (end == s || (*end != ',' && *end != '\0') || v == 0 ||
+		    v > 64)
+			goto bad;
+		lv[n].ways = (unsigned)v;
+		if (lv[n].size_bytes == 0 ||
+		    lv[n].size_bytes % (64ull * lv[n].ways) != 0)
+			return rl_fail(err, errlen, RL_EINVAL,
+				       "sim-caches '%s': level %d: the size "
+				       "must be a multiple of ways x 64 B",
+				       text, n + 1);
+		n++;
+		s = *end ? end + 1 : end;
+	}
+	if (n > 0)
+		return n;
+bad:
+	return rl_fail(err, errlen, RL_EINVAL,
+		       "sim-caches '%s': expected SIZE:WAYS per level, e.g. "
+		       "48K:12,1M:8,32M:16",
+		       text);
+}
+
+/*
+ * Make a detected geometry plausible: keep at most 3 levels; a level that
+ * is missing (fewer than 3 found), has fewer than 2 ways, is larger than
+ * its maximum (L1 1 MiB, L2 16 MiB, L3 64 MiB), is not larger than the
+ * level above or not a multiple of ways x 64 B takes the default for that
+ * level (48K:12, 1M:8, 32M:16). Returns the number of levels replaced and
+ * says which and why in `why` ("" when none).
+ */
+int rl_sim_geometry_check(struct rl_sim_level *lv, int n, char *why,
+			  size_t whylen)
+{
+	int replaced = 0;
+	if (whylen)
+		why[0] = '\0';
+	for (int i = 0; i < SIM_MAX_LEVELS; i++) {
+		const char *bad = NULL;
+		char s[32];
+		if (i >= n)
+			bad = "not found";
+		else if (lv[i].ways < 2)
+			bad = "fewer than 2 ways";
+		else if (lv[i].size_bytes > sim_max_bytes[i])
+			bad = "implausibly large (a VM often shows the host's)";
+		else if (lv[i].size_bytes % (64ull * lv[i].ways) != 0)
+			bad = "not a multiple of ways x 64 B";
+		else if (i > 0 && lv[i].size_bytes <= lv[i - 1].size_bytes)
+			bad = "not larger than the level above";
+		if (!bad)
+			continue;
+		if (i < n) {
+			format_size(lv[i].size_bytes, s, sizeof s);
+			append(why, whylen, "%sL%d %s:%u %s", replaced ? "; " : "",
+			       i + 1, s, lv[i].ways, bad);
+		} else {
+			append(why, whylen, "%sL%d %s", replaced ? "; " : "",
+			       i + 1, bad);
+		}
+		lv[i] = sim_default[i];
+		replaced++;
+	}
+	return replaced;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* Data and unified caches of cpu0 from sysfs, by level; 0 when none. */
+static int geometry_sysfs(struct rl_sim_level *lv)
+{
+	int n = 0;
+	for (int idx = 0; idx < 16; idx++) {
+		char p[128], type[32], level[16], size[32], ways[16];
+		const char *d = "/sys/devices/system/cpu/cpu0/cache/index";
+		snprintf(p, sizeof p, "%s%d/type", d, idx);
+		if (read_line(p, type, sizeof type) < 0)
+			break;
+		snprintf(p, sizeof p, "%s%d/level", d, idx);
+		if (read_line(p, level, sizeof level) < 0)
+			continue;
+		snprintf(p, sizeof p, "%s%d/size", d, idx);
+		if (read_line(p, size, sizeof size) < 0)
+			continue;
+		snprintf(p, sizeof p, "%s%d/ways_of_associativity", d, idx);
+		if (read_line(p, ways, sizeof ways) < 0)
+			continue;
+		int l = atoi(level);
+		if (strcmp(type, "Instruction") == 0 || l < 1 ||
+		    l > SIM_MAX_LEVELS)
+			continue;
+		char *end;
+		uint64_t b = strtoull(size, &end, 10);
+		if (*end == 'K')
+			b <<= 10;
+		else if (*end == 'M')
+			b <<= 20;
+		lv[l - 1].size_bytes = b;
+		lv[l - 1].ways = (unsigned)atoi(ways);
+		if (l > n)
+			n = l;
+	}
+	return n;
+}
+
+/* CPUID leaf 4 (Intel) or 0x8000001D (AMD): same layout. */
+static int geometry_cpuid(struct rl_sim_level *lv)
+{
+	int n = 0;
+#if defined(__x86_64__) || defined(__i386__)
+	static const unsigned leaves[] = {4, 0x8000001D};
+	for (size_t k = 0; k < 2 && n == 0; k++) {
+		unsigned a, b, c, d;
+		if ((unsigned)__get_cpuid_max(leaves[k] & 0x80000000u, NULL) <
+		    leaves[k])
+			continue;
+		for (unsigned i = 0; i < 16; i++) {
+			__cpuid_count(leaves[k], i, a, b, c, d);
+			unsigned type = a & 0x1f, level = (a >> 5) & 7;
+			if (type == 0)
+				break;
+			if (type == 2 || level < 1 || level > SIM_MAX_LEVELS)
+				continue;
+			uint64_t ways = ((b >> 22) & 0x3ff) + 1;
+			uint64_t parts = ((b >> 12) & 0x3ff) + 1;
+			uint64_t line = (b & 0xfff) + 1;
+			uint64_t sets = (uint64_t)c + 1;
+			lv[level - 1].size_bytes = ways * parts * line * sets;
+			lv[level - 1].ways = (unsigned)ways;
+			if ((int)level > n)
+				n = (int)level;
+		}
+	}
+#endif
+	return n;
+}
+
+/* The geometry to simulate and a note on where it came from. */
+static int geometry_detect(char *text, size_t len, char *note, size_t nlen)
+{
+	note[0] = '\0';
+	struct rl_sim_level lv[SIM_MAX_LEVELS] = {{0, 0}};
+	const char *src = "sysfs";
+	char why[384];
+	int n = geometry_sysfs(lv);
+	if (n == 0) {
+		memset(lv, 0, sizeof lv);
+		n = geometry_cpuid(lv);
+		src = "CPUID";
+	}
+	if (n == 0)
+		src = "nothing (no sysfs cache directory, no CPUID leaf)";
+	int replaced = rl_sim_geometry_check(lv, n, why, sizeof why);
+	rl_sim_geometry_format(lv, SIM_MAX_LEVELS, text, len);
+	if (replaced)
+		append(note, nlen,
+		       "warning: cache geometry from %s replaced by the "
+		       "default where implausible (%s): simulating %s; set "
+		       "it with --sim-caches",
+		       src, why, text);
+	else
+		append(note, nlen, "cache geometry from %s", src);
+	return SIM_MAX_LEVELS;
+}
+
+/* ---- options ---- */
+
+/* Value of key in "k=v;k=v" into buf; NULL when absent. */
+static const char *opt_get(const char *opts, const char *key, char *buf,
+			   size_t len)
+{
+	size_t klen = strlen(key);
+	const char *s = opts;
+	while (s && *s) {
+		const char *end = strchr(s, ';');
+		size_t n = end ? (size_t)(end - s) : strlen(s);
+		if (n > klen && strncmp(s, key, klen) == 0 && s[klen] == '=') {
+			size_t v = n - klen - 1;
+			if (v >= len)
+				v = len - 1;
+			memcpy(buf, s + klen + 1, v);
+			buf[v] = '\0';
+			return buf;
+		}
+		s = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* ---- probe and launch (command side) ---- */
+
+static int find_in_path(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		const char *end = strchr(path, ':');
+		size_t n = end ? (size_t)(end - path) : strlen(path);
+		snprintf(out, len, "%.*s/%s", (int)n, n ? path : ".", name);
+		if (access(out, X_OK) == 0)
+			return 0;
+		path += n + (end ? 1 : 0);
+	}
+	return -1;
+}
+
+static int tool_dir(char *out, size_t len)
+{
+	char exe[PATH_MAX], tmp[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(tmp, sizeof tmp, "%s/../libexec/rlprof", exe);
+	if (!realpath(tmp, out)) {
+		out[0] = '\0';
+		append(out, len, "%s", tmp);
+	}
+	return 0;
+}
+
+static int sim_probe(char *why, size_t whylen)
+{
+	char path[PATH_MAX + 64], dir[PATH_MAX];
+	if (find_in_path("valgrind", path, sizeof path) < 0) {
+		rl_fail(why, whylen, RL_ENOTSUP,
+			"'valgrind' is not on PATH: install valgrind");
+		return RL_CAP_NONE;
+	}
+	if (tool_dir(dir, sizeof dir) < 0) {
+		rl_fail(why, whylen, RL_ENOENT, "cannot read /proc/self/exe");
+		return RL_CAP_NONE;
+	}
+	snprintf(path, sizeof path, "%s/" SIM_TOOL, dir);
+	if (access(path, X_OK) != 0) {
+		rl_fail(why, whylen, RL_ENOENT,
+			"the simulator was not built: install valgrind "
+			"(its tool archives) and rebuild ('%s' is missing)",
+			path);
+		return RL_CAP_NONE;
+	}
+	snprintf(path, sizeof path, "%s/vgpreload_core-amd64-linux.so", dir);
+	if (access(path, R_OK) != 0) {
+		rl_fail(why, whylen, RL_ENOENT,
+			"'%s' is missing or dangling: reinstall valgrind",
+			path);
+		return RL_CAP_NONE;
+	}
+	return RL_CAP_FLOPS_BYTES;
+}
+
+/* glibc's native x86_non_temporal_threshold, from `ld.so --list-tunables`
+ * (glibc >= 2.33); 0 when unknown. */
+static unsigned long long native_nt_threshold(void)
+{
+	static const char *const ldso[] = {"/lib64/ld-linux-x86-64.so.2",
+		"/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"};
+	const char *key = "glibc.cpu.x86_non_temporal_threshold:";
+	unsigned long long v = 0;
+	for (size_t k = 0; k < 2 && v == 0; k++) {
+		int fd[2];
+		pid_t pid;
+		posix_spawn_file_actions_t fa;
+		char *argv[] = {(char *)ldso[k], (char *)"--list-tunables", NULL};
+		if (access(ldso[k], X_OK) != 0 || pipe(fd) < 0)
+			continue;
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+		posix_spawn_file_actions_addclose(&fa, fd[0]);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+		int rc = posix_spawn(&pid, ldso[k], &fa, NULL, argv, environ);
+		posix_spawn_file_actions_destroy(&fa);
+		close(fd[1]);
+		if (rc != 0) {
+			close(fd[0]);
+			continue;
+		}
+		FILE *f = fdopen(fd[0], "r");
+		char line[256];
+		while (f && fgets(line, sizeof line, f))
+			if (strncmp(line, key, strlen(key)) == 0)
+				v = strtoull(line + strlen(key), NULL, 0);
+		if (f)
+			fclose(f);
+		else
+			close(fd[0]);
+		waitpid(pid, NULL, 0);
+	}
+	return v;
+}
+
+static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
+{
+	char valgrind[PATH_MAX + 16], caches[128], bounds[32], census[8];
+	char note[512] = "", a_caches[160], a_bounds[64], a_log[PATH_MAX + 32];
+	const char *args[9];
+	size_t n = 0;
+	int rc;
+
+	if (find_in_path("valgrind", valgrind, sizeof valgrind) < 0)
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "'valgrind' is not on PATH: install valgrind");
+	if (opt_get(l->options, "sim-caches", caches, sizeof caches)) {
+		struct rl_sim_level lv[SIM_MAX_LEVELS];
+		if ((rc = rl_sim_geometry_parse(caches, lv, err, errlen)) < 0)
+			return rc;
+		snprintf(note, sizeof note, "cache geometry from --sim-caches");
+	} else {
+		geometry_detect(caches, sizeof caches, note, sizeof note);
+	}
+	if (opt_get(l->options, "sim-bounds", bounds, sizeof bounds) &&
+	    strcmp(bounds, "region") != 0 && strcmp(bounds, "raw") != 0)
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "sim-bounds '%s': expected region or raw",
+			       bounds);
+	args[n++] = valgrind;
+	args[n++] = "--tool=rlprofsim";
+	args[n++] = "-q";
+	args[n++] = "--trace-children=yes";
+	snprintf(a_log, sizeof a_log, "--log-file=%s/valgrind-%%p.log",
+		 l->raw_dir);
+	args[n++] = a_log;
+	snprintf(a_caches, sizeof a_caches, "--sim-caches=%s", caches);
+	args[n++] = a_caches;
+	if (opt_get(l->options, "sim-bounds", bounds, sizeof bounds)) {
+		snprintf(a_bounds, sizeof a_bounds, "--sim-bounds=%s", bounds);
+		args[n++] = a_bounds;
+	}
+	if (opt_get(l->options, "sim-census", census, sizeof census))
+		args[n++] = strcmp(census, "yes") == 0 ? "--sim-census=yes"
+						       : "--sim-census=no";
+	if ((rc = rl_launch_prepend(l, args, n)) < 0)
+		return rl_fail(err, errlen, rc, "out of memory");
+
+	/* glibc picks memcpy's non-temporal threshold from the (simulated,
+	 * Haswell) CPUID under Valgrind: pin the native one */
+	const char *old = getenv("GLIBC_TUNABLES");
+	if (!old || !strstr(old, "x86_non_temporal_threshold")) {
+		unsigned long long t = native_nt_threshold();
+		char tun[1024];
+		if (t) {
+			snprintf(tun, sizeof tun,
+				 "%s%sglibc.cpu.x86_non_temporal_threshold=%#llx",
+				 old ? old : "", old && *old ? ":" : "", t);
+			if (rl_launch_setenv(l, "GLIBC_TUNABLES", tun) < 0)
+				return rl_fail(err, errlen, RL_ENOMEM,
+					       "out of memory");
+			append(note, sizeof note,
+			       "; glibc non-temporal threshold pinned to the "
+			       "native %#llx",
+			       t);
+		} else {
+			append(note, sizeof note,
+			       "; glibc's native non-temporal threshold unknown "
+			       "(ld.so --list-tunables failed): memcpy may use "
+			       "non-temporal stores at smaller sizes than "
+			       "natively");
+		}
+	}
+	if (!getenv("OMP_WAIT_POLICY") &&
+	    rl_launch_setenv(l, "OMP_WAIT_POLICY", "passive") < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	if (rl_launch_setenv(l, "VALGRIND_LIB", l->libexec_dir) < 0 ||
+	    rl_launch_setenv(l, "RLPROF_SIM_NOTE", note) < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Does a valgrind log in raw_dir contain needle? */
+static int log_has(const char *raw_dir, const char *needle)
+{
+	DIR *d = opendir(raw_dir);
+	struct dirent *e;
+	int found = 0;
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		char path[PATH_MAX], line[1024];
+		if (strncmp(e->d_name, "valgrind-", 9) != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", raw_dir, e->d_name);
+		FILE *f = fopen(path, "r");
+		while (f && !found && fgets(line, sizeof line, f))
+			found = strstr(line, needle) != NULL;
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+static int sim_explain_exit(const char *raw_dir, int st, char *msg,
+			    size_t msglen)
+{
+	int sigill = (WIFSIGNALED(st) && WTERMSIG(st) == SIGILL) ||
+		     (WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGILL);
+	if (!sigill || !raw_dir)
+		return 0;
+	if (log_has(raw_dir, "unhandled instruction bytes: 0x62")) {
+		snprintf(msg, msglen,
+			 "the program uses AVX-512 instructions, which the "
+			 "simulator (Valgrind %d.%d) cannot execute: rebuild "
+			 "it with -march=x86-64-v3 or -mno-avx512f, or use a "
+			 "hardware backend",
+			 __VALGRIND_MAJOR__, __VALGRIND_MINOR__);
+		return 1;
+	}
+	if (log_has(raw_dir, "unhandled instruction bytes")) {
+		snprintf(msg, msglen,
+			 "the program uses an instruction the simulator "
+			 "(Valgrind %d.%d) cannot execute (see valgrind-*.log "
+			 "in '%s'): rebuild it for an older CPU "
+			 "(-march=x86-64-v3) or use a hardware backend",
+			 __VALGRIND_MAJOR__, __VALGRIND_MINOR__, raw_dir);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- runtime side (in the profiled process) ---- */
+
+static int sim_nlevels; /* set once by init(), read-only afterwards */
+
+static int sim_request(uint64_t *slots)
+{
+	unsigned long r = VALGRIND_DO_CLIENT_REQUEST_EXPR(
+		(unsigned long)-1, RS_REQ_READ, slots, 0, 0, 0, 0);
+	if (r != 0 || slots[RS_VERSION] != RS_PROTOCOL)
+		return RL_ENOTSUP;
+	return 0;
+}
+
+/* Counter for boundary b (1..n) of an n-level hierarchy; writes at +1. */
+static enum rl_counter boundary_read(int b, int n)
+{
+	if (b == n)
+		return RL_C_DRAM_READ_BYTES;
+	return b == 1 ? RL_C_L2_READ_BYTES : RL_C_L3_READ_BYTES;
+}
+
+static void set_method(struct rl_backend_setup *s, enum rl_counter c,
+		       const char *fmt, const char *a, const char *b)
+{
+	s->provided |= 1ull << c;
+	s->scope[c] = RL_SCOPE_SIMULATED;
+	snprintf(s->method[c], sizeof s->method[c], fmt, a, b);
+}
+
+static int sim_init(const char *options, struct rl_backend_setup *setup,
+		    char *err, size_t errlen)
+{
+	static const char *const lname[] = {"L1", "L2", "L3", "DRAM"};
+	uint64_t slots[RS_NSLOTS] = {0};
+	char info[384] = "", vg[16], geom[128] = "";
+	const char *env_note = getenv("RLPROF_SIM_NOTE");
+
+	if (!RUNNING_ON_VALGRIND)
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "the sim backend needs the simulator: run the "
+			       "program with 'rlprof run -b sim'");
+	if (sim_request(slots) < 0)
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "running under Valgrind but not under its "
+			       "rlprofsim tool: run the program with "
+			       "'rlprof run -b sim'");
+	sim_nlevels = (int)slots[RS_NLEVELS];
+	if (sim_nlevels < 1 || sim_nlevels > SIM_MAX_LEVELS)
+		return rl_fail(err, errlen, RL_EFORMAT,
+			       "the simulator reports %d cache levels",
+			       sim_nlevels);
+	VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, info, sizeof info, 0,
+					0, 0);
+	info[sizeof info - 1] = '\0';
+	snprintf(vg, sizeof vg, "Valgrind %d.%d", __VALGRIND_MAJOR__,
+		 __VALGRIND_MINOR__);
+	{
+		char cc[128];
+		if (options && opt_get(options, "sim-caches", cc, sizeof cc))
+			snprintf(geom, sizeof geom, "%s", cc);
+		else
+			snprintf(geom, sizeof geom, "%s", info);
+	}
+	static const enum rl_counter flops[] = {
+		RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F64_128, RL_C_FLOPS_F64_256,
+		RL_C_FLOPS_F32_SCALAR, RL_C_FLOPS_F32_128, RL_C_FLOPS_F32_256};
+	for (size_t k = 0; k < 6; k++)
+		set_method(setup, flops[k],
+			   "simulated by rlprofsim (%s): exact flop count%s",
+			   vg, ", FMA = 2");
+	set_method(setup, RL_C_L1_READ_BYTES,
+		   "simulated by rlprofsim (%s): every load%s", vg, "");
+	set_method(setup, RL_C_L1_WRITE_BYTES,
+		   "simulated by rlprofsim (%s): every store%s", vg, "");
+	for (int b = 1; b <= sim_nlevels; b++) {
+		enum rl_counter r = boundary_read(b, sim_nlevels);
+		char where[32];
+		snprintf(where, sizeof where, "%s<->%s", lname[b - 1],
+			 b == sim_nlevels ? "DRAM" : lname[b]);
+		set_method(setup, r,
+			   "simulated cache %s, write-allocate, LRU (%s)",
+			   where, vg);
+		set_method(setup, (enum rl_counter)(r + 1),
+			   "simulated cache %s, write-back, LRU (%s)", where,
+			   vg);
+	}
+	set_method(setup, RL_C_DRAM_BYTES,
+		   "simulated cache %s<->DRAM, reads + writes (%s)",
+		   lname[sim_nlevels - 1], vg);
+	snprintf(setup->note, sizeof setup->note, "rlprofsim (%s): %s%s%s",
+		 vg, info[0] ? info : geom, env_note && *env_note ? "; " : "",
+		 env_note ? env_note : "");
+	return 0;
+}
+
+static int sim_thread_open(void *state, char *err, size_t errlen)
+{
+	(void)state;
+	(void)err;
+	(void)errlen;
+	return 0;
+}
+
+static int sim_read(void *state, struct rl_counter_value *v)
+{
+	uint64_t s[RS_NSLOTS] = {0};
+	struct timespec ts;
+	int n = sim_nlevels;
+	(void)state;
+
+	if (sim_request(s) < 0)
+		return RL_ENOTSUP;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#define PUT(c, x) (v[c].value = (x), v[c].enabled_ns = ns, v[c].running_ns = ns)
+	PUT(RL_C_FLOPS_F64_SCALAR, s[RS_F64_S]);
+	PUT(RL_C_FLOPS_F64_128, s[RS_F64_128]);
+	PUT(RL_C_FLOPS_F64_256, s[RS_F64_256]);
+	PUT(RL_C_FLOPS_F32_SCALAR, s[RS_F32_S]);
+	PUT(RL_C_FLOPS_F32_128, s[RS_F32_128]);
+	PUT(RL_C_FLOPS_F32_256, s[RS_F32_256]);
+	PUT(RL_C_L1_READ_BYTES, s[RS_L1_R]);
+	PUT(RL_C_L1_WRITE_BYTES, s[RS_L1_W]);
+	for (int b = 1; b <= n; b++) {
+		enum rl_counter r = boundary_read(b, n);
+		PUT(r, s[RS_B1_R + 2 * (b - 1)]);
+		PUT(r + 1, s[RS_B1_W + 2 * (b - 1)]);
+	}
+	PUT(RL_C_DRAM_BYTES, s[RS_B1_R + 2 * (n - 1)] + s[RS_B1_W + 2 * (n - 1)]);
+#undef PUT
+	return 0;
+}
+
+static void sim_thread_close(void *state)
+{
+	(void)state;
+}
+
+static void sim_fini(void)
+{
 }
 
 const struct rl_backend rl_backend_sim = {
 	.abi = RL_BACKEND_ABI,
 	.name = "sim",
-	.summary = "placeholder",
-	.probe = stub_probe,
+	.summary = "simulated PMU: Valgrind tool rlprofsim, exact flops and "
+		   "a simulated cache hierarchy (slow: tens of times native)",
+	.thread_state_size = sizeof(uint64_t),
+	.probe = sim_probe,
+	.init = sim_init,
+	.thread_open = sim_thread_open,
+	.read = sim_read,
+	.thread_close = sim_thread_close,
+	.fini = sim_fini,
+	.prepare_launch = sim_prepare_launch,
+	.explain_exit = sim_explain_exit,
 };

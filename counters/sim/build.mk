@@ -1,1 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # counters/sim/: the Valgrind tool of the simulated PMU (GPL-2.0-or-later).
+#
+# Built with gcc and Valgrind's own flags (not ALL_CFLAGS: no -fPIC, no
+# sanitizers), linked statically at the tool load address of amd64-linux
+# against the archives Debian's valgrind package ships. Without them the
+# tool is skipped with a message and the sim backend says so at run time.
+VG_LIBDIR  ?= /usr/lib/x86_64-linux-gnu/valgrind
+VG_INCDIR  ?= /usr/include/valgrind
+VG_PRELOAD ?= /usr/libexec/valgrind/vgpreload_core-amd64-linux.so
+SIM_CC     ?= gcc
+
+SIM_ARCHIVES := $(VG_LIBDIR)/libcoregrind-amd64-linux.a \
+                $(VG_LIBDIR)/libvex-amd64-linux.a \
+                $(VG_LIBDIR)/libgcc-sup-amd64-linux.a
+SIM_SRCS  := $(wildcard counters/sim/*.c)
+SIM_OBJS  := $(SIM_SRCS:%.c=$(OBJ)/vgtool/%.o)
+SIM_TOOL  := $(LIBEXEC)/rlprofsim-amd64-linux
+SIM_PRELOAD_LINK := $(LIBEXEC)/vgpreload_core-amd64-linux.so
+SIM_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+              -I$(VG_INCDIR) -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 \
+              -DVGPV_amd64_linux_vanilla=1 -fno-strict-aliasing -fno-builtin \
+              -fno-stack-protector -fomit-frame-pointer -fno-pie -MMD -MP
+SIM_LDFLAGS := -static -nodefaultlibs -nostartfiles -u _start -no-pie \
+               -Wl,-Ttext-segment=0x58000000
+
+ifeq ($(words $(wildcard $(SIM_ARCHIVES) $(VG_INCDIR)/pub_tool_basics.h)),4)
+TARGETS += $(SIM_TOOL) $(SIM_PRELOAD_LINK)
+INSTALL_LIBEXEC += $(SIM_TOOL) $(SIM_PRELOAD_LINK)
+
+$(OBJ)/vgtool/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
+
+$(SIM_TOOL): $(SIM_OBJS)
+	@mkdir -p $(dir $@)
+	$(SIM_CC) $(SIM_LDFLAGS) $^ -o $@ $(VG_LIBDIR)/libcoregrind-amd64-linux.a \
+	  $(VG_LIBDIR)/libvex-amd64-linux.a -lgcc \
+	  $(VG_LIBDIR)/libgcc-sup-amd64-linux.a
+
+$(SIM_PRELOAD_LINK):
+	@mkdir -p $(dir $@)
+	ln -sf $(VG_PRELOAD) $@
+else
+TARGETS += sim-tool-missing
+.PHONY: sim-tool-missing
+sim-tool-missing:
+	@echo "rlprof: the simulator (counters/sim) is not built: Valgrind's tool archives are missing in '$(VG_LIBDIR)': install valgrind (apt-get install valgrind)" >&2
+endif

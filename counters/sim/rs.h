@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rlprofsim: the simulated PMU of rlprof, a Valgrind tool.
+ *
+ * Counts floating-point operations exactly (by precision and vector width,
+ * FMA = 2) and feeds every load and store into a set-associative LRU cache
+ * hierarchy (write-allocate, write-back) that counts the bytes crossing
+ * each boundary. The profiled program's runtime (librlprof) reads the
+ * counters of the calling thread through a client request.
+ *
+ * Files: rs_main.c (tool registration, options, threads, client requests),
+ * rs_instrument.c (IR instrumentation, flop classification), rs_cache.c
+ * (the cache model), rs_decode.c (guest instruction bytes: non-temporal
+ * stores, VEX.L, addsub, dpp).
+ */
+#ifndef RS_H
+#define RS_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+/*
+ * Counter slots, the protocol with counters/backend_sim.c (keep both in
+ * step; RS_PROTOCOL changes when the layout does):
+ *   0..5  flops: f64 scalar, 128, 256; f32 scalar, 128, 256
+ *   6, 7  register <-> L1 bytes read, written
+ *   8..13 below level b (b = 1..3): read, written; the boundary below the
+ *         last level is DRAM
+ *   14    number of cache levels
+ *   15    RS_PROTOCOL
+ */
+enum {
+	RS_F64_S, RS_F64_128, RS_F64_256, RS_F32_S, RS_F32_128, RS_F32_256,
+	RS_L1_R, RS_L1_W,
+	RS_B1_R, RS_B1_W, RS_B2_R, RS_B2_W, RS_B3_R, RS_B3_W,
+	RS_NLEVELS, RS_VERSION,
+	RS_NSLOTS
+};
+#define RS_NFLOP 6
+#define RS_PROTOCOL 0x524c0001UL /* "RL" v1 */
+#define RS_MAX_LEVELS 3
+#define RS_LINE_SHIFT 6 /* 64-byte lines */
+
+/* Client requests (VG_USERREQ_TOOL_BASE('R','L') + n). */
+#define RS_REQ_READ 0 /* arg1 ULong[RS_NSLOTS] out; flushes dirty lines
+			 first when --sim-bounds=region; returns 0 */
+#define RS_REQ_INFO 1 /* arg1 char* out, arg2 its size: the geometry and
+			 bounds as text; returns the text length */
+
+/* Counters of the running thread, added to by generated code and the
+ * cache helpers; folded into the thread's own totals on a switch. */
+extern ULong rs_live[RS_NSLOTS];
+
+/* rs_cache.c */
+struct rs_level_spec {
+	ULong size_bytes;
+	UInt ways;
+};
+/* Parse "48K:12,1M:8,32M:16"; fills spec[], returns the level count or 0
+ * with a message in err. */
+Int rs_parse_caches(const HChar *text, struct rs_level_spec *spec,
+		    HChar *err, Int errlen);
+void rs_cache_init(const struct rs_level_spec *spec, Int nlevels);
+Int rs_cache_nlevels(void);
+/* Write back every dirty line, counting the bytes at each boundary. */
+void rs_cache_flush(void);
+VG_REGPARM(2) void rs_cache_read(Addr a, UWord size);
+VG_REGPARM(2) void rs_cache_write(Addr a, UWord size);
+VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size);
+
+/* rs_decode.c: what the bytes of one guest instruction say. */
+struct rs_insn {
+	Bool nt_store;  /* movnt*, maskmovdqu: stores bypass the caches */
+	Bool vex_256;   /* VEX.L = 1 */
+	Bool addsub;    /* (v)addsubp[sd]: count the Add half only */
+	Int dpp_flops;  /* (v)dpp[sd]: flops by Intel's rule, else 0 */
+	Int dpp_prec;   /* 0 f64, 1 f32 */
+};
+void rs_decode(const UChar *bytes, UInt len, struct rs_insn *out);
+
+/* rs_instrument.c */
+IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
+		    const VexGuestLayout *layout,
+		    const VexGuestExtents *vge,
+		    const VexArchInfo *archinfo_host, IRType gWordTy,
+		    IRType hWordTy);
+extern Bool rs_census_on;
+void rs_census_print(void);
+
+#endif

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rlprofsim: the cache hierarchy model.
+ *
+ * Up to three levels of set-associative LRU caches with 64-byte lines,
+ * write-allocate (a store that misses reads the line first) and write-back
+ * (a dirty line is written to the next level when evicted). A fill goes
+ * into every level on the way (so levels are mostly inclusive); a dirty
+ * line evicted from level i is written into level i+1, allocated there
+ * without a read when absent. Non-temporal stores go straight to DRAM and
+ * invalidate the line where present (written back first when dirty).
+ *
+ * Bytes are counted at each boundary: register <-> L1 by access size,
+ * below level b by whole lines (the boundary below the last level is
+ * DRAM); reads and writes apart.
+ *
+ * Each set is an array of `ways` entries in recency order (MRU first);
+ * an entry is line << 1 | dirty, or RS_EMPTY. The last L1 line touched is
+ * remembered: an access to it (the common case of streaming code) costs a
+ * compare. Each level logs the lines that became dirty since the last
+ * flush so that a flush visits only those (a full scan when the log
+ * overflowed).
+ */
+#include "rs.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+
+#define RS_EMPTY ((UWord)-2) /* even, never a real line << 1 */
+#define RS_LINE_BYTES (1UL << RS_LINE_SHIFT)
+
+struct level {
+	UWord *tags;   /* sets * ways entries */
+	UWord sets, ways;
+	UWord set_mask; /* sets - 1 when sets is a power of two */
+	Bool pow2;
+	UWord *dlog;   /* lines made dirty since the last flush */
+	UWord dlog_n, dlog_cap;
+	Bool dlog_over;
+};
+
+static struct level lv[RS_MAX_LEVELS];
+static Int nlv;
+static UWord mru_line = RS_EMPTY; /* last L1 line touched (a line number) */
+static UWord *mru_slot;          /* its entry: slot 0 of its L1 set */
+
+Int rs_cache_nlevels(void)
+{
+	return nlv;
+}
+
+static ULong parse_size(const HChar *s, const HChar **end)
+{
+	ULong v = 0;
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (ULong)(*s++ - '0');
+	if (*s == 'K' || *s == 'k')
+		v <<= 10, s++;
+	else if (*s == 'M' || *s == 'm')
+		v <<= 20, s++;
+	else if (*s == 'G' || *s == 'g')
+		v <<= 30, s++;
+	*end = s;
+	return v;
+}
+
+Int rs_parse_caches(const HChar *text, struct rs_level_spec *spec,
+		    HChar *err, Int errlen)
+{
+	const HChar *s = text;
+	Int n = 0;
+
+	while (*s) {
+		const HChar *e;
+		if (n == RS_MAX_LEVELS) {
+			VG_(snprintf)(err, errlen, "more than %d levels",
+				      RS_MAX_LEVELS);
+			return 0;
+		}
+		spec[n].size_bytes = parse_size(s, &e);
+		if (e == s || *e != ':') {
+			VG_(snprintf)(err, errlen,
+				      "level %d: expected SIZE:WAYS", n + 1);
+			return 0;
+		}
+		s = e + 1;
+		spec[n].ways = (UInt)parse_size(s, &e);
+		if (e == s || (*e != ',' && *e != '\0')) {
+			VG_(snprintf)(err, errlen,
+				      "level %d: expected SIZE:WAYS", n + 1);
+			return 0;
+		}
+		if (spec[n].ways == 0 || spec[n].ways > 64 ||
+		    spec[n].size_bytes == 0 ||
+		    spec[n].size_bytes % (spec[n].ways * RS_LINE_BYTES) != 0) {
+			VG_(snprintf)(err, errlen,
+				      "level %d: the size must be a multiple "
+				      "of ways x 64 B (1 to 64 ways)", n + 1);
+			return 0;
+		}
+		n++;
+		s = *e ? e + 1 : e;
+	}
+	if (n == 0)
+		VG_(snprintf)(err, errlen, "no cache level");
+	return n;
+}
+
+void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
+{
+	nlv = nlevels;
+	for (Int i = 0; i < nlv; i++) {
+		struct level *L = &lv[i];
+		UWord lines = (UWord)(spec[i].size_bytes >> RS_LINE_SHIFT);
+		L->ways = spec[i].ways;
+		L->sets = lines / L->ways;
+		L->pow2 = (L->sets & (L->sets - 1)) == 0;
+		L->set_mask = L->sets - 1;
+		L->tags = VG_(malloc)("rlprofsim.tags", lines * sizeof(UWord));
+		for (UWord k = 0; k < lines; k++)
+			L->tags[k] = RS_EMPTY;
+		L->dlog_cap = lines;
+		L->dlog = VG_(malloc)("rlprofsim.dlog", lines * sizeof(UWord));
+		L->dlog_n = 0;
+		L->dlog_over = False;
+	}
+}
+
+static inline UWord *set_of(const struct level *L, UWord line)
+{
+	UWord s = L->pow2 ? (line & L->set_mask) : (line % L->sets);
+	return L->tags + s * L->ways;
+}
+
+static inline void log_dirty(struct level *L, UWord line)
+{
+	if (L->dlog_n < L->dlog_cap)
+		L->dlog[L->dlog_n++] = line;
+	else
+		L->dlog_over = True;
+}
+
+/* Entry of line in L, or NULL; no recency change. */
+static UWord *find(const struct level *L, UWord line)
+{
+	UWord *set = set_of(L, line), key = line << 1;
+	for (UWord w = 0; w < L->ways; w++)
+		if ((set[w] & ~1UL) == key)
+			return &set[w];
+	return NULL;
+}
+
+static void writeback(Int from, UWord line);
+
+/* Look line up in level i, making it MRU; on a miss install it and evict
+ * the LRU entry (written back when dirty). Returns True on a hit. */
+static Bool touch(Int i, UWord line, UWord dirty)
+{
+	struct level *L = &lv[i];
+	UWord *set = set_of(L, line), key = line << 1, w, e;
+
+	for (w = 0; w < L->ways; w++) {
+		if ((set[w] & ~1UL) == key) {
+			e = set[w];
+			for (; w > 0; w--)
+				set[w] = set[w - 1];
+			if (dirty && !(e & 1))
+				log_dirty(L, line);
+			set[0] = e | dirty;
+			return True;
+		}
+	}
+	e = set[L->ways - 1];
+	for (w = L->ways - 1; w > 0; w--)
+		set[w] = set[w - 1];
+	set[0] = key | dirty;
+	if (dirty)
+		log_dirty(L, line);
+	if (e != RS_EMPTY && (e & 1))
+		writeback(i, e >> 1);
+	return False;
+}
+
+/* A dirty line leaves level i: it crosses boundary i+1 and is written
+ * into level i+1 (or DRAM below the last level). */
+static void writeback(Int i, UWord line)
+{
+	rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
+	if (i + 1 < nlv)
+		touch(i + 1, line, 1);
+}
+
+/* Bring line into L1 (dirty for a store): fetch from the first level that
+ * has it, counting a line read at each boundary crossed. */
+static void access_line(UWord line, UWord dirty)
+{
+	if (!touch(0, line, dirty)) {
+		Int i = 0;
+		do
+			rs_live[RS_B1_R + 2 * i] += RS_LINE_BYTES;
+		while (++i < nlv && !touch(i, line, 0));
+	}
+	mru_line = line;
+	mru_slot = set_of(&lv[0], line);
+}
+
+VG_REGPARM(2) void rs_cache_read(Addr a, UWord size)
+{
+	UWord line = a >> RS_LINE_SHIFT;
+	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
+
+	rs_live[RS_L1_R] += size;
+	if (LIKELY(line == mru_line && last == line))
+		return;
+	for (; line <= last; line++)
+		if (line != mru_line)
+			access_line(line, 0);
+}
+
+VG_REGPARM(2) void rs_cache_write(Addr a, UWord size)
+{
+	UWord line = a >> RS_LINE_SHIFT;
+	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
+
+	rs_live[RS_L1_W] += size;
+	for (; line <= last; line++) {
+		if (line == mru_line) {
+			if (!(*mru_slot & 1)) {
+				*mru_slot |= 1;
+				log_dirty(&lv[0], line);
+			}
+		} else {
+			access_line(line, 1);
+		}
+	}
+}
+
+/* Non-temporal store: the bytes go to DRAM; a cached copy of the line is
+ * written back first when dirty (once, from the highest level holding it
+ * dirty) and invalidated everywhere. */
+VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size)
+{
+	UWord line = a >> RS_LINE_SHIFT;
+	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
+
+	rs_live[RS_L1_W] += size;
+	rs_live[RS_B1_W + 2 * (nlv - 1)] += size;
+	for (; line <= last; line++) {
+		Int dirty_at = -1;
+		for (Int i = nlv - 1; i >= 0; i--) {
+			UWord *e = find(&lv[i], line);
+			if (!e)
+				continue;
+			if (*e & 1)
+				dirty_at = i;
+			*e = RS_EMPTY;
+		}
+		for (Int i = dirty_at; i >= 0 && i < nlv; i++)
+			rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
+		if (line == mru_line)
+			mru_line = RS_EMPTY;
+	}
+}
+
+/* Write back one dirty entry of level i: it crosses boundary i+1, then
+ * stops in the next level holding the line (which becomes dirty and is
+ * flushed in its turn) or goes on down to DRAM. */
+static void flush_entry(Int i, UWord *e)
+{
+	UWord line = *e >> 1;
+	*e &= ~1UL;
+	for (Int j = i; j < nlv; j++) {
+		rs_live[RS_B1_W + 2 * j] += RS_LINE_BYTES;
+		if (j + 1 < nlv) {
+			UWord *n = find(&lv[j + 1], line);
+			if (n) {
+				if (!(*n & 1)) {
+					*n |= 1;
+					log_dirty(&lv[j + 1], line);
+				}
+				return;
+			}
+		}
+	}
+}
+
+void rs_cache_flush(void)
+{
+	for (Int i = 0; i < nlv; i++) {
+		struct level *L = &lv[i];
+		if (L->dlog_over) {
+			UWord n = L->sets * L->ways;
+			for (UWord k = 0; k < n; k++)
+				if (L->tags[k] != RS_EMPTY && (L->tags[k] & 1))
+					flush_entry(i, &L->tags[k]);
+		} else {
+			for (UWord k = 0; k < L->dlog_n; k++) {
+				UWord *e = find(L, L->dlog[k]);
+				if (e && (*e & 1))
+					flush_entry(i, e);
+			}
+		}
+		L->dlog_n = 0;
+		L->dlog_over = False;
+	}
+}

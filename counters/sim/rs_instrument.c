@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rlprofsim: instrumentation of one superblock.
+ *
+ * Flops are classified statically from the IR ops of each guest
+ * instruction (between IMarks) and added to rs_live by three IR statements
+ * (load, add, store) per counter: before every side exit (Ist_Exit) for the
+ * instructions above it, and at the end of the block. So a block costs
+ * nothing per flop at run time and branchy code is counted exactly.
+ *
+ * Rules (those of Intel's FP_ARITH_INST_RETIRED counters): add, sub, mul,
+ * div, sqrt, min, max count 1 per lane, FMA 2; compares, conversions,
+ * neg/abs, rounding, reciprocal estimates are not flops. VEX splits an FMA
+ * into one MAddF64/MAddF32 per lane: the width is rebuilt from the number
+ * of lanes in the instruction. (v)addsubp* is an Add and a Sub blended:
+ * the Sub is dropped. (v)dpp* counts 2 per element. A VEX.256 instruction
+ * computed in 128-bit halves counts as 256-bit.
+ *
+ * Memory: every load, store, guarded load/store, dirty helper access,
+ * CAS and LL/SC calls a cache helper with its address and size (guarded
+ * accesses under the same guard); stores of a non-temporal instruction
+ * call the non-temporal helper.
+ */
+#include "rs.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+
+Bool rs_census_on = False;
+static ULong census[Iop_LAST - Iop_INVALID];
+
+enum { W_S, W_128, W_256 };
+enum { K_NONE, K_OP, K_FMA };
+
+struct flop_class {
+	UChar kind, prec, width, lanes, sub;
+};
+
+static struct flop_class classify(IROp op)
+{
+	struct flop_class c = {K_NONE, 0, 0, 0, 0};
+	switch (op) {
+	/* f64 packed, 128 bits */
+	case Iop_Sub64Fx2: c.sub = 1; /* fall through */
+	case Iop_Add64Fx2: case Iop_Mul64Fx2: case Iop_Div64Fx2:
+	case Iop_Sqrt64Fx2: case Iop_Min64Fx2: case Iop_Max64Fx2:
+		c.kind = K_OP, c.prec = 0, c.width = W_128, c.lanes = 2;
+		break;
+	case Iop_Sub64Fx4: c.sub = 1; /* fall through */
+	case Iop_Add64Fx4: case Iop_Mul64Fx4: case Iop_Div64Fx4:
+	case Iop_Sqrt64Fx4: case Iop_Min64Fx4: case Iop_Max64Fx4:
+		c.kind = K_OP, c.prec = 0, c.width = W_256, c.lanes = 4;
+		break;
+	case Iop_Sub32Fx4: c.sub = 1; /* fall through */
+	case Iop_Add32Fx4: case Iop_Mul32Fx4: case Iop_Div32Fx4:
+	case Iop_Sqrt32Fx4: case Iop_Min32Fx4: case Iop_Max32Fx4:
+		c.kind = K_OP, c.prec = 1, c.width = W_128, c.lanes = 4;
+		break;
+	case Iop_Sub32Fx8: c.sub = 1; /* fall through */
+	case Iop_Add32Fx8: case Iop_Mul32Fx8: case Iop_Div32Fx8:
+	case Iop_Sqrt32Fx8: case Iop_Min32Fx8: case Iop_Max32Fx8:
+		c.kind = K_OP, c.prec = 1, c.width = W_256, c.lanes = 8;
+		break;
+	/* scalar: lowest lane of a vector, x87 and helpers */
+	case Iop_Add64F0x2: case Iop_Sub64F0x2: case Iop_Mul64F0x2:
+	case Iop_Div64F0x2: case Iop_Sqrt64F0x2: case Iop_Min64F0x2:
+	case Iop_Max64F0x2: case Iop_AddF64: case Iop_SubF64:
+	case Iop_MulF64: case Iop_DivF64: case Iop_SqrtF64:
+	case Iop_AddF64r32: case Iop_SubF64r32: case Iop_MulF64r32:
+	case Iop_DivF64r32:
+		c.kind = K_OP, c.prec = 0, c.width = W_S, c.lanes = 1;
+		break;
+	case Iop_Add32F0x4: case Iop_Sub32F0x4: case Iop_Mul32F0x4:
+	case Iop_Div32F0x4: case Iop_Sqrt32F0x4: case Iop_Min32F0x4:
+	case Iop_Max32F0x4: case Iop_AddF32: case Iop_SubF32:
+	case Iop_MulF32: case Iop_DivF32: case Iop_SqrtF32:
+		c.kind = K_OP, c.prec = 1, c.width = W_S, c.lanes = 1;
+		break;
+	case Iop_MAddF64: case Iop_MSubF64: case Iop_MAddF64r32:
+	case Iop_MSubF64r32:
+		c.kind = K_FMA, c.prec = 0, c.lanes = 1;
+		break;
+	case Iop_MAddF32: case Iop_MSubF32:
+		c.kind = K_FMA, c.prec = 1, c.lanes = 1;
+		break;
+	default:
+		break;
+	}
+	return c;
+}
+
+/* Flops of the guest instruction being read. */
+struct insn_acc {
+	struct rs_insn d;
+	ULong op_flops[2][3];  /* [prec][width] from K_OP, Subs apart */
+	ULong sub_flops[2][3];
+	UInt fma_lanes[2];
+};
+
+static void insn_finish(struct insn_acc *a, ULong pend[RS_NFLOP])
+{
+	ULong f[2][3];
+	VG_(memset)(f, 0, sizeof f);
+	if (a->d.dpp_flops) {
+		f[a->d.dpp_prec][a->d.vex_256 ? W_256 : W_128] = a->d.dpp_flops;
+	} else {
+		for (Int p = 0; p < 2; p++) {
+			for (Int w = 0; w < 3; w++)
+				f[p][w] = a->op_flops[p][w] +
+					  (a->d.addsub ? 0 : a->sub_flops[p][w]);
+			UInt n = a->fma_lanes[p];
+			Int w = W_S;
+			if (n == (p == 0 ? 2U : 4U))
+				w = W_128;
+			else if (n == (p == 0 ? 4U : 8U))
+				w = W_256;
+			f[p][w] += 2ULL * n;
+			if (a->d.vex_256) {
+				f[p][W_256] += f[p][W_128];
+				f[p][W_128] = 0;
+			}
+		}
+	}
+	for (Int p = 0; p < 2; p++)
+		for (Int w = 0; w < 3; w++)
+			pend[p * 3 + w] += f[p][w];
+	VG_(memset)(a->op_flops, 0, sizeof a->op_flops);
+	VG_(memset)(a->sub_flops, 0, sizeof a->sub_flops);
+	a->fma_lanes[0] = a->fma_lanes[1] = 0;
+}
+
+static void count_op(struct insn_acc *a, IROp op)
+{
+	struct flop_class c = classify(op);
+	if (c.kind == K_OP) {
+		if (c.sub)
+			a->sub_flops[c.prec][c.width] += c.lanes;
+		else
+			a->op_flops[c.prec][c.width] += c.lanes;
+	} else if (c.kind == K_FMA) {
+		a->fma_lanes[c.prec]++;
+	}
+	if (rs_census_on && op > Iop_INVALID && op < Iop_LAST)
+		census[op - Iop_INVALID]++;
+}
+
+static void count_expr(struct insn_acc *a, const IRExpr *e)
+{
+	switch (e->tag) {
+	case Iex_Unop: count_op(a, e->Iex.Unop.op); break;
+	case Iex_Binop: count_op(a, e->Iex.Binop.op); break;
+	case Iex_Triop: count_op(a, e->Iex.Triop.details->op); break;
+	case Iex_Qop: count_op(a, e->Iex.Qop.details->op); break;
+	default: break;
+	}
+}
+
+/* Add the pending flops to rs_live: load, add, store per counter. */
+static void emit_flops(IRSB *out, ULong pend[RS_NFLOP])
+{
+	for (Int k = 0; k < RS_NFLOP; k++) {
+		if (!pend[k])
+			continue;
+		IRExpr *addr = mkIRExpr_HWord((HWord)&rs_live[k]);
+		IRTemp t1 = newIRTemp(out->tyenv, Ity_I64);
+		IRTemp t2 = newIRTemp(out->tyenv, Ity_I64);
+		addStmtToIRSB(out, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE,
+								Ity_I64, addr)));
+		addStmtToIRSB(out, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64,
+				IRExpr_RdTmp(t1),
+				IRExpr_Const(IRConst_U64(pend[k])))));
+		addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+				mkIRExpr_HWord((HWord)&rs_live[k]),
+				IRExpr_RdTmp(t2)));
+		pend[k] = 0;
+	}
+}
+
+enum { M_READ, M_WRITE };
+
+static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
+		     IRExpr *addr, Int size, IRExpr *guard)
+{
+	void *fn;
+	const HChar *name;
+	if (size <= 0)
+		return;
+	if (kind == M_READ) {
+		fn = rs_cache_read, name = "rs_cache_read";
+	} else if (a->d.nt_store) {
+		fn = rs_cache_write_nt, name = "rs_cache_write_nt";
+	} else {
+		fn = rs_cache_write, name = "rs_cache_write";
+	}
+	IRDirty *di = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
+					mkIRExprVec_2(addr,
+						      mkIRExpr_HWord(size)));
+	if (guard)
+		di->guard = guard;
+	addStmtToIRSB(out, IRStmt_Dirty(di));
+}
+
+static Int loadg_size(IRLoadGOp cvt)
+{
+	switch (cvt) {
+	case ILGop_IdentV128: return 16;
+	case ILGop_Ident64: return 8;
+	case ILGop_Ident32: return 4;
+	case ILGop_16Uto32: case ILGop_16Sto32: return 2;
+	case ILGop_8Uto32: case ILGop_8Sto32: return 1;
+	default: return 0;
+	}
+}
+
+static void instrument_mem(IRSB *out, const struct insn_acc *a,
+			   const IRStmt *st)
+{
+	IRTypeEnv *env = out->tyenv;
+	switch (st->tag) {
+	case Ist_WrTmp:
+		if (st->Ist.WrTmp.data->tag == Iex_Load) {
+			const IRExpr *e = st->Ist.WrTmp.data;
+			emit_mem(out, a, M_READ, e->Iex.Load.addr,
+				 sizeofIRType(e->Iex.Load.ty), NULL);
+		}
+		break;
+	case Ist_Store:
+		emit_mem(out, a, M_WRITE, st->Ist.Store.addr,
+			 sizeofIRType(typeOfIRExpr(env, st->Ist.Store.data)),
+			 NULL);
+		break;
+	case Ist_StoreG: {
+		const IRStoreG *sg = st->Ist.StoreG.details;
+		emit_mem(out, a, M_WRITE, sg->addr,
+			 sizeofIRType(typeOfIRExpr(env, sg->data)), sg->guard);
+		break;
+	}
+	case Ist_LoadG: {
+		const IRLoadG *lg = st->Ist.LoadG.details;
+		emit_mem(out, a, M_READ, lg->addr, loadg_size(lg->cvt),
+			 lg->guard);
+		break;
+	}
+	case Ist_Dirty: {
+		const IRDirty *d = st->Ist.Dirty.details;
+		if (d->mFx == Ifx_None)
+			break;
+		IRExpr *g = d->guard;
+		if (g && g->tag == Iex_Const)
+			g = NULL; /* always true */
+		if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+			emit_mem(out, a, M_READ, d->mAddr, d->mSize, g);
+		if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+			emit_mem(out, a, M_WRITE, d->mAddr, d->mSize, g);
+		break;
+	}
+	case Ist_CAS: {
+		const IRCAS *cas = st->Ist.CAS.details;
+		Int size = sizeofIRType(typeOfIRExpr(env, cas->dataLo));
+		if (cas->dataHi)
+			size *= 2;
+		emit_mem(out, a, M_READ, cas->addr, size, NULL);
+		emit_mem(out, a, M_WRITE, cas->addr, size, NULL);
+		break;
+	}
+	case Ist_LLSC:
+		if (st->Ist.LLSC.storedata == NULL)
+			emit_mem(out, a, M_READ, st->Ist.LLSC.addr,
+				 sizeofIRType(typeOfIRTemp(env,
+						st->Ist.LLSC.result)), NULL);
+		else
+			emit_mem(out, a, M_WRITE, st->Ist.LLSC.addr,
+				 sizeofIRType(typeOfIRExpr(env,
+						st->Ist.LLSC.storedata)),
+				 NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
+		    const VexGuestLayout *layout,
+		    const VexGuestExtents *vge,
+		    const VexArchInfo *archinfo_host, IRType gWordTy,
+		    IRType hWordTy)
+{
+	IRSB *out = deepCopyIRSBExceptStmts(in);
+	struct insn_acc a;
+	ULong pend[RS_NFLOP];
+	Int i = 0;
+
+	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
+	(void)gWordTy, (void)hWordTy;
+	VG_(memset)(&a, 0, sizeof a);
+	VG_(memset)(pend, 0, sizeof pend);
+	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+		addStmtToIRSB(out, in->stmts[i]);
+	for (; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		switch (st->tag) {
+		case Ist_IMark:
+			insn_finish(&a, pend);
+			rs_decode((const UChar *)(Addr)st->Ist.IMark.addr,
+				  st->Ist.IMark.len, &a.d);
+			break;
+		case Ist_WrTmp:
+			count_expr(&a, st->Ist.WrTmp.data);
+			instrument_mem(out, &a, st);
+			break;
+		case Ist_Exit:
+			insn_finish(&a, pend);
+			emit_flops(out, pend);
+			break;
+		default:
+			instrument_mem(out, &a, st);
+			break;
+		}
+		addStmtToIRSB(out, st);
+	}
+	insn_finish(&a, pend);
+	emit_flops(out, pend);
+	return out;
+}
+
+static Bool involves_fp(IROp op)
+{
+	IRType t[5];
+	typeOfPrimop(op, &t[0], &t[1], &t[2], &t[3], &t[4]);
+	for (Int k = 0; k < 5; k++)
+		switch (t[k]) {
+		case Ity_F16: case Ity_F32: case Ity_F64: case Ity_F128:
+		case Ity_D32: case Ity_D64: case Ity_D128: case Ity_V128:
+		case Ity_V256:
+			return True;
+		default:
+			break;
+		}
+	return False;
+}
+
+/* Floating-point and vector IR ops seen in translated code (static
+ * occurrences), counted as flops or not: for checking the rules. */
+void rs_census_print(void)
+{
+	VG_(umsg)("rlprofsim census: floating-point/vector IR ops in the "
+		  "translated code (static count)\n");
+	for (Int k = 1; k < Iop_LAST - Iop_INVALID; k++) {
+		IROp op = (IROp)(Iop_INVALID + k);
+		if (!census[k] || !involves_fp(op))
+			continue;
+		VG_(umsg)("  %10llu  %-9s ", census[k],
+			  classify(op).kind == K_NONE ? "not-flop" : "flop");
+		VG_(message_flush)();
+		ppIROp(op);
+		VG_(printf)("\n");
+		VG_(message_flush)();
+	}
+}

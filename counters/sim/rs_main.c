@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rlprofsim: tool registration, options, per-thread counters and the
+ * client requests librlprof's sim backend sends.
+ *
+ * Generated code and the cache helpers add to rs_live, the counters of the
+ * thread now running; when Valgrind switches threads (track_start_client
+ * _code) rs_live is folded into the previous thread's totals. Valgrind
+ * runs one thread at a time, so flops per thread are exact; the caches
+ * are shared by all threads.
+ */
+#include "rs.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "valgrind.h"
+
+ULong rs_live[RS_NSLOTS];
+
+static ULong (*thr)[RS_NSLOTS]; /* totals per ThreadId */
+static UInt thr_n;
+static ThreadId cur_tid = VG_INVALID_THREADID;
+
+static const HChar *clo_caches = "48K:12,1M:8,32M:16";
+static Bool clo_bounds_raw = False;
+static struct rs_level_spec spec[RS_MAX_LEVELS];
+static Int nspec;
+
+static ULong *thread_slots(ThreadId tid)
+{
+	if (tid >= thr_n) {
+		UInt n = tid + 16;
+		thr = VG_(realloc)("rlprofsim.thr", thr, n * sizeof *thr);
+		VG_(memset)(thr + thr_n, 0, (n - thr_n) * sizeof *thr);
+		thr_n = n;
+	}
+	return thr[tid];
+}
+
+static void fold_live(void)
+{
+	if (cur_tid != VG_INVALID_THREADID) {
+		ULong *t = thread_slots(cur_tid);
+		for (Int k = 0; k < RS_NSLOTS; k++)
+			t[k] += rs_live[k];
+	}
+	VG_(memset)(rs_live, 0, sizeof rs_live);
+}
+
+static void switch_to(ThreadId tid)
+{
+	if (tid != cur_tid) {
+		fold_live();
+		cur_tid = tid;
+	}
+}
+
+static void start_client_code(ThreadId tid, ULong blocks)
+{
+	(void)blocks;
+	switch_to(tid);
+}
+
+static void thread_created(ThreadId parent, ThreadId child)
+{
+	(void)parent;
+	fold_live(); /* keep rs_live for the running thread's totals */
+	VG_(memset)(thread_slots(child), 0, sizeof *thr);
+}
+
+static Int info_text(HChar *buf, Int len)
+{
+	static const HChar *const names[] = {"L1", "L2", "L3"};
+	Int n = VG_(snprintf)(buf, len, "caches");
+	for (Int i = 0; i < nspec && n < len; i++) {
+		ULong s = spec[i].size_bytes;
+		const HChar *u = "";
+		if (s % (1ULL << 20) == 0)
+			s >>= 20, u = "M";
+		else if (s % 1024 == 0)
+			s >>= 10, u = "K";
+		n += VG_(snprintf)(buf + n, len - n, "%s %s %llu%s:%u",
+				   i ? "," : "", names[i], s, u, spec[i].ways);
+	}
+	if (n < len)
+		n += VG_(snprintf)(buf + n, len - n,
+				   ", 64 B lines, LRU, write-allocate, "
+				   "write-back; bounds %s",
+				   clo_bounds_raw ? "raw" : "region");
+	return n;
+}
+
+static Bool handle_request(ThreadId tid, UWord *arg, UWord *ret)
+{
+	if (!VG_IS_TOOL_USERREQ('R', 'L', arg[0]))
+		return False;
+	switch_to(tid);
+	switch (arg[0] - VG_USERREQ_TOOL_BASE('R', 'L')) {
+	case RS_REQ_READ: {
+		ULong *out = (ULong *)arg[1];
+		if (!clo_bounds_raw)
+			rs_cache_flush();
+		fold_live();
+		ULong *t = thread_slots(tid);
+		for (Int k = 0; k < RS_NSLOTS; k++)
+			out[k] = t[k];
+		out[RS_NLEVELS] = (ULong)rs_cache_nlevels();
+		out[RS_VERSION] = RS_PROTOCOL;
+		*ret = 0;
+		return True;
+	}
+	case RS_REQ_INFO: {
+		HChar *buf = (HChar *)arg[1];
+		Int len = (Int)arg[2];
+		*ret = len > 0 ? (UWord)info_text(buf, len) : 0;
+		return True;
+	}
+	default:
+		*ret = (UWord)-1;
+		return True;
+	}
+}
+
+static Bool process_option(const HChar *arg)
+{
+	const HChar *bounds = NULL;
+	if VG_STR_CLO (arg, "--sim-caches", clo_caches) {
+	} else if VG_STR_CLO (arg, "--sim-bounds", bounds) {
+		if (VG_(strcmp)(bounds, "raw") == 0)
+			clo_bounds_raw = True;
+		else if (VG_(strcmp)(bounds, "region") == 0)
+			clo_bounds_raw = False;
+		else
+			VG_(fmsg_bad_option)(arg, "expected region or raw\n");
+	} else if VG_BOOL_CLO (arg, "--sim-census", rs_census_on) {
+	} else {
+		return False;
+	}
+	return True;
+}
+
+static void print_usage(void)
+{
+	VG_(printf)(
+"    --sim-caches=S:W,...   cache levels, size:ways each, 64 B lines\n"
+"                           [48K:12,1M:8,32M:16]\n"
+"    --sim-bounds=region|raw  region: write back dirty lines at each\n"
+"                           counter read [region]\n"
+"    --sim-census=yes|no    print the floating-point IR ops seen [no]\n");
+}
+
+static void print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+static void post_clo_init(void)
+{
+	HChar err[160];
+	nspec = rs_parse_caches(clo_caches, spec, err, sizeof err);
+	if (nspec == 0)
+		VG_(fmsg_bad_option)("--sim-caches", "'%s': %s\n", clo_caches,
+				     err);
+	rs_cache_init(spec, nspec);
+}
+
+static void fini(Int exitcode)
+{
+	(void)exitcode;
+	if (rs_census_on)
+		rs_census_print();
+}
+
+static void pre_clo_init(void)
+{
+	VG_(details_name)("rlprofsim");
+	VG_(details_version)("1");
+	VG_(details_description)("the simulated PMU of rlprof: flops and "
+				 "cache traffic");
+	VG_(details_copyright_author)("Copyright (C) the rlprof authors; "
+				      "GPL-2.0-or-later");
+	VG_(details_bug_reports_to)("the rlprof maintainers");
+	VG_(details_avg_translation_sizeB)(400);
+	VG_(basic_tool_funcs)(post_clo_init, rs_instrument, fini);
+	VG_(needs_command_line_options)(process_option, print_usage,
+					print_debug_usage);
+	VG_(needs_client_requests)(handle_request);
+	VG_(track_start_client_code)(start_client_code);
+	VG_(track_pre_thread_ll_create)(thread_created);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pre_clo_init)
