@@ -1,0 +1,237 @@
+/*
+ * Writing $RLPROF_OUT/rlprof-<pid>.json at exit or on a fatal signal
+ * (temporary file + rename, no malloc on the signal path), the fatal-signal
+ * handlers and the alternate signal stacks they run on.
+ */
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define RL_ALTSTACK_BYTES (64 * 1024)
+
+static const int rl_fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,
+				       SIGILL,  SIGABRT, SIGTERM,
+				       SIGINT,  SIGQUIT, SIGXCPU};
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGFPE: return "SIGFPE";
+	case SIGILL: return "SIGILL";
+	case SIGABRT: return "SIGABRT";
+	case SIGTERM: return "SIGTERM";
+	case SIGINT: return "SIGINT";
+	case SIGQUIT: return "SIGQUIT";
+	case SIGXCPU: return "SIGXCPU";
+	}
+	return "signal";
+}
+
+static void say(const char *a, const char *b, const char *c)
+{
+	char line[4096 + 256];
+	struct rl_sb s = {line, sizeof line, 0};
+	rl_sb_str(&s, a);
+	rl_sb_str(&s, b);
+	rl_sb_str(&s, c);
+	rl_sb_str(&s, "\n");
+	ssize_t n = write(2, line, s.len);
+	(void)n;
+}
+
+static void write_file(const struct rl_process_results *r, bool in_signal)
+{
+	char tmp[sizeof rl_rt.out_dir + 64], fin[sizeof rl_rt.out_dir + 64];
+	struct rl_sb a = {tmp, sizeof tmp, 0}, b = {fin, sizeof fin, 0};
+	rl_sb_str(&a, rl_rt.out_dir);
+	rl_sb_str(&a, "/.rlprof-");
+	rl_sb_u64(&a, (uint64_t)r->pid);
+	rl_sb_str(&a, ".json.tmp");
+	rl_sb_str(&b, rl_rt.out_dir);
+	rl_sb_str(&b, "/rlprof-");
+	rl_sb_u64(&b, (uint64_t)r->pid);
+	rl_sb_str(&b, ".json");
+
+	if (mkdir(rl_rt.out_dir, 0777) < 0 && errno != EEXIST)
+		goto fail_tmp;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail_tmp;
+	int rc = rl_results_write_fd(fd, r);
+	int saved = errno;
+	if (close(fd) < 0 && rc == 0)
+		rc = -1, saved = errno;
+	if (rc < 0) {
+		unlink(tmp);
+		errno = saved;
+		goto fail_tmp;
+	}
+	if (rename(tmp, fin) < 0) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		say("rlprof: cannot write '", fin,
+		    in_signal ? "'" : "': results are lost");
+	}
+	return;
+fail_tmp:
+	say("rlprof: cannot write '", tmp,
+	    in_signal ? "'" : (errno == ENOSPC ? "': No space left on device"
+					       : "': check RLPROF_OUT"));
+}
+
+void rl_rt_flush(int sig)
+{
+	if (__atomic_exchange_n(&rl_rt.flushing, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (__atomic_load_n(&rl_rt.state, __ATOMIC_ACQUIRE) != RL_RT_ACTIVE)
+		return;
+	/* Later region calls (other threads, atexit handlers) are ignored. */
+	__atomic_store_n(&rl_rt.state, RL_RT_DONE, __ATOMIC_RELEASE);
+	bool in_signal = sig != 0;
+	bool locked = in_signal ? pthread_mutex_trylock(&rl_rt.lock) == 0
+				: pthread_mutex_lock(&rl_rt.lock) == 0;
+	char why[96];
+	struct rl_sb w = {why, sizeof why, 0};
+	if (in_signal) {
+		char msg[192];
+		struct rl_sb m = {msg, sizeof msg, 0};
+		rl_sb_str(&m, "program stopped by signal ");
+		rl_sb_u64(&m, (uint64_t)sig);
+		rl_sb_str(&m, " (");
+		rl_sb_str(&m, signal_name(sig));
+		rl_sb_str(&m, "): results written before the end "
+			      "(complete: false)");
+		rl_rt_warn("signal", NULL, 0, true, msg);
+		rl_sb_str(&w, "when signal ");
+		rl_sb_u64(&w, (uint64_t)sig);
+		rl_sb_str(&w, " (");
+		rl_sb_str(&w, signal_name(sig));
+		rl_sb_str(&w, ") arrived");
+	} else {
+		rl_sb_str(&w, "at exit");
+	}
+	for (size_t i = 0; i < rl_rt.n_threads; i++)
+		if (!rl_rt.threads[i]->exited)
+			rl_rt_close_all(rl_rt.threads[i], why, in_signal);
+
+	for (size_t i = 0; i < rl_rt.n_threads; i++) {
+		const struct rl_thread *t = rl_rt.threads[i];
+		rl_rt.snap[i].tid = t->tid;
+		rl_rt.snap[i].index = t->index;
+		rl_rt.snap[i].regions = t->regions;
+		rl_rt.snap[i].n_regions = t->n_regions;
+	}
+	struct rl_process_results r = {
+		.version = RL_RESULTS_VERSION,
+		.pid = (long)getpid(),
+		.ppid = (long)getppid(),
+		.program = rl_rt.program,
+		.backend = (char *)rl_rt.backend->name,
+		.backend_note = rl_rt.setup.note,
+		.provided = rl_rt.setup.provided,
+		.start_ns = rl_rt.start_ns,
+		.end_ns = rl_rt_realtime_ns(),
+		.complete = !in_signal,
+		.signal = sig,
+		.threads = rl_rt.snap,
+		.n_threads = rl_rt.n_threads,
+		.warnings = rl_rt.warnings,
+		.n_warnings = rl_rt.n_warnings,
+	};
+	memcpy(r.scope, rl_rt.setup.scope, sizeof r.scope);
+	for (int c = 0; c < RL_COUNTER_COUNT; c++)
+		r.method[c] = (rl_rt.setup.provided >> c & 1)
+				      ? rl_rt.setup.method[c]
+				      : NULL;
+	for (int i = 0; i < RL_EXTRA_MAX; i++)
+		r.extra_name[i] = rl_rt.setup.extra_name[i];
+	write_file(&r, in_signal);
+
+	if (!in_signal && rl_rt.backend->fini)
+		rl_rt.backend->fini();
+	if (locked)
+		pthread_mutex_unlock(&rl_rt.lock);
+}
+
+static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	int saved = errno;
+	rl_rt_flush(sig);
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	/* Pending while this handler runs; delivered with the default action
+	 * on return, so the exit status is the signal's. */
+	raise(sig);
+	errno = saved;
+}
+
+/* Only where the action is still the default: a handler the program (or a
+ * sanitizer) installed is left alone, and an ignored signal stays ignored. */
+void rl_rt_signals_install(void)
+{
+	for (size_t i = 0; i < sizeof rl_fatal_signals / sizeof *rl_fatal_signals;
+	     i++) {
+		int sig = rl_fatal_signals[i];
+		struct sigaction old, sa;
+		if (sigaction(sig, NULL, &old) < 0)
+			continue;
+		if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_fatal_signal;
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sig, &sa, NULL);
+	}
+}
+
+void rl_rt_altstack_add(void **slot)
+{
+	stack_t cur;
+	if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
+		return;
+	size_t size = RL_ALTSTACK_BYTES;
+	long min = sysconf(_SC_SIGSTKSZ);
+	if (min > 0 && (size_t)min * 4 > size)
+		size = (size_t)min * 4;
+	void *p = malloc(size);
+	if (!p)
+		return;
+	stack_t ss = {.ss_sp = p, .ss_size = size, .ss_flags = 0};
+	if (sigaltstack(&ss, NULL) < 0) {
+		free(p);
+		return;
+	}
+	*slot = p;
+}
+
+void rl_rt_altstack_remove(void **slot)
+{
+	if (!*slot)
+		return;
+	stack_t cur;
+	if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == *slot &&
+	    !(cur.ss_flags & SS_ONSTACK)) {
+		stack_t off = {.ss_sp = NULL, .ss_size = 0,
+			       .ss_flags = SS_DISABLE};
+		if (sigaltstack(&off, NULL) == 0) {
+			free(*slot);
+			*slot = NULL;
+		}
+	}
+}

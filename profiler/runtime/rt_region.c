@@ -1,0 +1,371 @@
+/*
+ * rl_region_begin/end/expect: the per-thread stack of open regions and the
+ * per-thread table of region stats (hash by name). The inactive path is one
+ * predictable branch.
+ */
+#include "rlprof.h"
+#include "rt_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static __thread struct rl_thread *rl_self
+	__attribute__((tls_model("initial-exec")));
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+void rl_counter_total_add(struct rl_counter_total *tot,
+			  const struct rl_counter_value *b,
+			  const struct rl_counter_value *e)
+{
+	uint64_t dv = e->value - b->value;
+	uint64_t de = e->enabled_ns - b->enabled_ns;
+	uint64_t dr = e->running_ns - b->running_ns;
+	tot->value += dv;
+	tot->enabled_ns += de;
+	tot->running_ns += dr;
+	if (dr > 0)
+		tot->scaled += (double)dv * ((double)de / (double)dr);
+	else if (de == 0)
+		tot->scaled += (double)dv;
+}
+
+static uint32_t hash_name(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* Grow with the lock held and the old block freed after the new one is
+ * published, so a flush never reads freed memory. */
+static int grow_regions(struct rl_thread *t)
+{
+	size_t cap = t->cap_regions ? 2 * t->cap_regions : 8;
+	struct rl_region_stats *r = calloc(cap, sizeof *r);
+	size_t hcap = 2 * cap;
+	uint32_t *h = calloc(hcap, sizeof *h);
+	if (!r || !h) {
+		free(r);
+		free(h);
+		return -1;
+	}
+	if (t->n_regions)
+		memcpy(r, t->regions, t->n_regions * sizeof *r);
+	for (size_t i = 0; i < t->n_regions; i++) {
+		const char *n = r[i].name;
+		size_t j = hash_name(n, strlen(n)) & (hcap - 1);
+		while (h[j])
+			j = (j + 1) & (hcap - 1);
+		h[j] = (uint32_t)i + 1;
+	}
+	pthread_mutex_lock(&rl_rt.lock);
+	struct rl_region_stats *old = t->regions;
+	uint32_t *oldh = t->hash;
+	t->regions = r;
+	t->hash = h;
+	t->hash_cap = hcap;
+	t->cap_regions = cap;
+	pthread_mutex_unlock(&rl_rt.lock);
+	free(old);
+	free(oldh);
+	return 0;
+}
+
+int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len)
+{
+	uint32_t hv = hash_name(name, len);
+	if (t->hash_cap) {
+		size_t j = hv & (t->hash_cap - 1);
+		while (t->hash[j]) {
+			const char *n = t->regions[t->hash[j] - 1].name;
+			if (strncmp(n, name, len) == 0 && n[len] == '\0')
+				return (int)t->hash[j] - 1;
+			j = (j + 1) & (t->hash_cap - 1);
+		}
+	}
+	if (t->n_regions + 1 > t->cap_regions && grow_regions(t) < 0)
+		return -1;
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return -1;
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	size_t i = t->n_regions;
+	memset(&t->regions[i], 0, sizeof t->regions[i]);
+	t->regions[i].name = copy;
+	size_t j = hv & (t->hash_cap - 1);
+	while (t->hash[j])
+		j = (j + 1) & (t->hash_cap - 1);
+	t->hash[j] = (uint32_t)i + 1;
+	pthread_mutex_lock(&rl_rt.lock);
+	t->n_regions = i + 1;
+	pthread_mutex_unlock(&rl_rt.lock);
+	return (int)i;
+}
+
+static void read_counters(struct rl_thread *t, struct rl_counter_value *out,
+			  uint32_t *ok)
+{
+	if (!rl_rt.n_prov)
+		return;
+	if (!t->counters_ok ||
+	    rl_rt.backend->read(t->backend_state, t->scratch) < 0) {
+		*ok = 0;
+		return;
+	}
+	for (size_t k = 0; k < rl_rt.n_prov; k++)
+		out[k] = t->scratch[rl_rt.prov[k]];
+}
+
+void rl_rt_push(struct rl_thread *t, int region)
+{
+	if (t->depth == t->cap_frames) {
+		size_t cap = t->cap_frames ? 2 * t->cap_frames : 16;
+		unsigned char *f = malloc(cap * rl_rt.frame_size);
+		if (!f)
+			return;
+		if (t->depth)
+			memcpy(f, t->frames, t->depth * rl_rt.frame_size);
+		pthread_mutex_lock(&rl_rt.lock);
+		unsigned char *old = t->frames;
+		t->frames = f;
+		t->cap_frames = cap;
+		pthread_mutex_unlock(&rl_rt.lock);
+		free(old);
+	}
+	struct rl_frame *f = rl_frame_at(t, t->depth);
+	f->region = (uint32_t)region;
+	f->counters_ok = 1;
+	read_counters(t, f->v0, &f->counters_ok);
+	f->t0_ns = rl_rt_now_ns();
+	t->depth++;
+}
+
+void rl_rt_pop_complete(struct rl_thread *t)
+{
+	uint64_t now = rl_rt_now_ns();
+	struct rl_frame *f = rl_frame_at(t, t->depth - 1);
+	struct rl_counter_value v1[RL_COUNTER_COUNT];
+	uint32_t ok = f->counters_ok;
+	read_counters(t, v1, &ok);
+	struct rl_region_stats *s = &t->regions[f->region];
+	s->calls++;
+	s->time_ns += now - f->t0_ns;
+	if (ok)
+		for (size_t k = 0; k < rl_rt.n_prov; k++)
+			rl_counter_total_add(&s->counters[rl_rt.prov[k]],
+					     &f->v0[k], &v1[k]);
+	t->depth--;
+}
+
+void rl_rt_close_all(struct rl_thread *t, const char *why, bool in_signal)
+{
+	while (t->depth > 0) {
+		struct rl_frame *f = rl_frame_at(t, t->depth - 1);
+		struct rl_region_stats *s = &t->regions[f->region];
+		if (t == rl_rt.wp_thread && t->depth == 1 &&
+		    strcmp(s->name, RL_WHOLE_PROGRAM_NAME) == 0) {
+			rl_rt_pop_complete(t);
+			continue;
+		}
+		s->open_at_exit++;
+		char msg[512];
+		struct rl_sb b = {msg, sizeof msg, 0};
+		rl_sb_str(&b, "region ");
+		rl_sb_name(&b, s->name);
+		rl_sb_str(&b, " still open ");
+		rl_sb_str(&b, why);
+		rl_sb_str(&b, " (thread ");
+		rl_sb_u64(&b, t->tid);
+		rl_sb_str(&b, "): its unfinished call is not counted");
+		rl_rt_warn("open-at-exit", s->name, t->tid, in_signal, msg);
+		t->depth--;
+	}
+}
+
+void rl_rt_thread_free_tables(struct rl_thread *t)
+{
+	for (size_t i = 0; i < t->n_regions; i++)
+		free(t->regions[i].name);
+	free(t->regions);
+	free(t->hash);
+	free(t->frames);
+	t->regions = NULL;
+	t->hash = NULL;
+	t->frames = NULL;
+	t->n_regions = t->cap_regions = t->hash_cap = 0;
+	t->depth = t->cap_frames = 0;
+}
+
+/* The calling thread's state, created at its first region call. */
+static struct rl_thread *self(void)
+{
+	struct rl_thread *t = rl_self;
+	if (LIKELY(t))
+		return t;
+	t = rl_rt_thread_new();
+	rl_self = t;
+	return t;
+}
+
+void rl_rt_self_set(struct rl_thread *t)
+{
+	rl_self = t;
+}
+
+struct rl_thread *rl_rt_self_get(void)
+{
+	return rl_self;
+}
+
+/* Name as recorded: NULL or "" -> "<empty>", > 255 bytes truncated (at a
+ * UTF-8 character boundary); misuse is warned. */
+static const char *normalize(struct rl_thread *t, const char *name,
+			     size_t *len)
+{
+	if (!name || !*name) {
+		char msg[128];
+		struct rl_sb b = {msg, sizeof msg, 0};
+		rl_sb_str(&b, "empty region name (thread ");
+		rl_sb_u64(&b, t->tid);
+		rl_sb_str(&b, "): recorded as '" RL_EMPTY_NAME "'");
+		rl_rt_warn("empty-name", RL_EMPTY_NAME, t->tid, false, msg);
+		*len = strlen(RL_EMPTY_NAME);
+		return RL_EMPTY_NAME;
+	}
+	size_t n = strnlen(name, RL_NAME_MAX + 1);
+	if (LIKELY(n <= RL_NAME_MAX)) {
+		*len = n;
+		return name;
+	}
+	n = RL_NAME_MAX;
+	while (n > 0 && ((unsigned char)name[n] & 0xc0) == 0x80)
+		n--;
+	char cut[RL_NAME_MAX + 1], msg[RL_NAME_MAX + 160];
+	memcpy(cut, name, n);
+	cut[n] = '\0';
+	struct rl_sb b = {msg, sizeof msg, 0};
+	rl_sb_str(&b, "region name longer than 255 bytes (thread ");
+	rl_sb_u64(&b, t->tid);
+	rl_sb_str(&b, "): truncated to ");
+	rl_sb_name(&b, cut);
+	rl_rt_warn("long-name", cut, t->tid, false, msg);
+	*len = n;
+	return name;
+}
+
+static struct rl_thread *enter(void)
+{
+	int s = __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED);
+	if (LIKELY(s == RL_RT_INACTIVE))
+		return NULL;
+	if (UNLIKELY(s == RL_RT_UNINIT)) {
+		rl_rt_init();
+		s = __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED);
+	}
+	if (s != RL_RT_ACTIVE)
+		return NULL;
+	struct rl_thread *t = self();
+	return t && !t->exited ? t : NULL;
+}
+
+void rl_region_begin(const char *name)
+{
+	struct rl_thread *t = enter();
+	if (!t)
+		return;
+	size_t len;
+	name = normalize(t, name, &len);
+	int i = rl_rt_region_index(t, name, len);
+	if (i >= 0)
+		rl_rt_push(t, i);
+}
+
+void rl_region_end(const char *name)
+{
+	struct rl_thread *t = enter();
+	if (!t)
+		return;
+	size_t len;
+	name = normalize(t, name, &len);
+	/* Fast path: the innermost open region. */
+	if (LIKELY(t->depth > 0)) {
+		struct rl_frame *f = rl_frame_at(t, t->depth - 1);
+		const char *n = t->regions[f->region].name;
+		if (LIKELY(strncmp(n, name, len) == 0 && n[len] == '\0')) {
+			rl_rt_pop_complete(t);
+			return;
+		}
+	}
+	size_t k = t->depth;
+	while (k > 0) {
+		const char *n = t->regions[rl_frame_at(t, k - 1)->region].name;
+		if (strncmp(n, name, len) == 0 && n[len] == '\0')
+			break;
+		k--;
+	}
+	char cut[RL_NAME_MAX + 1];
+	memcpy(cut, name, len);
+	cut[len] = '\0';
+	char msg[2 * RL_NAME_MAX + 200];
+	struct rl_sb b = {msg, sizeof msg, 0};
+	if (k == 0) {
+		rl_sb_str(&b, "end of region ");
+		rl_sb_name(&b, cut);
+		rl_sb_str(&b, " that is not open (thread ");
+		rl_sb_u64(&b, t->tid);
+		rl_sb_str(&b, "): ignored");
+		rl_rt_warn("end-without-begin", cut, t->tid, false, msg);
+		return;
+	}
+	while (t->depth > k) {
+		const char *inner =
+			t->regions[rl_frame_at(t, t->depth - 1)->region].name;
+		b.len = 0;
+		rl_sb_str(&b, "end of region ");
+		rl_sb_name(&b, cut);
+		rl_sb_str(&b, " while ");
+		rl_sb_name(&b, inner);
+		rl_sb_str(&b, " is still open inside it (thread ");
+		rl_sb_u64(&b, t->tid);
+		rl_sb_str(&b, "): ");
+		rl_sb_name(&b, inner);
+		rl_sb_str(&b, " closed there too");
+		rl_rt_warn("end-mismatch", inner, t->tid, false, msg);
+		rl_rt_pop_complete(t);
+	}
+	rl_rt_pop_complete(t);
+}
+
+void rl_region_expect(const char *name, double flops, double bytes)
+{
+	struct rl_thread *t = enter();
+	if (!t)
+		return;
+	size_t len;
+	name = normalize(t, name, &len);
+	if (!(flops >= 0) || !(bytes >= 0) || isinf(flops) || isinf(bytes)) {
+		char cut[RL_NAME_MAX + 1], msg[RL_NAME_MAX + 160];
+		memcpy(cut, name, len);
+		cut[len] = '\0';
+		struct rl_sb b = {msg, sizeof msg, 0};
+		rl_sb_str(&b, "negative or non-finite flops or bytes declared "
+			      "for region ");
+		rl_sb_name(&b, cut);
+		rl_sb_str(&b, " (thread ");
+		rl_sb_u64(&b, t->tid);
+		rl_sb_str(&b, "): ignored");
+		rl_rt_warn("bad-expect", cut, t->tid, false, msg);
+		return;
+	}
+	int i = rl_rt_region_index(t, name, len);
+	if (i < 0)
+		return;
+	t->regions[i].expected_flops += flops;
+	t->regions[i].expected_bytes += bytes;
+	t->regions[i].expect_calls++;
+}
