@@ -201,7 +201,9 @@ static int read_region(struct rd *c, const json_t *o, const char *where,
 		    (rc = get_u64(c, v, w2, "enabled_ns", 0, &t->enabled_ns)) ||
 		    (rc = get_u64(c, v, w2, "running_ns", 0, &t->running_ns)))
 			return rc;
-		if (isnan(t->scaled)) /* no scaling written: the raw value */
+		/* no "scaled" at all: not multiplexed, the raw value; null
+		 * (e.g. never running): unknown */
+		if (!json_object_get(v, "scaled"))
 			t->scaled = (double)t->value;
 	}
 	/* An older writer without expect_calls: a number means declared. */
