@@ -14,5 +14,14 @@ $(TESTBIN)/programs/%: tests/programs/%.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 
+# e2e_static*: statically linked, without librlprof (what rlprof run does
+# when it can neither find regions nor preload the runtime). No sanitizers:
+# their runtimes do not link statically.
+E2E_STATIC := $(patsubst tests/programs/%.c,$(TESTBIN)/programs/%,$(wildcard tests/programs/e2e_static*.c))
+$(E2E_STATIC): $(TESTBIN)/programs/%: tests/programs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) $< -o $@ -static
+
+# The end-to-end tests run the real command and the kernels.
 .PHONY: tests
-tests: $(TESTBIN)/rlprof-tests $(TEST_PROGRAMS)
+tests: $(TARGETS) $(TESTBIN)/rlprof-tests $(TEST_PROGRAMS)

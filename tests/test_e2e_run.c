@@ -1,0 +1,362 @@
+/* rlprof run end to end: statuses, messages, the files it writes. */
+#include "test_e2e_util.h"
+
+#define CSV_HEADER                                                           \
+	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,"  \
+	"ai,flops_expected,bytes_expected,ai_expected,gflops,gbs,bound,"     \
+	"roof_pct,backend\n"
+
+/* rlprof run -q --no-probe -b time -o DIR/out PROGRAM ARGS... */
+static struct e2e_result run_time(const char *dir, const char *const *prog)
+{
+	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+				"time", "-o", NULL};
+	char out[512];
+	size_t n = 7;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	argv[n++] = out;
+	for (size_t i = 0; prog[i] && n < 31; i++)
+		argv[n++] = prog[i];
+	argv[n] = NULL;
+	e2e_need(E2E_RLPROF);
+	return e2e_run(argv);
+}
+
+/* field i (0-based) of a CSV line, into buf */
+static const char *csv_field(const char *line, int i, char *buf, size_t len)
+{
+	const char *p = line;
+	size_t k = 0;
+
+	for (; i > 0 && p; i--) {
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return NULL;
+	while (p[k] && p[k] != ',' && p[k] != '\n' && k + 1 < len) {
+		buf[k] = p[k];
+		k++;
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+Test(e2e_run, missing_program_is_127, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {"./no-such-program-here", NULL};
+	struct e2e_result r = run_time(dir, prog);
+
+	cr_expect_eq(r.status, 127, "status %d", r.status);
+	cr_expect(strstr(r.err, "cannot run './no-such-program-here'") != NULL,
+		  "got: %s", r.err);
+	cr_expect(strstr(r.err, "No such file") != NULL, "got: %s", r.err);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, program_not_in_path_is_127, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {"no-such-command-rlprof", NULL};
+	struct e2e_result r = run_time(dir, prog);
+
+	cr_expect_eq(r.status, 127, "status %d", r.status);
+	cr_expect(strstr(r.err, "not found in PATH") != NULL, "got: %s", r.err);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, non_executable_file_is_126, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char path[512];
+	const char *prog[] = {path, NULL};
+	struct e2e_result r;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/data.txt", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("not a program\n", f);
+	fclose(f);
+	chmod(path, 0644);
+	r = run_time(dir, prog);
+	cr_expect_eq(r.status, 126, "status %d", r.status);
+	cr_expect(strstr(r.err, "not executable") != NULL, "got: %s", r.err);
+	cr_expect(strstr(r.err, "chmod +x") != NULL, "no advice: %s", r.err);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, executable_that_is_no_program_is_126, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char path[512];
+	const char *prog[] = {path, NULL};
+	struct e2e_result r;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/garbage", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("\x01\x02 not elf, no #!\n", f);
+	fclose(f);
+	chmod(path, 0755);
+	r = run_time(dir, prog);
+	cr_expect_eq(r.status, 126, "status %d", r.status);
+	cr_expect(strstr(r.err, "not an ELF executable") != NULL, "got: %s",
+		  r.err);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, exit_status_passes_through, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_exit"), "3", NULL};
+	struct e2e_result r;
+	char *csv;
+
+	e2e_need(prog[0]);
+	r = run_time(dir, prog);
+	cr_expect_eq(r.status, 3, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.out, "exit-work") != NULL, "no table: %s", r.out);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "exit-work"), "csv: %s", csv);
+	free(csv);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, csv_header_and_unmeasured_cells_empty, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_exit"), "0", NULL};
+	struct e2e_result r;
+	const char *row;
+	char *csv, f[64];
+
+	e2e_need(prog[0]);
+	r = run_time(dir, prog);
+	cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect(strncmp(csv, CSV_HEADER, strlen(CSV_HEADER)) == 0,
+		  "header: %.200s", csv);
+	row = e2e_csv_row(csv, "exit-work");
+	cr_assert_not_null(row, "csv: %s", csv);
+	/* the time backend counts nothing: flops, bytes, ai, gflops, gbs */
+	static const int unmeasured[] = {4, 5, 6, 7, 11, 12};
+	for (size_t i = 0; i < sizeof unmeasured / sizeof *unmeasured; i++) {
+		const char *v = csv_field(row, unmeasured[i], f, sizeof f);
+		cr_expect(v && v[0] == '\0', "column %d is '%s', not empty: %.200s",
+			  unmeasured[i], v ? v : "(none)", row);
+	}
+	/* calls and time were measured */
+	cr_expect_str_eq(csv_field(row, 2, f, sizeof f), "1");
+	cr_expect(csv_field(row, 3, f, sizeof f) && f[0] != '\0');
+	cr_expect_str_eq(csv_field(row, 15, f, sizeof f), "time");
+	e2e_free(&r);
+	free(csv);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, crash_after_region_is_139_with_region, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_crash"), NULL};
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", NULL, prog[0], NULL};
+	const char *env[] = {"ASAN_OPTIONS=handle_segv=0:detect_leaks=0:"
+			     "verify_asan_link_order=0",
+			     "UBSAN_OPTIONS=handle_segv=0", NULL};
+	char out[512], *csv;
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	e2e_need(prog[0]);
+	snprintf(out, sizeof out, "%s/out", dir);
+	argv[7] = out;
+	r = e2e_run_in(NULL, argv, env);
+	cr_expect_eq(r.status, 139, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "signal 11") != NULL, "got: %s", r.err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "before-crash"), "csv: %s", csv);
+	free(csv);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, unannotated_program_is_one_region, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_plain"), NULL};
+	struct e2e_result r;
+	char *csv, *run;
+
+	e2e_need(prog[0]);
+	r = run_time(dir, prog);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "<program>"), "csv: %s", csv);
+	/* counted by librlprof (preloaded or linked), not synthesised */
+	cr_expect(strstr(r.err, "no counts for") == NULL, "stderr: %s", r.err);
+	run = e2e_file(dir, "out/run.json");
+	cr_expect(strstr(run, "\"whole_program\": true") != NULL, "%s", run);
+	free(run);
+	free(csv);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, static_program_gets_synthesised_region, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_static"), NULL};
+	struct e2e_result r;
+	char *csv;
+
+	e2e_need(prog[0]);
+	r = run_time(dir, prog);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "statically linked") != NULL, "got: %s", r.err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "<program>"), "csv: %s", csv);
+	free(csv);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, unwritable_output_dir_fails_before_running, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char file[512], out[600], marker[512];
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, "/usr/bin/touch", marker, NULL};
+	struct e2e_result r;
+	FILE *f;
+
+	e2e_need(E2E_RLPROF);
+	/* a directory below a regular file cannot be made, even by root */
+	snprintf(file, sizeof file, "%s/plainfile", dir);
+	snprintf(out, sizeof out, "%s/sub", file);
+	snprintf(marker, sizeof marker, "%s/ran", dir);
+	f = fopen(file, "w");
+	cr_assert_not_null(f);
+	fclose(f);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "cannot create output directory") != NULL,
+		  "got: %s", r.err);
+	cr_expect(strstr(r.err, "-o DIR") != NULL, "no advice: %s", r.err);
+	cr_expect(access(marker, F_OK) != 0, "the program ran");
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, run_json_and_report_files, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_exit"), "0", NULL};
+	struct e2e_result r;
+	char *run;
+
+	e2e_need(prog[0]);
+	r = run_time(dir, prog);
+	cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	run = e2e_file(dir, "out/run.json");
+	cr_expect(strstr(run, "\"format\": \"rlprof-run\"") != NULL, "%s", run);
+	cr_expect(strstr(run, "\"version\": 1") != NULL);
+	cr_expect(strstr(run, "\"backend_requested\": \"time\"") != NULL);
+	cr_expect(strstr(run, "\"backend\": \"time\"") != NULL);
+	cr_expect(strstr(run, "\"exit_status\": 0") != NULL);
+	cr_expect(strstr(run, "\"name\": \"perf\"") != NULL, "%s", run);
+	cr_expect(strstr(run, "\"start_time\"") != NULL);
+	free(run);
+	free(e2e_file(dir, "out/report.json"));
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, stale_results_are_removed, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_exit"), "0", NULL};
+	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", "time",
+			      "-o", NULL, prog[0], "0", NULL};
+	char out[512], stale[600], *csv;
+	struct e2e_result r;
+	FILE *f;
+
+	e2e_need(E2E_RLPROF);
+	e2e_need(prog[0]);
+	snprintf(out, sizeof out, "%s/out", dir);
+	argv[6] = out;
+	mkdir(out, 0755);
+	snprintf(stale, sizeof stale, "%s/raw", out);
+	mkdir(stale, 0755);
+	snprintf(stale, sizeof stale, "%s/raw/rlprof-999999.json", out);
+	f = fopen(stale, "w");
+	cr_assert_not_null(f);
+	fputs("{}", f);
+	fclose(f);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(access(stale, F_OK) != 0, "stale results file left");
+	cr_expect(strstr(r.err, "of a previous run") != NULL, "got: %s", r.err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "exit-work"));
+	free(csv);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_run, named_backend_that_does_not_work_fails, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char out[512];
+	const char *argv[] = {E2E_RLPROF, "counters", NULL};
+	const char *runv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      NULL, "-o", out, "/bin/true", NULL};
+	struct e2e_result c, r;
+	const char *names[] = {"perf", "papi", "likwid", "sim"};
+	const char *broken = NULL;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(out, sizeof out, "%s/out", dir);
+	c = e2e_run(argv);
+	for (size_t i = 0; i < 4 && !broken; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "  %-8s %-16s", names[i], "unavailable");
+		if (strstr(c.out, key))
+			broken = names[i];
+	}
+	e2e_free(&c);
+	if (!broken) {
+		e2e_rmtree(dir);
+		cr_skip_test("every backend works here");
+	}
+	runv[5] = broken;
+	r = e2e_run(runv);
+	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "does not work here") != NULL, "got: %s", r.err);
+	cr_expect(strstr(r.err, broken) != NULL);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}

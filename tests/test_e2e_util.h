@@ -1,0 +1,157 @@
+/*
+ * Helpers of the end-to-end tests: run a real program (fork + execv, no
+ * shell) with its stdout and stderr captured to files, read files back,
+ * temporary directories. Each Criterion test runs in its own process, so
+ * the helpers are static and may exit on setup failure.
+ */
+#ifndef RL_TEST_E2E_UTIL_H
+#define RL_TEST_E2E_UTIL_H
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define E2E_RLPROF RL_BUILD_DIR "/bin/rlprof"
+#define E2E_PROG(name) RL_BUILD_DIR "/tests/programs/" name
+
+struct e2e_result {
+	int status;  /* exit status, 128+N on signal N, -1 not run */
+	char *out;   /* captured stdout, "" when empty */
+	char *err;   /* captured stderr */
+};
+
+static inline char *e2e_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)(n > 0 ? n : 0) + 1);
+	if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static inline char *e2e_tmpdir(void)
+{
+	char *d = strdup("/tmp/rlprof-e2e-XXXXXX");
+	cr_assert_not_null(d);
+	cr_assert_not_null(mkdtemp(d), "mkdtemp failed");
+	return d;
+}
+
+static inline int e2e_rm_one(const char *p, const struct stat *st, int flag,
+			     struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static inline void e2e_rmtree(const char *dir)
+{
+	if (dir)
+		nftw(dir, e2e_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Runs argv (argv[0] a path) in dir (NULL: here) with the extra
+ * environment entries env (NAME=VALUE, NULL-terminated, may be NULL). */
+static inline struct e2e_result e2e_run_in(const char *dir,
+					   const char *const *argv,
+					   const char *const *env)
+{
+	struct e2e_result r = {-1, NULL, NULL};
+	char *cap = e2e_tmpdir();
+	char out_path[256], err_path[256];
+	pid_t pid;
+	int st;
+
+	snprintf(out_path, sizeof out_path, "%s/stdout", cap);
+	snprintf(err_path, sizeof err_path, "%s/stderr", cap);
+	fflush(NULL);
+	pid = fork();
+	cr_assert(pid >= 0, "fork failed");
+	if (pid == 0) {
+		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(250);
+		if (dir && chdir(dir) != 0)
+			_exit(251);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		execv(argv[0], (char *const *)argv);
+		_exit(252);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		;
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r.out = e2e_slurp(out_path);
+	r.err = e2e_slurp(err_path);
+	if (!r.out)
+		r.out = strdup("");
+	if (!r.err)
+		r.err = strdup("");
+	e2e_rmtree(cap);
+	free(cap);
+	return r;
+}
+
+static inline struct e2e_result e2e_run(const char *const *argv)
+{
+	return e2e_run_in(NULL, argv, NULL);
+}
+
+static inline void e2e_free(struct e2e_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+/* Skips when the binary under test was not built. */
+static inline void e2e_need(const char *path)
+{
+	if (access(path, X_OK) != 0)
+		cr_skip_test("'%s' is not built: make BUILD=... all tests", path);
+}
+
+/* The text of file dir/name, failing the test when absent. */
+static inline char *e2e_file(const char *dir, const char *name)
+{
+	char path[1024];
+	char *s;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	s = e2e_slurp(path);
+	cr_assert_not_null(s, "'%s' was not written", path);
+	return s;
+}
+
+/* The CSV line of region name on a summed row ("name,,..."), or NULL. */
+static inline const char *e2e_csv_row(const char *csv, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (strncmp(p, name, n) == 0 && p[n] == ',')
+			return p;
+	return NULL;
+}
+
+#endif
