@@ -1,15 +1,815 @@
-/* Placeholder until the charts work lands. */
+/*
+ * roofline.svg: the roofline chart as pure SVG (no scripts, no external
+ * fonts), valid XML, every user string escaped. Geometry in svg_chart.c;
+ * here the drawing and a small label placer that keeps labels off each
+ * other, off the markers and off the roof lines (oriented rectangles,
+ * separating-axis test). A region label that finds no free place becomes
+ * its number, listed in the legend under the chart.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "render.h"
 #include "rl_error.h"
+#include "svg_chart.h"
+
+#define FONT_PX 11.0
+#define CHAR_PX (0.58 * FONT_PX)
+#define POINT_R 4.5
+#define LABEL_CHARS 24
+#define PI 3.14159265358979323846
+
+static const char *const palette[] = {
+	"#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1",
+	"#76b7b2", "#edc948", "#9c755f", "#ff9da7", "#7f7f7f",
+};
+#define N_PALETTE (sizeof palette / sizeof palette[0])
+
+struct quad {
+	double x[4], y[4];
+	int owner; /* a label ignores obstacles of its own owner */
+	int is_line;
+};
+
+struct placer {
+	struct quad *q;
+	size_t n, cap;
+	double x0, y0, x1, y1; /* labels stay inside this box */
+};
+
+static int placer_add(struct placer *p, struct quad q)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct quad *nq = realloc(p->q, cap * sizeof *nq);
+		if (!nq)
+			return RL_ENOMEM;
+		p->q = nq;
+		p->cap = cap;
+	}
+	p->q[p->n++] = q;
+	return 0;
+}
+
+/* Rectangle [dx0,dx1]x[dy0,dy1] in a frame at (x,y) rotated by a (rad). */
+static struct quad rect_quad(double x, double y, double a, double dx0,
+			     double dy0, double dx1, double dy1, int owner)
+{
+	struct quad q = {.owner = owner};
+	const double px[4] = {dx0, dx1, dx1, dx0}, py[4] = {dy0, dy0, dy1, dy1};
+	double c = cos(a), s = sin(a);
+	for (int i = 0; i < 4; i++) {
+		q.x[i] = x + px[i] * c - py[i] * s;
+		q.y[i] = y + px[i] * s + py[i] * c;
+	}
+	return q;
+}
+
+static struct quad segment_quad(double x0, double y0, double x1, double y1,
+				int owner)
+{
+	double a = atan2(y1 - y0, x1 - x0), len = hypot(x1 - x0, y1 - y0);
+	struct quad q = rect_quad(x0, y0, a, 0, -1, len, 1, owner);
+	q.is_line = 1;
+	return q;
+}
+
+static int separated_on(const struct quad *a, const struct quad *b, int edge)
+{
+	double ex = a->x[(edge + 1) % 4] - a->x[edge];
+	double ey = a->y[(edge + 1) % 4] - a->y[edge];
+	double nx = -ey, ny = ex, amin = INFINITY, amax = -INFINITY;
+	double bmin = INFINITY, bmax = -INFINITY;
+	for (int i = 0; i < 4; i++) {
+		double va = a->x[i] * nx + a->y[i] * ny;
+		double vb = b->x[i] * nx + b->y[i] * ny;
+		amin = fmin(amin, va);
+		amax = fmax(amax, va);
+		bmin = fmin(bmin, vb);
+		bmax = fmax(bmax, vb);
+	}
+	return amax <= bmin || bmax <= amin;
+}
+
+static int quads_overlap(const struct quad *a, const struct quad *b)
+{
+	for (int e = 0; e < 2; e++)
+		if (separated_on(a, b, e) || separated_on(b, a, e))
+			return 0;
+	return 1;
+}
+
+/* Free: inside the box and clear of obstacles (lines only if avoid_lines). */
+static int placer_free(const struct placer *p, const struct quad *q,
+		       int avoid_lines)
+{
+	for (int i = 0; i < 4; i++)
+		if (q->x[i] < p->x0 || q->x[i] > p->x1 || q->y[i] < p->y0 ||
+		    q->y[i] > p->y1)
+			return 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->q[i].owner == q->owner && q->owner >= 0)
+			continue;
+		if (p->q[i].is_line && !avoid_lines)
+			continue;
+		if (quads_overlap(&p->q[i], q))
+			return 0;
+	}
+	return 1;
+}
+
+static double text_px(size_t chars, double font)
+{
+	return (double)chars * 0.58 * font;
+}
+
+/* Decade label: 0.01, 100, 1e6. */
+static void decade_label(char *buf, size_t len, int k)
+{
+	if (k >= 0 && k <= 5)
+		snprintf(buf, len, "%.0f", pow(10, k));
+	else if (k < 0 && k >= -3)
+		snprintf(buf, len, "%.*f", -k, pow(10, k));
+	else
+		snprintf(buf, len, "1e%d", k);
+}
+
+struct label {
+	double x, y, angle_deg;
+	const char *anchor;
+	int placed;
+};
+
+struct region_draw {
+	int counted, declared, on_chart;
+	double cx, cy, dx, dy; /* counted and declared marker centres */
+	struct label label;
+	int numbered;
+};
+
+static void write_marker(FILE *out, const char *cls, const char *prec,
+			 double x, double y, const char *fill,
+			 const char *stroke)
+{
+	if (prec && strcmp(prec, "f32") == 0)
+		fprintf(out,
+			"<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+			"height=\"%.2f\" fill=\"%s\" stroke=\"%s\"/>\n",
+			cls, x - POINT_R, y - POINT_R, 2 * POINT_R, 2 * POINT_R,
+			fill, stroke);
+	else if (prec && strcmp(prec, "mixed") == 0)
+		fprintf(out,
+			"<path class=\"%s\" d=\"M%.2f %.2fl%.2f %.2fl%.2f %.2fl%.2f "
+			"%.2fz\" data-cx=\"%.2f\" data-cy=\"%.2f\" fill=\"%s\" "
+			"stroke=\"%s\"/>\n",
+			cls, x, y - 1.3 * POINT_R, 1.3 * POINT_R, 1.3 * POINT_R,
+			-1.3 * POINT_R, 1.3 * POINT_R, -1.3 * POINT_R,
+			-1.3 * POINT_R, x, y, fill, stroke);
+	else
+		fprintf(out,
+			"<circle class=\"%s\" cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\" "
+			"fill=\"%s\" stroke=\"%s\"/>\n",
+			cls, x, y, POINT_R, fill, stroke);
+}
+
+static void write_region_title(FILE *out, const struct rl_region_row *row)
+{
+	char a[32], b[32], c[32], d[32];
+	fputs("<title>", out);
+	rl_xml_escape(out, row->region);
+	fprintf(out, "&#10;AI %s flop/B counted, %s declared",
+		rl_chart_num(a, sizeof a, row->ai),
+		rl_chart_num(b, sizeof b, row->ai_expected));
+	fprintf(out, "&#10;%s GFLOP/s, %s GB/s, %s s, %llu calls",
+		rl_chart_num(a, sizeof a, row->gflops),
+		rl_chart_num(b, sizeof b, row->gbs),
+		rl_chart_num(c, sizeof c, row->time_s),
+		(unsigned long long)row->calls);
+	if (rl_known(row->gflops_expected))
+		fprintf(out, "&#10;declared: %s GFLOP/s at the measured time",
+			rl_chart_num(d, sizeof d, row->gflops_expected));
+	if (row->bound != RL_BOUND_UNKNOWN && rl_known(row->roof_pct)) {
+		fprintf(out, "&#10;%s-bound, %s%% of ",
+			row->bound == RL_BOUND_MEMORY ? "memory" : "compute",
+			rl_chart_num(a, sizeof a, row->roof_pct));
+		rl_xml_escape(out, row->bound_roof ? row->bound_roof : "its roof");
+	}
+	if (row->diagnosis && *row->diagnosis) {
+		fputs("&#10;", out);
+		rl_xml_escape(out, row->diagnosis);
+	}
+	fputs("</title>\n", out);
+}
+
+static void write_label(FILE *out, const struct label *l, const char *cls,
+			const char *fill, const char *text, size_t cut,
+			double font)
+{
+	fprintf(out,
+		"<text class=\"%s\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" "
+		"font-size=\"%.0f\" fill=\"%s\"",
+		cls, l->x, l->y, l->anchor, font, fill);
+	if (l->angle_deg != 0)
+		fprintf(out, " transform=\"rotate(%.2f %.2f %.2f)\"", l->angle_deg,
+			l->x, l->y);
+	fputs(">", out);
+	rl_xml_escape_cut(out, text, cut);
+	fputs("</text>\n", out);
+}
+
+
+struct svg {
+	FILE *out;
+	const struct rl_report *r;
+	struct rl_chart c;
+	struct placer pl;
+	struct region_draw *reg;
+	struct label slope_label[RL_LEVELS], flat_label[RL_CHART_MAX_FLAT];
+	char slope_text[RL_LEVELS][64], flat_text[RL_CHART_MAX_FLAT][96];
+	double sx0[RL_LEVELS], sy0[RL_LEVELS], sx1[RL_LEVELS], sy1[RL_LEVELS];
+	double fx0[RL_CHART_MAX_FLAT], fy[RL_CHART_MAX_FLAT];
+	int slope_drawn[RL_LEVELS], flat_drawn[RL_CHART_MAX_FLAT];
+	int any_numbered;
+};
+
+static const char *flat_color(const struct rl_compute_roof *f, int two)
+{
+	return two && strcmp(f->precision, "f32") == 0 ? "#a0522d" : "#222";
+}
+
+/* Geometry of roof lines (pixels), added as obstacles. */
+static int roof_geometry(struct svg *s)
+{
+	struct rl_chart *c = &s->c;
+	double xmin = pow(10, c->x_lo), xmax = pow(10, c->x_hi);
+	double ymin = pow(10, c->y_lo), ymax = pow(10, c->y_hi);
+	double top = c->peak_max_gflops > 0 ? c->peak_max_gflops : ymax;
+	for (size_t i = 0; i < c->n_slope; i++) {
+		double g = c->slope[i].gbs;
+		double a0 = fmax(xmin, ymin / g), a1 = fmin(xmax, top / g);
+		if (!(a0 < a1))
+			continue;
+		s->slope_drawn[i] = 1;
+		s->sx0[i] = rl_chart_px_x(c, a0);
+		s->sy0[i] = rl_chart_px_y(c, a0 * g);
+		s->sx1[i] = rl_chart_px_x(c, a1);
+		s->sy1[i] = rl_chart_px_y(c, a1 * g);
+		if (placer_add(&s->pl, segment_quad(s->sx0[i], s->sy0[i],
+						    s->sx1[i], s->sy1[i],
+						    1000 + (int)i)))
+			return RL_ENOMEM;
+	}
+	double gmax = c->n_slope ? c->slope[c->n_slope - 1].gbs : 0;
+	for (size_t f = 0; f < c->n_flat; f++) {
+		double g = c->flat[f].roof->gflops;
+		double a0 = gmax > 0 ? fmax(xmin, g / gmax) : xmin;
+		if (!(g >= ymin && g <= ymax) || !(a0 < xmax))
+			continue;
+		s->flat_drawn[f] = 1;
+		s->fx0[f] = rl_chart_px_x(c, a0);
+		s->fy[f] = rl_chart_px_y(c, g);
+		if (placer_add(&s->pl, segment_quad(s->fx0[f], s->fy[f],
+						    c->left + c->plot_w, s->fy[f],
+						    2000 + (int)f)))
+			return RL_ENOMEM;
+	}
+	return 0;
+}
+
+static int region_geometry(struct svg *s)
+{
+	const struct rl_chart *c = &s->c;
+	for (size_t i = 0; i < s->r->n_summed; i++) {
+		const struct rl_region_row *row = &s->r->rows[i];
+		struct region_draw *d = &s->reg[i];
+		if (rl_chart_has_counted(row)) {
+			d->cx = rl_chart_px_x(c, row->ai);
+			d->cy = rl_chart_px_y(c, row->gflops);
+			d->counted = d->cx >= c->left - 0.5 &&
+				     d->cx <= c->left + c->plot_w + 0.5 &&
+				     d->cy >= c->top - 0.5 &&
+				     d->cy <= c->top + c->plot_h + 0.5;
+		}
+		if (rl_chart_has_declared(row)) {
+			d->dx = rl_chart_px_x(c, row->ai_expected);
+			d->dy = rl_chart_px_y(c, row->gflops_expected);
+			d->declared = d->dx >= c->left - 0.5 &&
+				      d->dx <= c->left + c->plot_w + 0.5 &&
+				      d->dy >= c->top - 0.5 &&
+				      d->dy <= c->top + c->plot_h + 0.5;
+		}
+		d->on_chart = d->counted || d->declared;
+		const double r = POINT_R + 1;
+		if (d->counted &&
+		    placer_add(&s->pl, rect_quad(d->cx, d->cy, 0, -r, -r, r, r, -1)))
+			return RL_ENOMEM;
+		if (d->declared &&
+		    placer_add(&s->pl, rect_quad(d->dx, d->dy, 0, -r, -r, r, r, -1)))
+			return RL_ENOMEM;
+		if (d->counted && d->declared &&
+		    hypot(d->cx - d->dx, d->cy - d->dy) > 2 * POINT_R + 4) {
+			struct quad q = segment_quad(d->dx, d->dy, d->cx, d->cy, -1);
+			if (placer_add(&s->pl, q))
+				return RL_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Tries the candidate spots around (x, y) for a text of w pixels. */
+static int place_near(struct svg *s, double x, double y, double w,
+		      int avoid_lines, struct label *l)
+{
+	static const struct {
+		double dx, dy;
+		const char *anchor;
+	} spot[] = {
+		{8, 4, "start"},   {-8, 4, "end"},   {6, -7, "start"},
+		{6, 14, "start"},  {-6, -7, "end"},  {-6, 14, "end"},
+		{0, -9, "middle"}, {0, 17, "middle"},
+	};
+	for (size_t k = 0; k < sizeof spot / sizeof spot[0]; k++) {
+		double lx = x + spot[k].dx, ly = y + spot[k].dy;
+		double x0 = strcmp(spot[k].anchor, "start") == 0 ? 0
+			    : strcmp(spot[k].anchor, "end") == 0 ? -w
+								 : -w / 2;
+		struct quad q = rect_quad(lx, ly, 0, x0, -0.78 * FONT_PX,
+					  x0 + w, 0.22 * FONT_PX, -1);
+		if (placer_free(&s->pl, &q, avoid_lines)) {
+			*l = (struct label){lx, ly, 0, spot[k].anchor, 1};
+			return placer_add(&s->pl, q) ? RL_ENOMEM : 1;
+		}
+	}
+	return 0;
+}
+
+static int place_regions(struct svg *s)
+{
+	char num[24];
+	for (size_t i = 0; i < s->r->n_summed; i++) {
+		struct region_draw *d = &s->reg[i];
+		if (!d->on_chart)
+			continue;
+		double x = d->counted ? d->cx : d->dx, y = d->counted ? d->cy : d->dy;
+		size_t n = rl_utf8_len(s->r->rows[i].region);
+		double wname = text_px(n < LABEL_CHARS ? n : LABEL_CHARS + 1, FONT_PX);
+		snprintf(num, sizeof num, "%zu", i + 1);
+		double wnum = text_px(strlen(num), FONT_PX);
+		int rc = place_near(s, x, y, wname, 1, &d->label);
+		if (rc == 0)
+			rc = place_near(s, x, y, wname, 0, &d->label);
+		if (rc == 0) {
+			d->numbered = 1;
+			rc = place_near(s, x, y, wnum, 1, &d->label);
+			if (rc == 0)
+				rc = place_near(s, x, y, wnum, 0, &d->label);
+		}
+		if (rc < 0)
+			return rc;
+		if (rc == 0) /* crowded: the number beside the point anyway */
+			d->label = (struct label){x + 7, y + 4, 0, "start", 1};
+		if (d->numbered)
+			s->any_numbered = 1;
+	}
+	return 0;
+}
+
+static int place_roof_labels(struct svg *s)
+{
+	const struct rl_chart *c = &s->c;
+	char v[32];
+	for (size_t f = 0; f < c->n_flat; f++) {
+		const struct rl_compute_roof *fr = c->flat[f].roof;
+		if (!s->flat_drawn[f])
+			continue;
+		snprintf(s->flat_text[f], sizeof s->flat_text[f], "%s %s %s GFLOP/s",
+			 c->flat[f].is_peak ? fr->name : fr->kind, fr->precision,
+			 rl_chart_num(v, sizeof v, fr->gflops));
+		double w = text_px(rl_utf8_len(s->flat_text[f]), FONT_PX);
+		double right = c->left + c->plot_w - 4;
+		int done = 0;
+		for (int below = 0; below < 2 && !done; below++) {
+			for (int k = 0; k < 16 && !done; k++) {
+				double lx = right - k * 30;
+				double ly = below ? s->fy[f] + 0.78 * FONT_PX + 3
+						  : s->fy[f] - 4;
+				struct quad q = rect_quad(lx, ly, 0, -w, -0.78 * FONT_PX,
+							  0, 0.22 * FONT_PX,
+							  2000 + (int)f);
+				if (lx - w < s->fx0[f] || !placer_free(&s->pl, &q, 1))
+					continue;
+				s->flat_label[f] = (struct label){lx, ly, 0, "end", 1};
+				if (placer_add(&s->pl, q))
+					return RL_ENOMEM;
+				done = 1;
+			}
+		}
+		if (!done)
+			s->flat_label[f] = (struct label){right, s->fy[f] - 4, 0,
+							  "end", 1};
+	}
+	for (size_t i = 0; i < c->n_slope; i++) {
+		if (!s->slope_drawn[i])
+			continue;
+		snprintf(s->slope_text[i], sizeof s->slope_text[i], "%s %s GB/s",
+			 c->slope[i].roof->level,
+			 rl_chart_num(v, sizeof v, c->slope[i].gbs));
+		double w = text_px(rl_utf8_len(s->slope_text[i]), FONT_PX);
+		double dx = s->sx1[i] - s->sx0[i], dy = s->sy1[i] - s->sy0[i];
+		double len = hypot(dx, dy), a = atan2(dy, dx);
+		int done = 0;
+		for (int side = 0; side < 2 && !done; side++) {
+			for (int k = 0; k < 12 && !done; k++) {
+				double t = 0.04 + 0.07 * k;
+				if (t * len + w > 0.97 * len)
+					break;
+				double lx = s->sx0[i] + t * dx, ly = s->sy0[i] + t * dy;
+				double b = side ? 3 + 0.78 * FONT_PX : -3;
+				struct quad q = rect_quad(lx, ly, a, 0, b - 0.78 * FONT_PX,
+							  w, b + 0.22 * FONT_PX,
+							  1000 + (int)i);
+				if (!placer_free(&s->pl, &q, 1))
+					continue;
+				/* baseline offset along the normal */
+				s->slope_label[i] = (struct label){
+					lx - b * sin(a), ly + b * cos(a),
+					a * 180 / PI, "start", 1};
+				if (placer_add(&s->pl, q))
+					return RL_ENOMEM;
+				done = 1;
+			}
+		}
+		if (!done)
+			s->slope_label[i] = (struct label){
+				s->sx0[i] + 3 * sin(a) + 0.04 * dx,
+				s->sy0[i] - 3 * cos(a) + 0.04 * dy, a * 180 / PI,
+				"start", 1};
+	}
+	return 0;
+}
+
+static void write_axes(struct svg *s)
+{
+	FILE *out = s->out;
+	const struct rl_chart *c = &s->c;
+	double l = c->left, t = c->top, r = c->left + c->plot_w,
+	       b = c->top + c->plot_h;
+	char buf[32];
+	fputs("<g class=\"axes\">\n", out);
+	for (int k = (int)c->x_lo; k <= (int)c->x_hi; k++) {
+		double x = rl_chart_px_x(c, pow(10, k));
+		if (k > (int)c->x_lo && k < (int)c->x_hi)
+			fprintf(out, "<line class=\"grid\" x1=\"%.2f\" y1=\"%.2f\" "
+				"x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e6e6e6\"/>\n",
+				x, t, x, b);
+		fprintf(out, "<line class=\"tick\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+			"y2=\"%.2f\" stroke=\"#000\"/>\n", x, b, x, b + 6);
+		decade_label(buf, sizeof buf, k);
+		fprintf(out, "<text class=\"tick-label\" x=\"%.2f\" y=\"%.2f\" "
+			"text-anchor=\"middle\">%s</text>\n", x, b + 19, buf);
+		for (int m = 2; m <= 9 && k < (int)c->x_hi; m++) {
+			double xm = rl_chart_px_x(c, m * pow(10, k));
+			fprintf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+				"y2=\"%.2f\" stroke=\"#000\"/>\n", xm, b, xm, b + 3);
+		}
+	}
+	for (int k = (int)c->y_lo; k <= (int)c->y_hi; k++) {
+		double y = rl_chart_px_y(c, pow(10, k));
+		if (k > (int)c->y_lo && k < (int)c->y_hi)
+			fprintf(out, "<line class=\"grid\" x1=\"%.2f\" y1=\"%.2f\" "
+				"x2=\"%.2f\" y2=\"%.2f\" stroke=\"#e6e6e6\"/>\n",
+				l, y, r, y);
+		fprintf(out, "<line class=\"tick\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+			"y2=\"%.2f\" stroke=\"#000\"/>\n", l - 6, y, l, y);
+		decade_label(buf, sizeof buf, k);
+		fprintf(out, "<text class=\"tick-label\" x=\"%.2f\" y=\"%.2f\" "
+			"text-anchor=\"end\">%s</text>\n", l - 9, y + 4, buf);
+		for (int m = 2; m <= 9 && k < (int)c->y_hi; m++) {
+			double ym = rl_chart_px_y(c, m * pow(10, k));
+			fprintf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+				"y2=\"%.2f\" stroke=\"#000\"/>\n", l - 3, ym, l, ym);
+		}
+	}
+	fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+		"fill=\"none\" stroke=\"#000\"/>\n", l, t, c->plot_w, c->plot_h);
+	fprintf(out, "<text class=\"axis-title\" x=\"%.2f\" y=\"%.2f\" "
+		"text-anchor=\"middle\" font-size=\"12\">arithmetic intensity "
+		"(flop/byte)</text>\n", l + c->plot_w / 2, b + 36);
+	fprintf(out, "<text class=\"axis-title\" x=\"%.2f\" y=\"%.2f\" "
+		"text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 "
+		"%.2f %.2f)\">performance (GFLOP/s)</text>\n",
+		l - 52, t + c->plot_h / 2, l - 52, t + c->plot_h / 2);
+	fputs("</g>\n", out);
+}
+
+static void write_roofs(struct svg *s)
+{
+	FILE *out = s->out;
+	const struct rl_chart *c = &s->c;
+	int two = c->show_f32 && c->show_f64;
+	char a[32], b[32];
+	fputs("<g class=\"roofs\" fill=\"none\">\n", out);
+	for (size_t i = 0; i < c->n_slope; i++) {
+		const struct rl_bw_roof *br = c->slope[i].roof;
+		if (!s->slope_drawn[i])
+			continue;
+		int dram = strcmp(br->level, "DRAM") == 0;
+		fprintf(out, "<line class=\"roof-bw\" data-level=\"");
+		rl_xml_escape(out, br->level);
+		fprintf(out, "\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+			"stroke=\"%s\" stroke-width=\"%s\"><title>",
+			s->sx0[i], s->sy0[i], s->sx1[i], s->sy1[i],
+			dram ? "#222" : "#666", dram ? "1.8" : "1.2");
+		rl_xml_escape(out, br->level);
+		fprintf(out, " bandwidth, %u thread%s: %s GB/s moved (32 B/element, "
+			"write-allocate), %s GB/s stream (24 B/element); ",
+			br->threads, br->threads == 1 ? "" : "s",
+			rl_chart_num(a, sizeof a, br->moved_gbs),
+			rl_chart_num(b, sizeof b, br->stream_gbs));
+		rl_xml_escape(out, br->method);
+		fputs("</title></line>\n", out);
+	}
+	for (size_t f = 0; f < c->n_flat; f++) {
+		const struct rl_compute_roof *fr = c->flat[f].roof;
+		if (!s->flat_drawn[f])
+			continue;
+		fprintf(out, "<line class=\"%s\" data-kind=\"",
+			c->flat[f].is_peak ? "roof-peak" : "roof-ceiling");
+		rl_xml_escape(out, fr->kind);
+		fprintf(out, "\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+			"stroke=\"%s\" stroke-width=\"%s\"%s><title>",
+			s->fx0[f], s->fy[f], c->left + c->plot_w, s->fy[f],
+			flat_color(fr, two), c->flat[f].is_peak ? "1.8" : "1.1",
+			c->flat[f].is_peak ? "" : " stroke-dasharray=\"5 3\"");
+		rl_xml_escape(out, fr->name);
+		fprintf(out, " %s %s, %u thread%s: %s GFLOP/s measured, %s "
+			"theoretical; ", fr->kind, fr->precision, fr->threads,
+			fr->threads == 1 ? "" : "s",
+			rl_chart_num(a, sizeof a, fr->gflops),
+			fr->theoretical_gflops > 0
+				? rl_chart_num(b, sizeof b, fr->theoretical_gflops)
+				: "-");
+		rl_xml_escape(out, fr->method);
+		fputs("</title></line>\n", out);
+	}
+	/* ridge of each slope against each peak */
+	for (size_t f = 0; f < c->n_flat; f++) {
+		if (!c->flat[f].is_peak || !s->flat_drawn[f])
+			continue;
+		double g = c->flat[f].roof->gflops;
+		for (size_t i = 0; i < c->n_slope; i++) {
+			double ridge = g / c->slope[i].gbs;
+			double x = rl_chart_px_x(c, ridge);
+			if (!s->slope_drawn[i] || x < c->left - 0.5 ||
+			    x > c->left + c->plot_w + 0.5)
+				continue;
+			fprintf(out, "<circle class=\"ridge\" cx=\"%.2f\" cy=\"%.2f\" "
+				"r=\"3\" fill=\"#fff\" stroke=\"%s\" stroke-width=\"1.4\">"
+				"<title>ridge ", x, s->fy[f],
+				flat_color(c->flat[f].roof, two));
+			rl_xml_escape(out, c->slope[i].roof->level);
+			fprintf(out, " / %s %s: %s flop/byte</title></circle>\n",
+				c->flat[f].roof->name, c->flat[f].roof->precision,
+				rl_chart_num(a, sizeof a, ridge));
+		}
+	}
+	fputs("</g>\n", out);
+}
+
+static void write_regions(struct svg *s)
+{
+	FILE *out = s->out;
+	for (size_t i = 0; i < s->r->n_summed; i++) {
+		const struct rl_region_row *row = &s->r->rows[i];
+		const struct region_draw *d = &s->reg[i];
+		const char *col = palette[i % N_PALETTE];
+		if (!d->on_chart)
+			continue;
+		fprintf(out, "<g class=\"region\" data-index=\"%zu\">\n", i + 1);
+		write_region_title(out, row);
+		double dist = hypot(d->cx - d->dx, d->cy - d->dy);
+		if (d->counted && d->declared && dist > 2 * POINT_R + 4) {
+			/* the arrow head is ~7 px long: stop the line short of
+			 * the counted marker so the tip touches its edge */
+			double a = atan2(d->cy - d->dy, d->cx - d->dx);
+			double gap = POINT_R + 1.5, head = dist > 26 ? 7.5 : 0;
+			fprintf(out, "<line class=\"gap\" x1=\"%.2f\" y1=\"%.2f\" "
+				"x2=\"%.2f\" y2=\"%.2f\" stroke=\"#555\" "
+				"stroke-width=\"1.2\"%s/>\n",
+				d->dx + gap * cos(a), d->dy + gap * sin(a),
+				d->cx - (gap + head) * cos(a),
+				d->cy - (gap + head) * sin(a),
+				head > 0 ? " marker-end=\"url(#rl-arrow)\"" : "");
+		}
+		if (d->declared)
+			write_marker(out, "declared", row->precision, d->dx, d->dy,
+				     "#fff", col);
+		if (d->counted)
+			write_marker(out, "point", row->precision, d->cx, d->cy, col,
+				     "#000");
+		fputs("</g>\n", out);
+	}
+}
+
+static void write_labels(struct svg *s)
+{
+	FILE *out = s->out;
+	const struct rl_chart *c = &s->c;
+	int two = c->show_f32 && c->show_f64;
+	char num[24];
+	fputs("<g class=\"labels\" stroke=\"#fff\" stroke-width=\"3\" "
+	      "paint-order=\"stroke\" stroke-linejoin=\"round\">\n", out);
+	for (size_t i = 0; i < c->n_slope; i++)
+		if (s->slope_drawn[i])
+			write_label(out, &s->slope_label[i], "label-roof", "#333",
+				    s->slope_text[i], 64, FONT_PX);
+	for (size_t f = 0; f < c->n_flat; f++)
+		if (s->flat_drawn[f])
+			write_label(out, &s->flat_label[f], "label-roof",
+				    flat_color(c->flat[f].roof, two), s->flat_text[f],
+				    96, FONT_PX);
+	for (size_t i = 0; i < s->r->n_summed; i++) {
+		const struct region_draw *d = &s->reg[i];
+		if (!d->on_chart)
+			continue;
+		snprintf(num, sizeof num, "%zu", i + 1);
+		write_label(out, &d->label, "label-region", "#000",
+			    d->numbered ? num : s->r->rows[i].region, LABEL_CHARS,
+			    FONT_PX);
+	}
+	fputs("</g>\n", out);
+}
+
+/* Key, numbered regions, notes; returns the y below them. */
+static double write_legend(struct svg *s, double y, int draw)
+{
+	FILE *out = s->out;
+	const struct rl_chart *c = &s->c;
+	double x = c->left;
+	if (draw) {
+		static const struct {
+			const char *prec, *fill, *stroke, *text;
+			int arrow;
+		} key[] = {
+			{"f64", "#888", "#000", "counted (hardware)", 0},
+			{"f64", "#fff", "#888", "declared (RL_REGION_EXPECT)", 0},
+			{NULL, NULL, NULL, "declared to counted", 1},
+			{"f64", "#888", "#000", "f64", 0},
+			{"f32", "#888", "#000", "f32", 0},
+			{"mixed", "#888", "#000", "mixed", 0},
+		};
+		fprintf(out, "<g class=\"legend\">\n");
+		for (size_t k = 0; k < sizeof key / sizeof key[0]; k++) {
+			if (key[k].arrow) {
+				fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+					"y2=\"%.1f\" stroke=\"#555\" "
+					"marker-end=\"url(#rl-arrow)\"/>\n",
+					x, y - 4, x + 16, y - 4);
+				x += 28;
+			} else {
+				write_marker(out, "key", key[k].prec, x + 5, y - 4,
+					     key[k].fill, key[k].stroke);
+				x += 14;
+			}
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x, y,
+				key[k].text);
+			x += text_px(strlen(key[k].text), FONT_PX) + 18;
+		}
+		x = c->left;
+	}
+	y += 18;
+	const size_t cols = 3;
+	const double colw = c->plot_w / cols;
+	size_t n = s->r->n_summed, k = 0;
+	for (size_t i = 0; i < n; i++, k++) {
+		const struct rl_region_row *row = &s->r->rows[i];
+		double lx = x + (double)(k % cols) * colw;
+		double ly = y + (double)(k / cols) * 16;
+		if (!draw)
+			continue;
+		write_marker(out, "key", row->precision, lx + 5, ly - 4,
+			     palette[i % N_PALETTE], "#000");
+		fprintf(out, "<text class=\"legend-region\" x=\"%.1f\" y=\"%.1f\">"
+			"%zu ", lx + 14, ly, i + 1);
+		rl_xml_escape_cut(out, row->region, 34);
+		if (!s->reg[i].on_chart)
+			fputs(" (not on the chart: no flops or no time)", out);
+		fputs("</text>\n", out);
+	}
+	y += (double)((k + cols - 1) / cols) * 16;
+	if (draw) {
+		fprintf(out, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
+			"fill=\"#444\">", x, y + 2);
+		if (!c->has_model)
+			fputs("no machine model: run rlprof probe. ", out);
+		if (c->precision_assumed)
+			fputs("Precision unknown for some regions: drawn against the "
+			      "f64 roofs. ", out);
+		fputs("Hover a point or a roof for its figures.</text>\n", out);
+		fputs("</g>\n", out);
+	}
+	return y + 14;
+}
+
+static void write_header(struct svg *s, double width, double height,
+			 int standalone)
+{
+	FILE *out = s->out;
+	const struct rl_chart *c = &s->c;
+	const struct rl_machine *m = s->r->machine;
+	if (standalone)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline\" "
+		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+		"font-size=\"11\">\n", width, height, width, height);
+	fputs("<defs><marker id=\"rl-arrow\" viewBox=\"0 0 10 10\" refX=\"1\" "
+	      "refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+	      "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#555\"/></marker></defs>\n",
+	      out);
+	fprintf(out, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n",
+		width, height);
+	fprintf(out, "<text class=\"title\" x=\"%.1f\" y=\"22\" font-size=\"14\" "
+		"font-weight=\"bold\">Roofline", c->left);
+	if (m) {
+		fputs(": ", out);
+		rl_xml_escape(out, m->cpu_model);
+	}
+	fputs("</text>\n", out);
+	fprintf(out, "<text class=\"subtitle\" x=\"%.1f\" y=\"38\" fill=\"#333\">",
+		c->left);
+	if (c->show_f32 && c->show_f64)
+		fputs("f64 and f32 regions, each against its own peak", out);
+	else
+		fputs(c->show_f32 ? "precision f32" : "precision f64", out);
+	if (c->has_model)
+		fprintf(out, " \xc2\xb7 roofs measured by rlprof probe for %u "
+			"thread%s", c->threads, c->threads == 1 ? "" : "s");
+	fputs("</text>\n", out);
+	fprintf(out, "<text class=\"subtitle\" x=\"%.1f\" y=\"53\" fill=\"#333\">",
+		c->left);
+	if (c->bytes_moved)
+		fputs("bytes: counted DRAM traffic (write-allocate included) "
+		      "against triad roofs at 32 B/element", out);
+	else
+		fputs("bytes: as declared, against triad roofs at 24 B/element "
+		      "(STREAM convention)", out);
+	fputs("</text>\n", out);
+	if (!c->has_model)
+		fprintf(out, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
+			"font-size=\"13\" fill=\"#b00\">no machine model: run rlprof "
+			"probe</text>\n", c->left + 12, c->top + 22);
+}
+
+int rl_svg_write_chart(FILE *out, const struct rl_report *r, int standalone,
+		       char *err, size_t errlen)
+{
+	struct svg *s = calloc(1, sizeof *s);
+	int rc = 0;
+	if (!s)
+		return rl_fail(err, errlen, RL_ENOMEM, "cannot draw the chart: %s",
+			       rl_strerror(RL_ENOMEM));
+	s->out = out;
+	s->r = r;
+	rl_chart_layout(&s->c, r, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
+	s->pl.x0 = s->c.left + 1;
+	s->pl.y0 = s->c.top + 1;
+	s->pl.x1 = s->c.left + s->c.plot_w - 1;
+	s->pl.y1 = s->c.top + s->c.plot_h - 1;
+	s->reg = calloc(r->n_summed ? r->n_summed : 1, sizeof *s->reg);
+	if (!s->reg || roof_geometry(s) || region_geometry(s) ||
+	    place_regions(s) || place_roof_labels(s)) {
+		rc = rl_fail(err, errlen, RL_ENOMEM, "cannot draw the chart: %s",
+			     rl_strerror(RL_ENOMEM));
+		goto out;
+	}
+	double legend_y = s->c.top + s->c.plot_h + 62;
+	double height = write_legend(s, legend_y, 0) + 8;
+	write_header(s, RL_CHART_WIDTH, height, standalone);
+	write_axes(s);
+	write_roofs(s);
+	write_regions(s);
+	write_labels(s);
+	write_legend(s, legend_y, 1);
+	fputs("</svg>\n", out);
+	if (ferror(out))
+		rc = rl_fail(err, errlen, RL_EIO, "cannot write the chart: %s",
+			     rl_strerror(RL_EIO));
+out:
+	free(s->reg);
+	free(s->pl.q);
+	free(s);
+	return rc;
+}
 
 static int render_svg(FILE *out, const struct rl_report *r,
 		      const struct rl_render_options *opt, char *err,
 		      size_t errlen)
 {
-	(void)out;
-	(void)r;
 	(void)opt;
-	return rl_fail(err, errlen, RL_ENOTSUP, "the svg renderer is not built yet");
+	return rl_svg_write_chart(out, r, 1, err, errlen);
 }
 
-const struct rl_renderer rl_renderer_svg = {"svg", NULL, render_svg};
+const struct rl_renderer rl_renderer_svg = {"svg", "roofline.svg", render_svg};

@@ -1,0 +1,328 @@
+/* Roofline chart geometry: roofs shown, axis ranges, pixel mapping
+ * (documented in svg_chart.h), and XML escaping. */
+#include <math.h>
+#include <string.h>
+
+#include "svg_chart.h"
+
+static const char *const levels[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
+static const char *const ceiling_kinds[] = {"add-only", "scalar",
+					    "single-chain"};
+
+/* Lower is better: exactly T, then the largest below, then the smallest
+ * above. */
+static unsigned long thread_rank(unsigned have, unsigned want)
+{
+	if (have == want)
+		return 0;
+	if (have < want)
+		return 1 + (unsigned long)(want - have);
+	return 1000000UL + (unsigned long)(have - want);
+}
+
+static const struct rl_bw_roof *pick_bw(const struct rl_machine *m,
+					const char *level, unsigned t)
+{
+	const struct rl_bw_roof *best = NULL;
+	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
+		const struct rl_bw_roof *b = &m->bw[i];
+		if (strcmp(b->level, level) != 0 ||
+		    (b->moved_gbs <= 0 && b->stream_gbs <= 0))
+			continue;
+		if (!best || thread_rank(b->threads, t) <
+				     thread_rank(best->threads, t))
+			best = b;
+	}
+	return best;
+}
+
+static const struct rl_compute_roof *
+pick_compute(const struct rl_machine *m, const char *prec, const char *kind,
+	     unsigned t)
+{
+	const struct rl_compute_roof *best = NULL;
+	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		if (strcmp(c->precision, prec) != 0 ||
+		    strcmp(c->kind, kind) != 0 || !(c->gflops > 0))
+			continue;
+		if (!best) {
+			best = c;
+			continue;
+		}
+		unsigned long rc = thread_rank(c->threads, t);
+		unsigned long rb = thread_rank(best->threads, t);
+		if (rc < rb || (rc == rb && c->gflops > best->gflops))
+			best = c;
+	}
+	return best;
+}
+
+int rl_chart_has_counted(const struct rl_region_row *row)
+{
+	return rl_known(row->ai) && row->ai > 0 && rl_known(row->gflops) &&
+	       row->gflops > 0;
+}
+
+int rl_chart_has_declared(const struct rl_region_row *row)
+{
+	return rl_known(row->ai_expected) && row->ai_expected > 0 &&
+	       rl_known(row->gflops_expected) && row->gflops_expected > 0;
+}
+
+static void add_precision(struct rl_chart *c, const char *p)
+{
+	if (p && strcmp(p, "f32") == 0) {
+		c->show_f32 = 1;
+	} else if (p && strcmp(p, "mixed") == 0) {
+		c->show_f32 = 1;
+		c->show_f64 = 1;
+	} else {
+		c->show_f64 = 1;
+		if (!p || strcmp(p, "f64") != 0)
+			c->precision_assumed = 1;
+	}
+}
+
+static void add_flats(struct rl_chart *c, const struct rl_machine *m,
+		      const char *prec)
+{
+	const struct rl_compute_roof *peak = pick_compute(m, prec, "peak",
+							  c->threads);
+	if (!peak || c->n_flat >= RL_CHART_MAX_FLAT)
+		return;
+	/* peaks first: shift ceilings already there */
+	size_t np = 0;
+	while (np < c->n_flat && c->flat[np].is_peak)
+		np++;
+	memmove(&c->flat[np + 1], &c->flat[np],
+		(c->n_flat - np) * sizeof c->flat[0]);
+	c->flat[np] = (struct rl_chart_flat){peak, 1};
+	c->n_flat++;
+	if (peak->gflops > c->peak_max_gflops)
+		c->peak_max_gflops = peak->gflops;
+	for (size_t k = 0; k < sizeof ceiling_kinds / sizeof ceiling_kinds[0];
+	     k++) {
+		const struct rl_compute_roof *ce =
+			pick_compute(m, prec, ceiling_kinds[k], c->threads);
+		if (ce && ce->gflops < 0.98 * peak->gflops &&
+		    c->n_flat < RL_CHART_MAX_FLAT)
+			c->flat[c->n_flat++] = (struct rl_chart_flat){ce, 0};
+	}
+}
+
+const struct rl_compute_roof *rl_chart_peak_for(const struct rl_chart *c,
+						const char *precision)
+{
+	const char *want = precision && strcmp(precision, "f32") == 0 ? "f32"
+								       : "f64";
+	for (size_t i = 0; i < c->n_flat; i++)
+		if (c->flat[i].is_peak &&
+		    strcmp(c->flat[i].roof->precision, want) == 0)
+			return c->flat[i].roof;
+	return NULL;
+}
+
+struct range {
+	double lo, hi; /* log10, lo > hi when empty */
+};
+
+static void range_add(struct range *r, double v)
+{
+	if (!(v > 0) || !isfinite(v))
+		return;
+	double l = log10(v);
+	if (l < r->lo)
+		r->lo = l;
+	if (l > r->hi)
+		r->hi = l;
+}
+
+static void range_finish(struct range *r, double def_lo, double def_hi,
+			 double *lo, double *hi)
+{
+	if (r->lo > r->hi) {
+		*lo = def_lo;
+		*hi = def_hi;
+		return;
+	}
+	*lo = floor(r->lo - 0.15);
+	*hi = ceil(r->hi + 0.15);
+	while (*hi - *lo < 2) {
+		*hi += 1;
+		if (*hi - *lo < 2)
+			*lo -= 1;
+	}
+	if (*hi - *lo > RL_CHART_MAX_DECADES)
+		*lo = *hi - RL_CHART_MAX_DECADES;
+}
+
+void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
+		     double plot_w, double plot_h)
+{
+	memset(c, 0, sizeof *c);
+	c->left = RL_CHART_LEFT;
+	c->top = RL_CHART_TOP;
+	c->plot_w = plot_w;
+	c->plot_h = plot_h;
+	c->threads = 1;
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		if (row->n_threads > c->threads)
+			c->threads = row->n_threads;
+		add_precision(c, row->precision);
+		if (rl_known(row->dram_bytes) || row->basis == RL_BASIS_COUNTED)
+			c->bytes_moved = 1;
+	}
+	if (!c->show_f32 && !c->show_f64)
+		c->show_f64 = 1;
+
+	const struct rl_machine *m = r->machine;
+	c->has_model = m != NULL;
+	if (m) {
+		for (int l = RL_LEVELS - 1; l >= 0; l--) {
+			const struct rl_bw_roof *b = pick_bw(m, levels[l],
+							     c->threads);
+			if (!b)
+				continue;
+			double g = c->bytes_moved ? b->moved_gbs : b->stream_gbs;
+			if (!(g > 0))
+				g = c->bytes_moved ? b->stream_gbs : b->moved_gbs;
+			c->slope[c->n_slope++] = (struct rl_chart_slope){b, g};
+		}
+		if (c->show_f64)
+			add_flats(c, m, "f64");
+		if (c->show_f32)
+			add_flats(c, m, "f32");
+	}
+
+	struct range x = {INFINITY, -INFINITY}, y = {INFINITY, -INFINITY};
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		if (rl_chart_has_counted(row)) {
+			range_add(&x, row->ai);
+			range_add(&y, row->gflops);
+		}
+		if (rl_chart_has_declared(row)) {
+			range_add(&x, row->ai_expected);
+			range_add(&y, row->gflops_expected);
+		}
+	}
+	for (size_t f = 0; f < c->n_flat; f++) {
+		range_add(&y, c->flat[f].roof->gflops);
+		if (!c->flat[f].is_peak)
+			continue;
+		for (size_t s = 0; s < c->n_slope; s++)
+			range_add(&x, c->flat[f].roof->gflops / c->slope[s].gbs);
+	}
+	range_finish(&x, -2, 2, &c->x_lo, &c->x_hi);
+	range_finish(&y, -1, 3, &c->y_lo, &c->y_hi);
+}
+
+double rl_chart_px_x(const struct rl_chart *c, double ai)
+{
+	return c->left + c->plot_w * (log10(ai) - c->x_lo) / (c->x_hi - c->x_lo);
+}
+
+double rl_chart_px_y(const struct rl_chart *c, double gflops)
+{
+	return c->top +
+	       c->plot_h * (c->y_hi - log10(gflops)) / (c->y_hi - c->y_lo);
+}
+
+const char *rl_chart_num(char *buf, size_t len, double v)
+{
+	if (!rl_known(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1000 && fabs(v) < 1e6)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	unsigned cp = c & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+size_t rl_utf8_len(const char *s)
+{
+	size_t n = 0;
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	while (*p) {
+		size_t k = utf8_seq(p);
+		p += k ? k : 1;
+		n++;
+	}
+	return n;
+}
+
+void rl_xml_escape_cut(FILE *out, const char *s, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = 0;
+	while (*p) {
+		if (n == max_chars) {
+			fputs("\xe2\x80\xa6", out);
+			return;
+		}
+		size_t k = utf8_seq(p);
+		n++;
+		if (k == 0) {
+			fputs("\xef\xbf\xbd", out);
+			p++;
+			continue;
+		}
+		if (k > 1) {
+			fwrite(p, 1, k, out);
+			p += k;
+			continue;
+		}
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fputs("\xef\xbf\xbd", out);
+			else
+				fputc(*p, out);
+		}
+		p++;
+	}
+}
+
+void rl_xml_escape(FILE *out, const char *s)
+{
+	rl_xml_escape_cut(out, s, (size_t)-1);
+}

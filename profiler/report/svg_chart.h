@@ -1,0 +1,98 @@
+/*
+ * Roofline chart geometry, shared by the SVG and HTML renderers and the
+ * text plot: which roofs are shown, the axis ranges, and the mapping from
+ * (arithmetic intensity, GFLOP/s) to pixels.
+ *
+ * Roofs shown (rl_chart_layout): T = the largest n_threads of the summed
+ * rows (at least 1). For each memory level (L1, L2, L3, DRAM) the bandwidth
+ * roof of the model measured with T threads, else the largest thread count
+ * below T, else the smallest above; the same rule per precision and kind
+ * for the compute roofs. Per precision shown (f64 for f64, mixed and
+ * unknown rows; f32 for f32 and mixed rows): the best "peak" roof and,
+ * under it, the best "add-only", "scalar" and "single-chain" ceilings.
+ * Slopes use the "moved" bandwidth (32 B per triad element, write-allocate
+ * included: what counters see) when any row has counted bytes, else the
+ * "stream" one (24 B, the convention of declared bytes).
+ *
+ * Axis mapping (log-log, whole decades at the ends):
+ *   x_px = left + plot_w * (log10(ai)     - x_lo) / (x_hi - x_lo)
+ *   y_px = top  + plot_h * (y_hi - log10(gflops)) / (y_hi - y_lo)
+ * with x_lo/x_hi/y_lo/y_hi the log10 of the axis ends, chosen so every
+ * point, ridge and compute roof lies inside with at least 0.15 decade of
+ * room, at least two decades, at most RL_CHART_MAX_DECADES.
+ *
+ * Everything here points into the report and its machine model.
+ */
+#ifndef RL_SVG_CHART_H
+#define RL_SVG_CHART_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+#define RL_CHART_WIDTH 900.0
+#define RL_CHART_LEFT 80.0
+#define RL_CHART_TOP 64.0
+#define RL_CHART_PLOT_W 780.0
+#define RL_CHART_PLOT_H 440.0
+#define RL_CHART_MAX_DECADES 12
+#define RL_CHART_MAX_FLAT 8
+
+struct rl_chart_slope {
+	const struct rl_bw_roof *roof;
+	double gbs;               /* moved or stream, see bytes_moved */
+};
+
+struct rl_chart_flat {
+	const struct rl_compute_roof *roof;
+	int is_peak;              /* 1: the peak of its precision */
+};
+
+struct rl_chart {
+	double left, top, plot_w, plot_h;
+	double x_lo, x_hi, y_lo, y_hi;   /* log10 of the axis ends */
+	unsigned threads;                /* T above */
+	int has_model;                   /* machine model present */
+	int bytes_moved;                 /* slopes at moved_gbs */
+	int show_f64, show_f32;
+	int precision_assumed;           /* some row's precision unknown */
+	struct rl_chart_slope slope[RL_LEVELS];
+	size_t n_slope;                  /* lowest bandwidth first */
+	struct rl_chart_flat flat[RL_CHART_MAX_FLAT];
+	size_t n_flat;                   /* peaks first */
+	double peak_max_gflops;          /* highest peak shown, 0 none */
+};
+
+/* Choose roofs and axis ranges for the summed rows of r. */
+void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
+		     double plot_w, double plot_h);
+
+double rl_chart_px_x(const struct rl_chart *c, double ai);
+double rl_chart_px_y(const struct rl_chart *c, double gflops);
+
+/* Whether a row has a counted point / a declared point on log axes. */
+int rl_chart_has_counted(const struct rl_region_row *row);
+int rl_chart_has_declared(const struct rl_region_row *row);
+
+/* The compute roof a row is drawn against (its precision's peak), or
+ * NULL. */
+const struct rl_compute_roof *rl_chart_peak_for(const struct rl_chart *c,
+						const char *precision);
+
+/* Writes s with & < > " ' escaped for XML/HTML text and attributes;
+ * invalid UTF-8 and control characters become U+FFFD. */
+void rl_xml_escape(FILE *out, const char *s);
+/* Same, at most max_chars characters, "…" appended when cut. */
+void rl_xml_escape_cut(FILE *out, const char *s, size_t max_chars);
+/* Number of characters (UTF-8 code points) of s. */
+size_t rl_utf8_len(const char *s);
+
+/* A figure with 3 significant digits, no exponent below 1e6. */
+const char *rl_chart_num(char *buf, size_t len, double v);
+
+/* The chart as one <svg> element (render_svg.c). standalone adds the XML
+ * declaration. Returns 0 or a negative RL_E* code (write error). */
+int rl_svg_write_chart(FILE *out, const struct rl_report *r, int standalone,
+		       char *err, size_t errlen);
+
+#endif
