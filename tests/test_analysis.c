@@ -1,0 +1,481 @@
+/* analysis.c: roofline arithmetic against hand-computed values. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "rl_error.h"
+
+#define DATA RL_SOURCE_DIR "/tests/data/results/"
+#define BIT(c) (UINT64_C(1) << (c))
+#define EPS 1e-9
+
+static void add_bw(struct rl_machine *m, const char *level, unsigned threads,
+		   double stream, double moved)
+{
+	struct rl_bw_roof *b = &m->bw[m->n_bw++];
+
+	snprintf(b->level, sizeof b->level, "%s", level);
+	b->threads = threads;
+	b->stream_gbs = stream;
+	b->moved_gbs = moved;
+}
+
+static void add_compute(struct rl_machine *m, const char *name,
+			const char *kind, const char *prec, unsigned threads,
+			double gflops)
+{
+	struct rl_compute_roof *c = &m->compute[m->n_compute++];
+
+	snprintf(c->name, sizeof c->name, "%s", name);
+	snprintf(c->kind, sizeof c->kind, "%s", kind);
+	snprintf(c->precision, sizeof c->precision, "%s", prec);
+	c->threads = threads;
+	c->gflops = gflops;
+}
+
+/* 2 cores. DRAM: 1 thread 24/30 GB/s (stream/moved), 2 threads 36/48.
+ * L2: 1 thread moved 100, 2 threads 200. Peak f64 50 / 100, f32 100 / 200;
+ * ridge f64 1 thread (moved) = 50 / 30. */
+static struct rl_machine *machine(void)
+{
+	struct rl_machine *m = calloc(1, sizeof *m);
+
+	cr_assert_not_null(m);
+	m->version = 1;
+	m->cores = 2;
+	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU");
+	add_bw(m, "DRAM", 1, 24, 30);
+	add_bw(m, "DRAM", 2, 36, 48);
+	add_bw(m, "L2", 1, 80, 100);
+	add_bw(m, "L2", 2, 160, 200);
+	add_compute(m, "scalar", "scalar", "f64", 1, 5);
+	add_compute(m, "avx2-fma", "peak", "f64", 1, 50);
+	add_compute(m, "avx2-fma", "peak", "f64", 2, 100);
+	add_compute(m, "avx2-fma", "peak", "f32", 1, 100);
+	add_compute(m, "avx2-fma", "peak", "f32", 2, 200);
+	return m;
+}
+
+/* A one-thread, one-region process built by hand. */
+struct one {
+	struct rl_process_results proc;
+	struct rl_thread_results thr;
+	struct rl_region_stats reg;
+};
+
+static void one_init(struct one *o, long pid, uint64_t provided,
+		     const char *name, double time_s)
+{
+	memset(o, 0, sizeof *o);
+	o->reg.name = (char *)name;
+	o->reg.calls = 1;
+	o->reg.time_ns = (uint64_t)(time_s * 1e9);
+	o->reg.expected_flops = o->reg.expected_bytes = NAN;
+	o->thr.tid = (uint64_t)pid;
+	o->thr.regions = &o->reg;
+	o->thr.n_regions = 1;
+	o->proc.version = 1;
+	o->proc.pid = pid;
+	o->proc.program = (char *)"./t";
+	o->proc.backend = (char *)"perf";
+	o->proc.backend_note = (char *)"";
+	o->proc.provided = provided;
+	o->proc.complete = true;
+	o->proc.threads = &o->thr;
+	o->proc.n_threads = 1;
+	for (int c = 0; c < RL_COUNTER_COUNT; c++)
+		if (provided & BIT(c))
+			o->proc.method[c] = (char *)"test";
+}
+
+static void setc(struct one *o, int c, double v)
+{
+	o->reg.counters[c].value = (uint64_t)v;
+	o->reg.counters[c].scaled = v;
+	o->reg.counters[c].enabled_ns = 1000;
+	o->reg.counters[c].running_ns = 1000;
+}
+
+static void build(struct rl_process_results *procs, size_t n,
+		  const struct rl_machine *m, struct rl_report *rep)
+{
+	struct rl_run_results run = {procs, n, NULL, NULL, NULL, -1};
+	char err[256] = "";
+
+	cr_assert_eq(rl_report_build(&run, m, rep, err, sizeof err), 0, "%s",
+		     err);
+}
+
+Test(analysis, attainable_and_bound_are_the_roofline)
+{
+	cr_assert_float_eq(rl_attainable_gflops(100, 50, 0.5), 25, EPS);
+	cr_assert_float_eq(rl_attainable_gflops(100, 50, 4), 100, EPS);
+	cr_assert(isnan(rl_attainable_gflops(100, NAN, 4)));
+	cr_assert(isnan(rl_attainable_gflops(NAN, 50, 4)));
+	cr_assert_eq(rl_bound_of(100, 50, 1.99), RL_BOUND_MEMORY);
+	cr_assert_eq(rl_bound_of(100, 50, 2.0), RL_BOUND_COMPUTE); /* ridge */
+	cr_assert_eq(rl_bound_of(100, 50, 3), RL_BOUND_COMPUTE);
+	cr_assert_eq(rl_bound_of(100, 50, NAN), RL_BOUND_UNKNOWN);
+	cr_assert_eq(rl_bound_of(0, 50, 1), RL_BOUND_UNKNOWN);
+}
+
+/* good.json: triad in two threads (1 s and 1.5 s), "init, setup" in one. */
+Test(analysis, sums_threads_and_takes_the_longest_time)
+{
+	struct rl_process_results p;
+	struct rl_machine *m = machine();
+	struct rl_report rep;
+	const struct rl_region_row *t;
+	char err[512];
+
+	cr_assert_eq(rl_results_load(DATA "good.json", &p, err, sizeof err), 0,
+		     "%s", err);
+	build(&p, 1, m, &rep);
+	cr_assert_eq(rep.n_summed, 2);
+	cr_assert_eq(rep.n_rows, 5);
+	t = &rep.rows[0];
+	cr_assert_str_eq(t->region, "triad");
+	cr_assert_str_eq(rep.rows[1].region, "init, setup");
+	cr_assert_eq(t->pid, 0);
+	cr_assert_eq(t->tid, 0);
+	cr_assert_eq(t->n_threads, 2);
+	cr_assert_eq(t->calls, 20);
+	cr_assert_float_eq(t->time_s, 1.5, EPS);
+	cr_assert_float_eq(t->flops, 4e9, 1);
+	cr_assert_float_eq(t->flops_f64, 4e9, 1);
+	cr_assert_float_eq(t->flops_f32, 0, EPS);
+	cr_assert_str_eq(t->precision, "f64");
+	cr_assert_float_eq(t->dram_read_bytes, 32e9, 1);
+	cr_assert_float_eq(t->dram_write_bytes, 16e9, 1);
+	cr_assert_float_eq(t->dram_bytes, 48e9, 1);
+	cr_assert_float_eq(t->level_bytes[3], 48e9, 1);
+	cr_assert(isnan(t->level_bytes[0]));
+	cr_assert_float_eq(t->ai, 1.0 / 12, EPS);
+	cr_assert_float_eq(t->gflops, 4.0 / 1.5, EPS);
+	cr_assert_float_eq(t->gbs, 32, EPS);
+	cr_assert_float_eq(t->flops_expected, 4e9, 1);
+	cr_assert_float_eq(t->bytes_expected, 48e9, 1);
+	cr_assert_float_eq(t->ai_expected, 1.0 / 12, EPS);
+	cr_assert_float_eq(t->gflops_expected, 4.0 / 1.5, EPS);
+	/* 2 threads: DRAM moved 48 GB/s x 1/12 = 4 GFLOP/s < peak 100 */
+	cr_assert_eq(t->basis, RL_BASIS_COUNTED);
+	cr_assert_eq(t->bound, RL_BOUND_MEMORY);
+	cr_assert_str_eq(t->bound_roof, "DRAM");
+	cr_assert_float_eq(t->roof_gflops, 4, EPS);
+	cr_assert_float_eq(t->roof_pct, 100 * (4.0 / 1.5) / 4, 1e-9);
+	cr_assert_float_eq(t->scaled_ratio, 1, EPS);
+	cr_assert(t->simulated);
+	cr_assert_not(t->has_system_wide);
+	cr_assert_str_eq(t->method,
+			 "flops: simulated (rlprof-sim); bytes: simulated "
+			 "L3<->DRAM, write-allocate; declared figures from "
+			 "RL_REGION_EXPECT");
+	cr_assert_str_eq(rep.rows[1].method,
+			 "flops: simulated (rlprof-sim); bytes: simulated "
+			 "L3<->DRAM, write-allocate");
+	cr_assert_not_null(t->diagnosis);
+
+	/* no flops at all: AI 0, on the DRAM slope at 0, no percentage */
+	cr_assert_float_eq(rep.rows[1].ai, 0, EPS);
+	cr_assert(isnan(rep.rows[1].flops_expected));
+	cr_assert_null(rep.rows[1].precision);
+	cr_assert_eq(rep.rows[1].bound, RL_BOUND_MEMORY);
+	cr_assert(isnan(rep.rows[1].roof_pct));
+
+	/* per-thread rows: one thread each, 1-thread roofs (DRAM 30) */
+	cr_assert_str_eq(rep.rows[2].region, "triad");
+	cr_assert_eq(rep.rows[2].tid, 100);
+	cr_assert_eq(rep.rows[2].pid, 100);
+	cr_assert_eq(rep.rows[2].n_threads, 1);
+	cr_assert_str_eq(rep.rows[3].region, "init, setup");
+	cr_assert_eq(rep.rows[4].tid, 101);
+	cr_assert_float_eq(rep.rows[4].time_s, 1.5, EPS);
+	cr_assert_float_eq(rep.rows[4].roof_gflops, 30.0 / 12, EPS);
+	cr_assert_float_eq(rep.rows[4].roof_pct, 100 * (2.0 / 1.5) / 2.5,
+			   1e-9);
+
+	cr_assert_str_eq(rep.backend, "sim");
+	cr_assert_eq(rep.n_warnings, 1);
+	cr_assert_str_eq(rep.warnings[0].kind, "open-at-exit");
+	rl_report_release(&rep);
+	rl_results_release(&p);
+	free(m);
+}
+
+Test(analysis, right_of_the_ridge_is_compute_bound)
+{
+	struct one o;
+	struct rl_machine *m = machine();
+	struct rl_report rep;
+
+	one_init(&o, 1,
+		 BIT(RL_C_FLOPS_F64_512) | BIT(RL_C_DRAM_READ_BYTES) |
+			 BIT(RL_C_DRAM_WRITE_BYTES),
+		 "fma", 1.0);
+	setc(&o, RL_C_FLOPS_F64_512, 40e9);
+	setc(&o, RL_C_DRAM_READ_BYTES, 6e9);
+	setc(&o, RL_C_DRAM_WRITE_BYTES, 4e9);
+	build(&o.proc, 1, m, &rep);
+	/* AI 4 > ridge 50/30: the f64 peak of 1 thread binds */
+	cr_assert_float_eq(rep.rows[0].ai, 4, EPS);
+	cr_assert_eq(rep.rows[0].bound, RL_BOUND_COMPUTE);
+	cr_assert_str_eq(rep.rows[0].bound_roof, "avx2-fma f64");
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 50, EPS);
+	cr_assert_float_eq(rep.rows[0].roof_pct, 80, EPS);
+	rl_report_release(&rep);
+	free(m);
+}
+
+Test(analysis, the_lowest_level_roof_binds)
+{
+	struct one o;
+	struct rl_machine *m = machine();
+	struct rl_report rep;
+
+	one_init(&o, 1,
+		 BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES) |
+			 BIT(RL_C_L2_READ_BYTES) | BIT(RL_C_L2_WRITE_BYTES),
+		 "tiled", 2.0);
+	setc(&o, RL_C_FLOPS_F64_256, 20e9);
+	setc(&o, RL_C_DRAM_BYTES, 1e9);
+	setc(&o, RL_C_L2_READ_BYTES, 150e9);
+	setc(&o, RL_C_L2_WRITE_BYTES, 50e9);
+	build(&o.proc, 1, m, &rep);
+	/* DRAM: AI 20 x 30 = 600 > 50; L2: AI 0.1 x 100 = 10 < 50 */
+	cr_assert(isnan(rep.rows[0].dram_read_bytes));
+	cr_assert_float_eq(rep.rows[0].dram_bytes, 1e9, 1);
+	cr_assert_float_eq(rep.rows[0].level_bytes[1], 200e9, 1);
+	cr_assert_float_eq(rep.rows[0].level_ai[1], 0.1, EPS);
+	cr_assert_float_eq(rep.rows[0].level_ai[3], 20, EPS);
+	cr_assert(isnan(rep.rows[0].level_ai[0]));
+	cr_assert_eq(rep.rows[0].bound, RL_BOUND_MEMORY);
+	cr_assert_str_eq(rep.rows[0].bound_roof, "L2");
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 10, EPS);
+	cr_assert_float_eq(rep.rows[0].gflops, 10, EPS);
+	cr_assert_float_eq(rep.rows[0].roof_pct, 100, EPS);
+	rl_report_release(&rep);
+	free(m);
+}
+
+Test(analysis, declared_basis_without_counters)
+{
+	struct rl_process_results p;
+	struct rl_machine *m = machine();
+	struct rl_report rep;
+	const struct rl_region_row *s, *q;
+	char err[512];
+
+	cr_assert_eq(rl_results_load(DATA "time_only.json", &p, err,
+				     sizeof err),
+		     0, "%s", err);
+	build(&p, 1, m, &rep);
+	s = &rep.rows[0];
+	q = &rep.rows[1];
+	cr_assert(isnan(s->flops) && isnan(s->dram_bytes) && isnan(s->ai));
+	cr_assert(isnan(s->gflops) && isnan(s->gbs));
+	cr_assert(isnan(s->flops_f64) && isnan(s->flops_f32));
+	cr_assert(isnan(s->scaled_ratio));
+	cr_assert_null(s->precision);
+	cr_assert_float_eq(s->ai_expected, 0.25, EPS);
+	cr_assert_float_eq(s->gflops_expected, 4, EPS);
+	/* 1 thread, declared bytes against the DRAM stream roof: 0.25 x 24 */
+	cr_assert_eq(s->basis, RL_BASIS_DECLARED);
+	cr_assert_eq(s->bound, RL_BOUND_MEMORY);
+	cr_assert_str_eq(s->bound_roof, "DRAM");
+	cr_assert_float_eq(s->roof_gflops, 6, EPS);
+	cr_assert_float_eq(s->roof_pct, 100 * 4.0 / 6, 1e-9);
+	cr_assert_str_eq(s->method, "time only: no counters (declared "
+				    "figures from RL_REGION_EXPECT)");
+	/* nothing declared, nothing counted: only calls and time */
+	cr_assert_eq(q->calls, 2);
+	cr_assert_float_eq(q->time_s, 1, EPS);
+	cr_assert(isnan(q->flops_expected) && isnan(q->ai_expected));
+	cr_assert(isnan(q->roof_gflops) && isnan(q->roof_pct));
+	cr_assert_eq(q->bound, RL_BOUND_UNKNOWN);
+	cr_assert_eq(q->basis, RL_BASIS_NONE);
+	cr_assert_null(q->bound_roof);
+	cr_assert_str_eq(q->method, "time only: no counters");
+	rl_report_release(&rep);
+	rl_results_release(&p);
+	free(m);
+}
+
+Test(analysis, no_machine_model_means_no_bound)
+{
+	struct rl_process_results p;
+	struct rl_report rep;
+	char err[512];
+
+	cr_assert_eq(rl_results_load(DATA "good.json", &p, err, sizeof err), 0,
+		     "%s", err);
+	build(&p, 1, NULL, &rep);
+	cr_assert_null(rep.machine);
+	cr_assert_float_eq(rep.rows[0].ai, 1.0 / 12, EPS);
+	cr_assert_eq(rep.rows[0].bound, RL_BOUND_UNKNOWN);
+	cr_assert_eq(rep.rows[0].basis, RL_BASIS_NONE);
+	cr_assert(isnan(rep.rows[0].roof_gflops));
+	cr_assert(isnan(rep.rows[0].roof_pct));
+	rl_report_release(&rep);
+	rl_results_release(&p);
+}
+
+Test(analysis, precision_by_dominance)
+{
+	struct one o;
+	struct rl_machine *m = machine();
+	struct rl_report rep;
+	uint64_t prov = BIT(RL_C_FLOPS_F64_SCALAR) | BIT(RL_C_FLOPS_F32_256) |
+			BIT(RL_C_DRAM_BYTES);
+
+	one_init(&o, 1, prov, "mix", 1.0);
+	setc(&o, RL_C_FLOPS_F64_SCALAR, 50e9);
+	setc(&o, RL_C_FLOPS_F32_256, 50e9);
+	setc(&o, RL_C_DRAM_BYTES, 1e9);
+	build(&o.proc, 1, m, &rep);
+	cr_assert_str_eq(rep.rows[0].precision, "mixed");
+	cr_assert_str_eq(rep.rows[0].bound_roof, "avx2-fma f64");
+	rl_report_release(&rep);
+
+	setc(&o, RL_C_FLOPS_F64_SCALAR, 5e9);
+	setc(&o, RL_C_FLOPS_F32_256, 95e9);
+	build(&o.proc, 1, m, &rep);
+	cr_assert_str_eq(rep.rows[0].precision, "f32");
+	cr_assert_str_eq(rep.rows[0].bound_roof, "avx2-fma f32");
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 100, EPS);
+	rl_report_release(&rep);
+
+	one_init(&o, 1, BIT(RL_C_FLOPS_ANY) | BIT(RL_C_DRAM_BYTES), "any",
+		 1.0);
+	setc(&o, RL_C_FLOPS_ANY, 10e9);
+	setc(&o, RL_C_DRAM_BYTES, 10e9);
+	build(&o.proc, 1, m, &rep);
+	cr_assert_float_eq(rep.rows[0].flops, 10e9, 1);
+	cr_assert(isnan(rep.rows[0].flops_f32));
+	cr_assert(isnan(rep.rows[0].flops_f64));
+	cr_assert_null(rep.rows[0].precision);
+	/* unknown precision: compared with the f64 peak (documented) */
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 30, EPS);
+	rl_report_release(&rep);
+	free(m);
+}
+
+Test(analysis, multiplexing_and_system_wide_are_warned)
+{
+	struct one o;
+	struct rl_report rep;
+	int mux = 0, sys = 0;
+
+	one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES),
+		 "mux", 1.0);
+	setc(&o, RL_C_FLOPS_F64_256, 1e9);
+	setc(&o, RL_C_DRAM_BYTES, 1e9);
+	o.reg.counters[RL_C_FLOPS_F64_256].running_ns = 500;
+	o.proc.scope[RL_C_DRAM_BYTES] = RL_SCOPE_SYSTEM;
+	o.proc.method[RL_C_DRAM_BYTES] = (char *)"uncore imc";
+	build(&o.proc, 1, NULL, &rep);
+	cr_assert_float_eq(rep.rows[0].scaled_ratio, 0.5, EPS);
+	cr_assert(rep.rows[0].has_system_wide);
+	cr_assert_str_eq(rep.rows[0].method,
+			 "flops: test; bytes: uncore imc (system-wide)");
+	for (size_t i = 0; i < rep.n_warnings; i++) {
+		const struct rl_warning *w = &rep.warnings[i];
+		if (strcmp(w->kind, "multiplexed") == 0) {
+			mux++;
+			cr_assert(strstr(w->message, "'mux'"));
+			cr_assert(strstr(w->message, "50%"), "%s", w->message);
+		}
+		if (strcmp(w->kind, "system-wide") == 0) {
+			sys++;
+			cr_assert_str_eq(w->message,
+					 "dram bytes are system-wide: they "
+					 "include every process on the socket");
+		}
+	}
+	cr_assert_eq(mux, 1);
+	cr_assert_eq(sys, 1);
+	rl_report_release(&rep);
+}
+
+Test(analysis, a_counter_missing_in_one_process_is_unknown_in_the_sum)
+{
+	struct one a, b;
+	struct rl_process_results procs[2];
+	struct rl_report rep;
+
+	one_init(&a, 10, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "k",
+		 1.0);
+	setc(&a, RL_C_FLOPS_F64_256, 1e9);
+	setc(&a, RL_C_DRAM_BYTES, 2e9);
+	one_init(&b, 11, BIT(RL_C_FLOPS_F64_256), "k", 3.0);
+	setc(&b, RL_C_FLOPS_F64_256, 5e9);
+	procs[0] = a.proc;
+	procs[1] = b.proc;
+	build(procs, 2, NULL, &rep);
+	cr_assert_eq(rep.n_summed, 1);
+	cr_assert_eq(rep.rows[0].n_threads, 2);
+	cr_assert_float_eq(rep.rows[0].flops, 6e9, 1);
+	cr_assert_float_eq(rep.rows[0].time_s, 3, EPS);
+	cr_assert(isnan(rep.rows[0].dram_bytes));
+	cr_assert(isnan(rep.rows[0].ai));
+	cr_assert_eq(rep.rows[1].pid, 10);
+	cr_assert_float_eq(rep.rows[1].ai, 0.5, EPS);
+	cr_assert(isnan(rep.rows[2].dram_bytes));
+	rl_report_release(&rep);
+}
+
+Test(analysis, roofs_of_the_nearest_thread_count)
+{
+	struct one o[7];
+	struct rl_process_results procs[7];
+	struct rl_machine *m = calloc(1, sizeof *m);
+	struct rl_report rep;
+
+	cr_assert_not_null(m);
+	m->cores = 8;
+	add_bw(m, "DRAM", 1, 10, 10);
+	add_bw(m, "DRAM", 2, 20, 20);
+	add_bw(m, "DRAM", 4, 40, 40);
+	add_compute(m, "avx2-fma", "peak", "f64", 1, 100);
+	add_compute(m, "avx2-fma", "peak", "f64", 4, 400);
+	for (int i = 0; i < 7; i++) {
+		one_init(&o[i], 100 + i,
+			 BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "p",
+			 1.0);
+		setc(&o[i], RL_C_FLOPS_F64_256, 1e9);
+		setc(&o[i], RL_C_DRAM_BYTES, 10e9);
+		procs[i] = o[i].proc;
+	}
+	build(procs, 7, m, &rep);
+	/* 7 threads, roofs at 1, 2, 4: the 4-thread DRAM roof, AI 0.1 */
+	cr_assert_eq(rep.rows[0].n_threads, 7);
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 4, EPS);
+	/* one thread: the 1-thread roof */
+	cr_assert_float_eq(rep.rows[1].roof_gflops, 1, EPS);
+	rl_report_release(&rep);
+
+	m->cores = 2; /* more threads than cores: the 2-core roofs */
+	build(procs, 3, m, &rep);
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 2, EPS);
+	rl_report_release(&rep);
+	free(m);
+}
+
+Test(analysis, an_unknown_scaled_value_stays_unknown)
+{
+	struct one o;
+	struct rl_report rep;
+
+	one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "n",
+		 1.0);
+	setc(&o, RL_C_FLOPS_F64_256, 1e9);
+	o.reg.counters[RL_C_DRAM_BYTES].scaled = NAN;
+	build(&o.proc, 1, NULL, &rep);
+	cr_assert_float_eq(rep.rows[0].flops, 1e9, 1);
+	cr_assert(isnan(rep.rows[0].dram_bytes));
+	cr_assert(isnan(rep.rows[0].gbs));
+	cr_assert(isnan(rep.rows[0].ai));
+	rl_report_release(&rep);
+}
