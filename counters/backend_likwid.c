@@ -1,15 +1,58 @@
-/* Placeholder: the likwid backend is being written (see its issue). */
+/*
+ * The likwid backend in librlprof: forwards to the plugin
+ * $(LIB)/rlprof/rlprof-likwid.so (counters/plugins/likwid_plugin.c), which links
+ * liblikwid, so librlprof itself needs only libc, pthreads and dlopen.
+ */
 #include "backend.h"
+#include "plugins/plugin.h"
 
-static int stub_probe(char *why, size_t len)
+static struct rl_plugin plugin = RL_PLUGIN_INIT("rlprof-likwid.so", "liblikwid");
+
+static int fwd_probe(char *why, size_t len)
 {
-	rl_fail(why, len, RL_ENOTSUP, "the likwid backend is not built yet");
-	return RL_CAP_NONE;
+	return rl_plugin_probe(&plugin, why, len);
+}
+
+static int fwd_init(const char *options, struct rl_backend_setup *setup,
+		    char *err, size_t errlen)
+{
+	return rl_plugin_init(&plugin, options, setup, err, errlen);
+}
+
+static int fwd_thread_open(void *state, char *err, size_t errlen)
+{
+	if (!plugin.backend)
+		return rl_fail(err, errlen, RL_ENOTSUP, "%s", plugin.why);
+	return plugin.backend->thread_open(state, err, errlen);
+}
+
+static int fwd_read(void *state, struct rl_counter_value *values)
+{
+	return plugin.backend ? plugin.backend->read(state, values)
+			      : RL_ENOTSUP;
+}
+
+static void fwd_thread_close(void *state)
+{
+	if (plugin.backend)
+		plugin.backend->thread_close(state);
+}
+
+static void fwd_fini(void)
+{
+	if (plugin.backend)
+		plugin.backend->fini();
 }
 
 const struct rl_backend rl_backend_likwid = {
 	.abi = RL_BACKEND_ABI,
 	.name = "likwid",
-	.summary = "placeholder",
-	.probe = stub_probe,
+	.summary = "LIKWID perfmon groups FLOPS_DP/FLOPS_SP/MEM per cpu (plugin rlprof-likwid.so)",
+	.thread_state_size = RL_PLUGIN_STATE_MAX,
+	.probe = fwd_probe,
+	.init = fwd_init,
+	.thread_open = fwd_thread_open,
+	.read = fwd_read,
+	.thread_close = fwd_thread_close,
+	.fini = fwd_fini,
 };

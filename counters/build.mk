@@ -10,3 +10,20 @@ EVENTS_LIBS := -lpfm
 
 # hw: why the hardware PMU works or not (libc only: part of librlprof).
 RUNTIME_SRCS += counters/perf_probe.c
+
+# hw: the PAPI and LIKWID backends are plugins ($(LIB)/rlprof/rlprof-*.so,
+# linking -lpapi / -llikwid), dlopened by the forwarding backends
+# counters/backend_{papi,likwid}.c through counters/plugins/loader.c.
+RUNTIME_SRCS += counters/plugins/loader.c
+PLUGIN_SHARED := counters/events/uarch.c counters/counter_ids.c counters/rl_error.c
+PLUGIN_CFLAGS  = $(filter-out -MMD -MP,$(ALL_CFLAGS)) -shared -Wl,-Bsymbolic
+
+$(LIB)/rlprof/rlprof-papi.so: counters/plugins/papi_plugin.c $(PLUGIN_SHARED) counters/plugins/plugin.h counters/events/events.h counters/backend.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) $(filter %.c,$^) -o $@ $(ALL_LDFLAGS) -lpapi
+
+$(LIB)/rlprof/rlprof-likwid.so: counters/plugins/likwid_plugin.c $(PLUGIN_SHARED) counters/plugins/plugin.h counters/backend.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) $(filter %.c,$^) -o $@ $(ALL_LDFLAGS) -llikwid -lpthread
+
+TARGETS += $(LIB)/rlprof/rlprof-papi.so $(LIB)/rlprof/rlprof-likwid.so
