@@ -1,0 +1,154 @@
+/* render_json.c: one valid document, null where unmeasured. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+#define DATA RL_SOURCE_DIR "/tests/data/results/"
+
+static void json_machine(struct rl_machine *m)
+{
+	memset(m, 0, sizeof *m);
+	m->cores = 2;
+	snprintf(m->cpu_model, sizeof m->cpu_model, "Test \"CPU\"");
+	m->n_bw = 1;
+	snprintf(m->bw[0].level, sizeof m->bw[0].level, "DRAM");
+	m->bw[0].threads = 1;
+	m->bw[0].stream_gbs = 24;
+	m->bw[0].moved_gbs = 30;
+	m->n_compute = 1;
+	snprintf(m->compute[0].name, sizeof m->compute[0].name, "avx2-fma");
+	snprintf(m->compute[0].kind, sizeof m->compute[0].kind, "peak");
+	snprintf(m->compute[0].precision, sizeof m->compute[0].precision,
+		 "f64");
+	m->compute[0].threads = 1;
+	m->compute[0].gflops = 50;
+}
+
+/* Render a results file (with run.json fields) and parse it back. */
+static json_t *render(const char *file, int with_machine)
+{
+	struct rl_process_results p;
+	struct rl_run_results run = {&p, 1, (char *)"auto",
+				     (char *)"no PMU: \"time\" chosen",
+				     (char *)"./kern <1>", 3};
+	struct rl_machine *m = calloc(1, sizeof *m);
+	struct rl_report rep;
+	struct rl_render_options opt = {0, 0, 0};
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	json_error_t je;
+	json_t *doc;
+	FILE *f;
+
+	cr_assert_not_null(m);
+	json_machine(m);
+	cr_assert_eq(rl_results_load(file, &p, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_report_build(&run, with_machine ? m : NULL, &rep, err,
+				     sizeof err),
+		     0, "%s", err);
+	f = open_memstream(&text, &len);
+	cr_assert_eq(rl_renderer_find("json")->render(f, &rep, &opt, err,
+						      sizeof err),
+		     0, "%s", err);
+	fclose(f);
+	doc = json_loads(text, 0, &je);
+	cr_assert_not_null(doc, "line %d: %s\n%s", je.line, je.text, text);
+	free(text);
+	rl_report_release(&rep);
+	rl_results_release(&p);
+	free(m);
+	return doc;
+}
+
+static json_t *at(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	cr_assert_not_null(v, "no key '%s'", key);
+	return v;
+}
+
+Test(render_json, header_counters_and_machine)
+{
+	json_t *doc = render(DATA "good.json", 1), *c, *m;
+
+	cr_assert_str_eq(json_string_value(at(doc, "format")), "rlprof-report");
+	cr_assert_eq(json_integer_value(at(doc, "version")), 1);
+	cr_assert_str_eq(json_string_value(at(doc, "backend")), "sim");
+	cr_assert_str_eq(json_string_value(at(doc, "backend_reason")),
+			 "no PMU: \"time\" chosen");
+	cr_assert_str_eq(json_string_value(at(doc, "command")), "./kern <1>");
+	cr_assert_eq(json_integer_value(at(doc, "exit_status")), 3);
+	c = at(doc, "counters");
+	cr_assert_eq(json_array_size(c), 4);
+	cr_assert_str_eq(json_string_value(at(json_array_get(c, 0), "name")),
+			 "flops_f64_256");
+	cr_assert_str_eq(json_string_value(at(json_array_get(c, 2), "scope")),
+			 "simulated");
+	m = at(doc, "machine");
+	cr_assert_str_eq(json_string_value(at(m, "cpu_model")), "Test \"CPU\"");
+	cr_assert_eq(json_array_size(at(m, "bandwidth")), 1);
+	cr_assert_eq(json_array_size(at(m, "compute")), 1);
+	cr_assert_eq(json_array_size(at(doc, "warnings")), 1);
+	json_decref(doc);
+}
+
+Test(render_json, regions_with_threads_and_figures)
+{
+	json_t *doc = render(DATA "good.json", 1), *regs, *t, *th;
+
+	regs = at(doc, "regions");
+	cr_assert_eq(json_array_size(regs), 2);
+	t = json_array_get(regs, 0);
+	cr_assert_str_eq(json_string_value(at(t, "region")), "triad");
+	cr_assert_eq(json_integer_value(at(t, "calls")), 20);
+	cr_assert_eq(json_integer_value(at(t, "n_threads")), 2);
+	cr_assert_float_eq(json_number_value(at(t, "ai")), 1.0 / 12, 1e-9);
+	cr_assert_float_eq(json_number_value(at(t, "dram_bytes")), 48e9, 1);
+	cr_assert_float_eq(json_number_value(at(at(t, "level_bytes"), "DRAM")),
+			   48e9, 1);
+	cr_assert(json_is_null(at(at(t, "level_bytes"), "L1")));
+	cr_assert_str_eq(json_string_value(at(t, "precision")), "f64");
+	cr_assert_str_eq(json_string_value(at(t, "bound")), "memory");
+	cr_assert_str_eq(json_string_value(at(t, "basis")), "counted");
+	cr_assert_str_eq(json_string_value(at(t, "bound_roof")), "DRAM");
+	cr_assert(json_is_false(at(t, "has_system_wide")));
+	cr_assert(json_is_true(at(t, "simulated")));
+	th = at(t, "threads");
+	cr_assert_eq(json_array_size(th), 2);
+	cr_assert_eq(json_integer_value(at(json_array_get(th, 1), "tid")), 101);
+	cr_assert_eq(json_integer_value(at(json_array_get(th, 1), "pid")), 100);
+	/* "init, setup" declared nothing */
+	t = json_array_get(regs, 1);
+	cr_assert(json_is_null(at(t, "flops_expected")));
+	cr_assert(json_is_null(at(t, "ai_expected")));
+	cr_assert(json_is_null(at(t, "roof_pct")));
+	json_decref(doc);
+}
+
+Test(render_json, null_where_unmeasured)
+{
+	json_t *doc = render(DATA "time_only.json", 0), *s;
+
+	cr_assert(json_is_null(at(doc, "machine")));
+	cr_assert_eq(json_array_size(at(doc, "counters")), 0);
+	s = json_array_get(at(doc, "regions"), 0);
+	cr_assert_str_eq(json_string_value(at(s, "region")), "stream");
+	cr_assert(json_is_null(at(s, "flops")));
+	cr_assert(json_is_null(at(s, "dram_bytes")));
+	cr_assert(json_is_null(at(s, "ai")));
+	cr_assert(json_is_null(at(s, "gflops")));
+	cr_assert(json_is_null(at(s, "bound")));
+	cr_assert(json_is_null(at(s, "bound_roof")));
+	cr_assert(json_is_null(at(s, "precision")));
+	cr_assert(json_is_null(at(s, "scaled_ratio")));
+	cr_assert_float_eq(json_number_value(at(s, "ai_expected")), 0.25, 1e-12);
+	cr_assert_float_eq(json_number_value(at(s, "time_s")), 2, 1e-12);
+	cr_assert_str_eq(json_string_value(at(s, "method")),
+			 "time only: no counters (declared figures from "
+			 "RL_REGION_EXPECT)");
+	json_decref(doc);
+}
