@@ -30,6 +30,27 @@ static const char *linkage(const struct rl_elf_info *info)
 	return info->dynamic ? "dynamically linked" : "statically linked";
 }
 
+/* The name with control characters shown as C escapes (one line). */
+static void visible(char *buf, size_t len, const char *name)
+{
+	size_t k = 0;
+
+	for (const unsigned char *p = (const unsigned char *)name;
+	     *p && k + 5 < len; p++) {
+		static const char esc[] = "\a\b\t\n\v\f\r";
+		const char *e = *p ? strchr(esc, *p) : NULL;
+		if (e) {
+			buf[k++] = '\\';
+			buf[k++] = "abtnvfr"[e - esc];
+		} else if (*p < 32 || *p == 127) {
+			k += (size_t)snprintf(buf + k, len - k, "\\x%02x", *p);
+		} else {
+			buf[k++] = (char)*p;
+		}
+	}
+	buf[k] = '\0';
+}
+
 static void print_text(const char *prog, const struct rl_elf_info *info)
 {
 	printf("%s: %s, %s%s\n", prog, rl_file_kind_name(info->kind),
@@ -46,7 +67,7 @@ static void print_text(const char *prog, const struct rl_elf_info *info)
 		const struct rl_region_site *s = &info->sites[i];
 		char shown[1024];
 		if (s->name)
-			snprintf(shown, sizeof shown, "%s", s->name);
+			visible(shown, sizeof shown, s->name);
 		else
 			snprintf(shown, sizeof shown, "<runtime: %s>", s->expr);
 		printf("  %-32s %s:%u\n", shown, s->file, s->line);

@@ -332,6 +332,17 @@ static int read_sections(Elf *elf, struct rl_elf_info *out, bool *pie_flag,
 	return 0;
 }
 
+static int cmp_site(const void *a, const void *b)
+{
+	const struct rl_region_site *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->expr, y->expr);
+}
+
 int rl_elf_inspect(const char *path, struct rl_elf_info *out, char *err,
 		   size_t errlen)
 {
@@ -381,6 +392,8 @@ int rl_elf_inspect(const char *path, struct rl_elf_info *out, char *err,
 						       : RL_FILE_SHARED;
 	else
 		out->kind = RL_FILE_ELF_OTHER;
+	if (out->n_sites > 1) /* the linker's order is not the source's */
+		qsort(out->sites, out->n_sites, sizeof *out->sites, cmp_site);
 out:
 	if (elf)
 		elf_end(elf);

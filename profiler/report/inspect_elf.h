@@ -38,7 +38,7 @@ struct rl_elf_info {
 	bool dynamic;          /* has a program interpreter (ld.so) */
 	bool links_rlprof;     /* DT_NEEDED names librlprof.so* */
 	char *interpreter;     /* ELF PT_INTERP or the script's "#!" path */
-	struct rl_region_site *sites; /* deduplicated, in section order */
+	struct rl_region_site *sites; /* deduplicated, by file and line */
 	size_t n_sites;
 	size_t n_malformed;    /* records that did not parse */
 };
