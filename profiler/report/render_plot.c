@@ -1,11 +1,205 @@
-/* Placeholder until the charts work lands. */
+/*
+ * The small text roofline of `rlprof report --format table --plot`:
+ * PLOT_W x PLOT_H characters, log-log, the same roofs and axis ranges as
+ * the SVG chart (svg_chart.c). '/' DRAM slope, '.' cache slopes, '=' peaks,
+ * '-' ceilings; region i is the letter 'A'+i at its counted point and
+ * 'a'+i at its declared one (beyond 26 regions: '#' and '+'). A legend
+ * follows.
+ */
+#include <math.h>
+#include <string.h>
+
 #include "render.h"
 #include "rl_error.h"
+#include "svg_chart.h"
+
+#define PLOT_W 60
+#define PLOT_H 20
+#define AXIS_W 8
+
+struct grid {
+	char cell[PLOT_H][PLOT_W + 1];
+	const struct rl_chart *c;
+};
+
+static int col_of(const struct grid *g, double log_ai)
+{
+	const struct rl_chart *c = g->c;
+	return (int)lround((log_ai - c->x_lo) / (c->x_hi - c->x_lo) *
+			   (PLOT_W - 1));
+}
+
+static int row_of(const struct grid *g, double log_gflops)
+{
+	const struct rl_chart *c = g->c;
+	return (int)lround((c->y_hi - log_gflops) / (c->y_hi - c->y_lo) *
+			   (PLOT_H - 1));
+}
+
+static void put(struct grid *g, int row, int col, char ch)
+{
+	if (row >= 0 && row < PLOT_H && col >= 0 && col < PLOT_W)
+		g->cell[row][col] = ch;
+}
+
+static void draw_slope(struct grid *g, double gbs, double top_gflops,
+		       char ch)
+{
+	const struct rl_chart *c = g->c;
+	double lg = log10(gbs), ltop = log10(top_gflops);
+	double step = (c->x_hi - c->x_lo) / (PLOT_W - 1) / 4;
+	for (double x = c->x_lo; x <= c->x_hi + 1e-9; x += step) {
+		double y = x + lg;
+		if (y > ltop + 1e-9 || y < c->y_lo)
+			continue;
+		put(g, row_of(g, y), col_of(g, x), ch);
+	}
+}
+
+static void draw_flat(struct grid *g, double gflops, double from_log_ai,
+		      char ch)
+{
+	int row = row_of(g, log10(gflops));
+	for (int col = col_of(g, from_log_ai); col < PLOT_W; col++)
+		if (g->cell[row][col] == ' ' || ch == '=')
+			put(g, row, col, ch);
+}
+
+static char letter(size_t i, int declared)
+{
+	if (i < 26)
+		return (char)((declared ? 'a' : 'A') + (int)i);
+	return declared ? '+' : '#';
+}
+
+static void write_axes(FILE *out, const struct grid *g)
+{
+	const struct rl_chart *c = g->c;
+	char lab[32];
+	for (int row = 0; row < PLOT_H; row++) {
+		lab[0] = '\0';
+		for (int k = (int)c->y_lo; k <= (int)c->y_hi; k++)
+			if (row_of(g, k) == row)
+				rl_chart_num(lab, sizeof lab, pow(10, k));
+		fprintf(out, "%*s |%s\n", AXIS_W - 2, lab, g->cell[row]);
+	}
+	fprintf(out, "%*s +", AXIS_W - 2, "");
+	for (int col = 0; col < PLOT_W; col++) {
+		int tick = 0;
+		for (int k = (int)c->x_lo; k <= (int)c->x_hi; k++)
+			tick |= col_of(g, k) == col;
+		fputc(tick ? '+' : '-', out);
+	}
+	fputc('\n', out);
+	/* decade labels centred under their ticks, skipped when crowded */
+	char line[PLOT_W + AXIS_W + 16];
+	memset(line, ' ', sizeof line - 1);
+	line[sizeof line - 1] = '\0';
+	int last_end = -1;
+	for (int k = (int)c->x_lo; k <= (int)c->x_hi; k++) {
+		rl_chart_num(lab, sizeof lab, pow(10, k));
+		int len = (int)strlen(lab);
+		int start = AXIS_W + col_of(g, k) - len / 2;
+		if (start <= last_end || start + len >= (int)sizeof line - 1)
+			continue;
+		memcpy(line + start, lab, (size_t)len);
+		last_end = start + len;
+	}
+	int end = (int)sizeof line - 2;
+	while (end > 0 && line[end] == ' ')
+		line[end--] = '\0';
+	fprintf(out, "%s  flop/byte\n", line);
+}
+
+static void write_legend(FILE *out, const struct rl_report *r,
+			 const struct rl_chart *c)
+{
+	char a[32], b[32];
+	if (!c->has_model) {
+		fputs("  no machine model: run rlprof probe\n", out);
+	} else {
+		for (size_t i = 0; i < c->n_slope; i++)
+			fprintf(out, "%s %c %s %s GB/s", i ? "," : "  ",
+				strcmp(c->slope[i].roof->level, "DRAM") == 0 ? '/'
+									    : '.',
+				c->slope[i].roof->level,
+				rl_chart_num(a, sizeof a, c->slope[i].gbs));
+		if (c->n_slope)
+			fprintf(out, " (%s bytes)\n",
+				c->bytes_moved ? "moved, 32 B/element"
+					       : "stream, 24 B/element");
+		for (size_t f = 0; f < c->n_flat; f++) {
+			const struct rl_compute_roof *k = c->flat[f].roof;
+			fprintf(out, "%s %c %s %s %s GFLOP/s", f ? "," : "  ",
+				c->flat[f].is_peak ? '=' : '-',
+				c->flat[f].is_peak ? k->name : k->kind, k->precision,
+				rl_chart_num(a, sizeof a, k->gflops));
+		}
+		if (c->n_flat)
+			fprintf(out, " (%u thread%s)\n", c->threads,
+				c->threads == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		fprintf(out, "  %c %-20.20s", letter(i, 0), row->region);
+		if (rl_chart_has_counted(row))
+			fprintf(out, " AI %s, %s GFLOP/s",
+				rl_chart_num(a, sizeof a, row->ai),
+				rl_chart_num(b, sizeof b, row->gflops));
+		if (rl_chart_has_declared(row))
+			fprintf(out, "%s%c declared AI %s, %s GFLOP/s",
+				rl_chart_has_counted(row) ? "; " : " ",
+				letter(i, 1),
+				rl_chart_num(a, sizeof a, row->ai_expected),
+				rl_chart_num(b, sizeof b, row->gflops_expected));
+		if (!rl_chart_has_counted(row) && !rl_chart_has_declared(row))
+			fputs(" not on the plot: no flops or no time", out);
+		if (row->bound != RL_BOUND_UNKNOWN && rl_known(row->roof_pct))
+			fprintf(out, " (%s%% of %s)",
+				rl_chart_num(a, sizeof a, row->roof_pct),
+				row->bound_roof ? row->bound_roof : "its roof");
+		fputc('\n', out);
+	}
+}
 
 int rl_render_plot(FILE *out, const struct rl_report *r, char *err,
 		   size_t errlen)
 {
-	(void)out;
-	(void)r;
-	return rl_fail(err, errlen, RL_ENOTSUP, "--plot is not built yet");
+	struct rl_chart c;
+	struct grid g;
+	rl_chart_layout(&c, r, PLOT_W - 1, PLOT_H - 1);
+	g.c = &c;
+	for (int row = 0; row < PLOT_H; row++) {
+		memset(g.cell[row], ' ', PLOT_W);
+		g.cell[row][PLOT_W] = '\0';
+	}
+	double top = c.peak_max_gflops > 0 ? c.peak_max_gflops : pow(10, c.y_hi);
+	double gmax = c.n_slope ? c.slope[c.n_slope - 1].gbs : 0;
+	for (size_t f = c.n_flat; f-- > 0;) {
+		double gf = c.flat[f].roof->gflops;
+		double from = gmax > 0 ? fmax(c.x_lo, log10(gf / gmax)) : c.x_lo;
+		draw_flat(&g, gf, from, c.flat[f].is_peak ? '=' : '-');
+	}
+	for (size_t i = c.n_slope; i-- > 0;)
+		draw_slope(&g, c.slope[i].gbs, top,
+			   strcmp(c.slope[i].roof->level, "DRAM") == 0 ? '/' : '.');
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		if (rl_chart_has_declared(row))
+			put(&g, row_of(&g, log10(row->gflops_expected)),
+			    col_of(&g, log10(row->ai_expected)), letter(i, 1));
+		if (rl_chart_has_counted(row))
+			put(&g, row_of(&g, log10(row->gflops)),
+			    col_of(&g, log10(row->ai)), letter(i, 0));
+	}
+	fprintf(out, "Roofline (log-log): GFLOP/s against arithmetic intensity, "
+		"%s\n", c.show_f32 && c.show_f64 ? "f64 and f32 roofs"
+			: c.show_f32 ? "f32" : "f64");
+	fprintf(out, "%*s\n", AXIS_W, "GFLOP/s");
+	write_axes(out, &g);
+	write_legend(out, r, &c);
+	if (ferror(out))
+		return rl_fail(err, errlen, RL_EIO, "cannot write the plot: %s",
+			       rl_strerror(RL_EIO));
+	return 0;
 }

@@ -1,0 +1,101 @@
+/* The text roofline of --plot against a fixed report (test_render_svg.c's
+ * fixture): roofs, letters, legend, the no-model note. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+void charts_test_machine(struct rl_machine *m);
+void charts_test_report(struct rl_report *r, const struct rl_machine *m);
+void charts_test_report_free(struct rl_report *r);
+
+static struct rl_machine machine;
+static struct rl_report report;
+
+static void setup(void)
+{
+	charts_test_machine(&machine);
+	charts_test_report(&report, &machine);
+}
+
+static void teardown(void)
+{
+	charts_test_report_free(&report);
+}
+
+TestSuite(render_plot, .init = setup, .fini = teardown);
+
+static char *plot(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	char err[128] = "";
+	cr_assert_eq(rl_render_plot(f, &report, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	if (getenv("RLPROF_SHOW_PLOT"))
+		fputs(buf, stderr);
+	return buf;
+}
+
+/* The line of the plot area that holds `label` on its axis, or NULL. */
+static const char *axis_line(const char *text, const char *label)
+{
+	char key[32];
+	snprintf(key, sizeof key, "%s |", label);
+	return strstr(text, key);
+}
+
+Test(render_plot, draws_roofs_letters_and_a_legend)
+{
+	char *s = plot();
+	/* 20 rows of 60 columns between the axis and the bottom rule */
+	cr_assert(strstr(s, "+-----"));
+	size_t rows = 0;
+	for (const char *p = s; (p = strstr(p, " |")); p++)
+		rows++;
+	cr_assert_eq(rows, 20);
+	/* decades: y 1..1000, x 0.01..100 */
+	cr_assert(axis_line(s, "1000"));
+	cr_assert(axis_line(s, "   1"));
+	cr_assert(strstr(s, "0.01"));
+	cr_assert(strstr(s, "flop/byte"));
+	/* the 1000 row is the top row; the f32 peak at 400 a few rows down */
+	cr_assert(strchr(axis_line(s, "1000"), '\n') - axis_line(s, "1000") == 68);
+	cr_assert(strstr(s, "======"), "peak");
+	cr_assert(strstr(s, "------"), "ceiling");
+	cr_assert(strchr(s, '/'), "DRAM slope");
+	/* regions: A triad counted, a declared; D dot; e declared only */
+	cr_assert(strstr(s, "  A triad"));
+	cr_assert(strstr(s, "AI 0.0625, 2.2 GFLOP/s; a declared AI 0.0833"));
+	cr_assert(strstr(s, "(88% of DRAM)"));
+	cr_assert(strstr(s, "  E declared only         e declared AI 0.125"));
+	cr_assert(strstr(s, "  F idle                 not on the plot"));
+	cr_assert(strstr(s, "/ DRAM 40 GB/s"));
+	cr_assert(strstr(s, "= avx512-fma f64 200 GFLOP/s"));
+	cr_assert(strstr(s, "- single-chain f64 3.4 GFLOP/s"));
+	/* letters on the grid: A, D, B and the declared-only e */
+	const char *grid_end = strstr(s, "+-----");
+	for (const char *l = "ABDe"; *l; l++) {
+		const char *at = strchr(s, *l);
+		while (at && at < grid_end && at[-1] != ' ' && at[-1] != '|' &&
+		       at[-1] != '.' && at[-1] != '/' && at[-1] != '-' &&
+		       at[-1] != '=')
+			at = strchr(at + 1, *l);
+		cr_assert(at && at < grid_end, "letter %c on the grid", *l);
+	}
+	free(s);
+}
+
+Test(render_plot, without_a_model_points_and_a_note)
+{
+	report.machine = NULL;
+	char *s = plot();
+	cr_assert(strstr(s, "no machine model: run rlprof probe"));
+	cr_assert_null(strstr(s, "==="));
+	cr_assert_null(strstr(s, "GB/s"));
+	cr_assert(strstr(s, "  A triad"));
+	free(s);
+}
