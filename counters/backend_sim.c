@@ -145,6 +145,9 @@ int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
 			return rl_fail(err, errlen, RL_EINVAL,
 				       "sim-caches '%s': more than %d levels",
 				       text, SIM_MAX_LEVELS);
+		if ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '9' &&
+		    s[2] == '=')
+			s += 3; /* "L1=48K:12" as the command's help writes it */
 		errno = 0;
 		v = strtoull(s, &end, 10);
 		if (end == s || errno)
@@ -481,6 +484,7 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 		struct rl_sim_level lv[SIM_MAX_LEVELS];
 		if ((rc = rl_sim_geometry_parse(caches, lv, err, errlen)) < 0)
 			return rc;
+		rl_sim_geometry_format(lv, rc, caches, sizeof caches);
 		snprintf(note, sizeof note, "cache geometry from --sim-caches");
 	} else {
 		geometry_detect(caches, sizeof caches, note, sizeof note);
@@ -492,7 +496,8 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 			       bounds);
 	args[n++] = valgrind;
 	args[n++] = "--tool=rlprofsim";
-	args[n++] = "-q";
+	/* no -q: Valgrind reports an instruction it cannot decode only when
+	 * verbose, and the log goes to raw_dir, not to the user */
 	args[n++] = "--trace-children=yes";
 	snprintf(a_log, sizeof a_log, "--log-file=%s/valgrind-%%p.log",
 		 l->raw_dir);
@@ -647,16 +652,13 @@ static int sim_init(const char *options, struct rl_backend_setup *setup,
 			       sim_nlevels);
 	VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, info, sizeof info, 0,
 					0, 0);
+	VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, geom, sizeof geom, 1,
+					0, 0);
 	info[sizeof info - 1] = '\0';
+	geom[sizeof geom - 1] = '\0';
+	(void)options; /* the tool got them on its command line */
 	snprintf(vg, sizeof vg, "Valgrind %d.%d", __VALGRIND_MAJOR__,
 		 __VALGRIND_MINOR__);
-	{
-		char cc[128];
-		if (options && opt_get(options, "sim-caches", cc, sizeof cc))
-			snprintf(geom, sizeof geom, "%s", cc);
-		else
-			snprintf(geom, sizeof geom, "%s", info);
-	}
 	static const enum rl_counter flops[] = {
 		RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F64_128, RL_C_FLOPS_F64_256,
 		RL_C_FLOPS_F32_SCALAR, RL_C_FLOPS_F32_128, RL_C_FLOPS_F32_256};
@@ -674,18 +676,19 @@ static int sim_init(const char *options, struct rl_backend_setup *setup,
 		snprintf(where, sizeof where, "%s<->%s", lname[b - 1],
 			 b == sim_nlevels ? "DRAM" : lname[b]);
 		set_method(setup, r,
-			   "simulated cache %s, write-allocate, LRU (%s)",
-			   where, vg);
+			   "simulated cache %s, write-allocate, geometry %s",
+			   where, geom);
 		set_method(setup, (enum rl_counter)(r + 1),
-			   "simulated cache %s, write-back, LRU (%s)", where,
-			   vg);
+			   "simulated cache %s, write-back, geometry %s", where,
+			   geom);
 	}
 	set_method(setup, RL_C_DRAM_BYTES,
-		   "simulated cache %s<->DRAM, reads + writes (%s)",
-		   lname[sim_nlevels - 1], vg);
-	snprintf(setup->note, sizeof setup->note, "rlprofsim (%s): %s%s%s",
-		 vg, info[0] ? info : geom, env_note && *env_note ? "; " : "",
-		 env_note ? env_note : "");
+		   "simulated cache %s<->DRAM, reads + writes, geometry %s",
+		   lname[sim_nlevels - 1], geom);
+	setup->note[0] = '\0';
+	append(setup->note, sizeof setup->note, "rlprofsim (%s): %s%s%s", vg,
+	       info, env_note && *env_note ? "; " : "",
+	       env_note ? env_note : "");
 	return 0;
 }
 

@@ -44,8 +44,9 @@ enum {
 /* Client requests (VG_USERREQ_TOOL_BASE('R','L') + n). */
 #define RS_REQ_READ 0 /* arg1 ULong[RS_NSLOTS] out; flushes dirty lines
 			 first when --sim-bounds=region; returns 0 */
-#define RS_REQ_INFO 1 /* arg1 char* out, arg2 its size: the geometry and
-			 bounds as text; returns the text length */
+#define RS_REQ_INFO 1 /* arg1 char* out, arg2 its size, arg3 0: the
+			 geometry and bounds as text, 1: the geometry as
+			 --sim-caches writes it; returns the text length */
 
 /* Counters of the running thread, added to by generated code and the
  * cache helpers; folded into the thread's own totals on a switch. */

@@ -71,10 +71,12 @@ static void thread_created(ThreadId parent, ThreadId child)
 	VG_(memset)(thread_slots(child), 0, sizeof *thr);
 }
 
-static Int info_text(HChar *buf, Int len)
+static Int info_text(HChar *buf, Int len, Bool compact)
 {
 	static const HChar *const names[] = {"L1", "L2", "L3"};
-	Int n = VG_(snprintf)(buf, len, "caches");
+	Int n = compact ? 0 : VG_(snprintf)(buf, len, "caches");
+	if (compact)
+		buf[0] = '\0';
 	for (Int i = 0; i < nspec && n < len; i++) {
 		ULong s = spec[i].size_bytes;
 		const HChar *u = "";
@@ -82,10 +84,15 @@ static Int info_text(HChar *buf, Int len)
 			s >>= 20, u = "M";
 		else if (s % 1024 == 0)
 			s >>= 10, u = "K";
-		n += VG_(snprintf)(buf + n, len - n, "%s %s %llu%s:%u",
-				   i ? "," : "", names[i], s, u, spec[i].ways);
+		if (compact)
+			n += VG_(snprintf)(buf + n, len - n, "%s%llu%s:%u",
+					   i ? "," : "", s, u, spec[i].ways);
+		else
+			n += VG_(snprintf)(buf + n, len - n, "%s %s %llu%s:%u",
+					   i ? "," : "", names[i], s, u,
+					   spec[i].ways);
 	}
-	if (n < len)
+	if (!compact && n < len)
 		n += VG_(snprintf)(buf + n, len - n,
 				   ", 64 B lines, LRU, write-allocate, "
 				   "write-back; bounds %s",
@@ -115,7 +122,7 @@ static Bool handle_request(ThreadId tid, UWord *arg, UWord *ret)
 	case RS_REQ_INFO: {
 		HChar *buf = (HChar *)arg[1];
 		Int len = (Int)arg[2];
-		*ret = len > 0 ? (UWord)info_text(buf, len) : 0;
+		*ret = len > 0 ? (UWord)info_text(buf, len, arg[3] != 0) : 0;
 		return True;
 	}
 	default:
