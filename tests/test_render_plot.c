@@ -63,7 +63,7 @@ Test(render_plot, draws_roofs_letters_and_a_legend)
 	cr_assert(strstr(s, "0.01"));
 	cr_assert(strstr(s, "flop/byte"));
 	/* the 1000 row is the top row; the f32 peak at 400 a few rows down */
-	cr_assert(strchr(axis_line(s, "1000"), '\n') - axis_line(s, "1000") == 68);
+	cr_assert(strchr(axis_line(s, "1000"), '\n') - axis_line(s, "1000") == 66);
 	cr_assert(strstr(s, "======"), "peak");
 	cr_assert(strstr(s, "------"), "ceiling");
 	cr_assert(strchr(s, '/'), "DRAM slope");
