@@ -171,8 +171,7 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 	cr_assert_not(t->has_system_wide);
 	cr_assert_str_eq(t->method,
 			 "flops: simulated (rlprof-sim); bytes: simulated "
-			 "L3<->DRAM, write-allocate; declared figures from "
-			 "RL_REGION_EXPECT");
+			 "L3<->DRAM, write-allocate");
 	cr_assert_str_eq(rep.rows[1].method,
 			 "flops: simulated (rlprof-sim); bytes: simulated "
 			 "L3<->DRAM, write-allocate");

@@ -216,8 +216,6 @@ static char *method_line(uint64_t provided, char *const method[],
 		group_methods(&l, "cache bytes", provided, method, scope,
 			      RL_C_L1_READ_BYTES, RL_C_L3_WRITE_BYTES);
 	}
-	if (declared)
-		line_add(&l, "; declared figures from RL_REGION_EXPECT");
 	return strdup(l.buf);
 }
 

@@ -21,7 +21,7 @@ enum { C_REGION, C_THR, C_CALLS, C_TIME, C_FLOPS, C_BYTES, C_AI, C_AIDECL,
 
 static const char *const col_head[NCOL] = {
 	"region", "thr", "calls", "time", "flops", "DRAM bytes", "AI",
-	"AI decl", "GFLOP/s", "GB/s", "% roof", "bound (* binding roof)"};
+	"AI decl", "GFLOP/s", "GB/s", "% roof", "bound"};
 
 typedef char cell_t[CELL];
 
@@ -124,7 +124,13 @@ static void fill_cells(cell_t *c, const struct rl_region_row *row,
 	fmt_si(c[C_BYTES], CELL, row->dram_bytes, "B");
 	fmt_num(c[C_AI], CELL, row->ai);
 	fmt_num(c[C_AIDECL], CELL, row->ai_expected);
-	fmt_num(c[C_GFLOPS], CELL, row->gflops);
+	if (!rl_known(row->gflops) && rl_known(row->gflops_expected)) {
+		char num[32];
+		fmt_num(num, sizeof num, row->gflops_expected);
+		snprintf(c[C_GFLOPS], CELL, "%s d", num);
+	} else {
+		fmt_num(c[C_GFLOPS], CELL, row->gflops);
+	}
 	fmt_num(c[C_GBS], CELL, row->gbs);
 	fmt_num(c[C_ROOFPCT], CELL, row->roof_pct);
 	fmt_bound(c[C_BOUND], CELL, row);
@@ -184,22 +190,61 @@ static void print_header(FILE *out, const struct rl_report *r)
 	fputc('\n', out);
 }
 
-static void print_footer(FILE *out, const struct rl_report *r)
+/* Each distinct method once; with its regions when they differ. */
+static void print_methods(FILE *out, const struct rl_report *r)
 {
-	int same = 1;
+	int several = 0;
 
 	for (size_t i = 1; i < r->n_summed; i++)
-		same &= strcmp(r->rows[i].method, r->rows[0].method) == 0;
+		several |= strcmp(r->rows[i].method, r->rows[0].method) != 0;
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const char *m = r->rows[i].method;
+		int seen = 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(r->rows[k].method, m) == 0;
+		if (seen)
+			continue;
+		fprintf(out, "method: %s", m);
+		if (several) {
+			const char *sep = " [";
+			for (size_t k = i; k < r->n_summed; k++) {
+				if (strcmp(r->rows[k].method, m) != 0)
+					continue;
+				fprintf(out, "%s%s", sep, r->rows[k].region);
+				sep = ", ";
+			}
+			fputc(']', out);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void print_legend(FILE *out, const struct rl_report *r)
+{
+	int bound = 0, decl = 0;
+
+	for (size_t i = 0; i < r->n_rows; i++) {
+		bound |= r->rows[i].bound != RL_BOUND_UNKNOWN;
+		decl |= !rl_known(r->rows[i].gflops) &&
+			rl_known(r->rows[i].gflops_expected);
+	}
+	if (bound)
+		fputs("* binding roof: the lowest roof at the region's "
+		      "arithmetic intensity (counted bytes against "
+		      "write-allocate roofs; (decl): RL_REGION_EXPECT figures "
+		      "against STREAM roofs)\n",
+		      out);
+	if (decl)
+		fputs("d: declared flops (RL_REGION_EXPECT) over the measured "
+		      "time; nothing was counted\n",
+		      out);
+}
+
+static void print_footer(FILE *out, const struct rl_report *r)
+{
 	fputc('\n', out);
-	if (r->n_summed && same)
-		fprintf(out, "method: %s\n", r->rows[0].method);
-	for (size_t i = 0; i < r->n_summed && !same; i++)
-		fprintf(out, "method (%s): %s\n", r->rows[i].region,
-			r->rows[i].method);
-	fputs("bound: the lowest roof at the region's arithmetic intensity; "
-	      "counted bytes are compared with write-allocate roofs, (decl) "
-	      "figures from RL_REGION_EXPECT with STREAM roofs\n",
-	      out);
+	print_methods(out, r);
+	print_legend(out, r);
 	for (size_t i = 0; i < r->n_summed; i++)
 		if (r->rows[i].diagnosis && *r->rows[i].diagnosis)
 			fprintf(out, "%s: %s\n", r->rows[i].region,
