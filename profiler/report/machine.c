@@ -1,60 +1,397 @@
-/* Placeholder until the probes work lands: no model, lookups find nothing. */
+/*
+ * The machine model on disk (JSON via jansson), its cache path, and the
+ * lookups the report uses. Schema in README ("The machine model"):
+ * {"format": "rlprof-machine", "version": 1, cpu_model, isa, cores,
+ *  mem_bytes, clock_ghz, nominal_ghz, caches, probed_at, quick,
+ *  probe_seconds, "bandwidth": [...], "compute": [...]}; a figure that was
+ * not measured (stored as 0 in the struct) is null in the file.
+ *
+ * rl_machine_obtain's policy: a missing cache file is measured (quick
+ * probe) and written when allow_probe; a corrupt file or one from a newer
+ * rlprof is never overwritten behind the user's back: its error comes
+ * back (the commands print it and go on without bounds) and
+ * 'rlprof probe --force' replaces it.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "machine.h"
+#include "probe.h"
 #include "rl_error.h"
 
-int rl_machine_load(const char *path, struct rl_machine *m, char *err,
-		    size_t errlen)
+/* ---- save ------------------------------------------------------------ */
+
+static json_t *num_or_null(double v)
 {
-	memset(m, 0, sizeof *m);
-	return rl_fail(err, errlen, RL_ENOTSUP, "cannot read '%s': machine models are not built yet", path);
+	return v > 0 && isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *bw_json(const struct rl_bw_roof *b)
+{
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:s}",
+			 "level", b->level, "threads", (int)b->threads,
+			 "stream_gbs", num_or_null(b->stream_gbs),
+			 "moved_gbs", num_or_null(b->moved_gbs),
+			 "nt_gbs", num_or_null(b->nt_gbs),
+			 "spread_pct", json_real(isfinite(b->spread_pct)
+							 ? b->spread_pct : 0),
+			 "working_set_bytes", (json_int_t)b->working_set_bytes,
+			 "method", b->method);
+}
+
+static json_t *compute_json(const struct rl_compute_roof *c)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:i, s:o, s:s}",
+			 "name", c->name, "kind", c->kind, "precision",
+			 c->precision, "threads", (int)c->threads,
+			 "gflops", num_or_null(c->gflops),
+			 "theoretical_gflops",
+			 num_or_null(c->theoretical_gflops), "chains",
+			 (int)c->chains, "latency_cycles",
+			 num_or_null(c->latency_cycles), "method", c->method);
+}
+
+static int mkdir_parents(const char *path)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
 }
 
 int rl_machine_save(const char *path, const struct rl_machine *m, char *err,
 		    size_t errlen)
 {
-	(void)m;
-	return rl_fail(err, errlen, RL_ENOTSUP, "cannot write '%s': machine models are not built yet", path);
+	json_t *bw = json_array(), *cp = json_array();
+	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++)
+		json_array_append_new(bw, bw_json(&m->bw[i]));
+	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++)
+		json_array_append_new(cp, compute_json(&m->compute[i]));
+	json_t *root = json_pack(
+		"{s:s, s:i, s:s, s:s, s:i, s:I, s:o, s:o, s:s, s:s, s:b, s:f, "
+		"s:o, s:o}",
+		"format", RL_MACHINE_FORMAT, "version", RL_MACHINE_VERSION,
+		"cpu_model", m->cpu_model, "isa", m->isa, "cores",
+		(int)m->cores, "mem_bytes", (json_int_t)m->mem_bytes,
+		"clock_ghz", num_or_null(m->clock_ghz), "nominal_ghz",
+		num_or_null(m->nominal_ghz), "caches", m->caches, "probed_at",
+		m->probed_at, "quick", m->quick, "probe_seconds",
+		m->probe_seconds, "bandwidth", bw, "compute", cp);
+	if (!root)
+		return rl_fail(err, errlen, RL_ENOMEM,
+			       "cannot build the machine model for '%s'", path);
+	char tmp[4096];
+	int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	int rc = 0;
+	if (n < 0 || (size_t)n >= sizeof tmp) {
+		rc = rl_fail(err, errlen, RL_EINVAL, "path too long: '%s'", path);
+		goto out;
+	}
+	if (mkdir_parents(path)) {
+		rc = rl_fail(err, errlen, RL_EIO,
+			     "cannot create the directory of '%s': %s", path,
+			     strerror(errno));
+		goto out;
+	}
+	if (json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					      JSON_REAL_PRECISION(6))) {
+		rc = rl_fail(err, errlen, RL_EIO, "cannot write '%s': %s", tmp,
+			     strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		rc = rl_fail(err, errlen, RL_EIO, "cannot write '%s': %s", path,
+			     strerror(errno));
+		unlink(tmp);
+	}
+out:
+	json_decref(root);
+	return rc;
 }
+
+/* ---- load ------------------------------------------------------------ */
+
+static void get_str(json_t *o, const char *key, char *buf, size_t len)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	snprintf(buf, len, "%s", s ? s : "");
+}
+
+static double get_num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+static int bad(char *err, size_t errlen, const char *path, const char *what)
+{
+	return rl_fail(err, errlen, RL_EFORMAT,
+		       "cannot parse '%s': %s: delete it or run 'rlprof probe "
+		       "--force'",
+		       path, what);
+}
+
+static int load_bw(json_t *arr, struct rl_machine *m, const char *path,
+		   char *err, size_t errlen)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(arr, i, e) {
+		if (!json_is_object(e) || !json_is_string(json_object_get(e, "level")))
+			return bad(err, errlen, path,
+				   "a bandwidth roof without a level");
+		if (m->n_bw >= RL_MACHINE_MAX_BW)
+			break;
+		struct rl_bw_roof *b = &m->bw[m->n_bw++];
+		get_str(e, "level", b->level, sizeof b->level);
+		b->threads = (unsigned)get_num(e, "threads");
+		b->stream_gbs = get_num(e, "stream_gbs");
+		b->moved_gbs = get_num(e, "moved_gbs");
+		b->nt_gbs = get_num(e, "nt_gbs");
+		b->spread_pct = get_num(e, "spread_pct");
+		b->working_set_bytes = (uint64_t)get_num(e, "working_set_bytes");
+		get_str(e, "method", b->method, sizeof b->method);
+	}
+	return 0;
+}
+
+static int load_compute(json_t *arr, struct rl_machine *m, const char *path,
+			char *err, size_t errlen)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(arr, i, e) {
+		if (!json_is_object(e) || !json_is_string(json_object_get(e, "kind")))
+			return bad(err, errlen, path,
+				   "a compute roof without a kind");
+		if (m->n_compute >= RL_MACHINE_MAX_COMPUTE)
+			break;
+		struct rl_compute_roof *c = &m->compute[m->n_compute++];
+		get_str(e, "name", c->name, sizeof c->name);
+		get_str(e, "kind", c->kind, sizeof c->kind);
+		get_str(e, "precision", c->precision, sizeof c->precision);
+		c->threads = (unsigned)get_num(e, "threads");
+		c->gflops = get_num(e, "gflops");
+		c->theoretical_gflops = get_num(e, "theoretical_gflops");
+		c->chains = (unsigned)get_num(e, "chains");
+		c->latency_cycles = get_num(e, "latency_cycles");
+		get_str(e, "method", c->method, sizeof c->method);
+	}
+	return 0;
+}
+
+int rl_machine_load(const char *path, struct rl_machine *m, char *err,
+		    size_t errlen)
+{
+	memset(m, 0, sizeof *m);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return rl_fail(err, errlen,
+			       errno == ENOENT ? RL_ENOENT : RL_EIO,
+			       "cannot open '%s': %s", path, strerror(errno));
+	json_error_t je;
+	json_t *root = json_loadf(f, 0, &je);
+	fclose(f);
+	int rc = 0;
+	if (!root) {
+		char what[256];
+		snprintf(what, sizeof what, "%s at line %d", je.text, je.line);
+		return bad(err, errlen, path, what);
+	}
+	const char *fmt = json_string_value(json_object_get(root, "format"));
+	json_t *ver = json_object_get(root, "version");
+	if (!json_is_object(root) || !fmt || strcmp(fmt, RL_MACHINE_FORMAT)) {
+		rc = bad(err, errlen, path,
+			 "not an rlprof machine model (no \"format\": "
+			 "\"" RL_MACHINE_FORMAT "\")");
+		goto out;
+	}
+	if (!json_is_integer(ver) || json_integer_value(ver) < 1) {
+		rc = bad(err, errlen, path, "no valid \"version\"");
+		goto out;
+	}
+	if (json_integer_value(ver) > RL_MACHINE_VERSION) {
+		rc = rl_fail(err, errlen, RL_EVERSION,
+			     "'%s' was written by a newer rlprof (machine "
+			     "version %lld, this one reads %d)",
+			     path, (long long)json_integer_value(ver),
+			     RL_MACHINE_VERSION);
+		goto out;
+	}
+	json_t *bw = json_object_get(root, "bandwidth");
+	json_t *cp = json_object_get(root, "compute");
+	if (!json_is_array(bw) || !json_is_array(cp)) {
+		rc = bad(err, errlen, path,
+			 "no \"bandwidth\" or \"compute\" array");
+		goto out;
+	}
+	m->version = (int)json_integer_value(ver);
+	get_str(root, "cpu_model", m->cpu_model, sizeof m->cpu_model);
+	get_str(root, "isa", m->isa, sizeof m->isa);
+	m->cores = (unsigned)get_num(root, "cores");
+	m->mem_bytes = (uint64_t)get_num(root, "mem_bytes");
+	m->clock_ghz = get_num(root, "clock_ghz");
+	m->nominal_ghz = get_num(root, "nominal_ghz");
+	get_str(root, "caches", m->caches, sizeof m->caches);
+	get_str(root, "probed_at", m->probed_at, sizeof m->probed_at);
+	m->quick = json_is_true(json_object_get(root, "quick"));
+	m->probe_seconds = get_num(root, "probe_seconds");
+	if ((rc = load_bw(bw, m, path, err, errlen)) ||
+	    (rc = load_compute(cp, m, path, err, errlen)))
+		goto out;
+out:
+	json_decref(root);
+	if (rc) {
+		memset(m, 0, sizeof *m);
+	}
+	return rc;
+}
+
+/* ---- cache ----------------------------------------------------------- */
 
 int rl_machine_cache_path(char *buf, size_t len, char *err, size_t errlen)
 {
-	(void)buf;
-	(void)len;
-	return rl_fail(err, errlen, RL_ENOTSUP, "machine models are not built yet");
+	struct rl_cpu *cpu = malloc(sizeof *cpu);
+	if (!cpu)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	int rc = rl_cpu_detect(cpu, err, errlen);
+	if (rc) {
+		free(cpu);
+		return rc;
+	}
+	/* the key: CPU model (lowercase letters and digits, runs of anything
+	 * else as one '-'), logical CPUs, memory in GiB (rounded) */
+	char slug[128];
+	size_t n = 0;
+	for (const char *p = cpu->model; *p && n + 1 < sizeof slug; p++) {
+		if (isalnum((unsigned char)*p))
+			slug[n++] = (char)tolower((unsigned char)*p);
+		else if (n && slug[n - 1] != '-')
+			slug[n++] = '-';
+	}
+	while (n && slug[n - 1] == '-')
+		n--;
+	slug[n] = 0;
+	unsigned cpus = cpu->logical_cpus;
+	unsigned long long gib =
+		(cpu->mem_bytes + (1ull << 29)) >> 30;
+	free(cpu);
+
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int w;
+	if (xdg && xdg[0] == '/')
+		w = snprintf(buf, len, "%s/rlprof/machine-%s-%ucpu-%lluGiB.json",
+			     xdg, slug[0] ? slug : "cpu", cpus, gib);
+	else if (home && home[0])
+		w = snprintf(buf, len,
+			     "%s/.cache/rlprof/machine-%s-%ucpu-%lluGiB.json",
+			     home, slug[0] ? slug : "cpu", cpus, gib);
+	else
+		return rl_fail(err, errlen, RL_ENOENT,
+			       "no cache directory: neither XDG_CACHE_HOME nor "
+			       "HOME is set");
+	if (w < 0 || (size_t)w >= len)
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "the cache path is too long");
+	return 0;
 }
 
 int rl_machine_obtain(struct rl_machine *m, int allow_probe, int *probed,
 		      char *err, size_t errlen)
 {
-	(void)allow_probe;
-	memset(m, 0, sizeof *m);
+	char path[4096];
 	if (probed)
 		*probed = 0;
-	return rl_fail(err, errlen, RL_ENOTSUP, "machine models are not built yet");
+	int rc = rl_machine_cache_path(path, sizeof path, err, errlen);
+	if (rc) {
+		memset(m, 0, sizeof *m);
+		return rc;
+	}
+	rc = rl_machine_load(path, m, err, errlen);
+	if (rc != RL_ENOENT)
+		return rc; /* loaded, or corrupt / newer: left for the user */
+	if (!allow_probe)
+		return rl_fail(err, errlen, RL_ENOENT,
+			       "no machine model in '%s': run 'rlprof probe'",
+			       path);
+	struct rl_probe_options o = { .quick = 1 };
+	if ((rc = rl_probe_machine(&o, m, NULL, err, errlen)))
+		return rc;
+	if (probed)
+		*probed = 1;
+	/* a model that cannot be cached is still this run's model */
+	char ignored[256];
+	rl_machine_save(path, m, ignored, sizeof ignored);
+	return 0;
+}
+
+/* ---- lookups --------------------------------------------------------- */
+
+static unsigned tdist(unsigned a, unsigned b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* x closer to `threads` than y; ties go to fewer threads */
+static int closer(unsigned x, unsigned y, unsigned threads)
+{
+	return tdist(x, threads) < tdist(y, threads) ||
+	       (tdist(x, threads) == tdist(y, threads) && x < y);
 }
 
 const struct rl_bw_roof *rl_machine_bw(const struct rl_machine *m,
 				       const char *level, unsigned threads)
 {
-	(void)m;
-	(void)level;
-	(void)threads;
-	return NULL;
+	const struct rl_bw_roof *best = NULL;
+	if (!m || !level)
+		return NULL;
+	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
+		const struct rl_bw_roof *b = &m->bw[i];
+		if (strcmp(b->level, level) || !(b->stream_gbs > 0))
+			continue;
+		if (!best || closer(b->threads, best->threads, threads))
+			best = b;
+	}
+	return best;
 }
 
 const struct rl_compute_roof *rl_machine_peak(const struct rl_machine *m,
 					      const char *precision,
 					      unsigned threads)
 {
-	(void)m;
-	(void)precision;
-	(void)threads;
-	return NULL;
+	const struct rl_compute_roof *best = NULL;
+	if (!m || !precision)
+		return NULL;
+	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		if (strcmp(c->kind, "peak") || strcmp(c->precision, precision) ||
+		    !(c->gflops > 0))
+			continue;
+		if (!best || closer(c->threads, best->threads, threads) ||
+		    (c->threads == best->threads && c->gflops > best->gflops))
+			best = c;
+	}
+	return best;
 }
 
 double rl_ridge(double peak_gflops, double bw_gbs)
 {
+	if (!(peak_gflops > 0) || !(bw_gbs > 0))
+		return NAN;
 	return peak_gflops / bw_gbs;
 }

@@ -1,0 +1,53 @@
+/* Core clock from a dependent chain of 1-cycle integer adds: every add
+ * waits for the previous one, so the chain runs at one add per cycle
+ * whatever the nominal or TSC frequency says (turbo included). The adds
+ * take a register operand: recent Intel cores fold add-immediate chains
+ * at rename (a chain of `add $1` measured 20 "GHz" on a Xeon), which a
+ * register addend defeats. */
+#include <time.h>
+
+#include "probe.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define ADD8 "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t" \
+	     "add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
+
+/* 64 dependent adds per iteration; the loop counter runs beside them. */
+static unsigned long add_chain(long iters, unsigned long one)
+{
+	unsigned long x = 0;
+	__asm__ volatile("1:\n\t" ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+			 "dec %1\n\t"
+			 "jnz 1b\n\t"
+			 : "+r"(x), "+r"(iters)
+			 : "r"(one)
+			 : "cc");
+	return x;
+}
+
+/* The addend comes through a volatile so the compiler cannot know it. */
+static volatile unsigned long addend = 1;
+
+double rl_probe_clock_ghz(long adds, unsigned trials)
+{
+	long iters = adds / 64 > 0 ? adds / 64 : 1;
+	double best = 0;
+	add_chain(iters / 4 + 1, addend); /* warm-up: let the clock ramp */
+	for (unsigned t = 0; t < trials; t++) {
+		double t0 = now_s();
+		unsigned long x = add_chain(iters, addend);
+		double dt = now_s() - t0;
+		if (dt > 0 && x == (unsigned long)iters * 64) {
+			double ghz = iters * 64.0 / dt / 1e9;
+			if (ghz > best)
+				best = ghz;
+		}
+	}
+	return best;
+}

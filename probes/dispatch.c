@@ -1,0 +1,122 @@
+/* Run-time choice of the ISA-specific kernels: a kernel is handed out
+ * only when CPUID (and the OS's XSAVE state) says it can run. */
+#include <cpuid.h>
+#include <string.h>
+
+#include "probe.h"
+
+void rl_triad_avx512(double *restrict, const double *restrict,
+		     const double *restrict, double, size_t);
+void rl_triad_avx512_nt(double *restrict, const double *restrict,
+			const double *restrict, double, size_t);
+void rl_triad_avx2(double *restrict, const double *restrict,
+		   const double *restrict, double, size_t);
+void rl_triad_avx2_nt(double *restrict, const double *restrict,
+		      const double *restrict, double, size_t);
+void rl_triad_sse2(double *restrict, const double *restrict,
+		   const double *restrict, double, size_t);
+void rl_triad_sse2_nt(double *restrict, const double *restrict,
+		      const double *restrict, double, size_t);
+void rl_triad_scalar(double *restrict, const double *restrict,
+		     const double *restrict, double, size_t);
+rl_chain_fn rl_chain_avx512(int f32, int add_only, unsigned chains);
+rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains);
+rl_chain_fn rl_chain_sse2(int f32, int add_only, unsigned chains);
+rl_chain_fn rl_chain_scalar(int f32, int add_only, unsigned chains);
+rl_chain_fn rl_chain_scalar_fma(int f32, unsigned chains);
+
+static const char *const isa_names[RL_ISA_COUNT] = {
+	"scalar", "sse2", "avx2-fma", "avx512-fma"
+};
+
+const char *rl_isa_name(enum rl_isa isa)
+{
+	return (unsigned)isa < RL_ISA_COUNT ? isa_names[isa] : "?";
+}
+
+unsigned rl_isa_lanes(enum rl_isa isa, int f32)
+{
+	static const unsigned f64_lanes[RL_ISA_COUNT] = { 1, 2, 4, 8 };
+	if ((unsigned)isa >= RL_ISA_COUNT)
+		return 0;
+	if (isa == RL_ISA_SCALAR)
+		return 1;
+	return f64_lanes[isa] * (f32 ? 2 : 1);
+}
+
+int rl_isa_usable(const struct rl_cpu *cpu, enum rl_isa isa)
+{
+	switch (isa) {
+	case RL_ISA_SCALAR:
+		return 1;
+	case RL_ISA_SSE2:
+		return cpu->sse2;
+	case RL_ISA_AVX2:
+		return cpu->avx2 && cpu->fma;
+	case RL_ISA_AVX512:
+		return cpu->avx512f && cpu->fma;
+	default:
+		return 0;
+	}
+}
+
+int rl_isa_has_fma(const struct rl_cpu *cpu, enum rl_isa isa)
+{
+	if (isa == RL_ISA_SCALAR)
+		return cpu->fma;
+	return isa == RL_ISA_AVX2 || isa == RL_ISA_AVX512;
+}
+
+/* Feature flags only (CPUID, no files read). */
+static const struct rl_cpu *features(struct rl_cpu *cpu)
+{
+	memset(cpu, 0, sizeof *cpu);
+	rl_cpu_features(cpu);
+	return cpu;
+}
+
+rl_triad_fn rl_triad_kernel(enum rl_isa isa, int nt)
+{
+	struct rl_cpu cpu;
+	if (!rl_isa_usable(features(&cpu), isa))
+		return NULL;
+	switch (isa) {
+	case RL_ISA_AVX512:
+		return nt ? rl_triad_avx512_nt : rl_triad_avx512;
+	case RL_ISA_AVX2:
+		return nt ? rl_triad_avx2_nt : rl_triad_avx2;
+	case RL_ISA_SSE2:
+		return nt ? rl_triad_sse2_nt : rl_triad_sse2;
+	case RL_ISA_SCALAR:
+		return nt ? NULL : rl_triad_scalar;
+	default:
+		return NULL;
+	}
+}
+
+rl_chain_fn rl_chain_kernel(enum rl_isa isa, int f32, int add_only,
+			    unsigned chains)
+{
+	struct rl_cpu cpu;
+	if (!rl_isa_usable(features(&cpu), isa))
+		return NULL;
+	switch (isa) {
+	case RL_ISA_AVX512:
+		return rl_chain_avx512(f32, add_only, chains);
+	case RL_ISA_AVX2:
+		return rl_chain_avx2(f32, add_only, chains);
+	case RL_ISA_SSE2:
+		return rl_chain_sse2(f32, add_only, chains);
+	case RL_ISA_SCALAR:
+		if (cpu.fma && !add_only)
+			return rl_chain_scalar_fma(f32, chains);
+		return rl_chain_scalar(f32, add_only, chains);
+	default:
+		return NULL;
+	}
+}
+
+double rl_chain_flops_per_step(enum rl_isa isa, int f32, int add_only)
+{
+	return (double)rl_isa_lanes(isa, f32) * (add_only ? 1 : 2);
+}

@@ -1,0 +1,102 @@
+/* AVX2+FMA chain kernels and the scalar FMA chains (compiled with -mavx2
+ * -mfma, see build.mk); called only when CPUID says the CPU and the OS
+ * support AVX2 and FMA. */
+#include <immintrin.h>
+
+#include "probe.h"
+
+static inline double hsum256d(__m256d v)
+{
+	__m128d s = _mm_add_pd(_mm256_castpd256_pd128(v),
+			       _mm256_extractf128_pd(v, 1));
+	return _mm_cvtsd_f64(s) + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s));
+}
+
+static inline double hsum256f(__m256 v)
+{
+	float f[8];
+	_mm256_storeu_ps(f, v);
+	double s = 0;
+	for (int i = 0; i < 8; i++)
+		s += f[i];
+	return s;
+}
+
+#define CH_FN avx2_fma_f64
+#define CH_VT __m256d
+#define CH_ET double
+#define CH_SET1(v) _mm256_set1_pd(v)
+#define CH_STEP(a) _mm256_fmadd_pd(a, x, y)
+#define CH_HSUM hsum256d
+#include "chains_template.h"
+#undef CH_FN
+#define CH_FN avx2_add_f64
+#undef CH_STEP
+#define CH_STEP(a) _mm256_add_pd(a, y)
+#include "chains_template.h"
+
+#undef CH_FN
+#undef CH_VT
+#undef CH_ET
+#undef CH_SET1
+#undef CH_STEP
+#undef CH_HSUM
+#define CH_FN avx2_fma_f32
+#define CH_VT __m256
+#define CH_ET float
+#define CH_SET1(v) _mm256_set1_ps(v)
+#define CH_STEP(a) _mm256_fmadd_ps(a, x, y)
+#define CH_HSUM hsum256f
+#include "chains_template.h"
+#undef CH_FN
+#define CH_FN avx2_add_f32
+#undef CH_STEP
+#define CH_STEP(a) _mm256_add_ps(a, y)
+#include "chains_template.h"
+
+/* Scalar FMA: vfmadd231sd/ss on one lane of an xmm register. */
+#undef CH_FN
+#undef CH_VT
+#undef CH_ET
+#undef CH_SET1
+#undef CH_STEP
+#undef CH_HSUM
+#define CH_FN sfma_f64
+#define CH_VT __m128d
+#define CH_ET double
+#define CH_SET1(v) _mm_set_sd(v)
+#define CH_STEP(a) _mm_fmadd_sd(a, x, y)
+#define CH_HSUM _mm_cvtsd_f64
+#include "chains_template.h"
+#undef CH_FN
+#undef CH_VT
+#undef CH_ET
+#undef CH_SET1
+#undef CH_STEP
+#undef CH_HSUM
+#define CH_FN sfma_f32
+#define CH_VT __m128
+#define CH_ET float
+#define CH_SET1(v) _mm_set_ss(v)
+#define CH_STEP(a) _mm_fmadd_ss(a, x, y)
+#define CH_HSUM(v) ((double)_mm_cvtss_f32(v))
+#include "chains_template.h"
+
+rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains);
+rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains)
+{
+	if (chains < 1 || chains > RL_FMA_MAX_CHAINS)
+		return NULL;
+	if (f32)
+		return (add_only ? avx2_add_f32_table
+				 : avx2_fma_f32_table)[chains - 1];
+	return (add_only ? avx2_add_f64_table : avx2_fma_f64_table)[chains - 1];
+}
+
+rl_chain_fn rl_chain_scalar_fma(int f32, unsigned chains);
+rl_chain_fn rl_chain_scalar_fma(int f32, unsigned chains)
+{
+	if (chains < 1 || chains > RL_FMA_MAX_CHAINS)
+		return NULL;
+	return (f32 ? sfma_f32_table : sfma_f64_table)[chains - 1];
+}

@@ -1,0 +1,221 @@
+/*
+ * Roof probes: pure functions that measure this machine (parameters in,
+ * measurements out, nothing printed). The rlprof command (cmd_probe.c) and
+ * the machine model (profiler/report/machine.c) call them.
+ *
+ *   cpu.c       CPUID features (with OS support via XGETBV), model name,
+ *               logical CPUs, memory, cache geometry as claimed (sysfs,
+ *               else CPUID leaf 4)
+ *   triad*.c    STREAM triad a[i] = b[i] + s*c[i] in f64, plain and
+ *               non-temporal stores, one file per ISA (per-object flags)
+ *   pool.c      pinned worker threads that own (first-touch) their arrays
+ *   fma*.c      K independent accumulator chains, per ISA and precision
+ *   clock.c     core clock from a dependent chain of 1-cycle integer adds
+ *   plateau.c   plateau and memory-level detection on sweep data
+ *   model.c     the whole measurement: fills struct rl_machine
+ *
+ * Ownership: every struct here is caller-allocated; rl_triad_pool_open
+ * allocates the pool, rl_triad_pool_close frees it.
+ */
+#ifndef RL_PROBE_H
+#define RL_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rl_machine;
+
+/* ---- CPU ------------------------------------------------------------- */
+
+enum rl_isa { RL_ISA_SCALAR, RL_ISA_SSE2, RL_ISA_AVX2, RL_ISA_AVX512,
+	      RL_ISA_COUNT };
+
+#define RL_CPU_MAX_CACHES 8
+#define RL_CPU_MAX_CPUS 1024
+
+struct rl_cache_info {
+	int level;               /* 1, 2, 3, ... */
+	char type;               /* 'D' data, 'U' unified */
+	uint64_t size_bytes;
+	unsigned shared_cpus;    /* logical CPUs sharing it (0 unknown) */
+};
+
+struct rl_cpu {
+	char model[128];
+	unsigned logical_cpus;   /* CPUs this process may run on */
+	int cpus[RL_CPU_MAX_CPUS]; /* their ids, from sched_getaffinity */
+	uint64_t mem_bytes;      /* physical memory */
+	double nominal_ghz;      /* from the model name or cpuinfo; 0 unknown */
+	int sse2, avx, avx2, fma, avx512f; /* usable (CPUID and OS state) */
+	struct rl_cache_info caches[RL_CPU_MAX_CACHES]; /* data/unified only */
+	size_t n_caches;
+	char cache_source[16];   /* "sysfs", "cpuid", "none" */
+};
+
+int rl_cpu_detect(struct rl_cpu *cpu, char *err, size_t errlen);
+/* Only the feature flags (sse2 .. avx512f), from CPUID and XGETBV: cheap. */
+void rl_cpu_features(struct rl_cpu *cpu);
+int rl_isa_usable(const struct rl_cpu *cpu, enum rl_isa isa);
+/* "scalar", "sse2", "avx2-fma", "avx512-fma" */
+const char *rl_isa_name(enum rl_isa isa);
+/* f64 lanes of one register (1, 2, 4, 8); f32 has twice as many
+ * (scalar: 1). */
+unsigned rl_isa_lanes(enum rl_isa isa, int f32);
+/* 1 when the ISA's chain step is one FMA instruction (scalar: when the
+ * CPU has FMA), 0 when it is a multiply and an add. */
+int rl_isa_has_fma(const struct rl_cpu *cpu, enum rl_isa isa);
+
+/* ---- triad ----------------------------------------------------------- */
+
+/* a[i] = b[i] + s*c[i] for i < n; arrays 64-byte aligned. */
+typedef void (*rl_triad_fn)(double *restrict a, const double *restrict b,
+			    const double *restrict c, double s, size_t n);
+
+/* Kernel of an ISA (nt != 0: non-temporal stores); NULL if not built. */
+rl_triad_fn rl_triad_kernel(enum rl_isa isa, int nt);
+
+#define RL_TRIAD_STREAM_BYTES 24 /* per element: read b, c; write a */
+#define RL_TRIAD_MOVED_BYTES 32  /* + the write-allocate read of a */
+#define RL_TRIAD_FLOPS 2
+
+struct rl_triad_pool;
+
+/* Starts `threads` workers pinned to cpus[0..threads-1]; each may hold
+ * up to max_elems f64 elements per array (address space is reserved, the
+ * pages are touched by the worker when first used). */
+int rl_triad_pool_open(struct rl_triad_pool **pool, unsigned threads,
+		       const int *cpus, size_t max_elems, char *err,
+		       size_t errlen);
+void rl_triad_pool_close(struct rl_triad_pool *pool);
+
+struct rl_triad_params {
+	enum rl_isa isa;
+	int nt;                 /* non-temporal stores */
+	unsigned threads;       /* first `threads` workers of the pool */
+	size_t elems;           /* per thread, per array */
+	unsigned trials;        /* timed trials (after warm-up) */
+	double min_trial_s;     /* repeat the kernel so a trial lasts this */
+};
+
+struct rl_triad_result {
+	double best_s, median_s;     /* one trial (all reps) */
+	unsigned reps;               /* kernel passes per trial */
+	double best_gbs, median_gbs; /* 24 B/element convention */
+	double spread_pct;           /* (best - median) / best * 100 */
+	uint64_t working_set_bytes;  /* 24 B x elems x threads */
+};
+
+int rl_triad_pool_run(struct rl_triad_pool *pool,
+		      const struct rl_triad_params *p,
+		      struct rl_triad_result *r, char *err, size_t errlen);
+
+/* Result check: runs the kernel once on small arrays and compares with
+ * the formula (used by the tests). Returns the number of wrong elements. */
+size_t rl_triad_check(enum rl_isa isa, int nt, size_t n);
+
+/* ---- FMA chains ------------------------------------------------------ */
+
+#define RL_FMA_MAX_CHAINS 32
+
+/* K independent chains acc = acc*x + y (add-only: acc = acc + y), iters
+ * steps each, accumulators start at seed + k; their sum is returned so
+ * the work cannot be dropped. */
+typedef double (*rl_chain_fn)(long iters, double seed);
+
+/* Kernel for ISA/precision/chains (1..RL_FMA_MAX_CHAINS); add_only
+ * selects the add chain; NULL if not available. */
+rl_chain_fn rl_chain_kernel(enum rl_isa isa, int f32, int add_only,
+			    unsigned chains);
+
+struct rl_chain_params {
+	enum rl_isa isa;
+	int f32;
+	int add_only;
+	unsigned chains;
+	unsigned threads;          /* run on cpus[0..threads-1] at once */
+	const int *cpus;
+	long iters;                /* steps per chain per trial */
+	unsigned trials;
+};
+
+struct rl_chain_result {
+	double best_gflops, median_gflops; /* all threads together */
+	double best_s;
+	double checksum;                   /* sum of the accumulators */
+};
+
+int rl_probe_chains(const struct rl_chain_params *p,
+		    struct rl_chain_result *r, char *err, size_t errlen);
+
+/* Flops per step of one chain of an ISA/precision (lanes x 2, add-only:
+ * lanes). */
+double rl_chain_flops_per_step(enum rl_isa isa, int f32, int add_only);
+
+/* ---- clock ----------------------------------------------------------- */
+
+/* Core clock in GHz from a dependent chain of 1-cycle integer adds (best
+ * of `trials` runs of `adds` adds) on the calling thread. */
+double rl_probe_clock_ghz(long adds, unsigned trials);
+
+/* ---- plateaus -------------------------------------------------------- */
+
+struct rl_sweep_point {
+	uint64_t bytes;   /* working set per thread */
+	double gbs;       /* measured bandwidth (any convention) */
+};
+
+struct rl_plateau {
+	size_t first, last;  /* sweep indices of the plateau */
+	size_t best;         /* index of the representative point */
+	double gbs;          /* its bandwidth */
+};
+
+/* Splits a sweep (growing sizes) into plateaus: a new plateau starts
+ * where bandwidth falls by more than drop_frac below the running plateau
+ * level; transition points (between two plateaus) belong to neither.
+ * Returns the number of plateaus written (<= max). */
+size_t rl_find_plateaus(const struct rl_sweep_point *pts, size_t n,
+			double drop_frac, struct rl_plateau *out, size_t max);
+
+/* 1 when the sweep may stop: at least expected_plateaus plateaus, and
+ * the last one runs to the end of the sweep for two points or more
+ * (bandwidth has stopped falling). */
+int rl_sweep_done(const struct rl_sweep_point *pts, size_t n,
+		  size_t expected_plateaus, double drop_frac);
+
+/* Names memory levels from the plateaus: the first is L1, then L2, L3,
+ * ...; the last is DRAM when dram_reached (the sweep stopped because
+ * bandwidth stopped falling). levels[i] receives "L1".. or "DRAM". */
+void rl_name_levels(size_t n_plateaus, int dram_reached,
+		    char (*levels)[8]);
+
+/* ---- the whole model ------------------------------------------------- */
+
+struct rl_probe_options {
+	int quick;          /* fewer trials and sweep points */
+	unsigned threads;   /* 0: every CPU this process may use */
+	/* called with progress text ("triad sweep 1 thread: 3 MiB") and a
+	 * fraction 0..1; may be NULL */
+	void (*progress)(void *ctx, const char *what, double fraction);
+	void *progress_ctx;
+};
+
+/* Sweep points kept for `rlprof probe --levels` (one per thread count). */
+#define RL_PROBE_MAX_SWEEP 48
+struct rl_probe_sweep {
+	unsigned threads;
+	size_t n;
+	struct rl_sweep_point pts[RL_PROBE_MAX_SWEEP];
+	char level[RL_PROBE_MAX_SWEEP][8]; /* "" for a transition point */
+};
+
+struct rl_probe_extra {
+	struct rl_probe_sweep sweeps[2];
+	size_t n_sweeps;
+	unsigned fma_units[RL_ISA_COUNT]; /* inferred, 0 unknown */
+};
+
+int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
+		     struct rl_probe_extra *extra, char *err, size_t errlen);
+
+#endif
