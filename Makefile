@@ -79,7 +79,7 @@ check-hw-counters: all
 	@scripts/check-hw-counters $(BUILD)
 
 install: all
-	scripts/install-tree $(BUILD) $(DESTDIR)$(PREFIX)
+	scripts/install-tree $(BUILD) $(DESTDIR)$(PREFIX) $(PREFIX)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^counters/sim/')
