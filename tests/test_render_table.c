@@ -1,0 +1,136 @@
+/* render_table.c: the table for fixed results files. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+#define DATA RL_SOURCE_DIR "/tests/data/results/"
+
+static void table_machine(struct rl_machine *m)
+{
+	memset(m, 0, sizeof *m);
+	m->cores = 2;
+	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU");
+	m->n_bw = 2;
+	snprintf(m->bw[0].level, sizeof m->bw[0].level, "DRAM");
+	m->bw[0].threads = 1;
+	m->bw[0].stream_gbs = 24;
+	m->bw[0].moved_gbs = 30;
+	m->bw[1] = m->bw[0];
+	m->bw[1].threads = 2;
+	m->bw[1].stream_gbs = 36;
+	m->bw[1].moved_gbs = 48;
+	m->n_compute = 1;
+	snprintf(m->compute[0].name, sizeof m->compute[0].name, "avx2-fma");
+	snprintf(m->compute[0].kind, sizeof m->compute[0].kind, "peak");
+	snprintf(m->compute[0].precision, sizeof m->compute[0].precision,
+		 "f64");
+	m->compute[0].threads = 2;
+	m->compute[0].gflops = 100;
+}
+
+static char *render(const char *file, int with_machine, int per_thread)
+{
+	struct rl_process_results p;
+	struct rl_run_results run = {&p, 1, (char *)"auto",
+				     (char *)"auto: no hardware PMU",
+				     (char *)"./app 1", 0};
+	struct rl_machine *m = calloc(1, sizeof *m);
+	struct rl_report rep;
+	struct rl_render_options opt = {0, 0, per_thread};
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert_not_null(m);
+	table_machine(m);
+	cr_assert_eq(rl_results_load(file, &p, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_report_build(&run, with_machine ? m : NULL, &rep, err,
+				     sizeof err),
+		     0, "%s", err);
+	f = open_memstream(&text, &len);
+	cr_assert_eq(rl_renderer_find("table")->render(f, &rep, &opt, err,
+						       sizeof err),
+		     0, "%s", err);
+	fclose(f);
+	rl_report_release(&rep);
+	rl_results_release(&p);
+	free(m);
+	return text;
+}
+
+Test(render_table, counted_rows_with_the_binding_roof)
+{
+	char *t = render(DATA "good.json", 1, 0);
+
+	cr_assert(strstr(t, "backend: sim (auto: no hardware PMU)\n"), "%s", t);
+	cr_assert(strstr(t, "command: ./app 1 (exit status 0)\n"), "%s", t);
+	cr_assert(strstr(t, "machine: Test CPU, 2 threads\n"), "%s", t);
+	cr_assert(strstr(t, "\nregion       thr  calls    time   flops  DRAM "
+			    "bytes     AI  AI decl  GFLOP/s  GB/s  % roof  "
+			    "bound\n"),
+		  "%s", t);
+	cr_assert(strstr(t, "\ntriad          2     20  1.50 s  4.00 G     48.0 "
+			    "GB  0.083    0.083     2.67  32.0    66.7  memory "
+			    "DRAM*\n"),
+		  "%s", t);
+	cr_assert(strstr(t, "\ninit, setup    1      1  500 ms       0     16.0 "
+			    "GB      0        -        0  32.0       -  memory "
+			    "DRAM*\n"),
+		  "%s", t);
+	cr_assert_null(strstr(t, "tid 100"), "%s", t);
+	cr_assert(strstr(t, "\nmethod: flops: simulated (rlprof-sim); bytes: "
+			    "simulated L3<->DRAM, write-allocate\n"),
+		  "%s", t);
+	cr_assert(strstr(t, "* binding roof: "), "%s", t);
+	cr_assert(strstr(t, "\nwarning: region 'solve' was still open at exit "
+			    "in thread 101\n"),
+		  "%s", t);
+	free(t);
+}
+
+Test(render_table, per_thread_rows_follow_their_region)
+{
+	char *t = render(DATA "good.json", 1, 1), *a, *b, *c;
+
+	a = strstr(t, "\ntriad ");
+	b = strstr(t, "\n  tid 101 ");
+	c = strstr(t, "\ninit, setup ");
+	cr_assert(a && b && c, "%s", t);
+	cr_assert(a < b && b < c, "%s", t);
+	cr_assert(strstr(t, "\n  tid 100      1     10  1.00 s  2.00 G     24.0 "
+			    "GB  0.083    0.083     2.00  24.0    80.0  memory "
+			    "DRAM*\n"),
+		  "%s", t);
+	free(t);
+}
+
+Test(render_table, unknown_figures_are_dashes)
+{
+	char *t = render(DATA "time_only.json", 0, 0);
+
+	cr_assert(strstr(t, "machine: no model: bounds are not shown"), "%s",
+		  t);
+	cr_assert(strstr(t, "\nplain     1      2  1.00 s      -           -   "
+			    "-        -        -     -       -  -\n"),
+		  "%s", t);
+	cr_assert(strstr(t, "\nstream    1      4  2.00 s      -           -   "
+			    "-    0.250   4.00 d     -       -  -\n"),
+		  "%s", t);
+	cr_assert(strstr(t, "method: time only: no counters (declared figures "
+			    "from RL_REGION_EXPECT) [stream]\n"),
+		  "%s", t);
+	cr_assert_null(strstr(t, "* binding roof"), "%s", t);
+	cr_assert(strstr(t, "\nd: declared flops"), "%s", t);
+	free(t);
+}
+
+Test(render_table, declared_bound_is_marked)
+{
+	char *t = render(DATA "time_only.json", 1, 0);
+
+	cr_assert(strstr(t, "  66.7  memory DRAM* (decl)\n"), "%s", t);
+	free(t);
+}
