@@ -131,9 +131,7 @@ int cmd_report(int argc, char **argv)
 			      stderr);
 	}
 	if (rl_machine_obtain(m, !no_probe, &probed, err, sizeof err)) {
-		fprintf(stderr, "rlprof: no machine model (%s): bounds are "
-				"left empty\n",
-			err);
+		fprintf(stderr, "rlprof: %s (bounds are left empty)\n", err);
 		free(m);
 		m = NULL;
 	}
