@@ -1,0 +1,219 @@
+/* rl_diagnose on constructed rows: one case per situation of the seeds. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+void charts_test_machine(struct rl_machine *m); /* test_render_svg.c */
+
+static struct rl_machine machine;
+
+static void setup(void)
+{
+	charts_test_machine(&machine);
+}
+
+TestSuite(diagnosis, .init = setup);
+
+/* A counted f64 row: 1e9 flops over 12e9 bytes in 1 s (AI 0.083). */
+static struct rl_region_row counted(void)
+{
+	struct rl_region_row r = {0};
+	r.region = "k";
+	r.n_threads = 2;
+	r.calls = 1;
+	r.time_s = 1;
+	r.flops = 1e9;
+	r.flops_f64 = 1e9;
+	r.flops_f32 = NAN;
+	r.dram_bytes = 12e9;
+	r.dram_read_bytes = r.dram_write_bytes = NAN;
+	for (int l = 0; l < RL_LEVELS; l++)
+		r.level_bytes[l] = r.level_ai[l] = NAN;
+	r.ai = r.flops / r.dram_bytes;
+	r.gflops = 1;
+	r.gbs = 12;
+	r.flops_expected = r.bytes_expected = r.ai_expected = NAN;
+	r.gflops_expected = NAN;
+	r.precision = "f64";
+	r.bound = RL_BOUND_MEMORY;
+	r.basis = RL_BASIS_COUNTED;
+	r.bound_roof = "DRAM";
+	r.roof_gflops = 1 / 0.92;
+	r.roof_pct = 92;
+	r.scaled_ratio = 1;
+	return r;
+}
+
+static void expect(const struct rl_region_row *row,
+		   const struct rl_machine *m, const char *want)
+{
+	char *d = rl_diagnose(row, m);
+	cr_assert_not_null(d);
+	cr_assert_str_eq(d, want);
+	free(d);
+}
+
+static void expect_has(const struct rl_region_row *row,
+		       const struct rl_machine *m, const char *part)
+{
+	char *d = rl_diagnose(row, m);
+	cr_assert_not_null(d);
+	cr_assert(strstr(d, part), "'%s' lacks '%s'", d, part);
+	cr_assert_null(strchr(d, '\n'), "one line");
+	free(d);
+}
+
+Test(diagnosis, at_the_bandwidth_roof)
+{
+	struct rl_region_row r = counted();
+	expect(&r, &machine,
+	       "memory-bound at 92% of DRAM: raise AI: tiling, fusion, smaller "
+	       "types");
+}
+
+Test(diagnosis, far_below_the_compute_roof)
+{
+	struct rl_region_row r = counted();
+	r.bound = RL_BOUND_COMPUTE;
+	r.bound_roof = "avx512-fma f64";
+	r.gflops = 74;
+	r.roof_pct = 37;
+	expect(&r, &machine,
+	       "37% of the compute roof: latency or too little parallelism: "
+	       "independent accumulators, vectorisation");
+}
+
+Test(diagnosis, far_below_on_the_single_chain_ceiling)
+{
+	struct rl_region_row r = counted();
+	r.bound = RL_BOUND_COMPUTE;
+	r.bound_roof = "avx512-fma f64";
+	r.gflops = 3.5; /* the fixture's single-chain f64 is 3.4 */
+	r.roof_pct = 1.75;
+	expect_has(&r, &machine, "2% of the compute roof, on the single-chain "
+				 "ceiling (3.4 GFLOP/s): one dependent chain");
+}
+
+Test(diagnosis, far_below_the_bandwidth_roof)
+{
+	struct rl_region_row r = counted();
+	r.roof_pct = 30;
+	r.gflops = 0.3; /* no ceiling near */
+	expect_has(&r, &machine, "30% of the DRAM roof: latency or too little "
+				 "parallelism: more threads");
+}
+
+Test(diagnosis, above_the_dram_roof_means_cache)
+{
+	struct rl_region_row r = counted();
+	r.roof_pct = 180;
+	expect_has(&r, &machine, "180% of DRAM, above it: the data is reused "
+				 "from cache");
+}
+
+Test(diagnosis, counted_bytes_above_declared_is_write_allocate)
+{
+	struct rl_region_row r = counted();
+	r.flops_expected = 1e9;
+	r.bytes_expected = 9e9; /* 12 / 9 = 1.33: the triad's 32 vs 24 B */
+	r.ai_expected = r.flops_expected / r.bytes_expected;
+	expect(&r, &machine,
+	       "memory-bound at 92% of DRAM: raise AI: tiling, fusion, smaller "
+	       "types; counted 1.33\xc3\x97 the declared bytes: write-allocate "
+	       "on stores; non-temporal stores would avoid it");
+}
+
+Test(diagnosis, counted_bytes_far_above_or_below_declared)
+{
+	struct rl_region_row r = counted();
+	r.bytes_expected = 3e9;
+	expect_has(&r, &machine, "counted 4.00\xc3\x97 the declared bytes: whole "
+				 "cache lines or poor reuse");
+	r.bytes_expected = 24e9;
+	expect_has(&r, &machine, "counted 0.50\xc3\x97 the declared bytes: part of "
+				 "the data came from cache");
+}
+
+Test(diagnosis, counted_flops_differ_from_declared)
+{
+	struct rl_region_row r = counted();
+	r.flops_expected = 2e9;
+	r.bytes_expected = 9e9; /* a bytes gap too: the flops one wins */
+	expect(&r, &machine,
+	       "memory-bound at 92% of DRAM: raise AI: tiling, fusion, smaller "
+	       "types; counted flops 0.50\xc3\x97 declared: the declaration "
+	       "overstates the work, or some arithmetic is not counted (an FMA "
+	       "counted once, x87 or integer code)");
+	r.flops_expected = 0.8e9;
+	r.bytes_expected = 12e9;
+	expect_has(&r, &machine, "counted flops 1.25\xc3\x97 declared: extra work");
+}
+
+Test(diagnosis, no_counts_time_backend)
+{
+	struct rl_region_row r = counted();
+	r.flops = r.flops_f64 = r.dram_bytes = r.ai = r.gflops = r.gbs = NAN;
+	r.flops_expected = 2e9;
+	r.bytes_expected = 24e9;
+	r.ai_expected = 2.0 / 24;
+	r.gflops_expected = 2;
+	r.basis = RL_BASIS_DECLARED;
+	r.bound = RL_BOUND_UNKNOWN;
+	r.roof_pct = NAN;
+	expect(&r, &machine,
+	       "no flop or byte counts (time backend): declared AI 0.083, roof "
+	       "from declared figures");
+	r.bound = RL_BOUND_MEMORY;
+	r.roof_pct = 80;
+	expect(&r, &machine,
+	       "no flop or byte counts (time backend): declared AI 0.083, roof "
+	       "from declared figures; memory-bound at 80% of DRAM: raise AI: "
+	       "tiling, fusion, smaller types (declared figures)");
+	r.ai_expected = NAN;
+	expect_has(&r, &machine, "no flop or byte counts and nothing declared");
+}
+
+Test(diagnosis, no_machine_model)
+{
+	struct rl_region_row r = counted();
+	r.bound = RL_BOUND_UNKNOWN;
+	r.roof_pct = NAN;
+	r.bound_roof = NULL;
+	expect(&r, NULL, "no machine model: run rlprof probe");
+	r.bytes_expected = 9e9;
+	expect_has(&r, NULL, "no machine model: run rlprof probe; counted 1.33");
+}
+
+Test(diagnosis, partial_counts_and_zero_flops)
+{
+	struct rl_region_row r = counted();
+	r.dram_bytes = r.ai = r.gbs = NAN;
+	expect_has(&r, &machine, "flops counted but no DRAM bytes");
+	r = counted();
+	r.flops = 0;
+	r.ai = 0;
+	expect_has(&r, &machine, "no floating-point work counted");
+}
+
+Test(diagnosis, no_roof_for_the_precision)
+{
+	struct rl_region_row r = counted();
+	r.bound = RL_BOUND_UNKNOWN;
+	r.roof_pct = NAN;
+	expect_has(&r, &machine, "no roof in the machine model");
+}
+
+Test(diagnosis, is_a_pure_function)
+{
+	struct rl_region_row r = counted(), copy;
+	r.bytes_expected = 9e9;
+	copy = r;
+	char *a = rl_diagnose(&r, &machine), *b = rl_diagnose(&r, &machine);
+	cr_assert_str_eq(a, b);
+	cr_assert_eq(memcmp(&r, &copy, sizeof r), 0);
+	free(a);
+	free(b);
+}
