@@ -55,6 +55,10 @@ static const char script[] =
 	"bs.forEach(function(b){t.appendChild(b);});}\n"
 	"for(var i=0;i<ths.length;i++)ths[i].addEventListener('click',"
 	"sortBy.bind(null,i));\n"
+	/* report.html#sort=3 or #sort=3d opens sorted by column 3 */
+	"var m=/sort=(\\d+)(d?)/.exec(location.hash);\n"
+	"if(m&&ths[+m[1]]){sortBy(+m[1]);if(m[2])sortBy(+m[1]);}\n"
+	"t.setAttribute('data-sortable','1');\n"
 	"})();\n";
 
 static void esc(FILE *out, const char *s)
