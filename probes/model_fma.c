@@ -95,7 +95,10 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 		}
 	double ghz = c->clock_ghz;
 	double lat = ghz > 0 && g[1] > 0 ? fps * ghz / g[1] : 0;
-	double units = ghz > 0 ? round(top / (fps * ghz)) : 0;
+	/* FMA units: whole; mul+add pairs per cycle: halves (a core with
+	 * three ports for adds and muls does 1.5 pairs per cycle) */
+	double units = ghz > 0 ? top / (fps * ghz) : 0;
+	units = fma ? round(units) : round(units * 2) / 2;
 	if (units < 1 && ghz > 0)
 		units = 1;
 	double theo1 = units * ghz * lanes * 2;
@@ -107,7 +110,7 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 
 	struct rl_compute_roof *e;
 	snprintf(method, sizeof method,
-		 "%u chains %s best of %s, %.0f %s/cycle inferred", sat, op,
+		 "%u chains %s best of %s, %g %s/cycle inferred", sat, op,
 		 c->o->quick ? "3" : "8", units, op);
 	if ((e = add_roof(c)))
 		fill(e, isa, kind, f32, 1, g[sat] > top ? g[sat] : top, theo1,

@@ -48,6 +48,33 @@ static int close_group(const struct rl_sweep_point *pts, size_t first,
 	return 1;
 }
 
+/* Adds a closed group; a plateau at the previous plateau's level (a
+ * noisy point split one level in two) extends that one instead. */
+static size_t push(const struct rl_sweep_point *pts, size_t first,
+		   size_t last, double drop_frac, struct rl_plateau *out,
+		   size_t np, size_t max)
+{
+	struct rl_plateau pl;
+	if (!close_group(pts, first, last, drop_frac, &pl))
+		return np;
+	if (np) {
+		struct rl_plateau *prev = &out[np - 1];
+		double hi = prev->gbs > pl.gbs ? prev->gbs : pl.gbs;
+		double lo = prev->gbs > pl.gbs ? pl.gbs : prev->gbs;
+		if (lo >= hi * (1 - drop_frac)) {
+			prev->last = pl.last;
+			if (pl.gbs > prev->gbs) {
+				prev->gbs = pl.gbs;
+				prev->best = pl.best;
+			}
+			return np;
+		}
+	}
+	if (np < max)
+		out[np++] = pl;
+	return np;
+}
+
 size_t rl_find_plateaus(const struct rl_sweep_point *pts, size_t n,
 			double drop_frac, struct rl_plateau *out, size_t max)
 {
@@ -64,17 +91,15 @@ size_t rl_find_plateaus(const struct rl_sweep_point *pts, size_t n,
 		/* a fall below the plateau (or a clear rise: small sizes
 		 * limited by loop overhead) starts a new group */
 		if (g < level * (1 - drop_frac) || g > level * (1 + drop_frac)) {
-			if (np < max &&
-			    close_group(pts, first, i - 1, drop_frac, &out[np]))
-				np++;
+			np = push(pts, first, i - 1, drop_frac, out, np, max);
 			first = i;
 			level = g;
 		} else if (g > level) {
 			level = g;
 		}
 	}
-	if (n && np < max && close_group(pts, first, n - 1, drop_frac, &out[np]))
-		np++;
+	if (n)
+		np = push(pts, first, n - 1, drop_frac, out, np, max);
 	return np;
 }
 

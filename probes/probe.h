@@ -172,8 +172,10 @@ struct rl_plateau {
 
 /* Splits a sweep (growing sizes) into plateaus: a new plateau starts
  * where bandwidth falls by more than drop_frac below the running plateau
- * level; transition points (between two plateaus) belong to neither.
- * Returns the number of plateaus written (<= max). */
+ * level; transition points (between two plateaus) belong to neither;
+ * two neighbouring plateaus within drop_frac of each other are one (a
+ * noisy point split it). Returns the number of plateaus written
+ * (<= max). */
 size_t rl_find_plateaus(const struct rl_sweep_point *pts, size_t n,
 			double drop_frac, struct rl_plateau *out, size_t max);
 

@@ -1,0 +1,418 @@
+/* rlprof probe: measure this machine's roofs (probes/), cache the model
+ * ($XDG_CACHE_HOME/rlprof/), print the roofs as a table, CSV or JSON. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "machine.h"
+#include "probe.h"
+#include "rl_error.h"
+
+struct probe_opts {
+	int force, quick, json, levels, csv;
+	unsigned threads;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: rlprof probe [OPTIONS]\n"
+		"\n"
+		"Measures this machine's roofs once and caches them (the machine\n"
+		"model that 'rlprof run' and 'rlprof report' use): STREAM triad\n"
+		"bandwidth per memory level (L1, L2, L3, DRAM, found from a sweep\n"
+		"of sizes) on one core and all cores, and peak GFLOP/s from\n"
+		"independent FMA chains per ISA and precision. A cached model is\n"
+		"printed without measuring again.\n"
+		"\n"
+		"options:\n"
+		"  -f, --force         measure again and replace the cached model\n"
+		"  -q, --quick         fewer trials and sweep points (about 2 s)\n"
+		"  -j, --json          print the machine model as JSON\n"
+		"  -t, --threads N     use N CPUs (default: all this process may use;\n"
+		"                      a model for fewer CPUs is not cached)\n"
+		"  -l, --levels        measure and show the working-set sweep\n"
+		"                      behind the L1..DRAM roofs\n"
+		"      --format FMT    table (default) or csv: one row per roof\n"
+		"  -h, --help          this help\n"
+		"\n"
+		"cache: $XDG_CACHE_HOME/rlprof/ (else ~/.cache/rlprof/), one file\n"
+		"per CPU model, CPU count and memory size\n");
+}
+
+static int parse(int argc, char **argv, struct probe_opts *o)
+{
+	static const struct option opts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "levels", no_argument, NULL, 'l' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+fqjt:lh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': o->force = 1; break;
+		case 'q': o->quick = 1; break;
+		case 'j': o->json = 1; break;
+		case 'l': o->levels = 1; break;
+		case 't': {
+			char *end;
+			errno = 0;
+			long n = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || n < 1 || n > 4096) {
+				fprintf(stderr, "rlprof probe: invalid thread count "
+						"'%s': give a number from 1 to the CPUs "
+						"available\n", optarg);
+				return RL_EXIT_USAGE;
+			}
+			o->threads = (unsigned)n;
+			break;
+		}
+		case 'F':
+			if (!strcmp(optarg, "csv"))
+				o->csv = 1;
+			else if (strcmp(optarg, "table")) {
+				fprintf(stderr, "rlprof probe: unknown format '%s': "
+						"use table or csv\n", optarg);
+				return RL_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			fprintf(stderr, "rlprof probe: unknown option '%s'; see "
+					"'rlprof probe --help'\n", argv[optind - 1]);
+			return RL_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "rlprof probe: unexpected argument '%s'\n",
+			argv[optind]);
+		return RL_EXIT_USAGE;
+	}
+	if (o->json && o->csv) {
+		fputs("rlprof probe: --json and --format csv both choose the "
+		      "output: give one\n", stderr);
+		return RL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void progress(void *ctx, const char *what, double fraction)
+{
+	(void)ctx;
+	fprintf(stderr, "\rrlprof probe: %3.0f%% %-44.44s", fraction * 100,
+		what);
+	fflush(stderr);
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+static void csv_field(const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void csv_row(const char *roof, const char *kind, const char *prec,
+		    unsigned threads, double value, const char *unit,
+		    const char *method)
+{
+	csv_field(roof);
+	printf(",%s,%s,%u,%.1f,%s,", kind, prec, threads, value, unit);
+	csv_field(method);
+	putchar('\n');
+}
+
+static void print_csv(const struct rl_machine *m)
+{
+	char method[192];
+	puts("roof,kind,precision,threads,value,unit,method");
+	for (size_t i = 0; i < m->n_bw; i++) {
+		const struct rl_bw_roof *b = &m->bw[i];
+		csv_row(b->level, "bandwidth", "", b->threads, b->stream_gbs,
+			"GB/s", b->method);
+		snprintf(method, sizeof method,
+			 "stream x 32/24: write-allocate counted (%s)", b->method);
+		csv_row(b->level, "bandwidth-moved", "", b->threads,
+			b->moved_gbs, "GB/s", method);
+		if (b->nt_gbs > 0) {
+			snprintf(method, sizeof method,
+				 "triad non-temporal stores 24 B/elem (%s)",
+				 b->method);
+			csv_row(b->level, "bandwidth-nt", "", b->threads,
+				b->nt_gbs, "GB/s", method);
+		}
+	}
+	for (size_t i = 0; i < m->n_compute; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		char kind[32];
+		if (!strcmp(c->kind, "peak"))
+			snprintf(kind, sizeof kind, "compute");
+		else
+			snprintf(kind, sizeof kind, "compute-%s", c->kind);
+		csv_row(c->name, kind, c->precision, c->threads, c->gflops,
+			"GFLOP/s", c->method);
+	}
+}
+
+static const struct rl_compute_roof *
+find(const struct rl_machine *m, const char *name, const char *kind,
+     const char *prec, unsigned threads)
+{
+	for (size_t i = 0; i < m->n_compute; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		if (!strcmp(c->name, name) && !strcmp(c->kind, kind) &&
+		    !strcmp(c->precision, prec) && c->threads == threads)
+			return c;
+	}
+	return NULL;
+}
+
+static void cell(double v, const char *fmt)
+{
+	if (v > 0)
+		printf(fmt, v);
+	else
+		printf("%9s", "-");
+}
+
+static void print_table(const struct rl_machine *m, const char *path)
+{
+	unsigned T = m->cores;
+	printf("%s, %u CPUs, %.1f GiB; clock %.2f GHz measured "
+	       "(dependent integer adds), %.2f nominal\n",
+	       m->cpu_model, m->cores, m->mem_bytes / 1073741824.0, m->clock_ghz,
+	       m->nominal_ghz);
+	printf("caches %s\n", m->caches);
+	printf("probed %s in %.1f s%s%s%s\n\n", m->probed_at, m->probe_seconds,
+	       m->quick ? " (--quick)" : "", path ? ", cached in " : "",
+	       path ? path : "");
+
+	printf("bandwidth, STREAM triad (GB/s, 24 B/elem; moved = x 32/24 "
+	       "with write-allocate)\n");
+	printf("%-6s %9s %9s %9s %9s %9s\n", "level", "1 core", "moved",
+	       T > 1 ? "all" : "", T > 1 ? "moved" : "", "nt");
+	static const char *const levels[] = { "L1", "L2", "L3", "L4", "DRAM" };
+	for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+		const struct rl_bw_roof *b1 = NULL, *bt = NULL;
+		for (size_t i = 0; i < m->n_bw; i++) {
+			if (strcmp(m->bw[i].level, levels[l]))
+				continue;
+			if (m->bw[i].threads == 1)
+				b1 = &m->bw[i];
+			if (m->bw[i].threads == T && T > 1)
+				bt = &m->bw[i];
+		}
+		if (!b1 && !bt)
+			continue;
+		printf("%-6s", levels[l]);
+		cell(b1 ? b1->stream_gbs : 0, " %9.1f");
+		cell(b1 ? b1->moved_gbs : 0, " %9.1f");
+		if (T > 1) {
+			cell(bt ? bt->stream_gbs : 0, " %9.1f");
+			cell(bt ? bt->moved_gbs : 0, " %9.1f");
+		} else {
+			printf(" %9s %9s", "", "");
+		}
+		const struct rl_bw_roof *nt = bt && bt->nt_gbs > 0 ? bt : b1;
+		if (nt && nt->nt_gbs > 0)
+			printf(" %9.1f (%u core%s)", nt->nt_gbs, nt->threads,
+			       nt->threads > 1 ? "s" : "");
+		putchar('\n');
+	}
+
+	printf("\ncompute (GFLOP/s): plateau of K independent chains; "
+	       "theoretical = cores x GHz x units x lanes x 2\n");
+	printf("%-11s %-12s %-4s %9s %9s %11s %6s %6s %8s\n", "isa", "kind",
+	       "prec", "1 core", T > 1 ? "all" : "", "theoretical", "meas%",
+	       "chains", "latency");
+	for (size_t i = 0; i < m->n_compute; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		if (c->threads != 1)
+			continue;
+		const struct rl_compute_roof *ct =
+			T > 1 ? find(m, c->name, c->kind, c->precision, T) : NULL;
+		const struct rl_compute_roof *top = ct ? ct : c;
+		printf("%-11s %-12s %-4s", c->name, c->kind, c->precision);
+		cell(c->gflops, " %9.1f");
+		if (T > 1)
+			cell(ct ? ct->gflops : 0, " %9.1f");
+		else
+			printf(" %9s", "");
+		if (top->theoretical_gflops > 0)
+			printf(" %11.1f %5.0f%%", top->theoretical_gflops,
+			       100 * top->gflops / top->theoretical_gflops);
+		else
+			printf(" %11s %6s", "-", "-");
+		printf(" %6u", c->chains);
+		if (c->latency_cycles > 0)
+			printf(" %6.1f c", c->latency_cycles);
+		putchar('\n');
+	}
+
+	printf("\nridge points (flop/B = peak / triad bandwidth, %u core%s)\n",
+	       T, T > 1 ? "s" : "");
+	for (int f32 = 0; f32 < 2; f32++) {
+		const char *prec = f32 ? "f32" : "f64";
+		const struct rl_compute_roof *p = rl_machine_peak(m, prec, T);
+		if (!p)
+			continue;
+		printf("%s %s %.1f GFLOP/s:", prec, p->name, p->gflops);
+		for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+			const struct rl_bw_roof *b = rl_machine_bw(m, levels[l], T);
+			if (b)
+				printf("  %s %.2f", levels[l],
+				       rl_ridge(p->gflops, b->stream_gbs));
+		}
+		putchar('\n');
+	}
+}
+
+static void print_levels(const struct rl_probe_extra *x)
+{
+	for (size_t s = 0; s < x->n_sweeps; s++) {
+		const struct rl_probe_sweep *sw = &x->sweeps[s];
+		printf("\ntriad sweep, %u thread%s (working set per thread, GB/s "
+		       "per thread)\n", sw->threads, sw->threads > 1 ? "s" : "");
+		for (size_t i = 0; i < sw->n; i++)
+			printf("  %10.1f KiB %9.1f  %s\n",
+			       sw->pts[i].bytes / 1024.0, sw->pts[i].gbs,
+			       sw->level[i][0] ? sw->level[i] : "(transition)");
+	}
+}
+
+static int print_json(const struct rl_machine *m)
+{
+	char tmp[] = "/tmp/rlprof-machine-XXXXXX", err[512];
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "rlprof probe: cannot create '%s': %s\n", tmp,
+			strerror(errno));
+		return RL_EXIT_FAILURE;
+	}
+	close(fd);
+	int rc = rl_machine_save(tmp, m, err, sizeof err);
+	FILE *f = rc ? NULL : fopen(tmp, "r");
+	if (f) {
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+			fwrite(buf, 1, n, stdout);
+		fclose(f);
+	} else if (rc) {
+		fprintf(stderr, "rlprof probe: %s\n", err);
+	}
+	unlink(tmp);
+	return rc ? RL_EXIT_FAILURE : RL_EXIT_OK;
+}
+
+/* ---- the command ----------------------------------------------------- */
+
+int cmd_probe(int argc, char **argv)
+{
+	struct probe_opts o = { 0 };
+	int rc = parse(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? RL_EXIT_OK : rc;
+
+	char path[4096], err[1024];
+	int have_path = rl_machine_cache_path(path, sizeof path, err,
+					      sizeof err) == 0;
+	if (!have_path)
+		fprintf(stderr, "rlprof probe: %s: the model is not cached\n",
+			err);
+	struct rl_cpu *cpu = malloc(sizeof *cpu);
+	struct rl_machine *m = calloc(1, sizeof *m);
+	struct rl_probe_extra *x = calloc(1, sizeof *x);
+	rc = RL_EXIT_FAILURE;
+	if (!cpu || !m || !x) {
+		fputs("rlprof probe: out of memory\n", stderr);
+		goto out;
+	}
+	if (rl_cpu_detect(cpu, err, sizeof err)) {
+		fprintf(stderr, "rlprof probe: %s\n", err);
+		goto out;
+	}
+	if (o.threads > cpu->logical_cpus) {
+		fprintf(stderr, "rlprof probe: cannot use %u threads: this "
+				"process may run on %u CPUs\n",
+			o.threads, cpu->logical_cpus);
+		rc = RL_EXIT_USAGE;
+		goto out;
+	}
+	int all = !o.threads || o.threads == cpu->logical_cpus;
+	int measure = o.force || o.levels || !all || !have_path;
+	if (!measure) {
+		int lrc = rl_machine_load(path, m, err, sizeof err);
+		if (lrc == RL_ENOENT) {
+			measure = 1;
+		} else if (lrc) {
+			fprintf(stderr, "rlprof: %s\n", err);
+			goto out;
+		}
+	}
+	if (measure) {
+		struct rl_probe_options po = { .quick = o.quick,
+					       .threads = o.threads };
+		if (isatty(STDERR_FILENO))
+			po.progress = progress;
+		else
+			fprintf(stderr, "rlprof probe: measuring this machine's "
+					"roofs (%s)...\n",
+				o.quick ? "about 2 s" : "about 10 s");
+		int prc = rl_probe_machine(&po, m, x, err, sizeof err);
+		if (po.progress)
+			fprintf(stderr, "\r%-64s\r", "");
+		if (prc) {
+			fprintf(stderr, "rlprof probe: %s\n", err);
+			goto out;
+		}
+		if (have_path && all) {
+			if (rl_machine_save(path, m, err, sizeof err)) {
+				fprintf(stderr, "rlprof probe: %s\n", err);
+				have_path = 0;
+			}
+		} else if (!all) {
+			fprintf(stderr, "rlprof probe: a model for %u of %u CPUs "
+					"is not cached\n",
+				o.threads, cpu->logical_cpus);
+			have_path = 0;
+		}
+	}
+	if (o.json)
+		rc = print_json(m);
+	else if (o.csv) {
+		print_csv(m);
+		rc = RL_EXIT_OK;
+	} else {
+		print_table(m, have_path ? path : NULL);
+		if (o.levels)
+			print_levels(x);
+		rc = RL_EXIT_OK;
+	}
+out:
+	free(cpu);
+	free(m);
+	free(x);
+	return rc;
+}
