@@ -93,8 +93,11 @@ Test(diagnosis, far_below_on_the_single_chain_ceiling)
 	r.bound_roof = "avx512-fma f64";
 	r.gflops = 3.5; /* the fixture's single-chain f64 is 3.4 */
 	r.roof_pct = 1.75;
-	expect_has(&r, &machine, "2% of the compute roof, on the single-chain "
-				 "ceiling (3.4 GFLOP/s): one dependent chain");
+	expect_has(&r, &machine, "1.8% of the compute roof, on the single-chain "
+				 "scalar ceiling (3.4 GFLOP/s): one dependent chain");
+	r.gflops = 24; /* the fixture's scalar f64 is 25 */
+	expect_has(&r, &machine, "on the scalar scalar ceiling (25 GFLOP/s): not "
+				 "vectorised");
 }
 
 Test(diagnosis, far_below_the_bandwidth_roof)
@@ -196,6 +199,16 @@ Test(diagnosis, partial_counts_and_zero_flops)
 	r.flops = 0;
 	r.ai = 0;
 	expect_has(&r, &machine, "no floating-point work counted");
+}
+
+Test(diagnosis, simulated_rows_judge_the_ai_not_the_speed)
+{
+	struct rl_region_row r = counted();
+	r.simulated = true;
+	r.roof_pct = 0.5;
+	expect(&r, &machine,
+	       "memory-bound by its AI (roof: DRAM); simulated run, so GFLOP/s "
+	       "and % of roof are not meaningful");
 }
 
 Test(diagnosis, no_roof_for_the_precision)

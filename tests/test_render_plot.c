@@ -71,11 +71,12 @@ Test(render_plot, draws_roofs_letters_and_a_legend)
 	cr_assert(strstr(s, "  A triad"));
 	cr_assert(strstr(s, "AI 0.0625, 2.2 GFLOP/s; a declared AI 0.0833"));
 	cr_assert(strstr(s, "(88% of DRAM)"));
-	cr_assert(strstr(s, "  E declared only         e declared AI 0.125"));
+	cr_assert(strstr(s, "  E declared only        e declared AI 0.125"));
 	cr_assert(strstr(s, "  F idle                 not on the plot"));
 	cr_assert(strstr(s, "/ DRAM 40 GB/s"));
 	cr_assert(strstr(s, "= avx512-fma f64 200 GFLOP/s"));
-	cr_assert(strstr(s, "- single-chain f64 3.4 GFLOP/s"));
+	cr_assert(strstr(s, "- single-chain scalar f64 3.4 GFLOP/s"));
+	cr_assert(strstr(s, "- scalar f64 25 GFLOP/s"));
 	/* letters on the grid: A, D, B and the declared-only e */
 	const char *grid_end = strstr(s, "+-----");
 	for (const char *l = "ABDe"; *l; l++) {

@@ -27,37 +27,46 @@ static double ratio(double a, double b)
 	return rl_known(a) && rl_known(b) && b > 0 && a >= 0 ? a / b : NAN;
 }
 
-/* A ceiling of the row's precision the attained rate sits on (within
- * 25 %), or NULL. */
+/* The ceiling (single-chain, scalar or add-only, any ISA) of the row's
+ * precision that the attained rate sits on, within 25 %, or NULL; among
+ * the roofs measured with the thread count closest to the row's. */
 static const struct rl_compute_roof *
 ceiling_hit(const struct rl_region_row *row, const struct rl_machine *m)
 {
-	static const char *const kinds[] = {"single-chain", "scalar",
-					    "add-only"};
 	const char *prec = row->precision && strcmp(row->precision, "f32") == 0
 				   ? "f32" : "f64";
+	static const char *const kinds[] = {"single-chain", "scalar",
+					    "add-only"};
+	const struct rl_compute_roof *best = NULL;
+	double best_dist = log(1.25);
+	int min_dt[3] = {-1, -1, -1};
 	if (!m || !rl_known(row->gflops) || !(row->gflops > 0))
 		return NULL;
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		const struct rl_compute_roof *best = NULL;
+	/* pass 0: per kind, the closest thread count; pass 1: the match */
+	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE;
 		     i++) {
 			const struct rl_compute_roof *c = &m->compute[i];
-			if (strcmp(c->kind, kinds[k]) != 0 ||
-			    strcmp(c->precision, prec) != 0 || !(c->gflops > 0))
+			int k = 0;
+			while (k < 3 && strcmp(c->kind, kinds[k]) != 0)
+				k++;
+			if (k == 3 || strcmp(c->precision, prec) != 0 ||
+			    !(c->gflops > 0))
 				continue;
-			/* the ceiling for as many threads as ran it, else
-			 * the closest count */
-			if (!best || abs((int)c->threads - (int)row->n_threads) <
-					     abs((int)best->threads -
-						 (int)row->n_threads))
+			int dt = abs((int)c->threads - (int)row->n_threads);
+			if (pass == 0) {
+				if (min_dt[k] < 0 || dt < min_dt[k])
+					min_dt[k] = dt;
+				continue;
+			}
+			double dist = fabs(log(row->gflops / c->gflops));
+			if (dt == min_dt[k] && dist <= best_dist) {
 				best = c;
+				best_dist = dist;
+			}
 		}
-		if (best && row->gflops <= 1.25 * best->gflops &&
-		    row->gflops >= 0.75 * best->gflops)
-			return best;
 	}
-	return NULL;
+	return best;
 }
 
 static const char *ceiling_lever(const char *kind)
@@ -70,9 +79,17 @@ static const char *ceiling_lever(const char *kind)
 	return "no FMA: fuse multiplies and adds";
 }
 
+/* "92%", "1.8%", "0.014%" */
+static const char *pct_text(char *buf, size_t len, double pct)
+{
+	snprintf(buf, len, pct >= 10 ? "%.0f%%" : "%.2g%%", pct);
+	return buf;
+}
+
 static void position(FILE *o, const struct rl_region_row *row,
 		     const struct rl_machine *m)
 {
+	char p[32];
 	const char *roof = row->bound_roof;
 	double pct = row->roof_pct;
 	int mem = row->bound == RL_BOUND_MEMORY;
@@ -83,27 +100,33 @@ static void position(FILE *o, const struct rl_region_row *row,
 	}
 	if (!roof)
 		roof = mem ? "the memory" : "the compute";
-	if (pct >= ABOVE_ROOF_PCT && mem) {
-		fprintf(o, "%.0f%% of %s, above it: the data is reused from "
-			"cache, judge it against the cache-level roofs", pct, roof);
+	if (row->simulated) {
+		/* Valgrind dilates time: only the AI position means anything */
+		fprintf(o, "%s-bound by its AI (roof: %s); simulated run, so "
+			"GFLOP/s and %% of roof are not meaningful",
+			mem ? "memory" : "compute", roof);
+	} else if (pct >= ABOVE_ROOF_PCT && mem) {
+		fprintf(o, "%s of %s, above it: the data is reused from "
+			"cache, judge it against the cache-level roofs",
+			pct_text(p, sizeof p, pct), roof);
 	} else if (pct >= ABOVE_ROOF_PCT) {
-		fprintf(o, "%.0f%% of %s, above it: the flop count or the roof "
-			"is off (check the counted flops and rlprof probe)", pct,
-			roof);
+		fprintf(o, "%s of %s, above it: the flop count or the roof "
+			"is off (check the counted flops and rlprof probe)",
+			pct_text(p, sizeof p, pct), roof);
 	} else if (pct >= AT_ROOF_PCT && mem) {
-		fprintf(o, "memory-bound at %.0f%% of %s: raise AI: tiling, "
-			"fusion, smaller types", pct, roof);
+		fprintf(o, "memory-bound at %s of %s: raise AI: tiling, "
+			"fusion, smaller types", pct_text(p, sizeof p, pct), roof);
 	} else if (pct >= AT_ROOF_PCT) {
-		fprintf(o, "compute-bound at %.0f%% of %s: at the roof, only "
+		fprintf(o, "compute-bound at %s of %s: at the roof, only "
 			"fewer flops (a better algorithm) or a lower precision "
-			"help", pct, roof);
+			"help", pct_text(p, sizeof p, pct), roof);
 	} else {
 		const struct rl_compute_roof *c = ceiling_hit(row, m);
-		fprintf(o, "%.0f%% of the %s roof", pct,
+		fprintf(o, "%s of the %s roof", pct_text(p, sizeof p, pct),
 			mem ? roof : "compute");
 		if (c)
-			fprintf(o, ", on the %s ceiling (%.3g GFLOP/s): %s", c->kind,
-				c->gflops, ceiling_lever(c->kind));
+			fprintf(o, ", on the %s %s ceiling (%.3g GFLOP/s): %s",
+				c->kind, c->name, c->gflops, ceiling_lever(c->kind));
 		else if (mem)
 			fputs(": latency or too little parallelism: more threads, "
 			      "contiguous prefetch-friendly access, independent "

@@ -111,29 +111,59 @@ static void write_axes(FILE *out, const struct grid *g)
 	fprintf(out, "%s  flop/byte\n", line);
 }
 
+/* Appends one legend item, wrapping before column 100. */
+static void item(FILE *out, int *col, const char *text)
+{
+	int len = (int)strlen(text);
+	if (*col > 2 && *col + len + 2 > 100) {
+		fputs(",\n   ", out);
+		*col = 3;
+	} else if (*col > 2) {
+		fputs(", ", out);
+		*col += 2;
+	} else {
+		fputs("  ", out);
+		*col = 2;
+	}
+	fputs(text, out);
+	*col += len;
+}
+
 static void write_legend(FILE *out, const struct rl_report *r,
 			 const struct rl_chart *c)
 {
-	char a[32], b[32];
+	char a[32], b[32], t[160];
+	int col = 0;
 	if (!c->has_model) {
 		fputs("  no machine model: run rlprof probe\n", out);
 	} else {
-		for (size_t i = 0; i < c->n_slope; i++)
-			fprintf(out, "%s %c %s %s GB/s", i ? "," : "  ",
-				strcmp(c->slope[i].roof->level, "DRAM") == 0 ? '/'
-									    : '.',
-				c->slope[i].roof->level,
-				rl_chart_num(a, sizeof a, c->slope[i].gbs));
-		if (c->n_slope)
-			fprintf(out, " (%s bytes)\n",
-				c->bytes_moved ? "moved, 32 B/element"
-					       : "stream, 24 B/element");
+		for (size_t i = 0; i < c->n_slope; i++) {
+			snprintf(t, sizeof t, "%c %s %s GB/s",
+				 strcmp(c->slope[i].roof->level, "DRAM") == 0 ? '/'
+									     : '.',
+				 c->slope[i].roof->level,
+				 rl_chart_num(a, sizeof a, c->slope[i].gbs));
+			item(out, &col, t);
+		}
+		if (c->n_slope) {
+			fprintf(out, " (%s)\n", c->bytes_moved
+				? "moved bytes, 32 B/element"
+				: "stream bytes, 24 B/element");
+			col = 0;
+		}
 		for (size_t f = 0; f < c->n_flat; f++) {
 			const struct rl_compute_roof *k = c->flat[f].roof;
-			fprintf(out, "%s %c %s %s %s GFLOP/s", f ? "," : "  ",
-				c->flat[f].is_peak ? '=' : '-',
-				c->flat[f].is_peak ? k->name : k->kind, k->precision,
-				rl_chart_num(a, sizeof a, k->gflops));
+			if (c->flat[f].is_peak || strcmp(k->name, k->kind) == 0)
+				snprintf(t, sizeof t, "%c %s %s %s GFLOP/s",
+					 c->flat[f].is_peak ? '=' : '-',
+					 c->flat[f].is_peak ? k->name : k->kind,
+					 k->precision,
+					 rl_chart_num(a, sizeof a, k->gflops));
+			else
+				snprintf(t, sizeof t, "- %s %s %s %s GFLOP/s", k->kind,
+					 k->name, k->precision,
+					 rl_chart_num(a, sizeof a, k->gflops));
+			item(out, &col, t);
 		}
 		if (c->n_flat)
 			fprintf(out, " (%u thread%s)\n", c->threads,

@@ -383,9 +383,15 @@ static int place_roof_labels(struct svg *s)
 		const struct rl_compute_roof *fr = c->flat[f].roof;
 		if (!s->flat_drawn[f])
 			continue;
-		snprintf(s->flat_text[f], sizeof s->flat_text[f], "%s %s %s GFLOP/s",
-			 c->flat[f].is_peak ? fr->name : fr->kind, fr->precision,
-			 rl_chart_num(v, sizeof v, fr->gflops));
+		if (c->flat[f].is_peak || strcmp(fr->name, fr->kind) == 0)
+			snprintf(s->flat_text[f], sizeof s->flat_text[f],
+				 "%s %s %s GFLOP/s",
+				 c->flat[f].is_peak ? fr->name : fr->kind,
+				 fr->precision, rl_chart_num(v, sizeof v, fr->gflops));
+		else
+			snprintf(s->flat_text[f], sizeof s->flat_text[f],
+				 "%s %s %s %s GFLOP/s", fr->kind, fr->name,
+				 fr->precision, rl_chart_num(v, sizeof v, fr->gflops));
 		double w = text_px(rl_utf8_len(s->flat_text[f]), FONT_PX);
 		double right = c->left + c->plot_w - 4;
 		int done = 0;
@@ -692,9 +698,9 @@ static double write_legend(struct svg *s, double y, int draw)
 			     palette[i % N_PALETTE], "#000");
 		fprintf(out, "<text class=\"legend-region\" x=\"%.1f\" y=\"%.1f\">"
 			"%zu ", lx + 14, ly, i + 1);
-		rl_xml_escape_cut(out, row->region, 34);
+		rl_xml_escape_cut(out, row->region, s->reg[i].on_chart ? 36 : 20);
 		if (!s->reg[i].on_chart)
-			fputs(" (not on the chart: no flops or no time)", out);
+			fputs(" (no point: no flops)", out);
 		fputs("</text>\n", out);
 	}
 	y += (double)((k + cols - 1) / cols) * 16;
@@ -707,9 +713,15 @@ static double write_legend(struct svg *s, double y, int draw)
 			fputs("Precision unknown for some regions: drawn against the "
 			      "f64 roofs. ", out);
 		fputs("Hover a point or a roof for its figures.</text>\n", out);
+		if (c->simulated)
+			fprintf(out, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
+				"fill=\"#444\">Simulated PMU (Valgrind): exact counts, "
+				"but the program ran 10-60\xc3\x97 slower, so GFLOP/s sit "
+				"far under the roofs: read the AI (x) position.</text>\n",
+				x, y + 16);
 		fputs("</g>\n", out);
 	}
-	return y + 14;
+	return y + (s->c.simulated ? 30 : 14);
 }
 
 static void write_header(struct svg *s, double width, double height,

@@ -85,7 +85,7 @@ static void add_precision(struct rl_chart *c, const char *p)
 }
 
 static void add_flats(struct rl_chart *c, const struct rl_machine *m,
-		      const char *prec)
+		      const char *prec, int ceilings)
 {
 	const struct rl_compute_roof *peak = pick_compute(m, prec, "peak",
 							  c->threads);
@@ -101,7 +101,8 @@ static void add_flats(struct rl_chart *c, const struct rl_machine *m,
 	c->n_flat++;
 	if (peak->gflops > c->peak_max_gflops)
 		c->peak_max_gflops = peak->gflops;
-	for (size_t k = 0; k < sizeof ceiling_kinds / sizeof ceiling_kinds[0];
+	for (size_t k = 0;
+	     ceilings && k < sizeof ceiling_kinds / sizeof ceiling_kinds[0];
 	     k++) {
 		const struct rl_compute_roof *ce =
 			pick_compute(m, prec, ceiling_kinds[k], c->threads);
@@ -166,11 +167,20 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 	c->plot_w = plot_w;
 	c->plot_h = plot_h;
 	c->threads = 1;
+	size_t n_f32 = 0, n_f64 = 0;
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
 		if (row->n_threads > c->threads)
 			c->threads = row->n_threads;
-		add_precision(c, row->precision);
+		if (rl_chart_has_counted(row) || rl_chart_has_declared(row)) {
+			add_precision(c, row->precision);
+			if (row->precision && strcmp(row->precision, "f32") == 0)
+				n_f32++;
+			else
+				n_f64++;
+		}
+		if (row->simulated)
+			c->simulated = 1;
 		if (rl_known(row->dram_bytes) || row->basis == RL_BASIS_COUNTED)
 			c->bytes_moved = 1;
 	}
@@ -190,10 +200,13 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 				g = c->bytes_moved ? b->stream_gbs : b->moved_gbs;
 			c->slope[c->n_slope++] = (struct rl_chart_slope){b, g};
 		}
+		/* with both precisions, ceilings only under the peak of the
+		 * one most regions use (f64 on a tie): fewer lines */
+		int main_f32 = c->show_f32 && (!c->show_f64 || n_f32 > n_f64);
 		if (c->show_f64)
-			add_flats(c, m, "f64");
+			add_flats(c, m, "f64", !main_f32);
 		if (c->show_f32)
-			add_flats(c, m, "f32");
+			add_flats(c, m, "f32", main_f32);
 	}
 
 	struct range x = {INFINITY, -INFINITY}, y = {INFINITY, -INFINITY};

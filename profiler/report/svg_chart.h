@@ -8,8 +8,10 @@
  * roof of the model measured with T threads, else the largest thread count
  * below T, else the smallest above; the same rule per precision and kind
  * for the compute roofs. Per precision shown (f64 for f64, mixed and
- * unknown rows; f32 for f32 and mixed rows): the best "peak" roof and,
- * under it, the best "add-only", "scalar" and "single-chain" ceilings.
+ * unknown rows; f32 for f32 and mixed rows; rows without a point do
+ * not count): the best "peak" roof and, under it, the best "add-only",
+ * "scalar" and "single-chain" ceilings (with both precisions shown, the
+ * ceilings of the one most regions use only, f64 on a tie).
  * Slopes use the "moved" bandwidth (32 B per triad element, write-allocate
  * included: what counters see) when any row has counted bytes, else the
  * "stream" one (24 B, the convention of declared bytes).
@@ -56,6 +58,7 @@ struct rl_chart {
 	int bytes_moved;                 /* slopes at moved_gbs */
 	int show_f64, show_f32;
 	int precision_assumed;           /* some row's precision unknown */
+	int simulated;                   /* some row from the simulated PMU */
 	struct rl_chart_slope slope[RL_LEVELS];
 	size_t n_slope;                  /* lowest bandwidth first */
 	struct rl_chart_flat flat[RL_CHART_MAX_FLAT];
