@@ -6,7 +6,10 @@
 #                              code) and no FMA (VEX runs every FMA lane
 #                              through a helper call: horner128 ran 100x
 #                              slower under valgrind --tool=none than with
-#                              a multiply and an add, the same 2 flops)
+#                              a multiply and an add, the same 2 flops);
+#                              -gdwarf-4: Valgrind 3.19 gives up on clang
+#                              14's default DWARF 5 ("possibly corrupted
+#                              debuginfo file")
 #   KERNEL_LIB_OBJS            the kernel library without main, built with
 #                              the generic rule (for the test binary)
 #
@@ -36,7 +39,7 @@ $(OBJ)/kernels-native/%.o: kernels/%.c
 
 $(OBJ)/kernels-sim/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -march=x86-64-v3 -mno-fma -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -march=x86-64-v3 -mno-fma -gdwarf-4 -c $< -o $@
 
 $(BIN)/rlprof-kernels: $(KERNEL_NATIVE_OBJS) $(RLPROF_SO)
 	@mkdir -p $(dir $@)

@@ -373,6 +373,18 @@ Test(kernels, sim_build_has_no_avx512_and_runs_under_valgrind, .timeout = 300)
 	cr_assert_str_eq(out, "0\n");
 	if (run_cmd("valgrind --version", out, sizeof out) != 0)
 		cr_skip_test("valgrind is not installed");
+	/* Valgrind 3.19 cannot read DWARF 5 (clang 14's default): the sim
+	 * build uses -gdwarf-4, but librlprof.so is built with the global
+	 * flags. That is a property of the build, not of the kernels. */
+	int rc = run_cmd("valgrind --tool=none -q " KBIN_SIM " --list", out,
+			 sizeof out);
+	if (rc != 0 && strstr(out, "unhandled dwarf2 abbrev form") &&
+	    !strstr(out, "rlprof-kernels-sim\""))
+		cr_skip_test("valgrind cannot read the DWARF 5 debug info of a "
+			     "library the sim build loads (build with "
+			     "-gdwarf-4): %.300s",
+			     out);
+	cr_assert_eq(rc, 0, "valgrind --list exited %d: %s", rc, out);
 	expect_all_ok("valgrind --tool=none -q " KBIN_SIM,
 		      "--size 4K --repeat 1 --matmul-n 40 --threads 2");
 }
