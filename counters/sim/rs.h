@@ -65,8 +65,14 @@ void rs_cache_init(const struct rs_level_spec *spec, Int nlevels);
 Int rs_cache_nlevels(void);
 /* Write back every dirty line, counting the bytes at each boundary. */
 void rs_cache_flush(void);
+/* Counted: add the access to the register <-> L1 bytes, then simulate. */
 VG_REGPARM(2) void rs_cache_read(Addr a, UWord size);
 VG_REGPARM(2) void rs_cache_write(Addr a, UWord size);
+/* Simulate only (the L1 bytes counted statically by the caller). */
+VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size);
+VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size);
+/* The last L1 line touched, and the same when dirty (else RS_EMPTY). */
+extern UWord rs_mru_line, rs_mru_wline;
 VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size);
 
 /* rs_decode.c: what the bytes of one guest instruction say. */

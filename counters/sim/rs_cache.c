@@ -12,12 +12,15 @@
  *
  * Bytes are counted at each boundary: register <-> L1 by access size,
  * below level b by whole lines (the boundary below the last level is
- * DRAM); reads and writes apart.
+ * DRAM); reads and writes apart. (Register <-> L1 bytes of unguarded
+ * accesses are counted statically per block by rs_instrument.c; the
+ * counted helpers below are for guarded ones.)
  *
  * Each set is an array of `ways` entries in recency order (MRU first);
  * an entry is line << 1 | dirty, or RS_EMPTY. The last L1 line touched is
- * remembered: an access to it (the common case of streaming code) costs a
- * compare. Each level logs the lines that became dirty since the last
+ * remembered (rs_mru_line, rs_mru_wline when dirty): generated code
+ * compares an access's first and last line with it and calls a *_slow
+ * helper only when they differ, so streaming code calls once per line. Each level logs the lines that became dirty since the last
  * flush so that a flush visits only those (a full scan when the log
  * overflowed).
  */
@@ -42,7 +45,11 @@ struct level {
 
 static struct level lv[RS_MAX_LEVELS];
 static Int nlv;
-static UWord mru_line = RS_EMPTY; /* last L1 line touched (a line number) */
+/* The last L1 line touched (a line number), and the same when it is
+ * dirty already: generated code compares an access's lines with these
+ * and calls a helper only when they differ. */
+UWord rs_mru_line = RS_EMPTY;
+UWord rs_mru_wline = RS_EMPTY;
 static UWord *mru_slot;          /* its entry: slot 0 of its L1 set */
 
 Int rs_cache_nlevels(void)
@@ -154,31 +161,38 @@ static UWord *find(const struct level *L, UWord line)
 static void writeback(Int from, UWord line);
 
 /* Look line up in level i, making it MRU; on a miss install it and evict
- * the LRU entry (written back when dirty). Returns True on a hit. */
+ * the LRU entry (written back when dirty). Returns True on a hit. One
+ * pass: each entry moves down one way until the line is found (it then
+ * goes to the front) or falls off the end (the evicted one). */
 static Bool touch(Int i, UWord line, UWord dirty)
 {
 	struct level *L = &lv[i];
-	UWord *set = set_of(L, line), key = line << 1, w, e;
+	UWord *set = set_of(L, line), key = line << 1;
+	UWord prev = set[0], cur;
 
-	for (w = 0; w < L->ways; w++) {
-		if ((set[w] & ~1UL) == key) {
-			e = set[w];
-			for (; w > 0; w--)
-				set[w] = set[w - 1];
-			if (dirty && !(e & 1))
+	if ((prev & ~1UL) == key) {
+		if (dirty && !(prev & 1)) {
+			set[0] = prev | 1;
+			log_dirty(L, line);
+		}
+		return True;
+	}
+	set[0] = key | dirty;
+	for (UWord w = 1; w < L->ways; w++) {
+		cur = set[w];
+		set[w] = prev;
+		if ((cur & ~1UL) == key) {
+			if (dirty && !(cur & 1))
 				log_dirty(L, line);
-			set[0] = e | dirty;
+			set[0] = cur | dirty;
 			return True;
 		}
+		prev = cur;
 	}
-	e = set[L->ways - 1];
-	for (w = L->ways - 1; w > 0; w--)
-		set[w] = set[w - 1];
-	set[0] = key | dirty;
 	if (dirty)
 		log_dirty(L, line);
-	if (e != RS_EMPTY && (e & 1))
-		writeback(i, e >> 1);
+	if (prev != RS_EMPTY && (prev & 1))
+		writeback(i, prev >> 1);
 	return False;
 }
 
@@ -201,39 +215,49 @@ static void access_line(UWord line, UWord dirty)
 			rs_live[RS_B1_R + 2 * i] += RS_LINE_BYTES;
 		while (++i < nlv && !touch(i, line, 0));
 	}
-	mru_line = line;
+	rs_mru_line = line;
 	mru_slot = set_of(&lv[0], line);
+	rs_mru_wline = (*mru_slot & 1) ? line : RS_EMPTY;
 }
 
-VG_REGPARM(2) void rs_cache_read(Addr a, UWord size)
+VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size)
 {
 	UWord line = a >> RS_LINE_SHIFT;
 	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
 
-	rs_live[RS_L1_R] += size;
-	if (LIKELY(line == mru_line && last == line))
-		return;
 	for (; line <= last; line++)
-		if (line != mru_line)
+		if (line != rs_mru_line)
 			access_line(line, 0);
 }
 
-VG_REGPARM(2) void rs_cache_write(Addr a, UWord size)
+VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size)
 {
 	UWord line = a >> RS_LINE_SHIFT;
 	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
 
-	rs_live[RS_L1_W] += size;
 	for (; line <= last; line++) {
-		if (line == mru_line) {
+		if (line == rs_mru_line) {
 			if (!(*mru_slot & 1)) {
 				*mru_slot |= 1;
 				log_dirty(&lv[0], line);
 			}
+			rs_mru_wline = line;
 		} else {
 			access_line(line, 1);
 		}
 	}
+}
+
+VG_REGPARM(2) void rs_cache_read(Addr a, UWord size)
+{
+	rs_live[RS_L1_R] += size;
+	rs_cache_read_slow(a, size);
+}
+
+VG_REGPARM(2) void rs_cache_write(Addr a, UWord size)
+{
+	rs_live[RS_L1_W] += size;
+	rs_cache_write_slow(a, size);
 }
 
 /* Non-temporal store: the bytes go to DRAM; a cached copy of the line is
@@ -258,8 +282,8 @@ VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size)
 		}
 		for (Int i = dirty_at; i >= 0 && i < nlv; i++)
 			rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
-		if (line == mru_line)
-			mru_line = RS_EMPTY;
+		if (line == rs_mru_line)
+			rs_mru_line = rs_mru_wline = RS_EMPTY;
 	}
 }
 
@@ -287,6 +311,7 @@ static void flush_entry(Int i, UWord *e)
 
 void rs_cache_flush(void)
 {
+	rs_mru_wline = RS_EMPTY; /* no line stays dirty */
 	for (Int i = 0; i < nlv; i++) {
 		struct level *L = &lv[i];
 		if (L->dlog_over) {

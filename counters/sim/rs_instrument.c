@@ -98,7 +98,10 @@ struct insn_acc {
 	UInt fma_lanes[2];
 };
 
-static void insn_finish(struct insn_acc *a, ULong pend[RS_NFLOP])
+/* Pending counts of the block: flops and register <-> L1 bytes. */
+#define RS_NPEND (RS_L1_W + 1)
+
+static void insn_finish(struct insn_acc *a, ULong pend[RS_NPEND])
 {
 	ULong f[2][3];
 	VG_(memset)(f, 0, sizeof f);
@@ -156,10 +159,10 @@ static void count_expr(struct insn_acc *a, const IRExpr *e)
 	}
 }
 
-/* Add the pending flops to rs_live: load, add, store per counter. */
-static void emit_flops(IRSB *out, ULong pend[RS_NFLOP])
+/* Add the pending counts to rs_live: load, add, store per counter. */
+static void emit_pending(IRSB *out, ULong pend[RS_NPEND])
 {
-	for (Int k = 0; k < RS_NFLOP; k++) {
+	for (Int k = 0; k < RS_NPEND; k++) {
 		if (!pend[k])
 			continue;
 		IRExpr *addr = mkIRExpr_HWord((HWord)&rs_live[k]);
@@ -179,23 +182,69 @@ static void emit_flops(IRSB *out, ULong pend[RS_NFLOP])
 
 enum { M_READ, M_WRITE };
 
+static IRExpr *emit_tmp(IRSB *out, IRExpr *e)
+{
+	IRTemp t = newIRTemp(out->tyenv, Ity_I64);
+	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+/*
+ * One access. Unguarded: its bytes join the block's pending L1 count and
+ * the cache helper is called only when the access's first or last line
+ * is not the MRU line (rs_mru_line for loads, rs_mru_wline, the MRU line
+ * when dirty, for stores):
+ *   first = addr >> 6; last = (addr + size - 1) >> 6; m = LD(&mru)
+ *   if ((first ^ m) | (last ^ m)) slow(addr, size)
+ * Guarded accesses and non-temporal stores call a counting helper under
+ * the guard.
+ */
 static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
-		     IRExpr *addr, Int size, IRExpr *guard)
+		     IRExpr *addr, Int size, IRExpr *guard,
+		     ULong pend[RS_NPEND])
 {
 	void *fn;
 	const HChar *name;
+	IRDirty *di;
 	if (size <= 0)
 		return;
-	if (kind == M_READ) {
-		fn = rs_cache_read, name = "rs_cache_read";
-	} else if (a->d.nt_store) {
+	if (kind == M_WRITE && a->d.nt_store) {
 		fn = rs_cache_write_nt, name = "rs_cache_write_nt";
+	} else if (guard) {
+		if (kind == M_READ)
+			fn = rs_cache_read, name = "rs_cache_read";
+		else
+			fn = rs_cache_write, name = "rs_cache_write";
 	} else {
-		fn = rs_cache_write, name = "rs_cache_write";
+		UWord *mru = kind == M_READ ? &rs_mru_line : &rs_mru_wline;
+		IRExpr *first, *last, *m, *x;
+		pend[kind == M_READ ? RS_L1_R : RS_L1_W] += (ULong)size;
+		if (kind == M_READ)
+			fn = rs_cache_read_slow, name = "rs_cache_read_slow";
+		else
+			fn = rs_cache_write_slow, name = "rs_cache_write_slow";
+		first = emit_tmp(out, IRExpr_Binop(Iop_Shr64, addr,
+						   IRExpr_Const(IRConst_U8(
+							   RS_LINE_SHIFT))));
+		m = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64,
+					      mkIRExpr_HWord((HWord)mru)));
+		x = emit_tmp(out, IRExpr_Binop(Iop_Xor64, first, m));
+		if (size > 1) {
+			IRExpr *end = emit_tmp(out, IRExpr_Binop(Iop_Add64, addr,
+					IRExpr_Const(IRConst_U64(size - 1))));
+			last = emit_tmp(out, IRExpr_Binop(Iop_Shr64, end,
+					IRExpr_Const(IRConst_U8(RS_LINE_SHIFT))));
+			IRExpr *y = emit_tmp(out, IRExpr_Binop(Iop_Xor64, last,
+							       m));
+			x = emit_tmp(out, IRExpr_Binop(Iop_Or64, x, y));
+		}
+		IRTemp g = newIRTemp(out->tyenv, Ity_I1);
+		addStmtToIRSB(out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, x,
+				IRExpr_Const(IRConst_U64(0)))));
+		guard = IRExpr_RdTmp(g);
 	}
-	IRDirty *di = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
-					mkIRExprVec_2(addr,
-						      mkIRExpr_HWord(size)));
+	di = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
+			       mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
 	if (guard)
 		di->guard = guard;
 	addStmtToIRSB(out, IRStmt_Dirty(di));
@@ -214,7 +263,7 @@ static Int loadg_size(IRLoadGOp cvt)
 }
 
 static void instrument_mem(IRSB *out, const struct insn_acc *a,
-			   const IRStmt *st)
+			   const IRStmt *st, ULong pend[RS_NPEND])
 {
 	IRTypeEnv *env = out->tyenv;
 	switch (st->tag) {
@@ -222,24 +271,24 @@ static void instrument_mem(IRSB *out, const struct insn_acc *a,
 		if (st->Ist.WrTmp.data->tag == Iex_Load) {
 			const IRExpr *e = st->Ist.WrTmp.data;
 			emit_mem(out, a, M_READ, e->Iex.Load.addr,
-				 sizeofIRType(e->Iex.Load.ty), NULL);
+				 sizeofIRType(e->Iex.Load.ty), NULL, pend);
 		}
 		break;
 	case Ist_Store:
 		emit_mem(out, a, M_WRITE, st->Ist.Store.addr,
 			 sizeofIRType(typeOfIRExpr(env, st->Ist.Store.data)),
-			 NULL);
+			 NULL, pend);
 		break;
 	case Ist_StoreG: {
 		const IRStoreG *sg = st->Ist.StoreG.details;
 		emit_mem(out, a, M_WRITE, sg->addr,
-			 sizeofIRType(typeOfIRExpr(env, sg->data)), sg->guard);
+			 sizeofIRType(typeOfIRExpr(env, sg->data)), sg->guard, pend);
 		break;
 	}
 	case Ist_LoadG: {
 		const IRLoadG *lg = st->Ist.LoadG.details;
 		emit_mem(out, a, M_READ, lg->addr, loadg_size(lg->cvt),
-			 lg->guard);
+			 lg->guard, pend);
 		break;
 	}
 	case Ist_Dirty: {
@@ -250,9 +299,9 @@ static void instrument_mem(IRSB *out, const struct insn_acc *a,
 		if (g && g->tag == Iex_Const)
 			g = NULL; /* always true */
 		if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
-			emit_mem(out, a, M_READ, d->mAddr, d->mSize, g);
+			emit_mem(out, a, M_READ, d->mAddr, d->mSize, g, pend);
 		if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
-			emit_mem(out, a, M_WRITE, d->mAddr, d->mSize, g);
+			emit_mem(out, a, M_WRITE, d->mAddr, d->mSize, g, pend);
 		break;
 	}
 	case Ist_CAS: {
@@ -260,20 +309,20 @@ static void instrument_mem(IRSB *out, const struct insn_acc *a,
 		Int size = sizeofIRType(typeOfIRExpr(env, cas->dataLo));
 		if (cas->dataHi)
 			size *= 2;
-		emit_mem(out, a, M_READ, cas->addr, size, NULL);
-		emit_mem(out, a, M_WRITE, cas->addr, size, NULL);
+		emit_mem(out, a, M_READ, cas->addr, size, NULL, pend);
+		emit_mem(out, a, M_WRITE, cas->addr, size, NULL, pend);
 		break;
 	}
 	case Ist_LLSC:
 		if (st->Ist.LLSC.storedata == NULL)
 			emit_mem(out, a, M_READ, st->Ist.LLSC.addr,
 				 sizeofIRType(typeOfIRTemp(env,
-						st->Ist.LLSC.result)), NULL);
+						st->Ist.LLSC.result)), NULL, pend);
 		else
 			emit_mem(out, a, M_WRITE, st->Ist.LLSC.addr,
 				 sizeofIRType(typeOfIRExpr(env,
 						st->Ist.LLSC.storedata)),
-				 NULL);
+				 NULL, pend);
 		break;
 	default:
 		break;
@@ -288,7 +337,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 {
 	IRSB *out = deepCopyIRSBExceptStmts(in);
 	struct insn_acc a;
-	ULong pend[RS_NFLOP];
+	ULong pend[RS_NPEND];
 	Int i = 0;
 
 	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
@@ -309,20 +358,20 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 			break;
 		case Ist_WrTmp:
 			count_expr(&a, st->Ist.WrTmp.data);
-			instrument_mem(out, &a, st);
+			instrument_mem(out, &a, st, pend);
 			break;
 		case Ist_Exit:
 			insn_finish(&a, pend);
-			emit_flops(out, pend);
+			emit_pending(out, pend);
 			break;
 		default:
-			instrument_mem(out, &a, st);
+			instrument_mem(out, &a, st, pend);
 			break;
 		}
 		addStmtToIRSB(out, st);
 	}
 	insn_finish(&a, pend);
-	emit_flops(out, pend);
+	emit_pending(out, pend);
 	return out;
 }
 
