@@ -112,8 +112,10 @@ int rl_sweep_done(const struct rl_sweep_point *pts, size_t n,
 		return 0;
 	const struct rl_plateau *last = &pl[np - 1];
 	/* the last plateau runs to the end of the sweep and holds for two
-	 * points: bandwidth has stopped falling */
-	return last->last == n - 1 && last->last > last->first;
+	 * points, the last two within half the drop: bandwidth has stopped
+	 * falling */
+	return last->last == n - 1 && last->last > last->first &&
+	       pts[n - 1].gbs >= pts[n - 2].gbs * (1 - drop_frac / 2);
 }
 
 void rl_name_levels(size_t n_plateaus, int dram_reached, char (*levels)[8])

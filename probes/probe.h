@@ -180,8 +180,8 @@ size_t rl_find_plateaus(const struct rl_sweep_point *pts, size_t n,
 			double drop_frac, struct rl_plateau *out, size_t max);
 
 /* 1 when the sweep may stop: at least expected_plateaus plateaus, and
- * the last one runs to the end of the sweep for two points or more
- * (bandwidth has stopped falling). */
+ * the last one runs to the end of the sweep for two points or more, the
+ * last two within drop_frac / 2 (bandwidth has stopped falling). */
 int rl_sweep_done(const struct rl_sweep_point *pts, size_t n,
 		  size_t expected_plateaus, double drop_frac);
 

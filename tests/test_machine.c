@@ -1,0 +1,308 @@
+/* machine.c: the machine model's JSON round trip, rejection of corrupt
+ * and newer files (messages asserted), the cache path and the lookups. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "machine.h"
+#include "rl_error.h"
+
+static char dir[] = "/tmp/rlprof-test-machine-XXXXXX";
+
+static void setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *read_text(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "cannot open %s", path);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void sample(struct rl_machine *m)
+{
+	memset(m, 0, sizeof *m);
+	m->version = RL_MACHINE_VERSION;
+	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU \"quoted\"");
+	snprintf(m->isa, sizeof m->isa, "avx2 fma sse2");
+	m->cores = 2;
+	m->mem_bytes = 24ull << 30;
+	m->clock_ghz = 3.5;
+	m->nominal_ghz = 2.1;
+	snprintf(m->caches, sizeof m->caches, "sysfs: L1 48 KiB");
+	snprintf(m->probed_at, sizeof m->probed_at, "2026-01-02T03:04:05Z");
+	m->quick = 1;
+	m->probe_seconds = 1.5;
+	struct rl_bw_roof *b = &m->bw[m->n_bw++];
+	snprintf(b->level, sizeof b->level, "DRAM");
+	b->threads = 2;
+	b->stream_gbs = 58.1;
+	b->moved_gbs = 77.5;
+	b->nt_gbs = 0; /* not measured: null in the file */
+	b->spread_pct = 3.25;
+	b->working_set_bytes = 402653184;
+	snprintf(b->method, sizeof b->method, "triad 24 B/elem best of 20");
+	b = &m->bw[m->n_bw++];
+	snprintf(b->level, sizeof b->level, "L1");
+	b->threads = 1;
+	b->stream_gbs = 390;
+	b->moved_gbs = 520;
+	struct rl_compute_roof *c = &m->compute[m->n_compute++];
+	snprintf(c->name, sizeof c->name, "avx2-fma");
+	snprintf(c->kind, sizeof c->kind, "peak");
+	snprintf(c->precision, sizeof c->precision, "f64");
+	c->threads = 2;
+	c->gflops = 214.0;
+	c->theoretical_gflops = 224.0;
+	c->chains = 16;
+	c->latency_cycles = 4.0;
+	snprintf(c->method, sizeof c->method, "16 chains");
+}
+
+TestSuite(machine, .init = setup, .fini = teardown);
+
+Test(machine, json_round_trip)
+{
+	struct rl_machine m, back;
+	char path[256], err[512];
+	sample(&m);
+	snprintf(path, sizeof path, "%s/sub/dir/m.json", dir);
+	cr_assert_eq(rl_machine_save(path, &m, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_machine_load(path, &back, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_eq(back.version, 1);
+	cr_expect_str_eq(back.cpu_model, "Test CPU \"quoted\"");
+	cr_expect_str_eq(back.isa, "avx2 fma sse2");
+	cr_expect_eq(back.cores, 2);
+	cr_expect_eq(back.mem_bytes, 24ull << 30);
+	cr_expect_float_eq(back.clock_ghz, 3.5, 1e-9);
+	cr_expect_float_eq(back.nominal_ghz, 2.1, 1e-9);
+	cr_expect_str_eq(back.caches, "sysfs: L1 48 KiB");
+	cr_expect_str_eq(back.probed_at, "2026-01-02T03:04:05Z");
+	cr_expect_eq(back.quick, 1);
+	cr_assert_eq(back.n_bw, 2);
+	cr_expect_str_eq(back.bw[0].level, "DRAM");
+	cr_expect_eq(back.bw[0].threads, 2);
+	cr_expect_float_eq(back.bw[0].stream_gbs, 58.1, 1e-9);
+	cr_expect_float_eq(back.bw[0].moved_gbs, 77.5, 1e-9);
+	cr_expect_eq(back.bw[0].nt_gbs, 0);
+	cr_expect_float_eq(back.bw[0].spread_pct, 3.25, 1e-9);
+	cr_expect_eq(back.bw[0].working_set_bytes, 402653184);
+	cr_expect_str_eq(back.bw[0].method, "triad 24 B/elem best of 20");
+	cr_assert_eq(back.n_compute, 1);
+	cr_expect_str_eq(back.compute[0].name, "avx2-fma");
+	cr_expect_str_eq(back.compute[0].kind, "peak");
+	cr_expect_str_eq(back.compute[0].precision, "f64");
+	cr_expect_eq(back.compute[0].threads, 2);
+	cr_expect_float_eq(back.compute[0].gflops, 214.0, 1e-9);
+	cr_expect_float_eq(back.compute[0].theoretical_gflops, 224.0, 1e-9);
+	cr_expect_eq(back.compute[0].chains, 16);
+	cr_expect_float_eq(back.compute[0].latency_cycles, 4.0, 1e-9);
+
+	const char *text = read_text(path);
+	cr_expect_not_null(strstr(text, "\"format\": \"rlprof-machine\""));
+	cr_expect_not_null(strstr(text, "\"version\": 1"));
+	cr_expect_not_null(strstr(text, "\"nt_gbs\": null"), "%s", text);
+}
+
+Test(machine, corrupt_file_rejected)
+{
+	struct rl_machine m;
+	char path[256], err[512], want[512];
+	snprintf(path, sizeof path, "%s/bad.json", dir);
+	write_text(path, "{\"format\": \"rlprof-machine\", \"version\": 1,");
+	cr_assert_eq(rl_machine_load(path, &m, err, sizeof err), RL_EFORMAT);
+	snprintf(want, sizeof want, "cannot parse '%s': ", path);
+	cr_expect_eq(strncmp(err, want, strlen(want)), 0, "%s", err);
+	const char *tail = ": delete it or run 'rlprof probe --force'";
+	cr_expect(strlen(err) > strlen(tail) &&
+			  !strcmp(err + strlen(err) - strlen(tail), tail),
+		  "%s", err);
+	cr_expect_eq(m.n_bw, 0);
+}
+
+Test(machine, other_json_rejected)
+{
+	struct rl_machine m;
+	char path[256], err[512], want[512];
+	snprintf(path, sizeof path, "%s/other.json", dir);
+	write_text(path, "{\"version\": 1, \"bandwidth\": [], \"compute\": []}");
+	cr_assert_eq(rl_machine_load(path, &m, err, sizeof err), RL_EFORMAT);
+	snprintf(want, sizeof want,
+		 "cannot parse '%s': not an rlprof machine model (no "
+		 "\"format\": \"rlprof-machine\"): delete it or run 'rlprof "
+		 "probe --force'",
+		 path);
+	cr_expect_str_eq(err, want);
+}
+
+Test(machine, newer_version_rejected)
+{
+	struct rl_machine m;
+	char path[256], err[512], want[512];
+	snprintf(path, sizeof path, "%s/new.json", dir);
+	write_text(path, "{\"format\": \"rlprof-machine\", \"version\": 2, "
+			 "\"bandwidth\": [], \"compute\": [], \"new\": {}}");
+	cr_assert_eq(rl_machine_load(path, &m, err, sizeof err), RL_EVERSION);
+	snprintf(want, sizeof want,
+		 "'%s' was written by a newer rlprof (machine version 2, this "
+		 "one reads 1)",
+		 path);
+	cr_expect_str_eq(err, want);
+}
+
+Test(machine, missing_file)
+{
+	struct rl_machine m;
+	char path[256], err[512], want[512];
+	snprintf(path, sizeof path, "%s/none.json", dir);
+	cr_assert_eq(rl_machine_load(path, &m, err, sizeof err), RL_ENOENT);
+	snprintf(want, sizeof want,
+		 "cannot open '%s': No such file or directory", path);
+	cr_expect_str_eq(err, want);
+}
+
+Test(machine, cache_path_xdg_and_home)
+{
+	char path[4096], err[256], want[512];
+	setenv("XDG_CACHE_HOME", "/x/cache", 1);
+	cr_assert_eq(rl_machine_cache_path(path, sizeof path, err, sizeof err),
+		     0, "%s", err);
+	cr_expect_eq(strncmp(path, "/x/cache/rlprof/machine-", 24), 0, "%s",
+		     path);
+	cr_expect_str_eq(path + strlen(path) - 8, "GiB.json");
+	cpu_set_t set;
+	cr_assert_eq(sched_getaffinity(0, sizeof set, &set), 0);
+	long cpus = CPU_COUNT(&set);
+	snprintf(want, sizeof want, "-%ldcpu-", cpus);
+	cr_expect_not_null(strstr(path, want), "%s lacks %s", path, want);
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "/h", 1);
+	cr_assert_eq(rl_machine_cache_path(path, sizeof path, err, sizeof err),
+		     0);
+	cr_expect_eq(strncmp(path, "/h/.cache/rlprof/machine-", 25), 0, "%s",
+		     path);
+}
+
+Test(machine, obtain_keeps_a_corrupt_cache)
+{
+	struct rl_machine m;
+	char path[4096], err[512];
+	int probed = -1;
+	setenv("XDG_CACHE_HOME", dir, 1);
+	cr_assert_eq(rl_machine_cache_path(path, sizeof path, err, sizeof err),
+		     0);
+	char sub[300];
+	snprintf(sub, sizeof sub, "%s/rlprof", dir);
+	mkdir(sub, 0755);
+	write_text(path, "garbage");
+	cr_expect_eq(rl_machine_obtain(&m, 1, &probed, err, sizeof err),
+		     RL_EFORMAT);
+	cr_expect_eq(probed, 0);
+	cr_expect_not_null(strstr(err, "rlprof probe --force"), "%s", err);
+	cr_expect_str_eq(read_text(path), "garbage");
+}
+
+Test(machine, obtain_loads_the_cache_and_never_probes_unasked)
+{
+	struct rl_machine m, out;
+	char path[4096], err[512];
+	int probed = -1;
+	setenv("XDG_CACHE_HOME", dir, 1);
+	cr_assert_eq(rl_machine_cache_path(path, sizeof path, err, sizeof err),
+		     0);
+	cr_expect_eq(rl_machine_obtain(&out, 0, &probed, err, sizeof err),
+		     RL_ENOENT);
+	cr_expect_not_null(strstr(err, "run 'rlprof probe'"), "%s", err);
+	cr_expect_eq(probed, 0);
+	sample(&m);
+	cr_assert_eq(rl_machine_save(path, &m, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_machine_obtain(&out, 1, &probed, err, sizeof err), 0,
+		     "%s", err);
+	cr_expect_eq(probed, 0);
+	cr_expect_str_eq(out.cpu_model, m.cpu_model);
+}
+
+static void add_bw(struct rl_machine *m, const char *level, unsigned t,
+		   double gbs)
+{
+	struct rl_bw_roof *b = &m->bw[m->n_bw++];
+	snprintf(b->level, sizeof b->level, "%s", level);
+	b->threads = t;
+	b->stream_gbs = gbs;
+	b->moved_gbs = gbs * 4 / 3;
+}
+
+static void add_cp(struct rl_machine *m, const char *name, const char *kind,
+		   const char *prec, unsigned t, double g)
+{
+	struct rl_compute_roof *c = &m->compute[m->n_compute++];
+	snprintf(c->name, sizeof c->name, "%s", name);
+	snprintf(c->kind, sizeof c->kind, "%s", kind);
+	snprintf(c->precision, sizeof c->precision, "%s", prec);
+	c->threads = t;
+	c->gflops = g;
+}
+
+Test(machine, lookups)
+{
+	static struct rl_machine m;
+	memset(&m, 0, sizeof m);
+	add_bw(&m, "DRAM", 1, 30);
+	add_bw(&m, "DRAM", 4, 50);
+	add_bw(&m, "L1", 1, 400);
+	cr_expect_float_eq(rl_machine_bw(&m, "DRAM", 1)->stream_gbs, 30, 0);
+	cr_expect_float_eq(rl_machine_bw(&m, "DRAM", 4)->stream_gbs, 50, 0);
+	cr_expect_float_eq(rl_machine_bw(&m, "DRAM", 3)->stream_gbs, 50, 0);
+	cr_expect_float_eq(rl_machine_bw(&m, "DRAM", 2)->stream_gbs, 30, 0);
+	cr_expect_float_eq(rl_machine_bw(&m, "L1", 8)->stream_gbs, 400, 0);
+	cr_expect_null(rl_machine_bw(&m, "L3", 1));
+
+	add_cp(&m, "avx2-fma", "peak", "f64", 1, 55);
+	add_cp(&m, "avx512-fma", "peak", "f64", 1, 108);
+	add_cp(&m, "avx512-fma", "single-chain", "f64", 1, 13);
+	add_cp(&m, "avx512-fma", "add-only", "f64", 1, 300); /* not a peak */
+	add_cp(&m, "avx512-fma", "peak", "f64", 2, 214);
+	add_cp(&m, "avx512-fma", "peak", "f32", 1, 217);
+	const struct rl_compute_roof *p = rl_machine_peak(&m, "f64", 1);
+	cr_assert_not_null(p);
+	cr_expect_str_eq(p->name, "avx512-fma");
+	cr_expect_float_eq(p->gflops, 108, 0);
+	cr_expect_float_eq(rl_machine_peak(&m, "f64", 2)->gflops, 214, 0);
+	cr_expect_float_eq(rl_machine_peak(&m, "f32", 2)->gflops, 217, 0);
+	cr_expect_null(rl_machine_peak(&m, "f16", 1));
+}
+
+Test(machine, ridge_is_peak_over_bandwidth)
+{
+	cr_expect_float_eq(rl_ridge(1792, 76.8), 1792 / 76.8, 1e-12);
+	cr_expect_float_eq(rl_ridge(214, 58.1), 214 / 58.1, 1e-12);
+	cr_expect(isnan(rl_ridge(100, 0)));
+	cr_expect(isnan(rl_ridge(NAN, 10)));
+}

@@ -1,0 +1,334 @@
+/* probes/: CPUID detection against /proc/cpuinfo, the kernels' results
+ * for every ISA this machine has, plateau and level detection on
+ * synthetic sweeps (including misreported caches), and `rlprof probe
+ * --format csv` end to end. No test asserts a time. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "machine.h"
+#include "probe.h"
+#include "rl_error.h"
+
+/* ---- CPUID ----------------------------------------------------------- */
+
+static int cpuinfo_flag(const char *flag)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[8192];
+	int found = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		found = 0;
+		for (char *t = strtok(strchr(line, ':') + 1, " \n"); t;
+		     t = strtok(NULL, " \n"))
+			if (!strcmp(t, flag))
+				found = 1;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+Test(probe, cpuid_matches_proc_cpuinfo)
+{
+	struct rl_cpu cpu;
+	char err[256];
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	if (cpuinfo_flag("sse2") < 0)
+		cr_skip_test("/proc/cpuinfo has no flags line");
+	/* the kernel clears a flag when the OS does not enable its state,
+	 * so the flags match CPUID + XGETBV */
+	cr_expect_eq(cpu.sse2, cpuinfo_flag("sse2"), "sse2");
+	cr_expect_eq(cpu.avx, cpuinfo_flag("avx"), "avx");
+	cr_expect_eq(cpu.avx2, cpuinfo_flag("avx2"), "avx2");
+	cr_expect_eq(cpu.fma, cpuinfo_flag("fma"), "fma");
+	cr_expect_eq(cpu.avx512f, cpuinfo_flag("avx512f"), "avx512f");
+	cr_expect_gt(cpu.logical_cpus, 0);
+	cr_expect_gt(cpu.mem_bytes, 0);
+	cr_expect_neq(cpu.model[0], 0);
+}
+
+/* ---- kernels --------------------------------------------------------- */
+
+static void need(enum rl_isa isa)
+{
+	struct rl_cpu cpu;
+	memset(&cpu, 0, sizeof cpu);
+	rl_cpu_features(&cpu);
+	if (!rl_isa_usable(&cpu, isa))
+		cr_skip_test("this CPU cannot run %s", rl_isa_name(isa));
+}
+
+static void triad_ok(enum rl_isa isa)
+{
+	need(isa);
+	/* sizes that leave a tail after the vector loop */
+	size_t sizes[] = { 1, 7, 16, 1000, 1029 };
+	for (size_t i = 0; i < 5; i++) {
+		cr_expect_eq(rl_triad_check(isa, 0, sizes[i]), 0,
+			     "%s plain, n = %zu", rl_isa_name(isa), sizes[i]);
+		if (isa != RL_ISA_SCALAR)
+			cr_expect_eq(rl_triad_check(isa, 1, sizes[i]), 0,
+				     "%s nt, n = %zu", rl_isa_name(isa),
+				     sizes[i]);
+	}
+	if (isa == RL_ISA_SCALAR)
+		cr_expect_null(rl_triad_kernel(isa, 1));
+}
+
+Test(probe, triad_scalar) { triad_ok(RL_ISA_SCALAR); }
+Test(probe, triad_sse2) { triad_ok(RL_ISA_SSE2); }
+Test(probe, triad_avx2) { triad_ok(RL_ISA_AVX2); }
+Test(probe, triad_avx512) { triad_ok(RL_ISA_AVX512); }
+
+/* The chains' result recomputed step by step: each lane of accumulator
+ * k starts at seed + k and takes `iters` steps of a*x + y (one rounding
+ * with FMA, two without) or a + y. */
+static double reference(enum rl_isa isa, int f32, int add_only, int fma,
+			unsigned chains, long iters, double seed)
+{
+	const double x = 0.999999, y = 1e-6;
+	double s = 0;
+	for (unsigned k = 0; k < chains; k++) {
+		double a = f32 ? (float)(seed + k) : seed + k;
+		for (long i = 0; i < iters; i++) {
+			if (f32) {
+				float af = (float)a;
+				if (add_only)
+					af = af + (float)y;
+				else if (fma)
+					af = fmaf(af, (float)x, (float)y);
+				else {
+					float p = af * (float)x;
+					af = p + (float)y;
+				}
+				a = af;
+			} else if (add_only) {
+				a = a + y;
+			} else if (fma) {
+				a = __builtin_fma(a, x, y);
+			} else {
+				double p = a * x;
+				a = p + y;
+			}
+		}
+		s += a * rl_isa_lanes(isa, f32);
+	}
+	return s;
+}
+
+static void chains_ok(enum rl_isa isa)
+{
+	need(isa);
+	struct rl_cpu cpu;
+	memset(&cpu, 0, sizeof cpu);
+	rl_cpu_features(&cpu);
+	int fma = rl_isa_has_fma(&cpu, isa);
+	unsigned ks[] = { 1, 2, 5, 8, 13, 32 };
+	for (int f32 = 0; f32 < 2; f32++)
+		for (int add = 0; add < 2; add++)
+			for (size_t i = 0; i < 6; i++) {
+				rl_chain_fn fn =
+					rl_chain_kernel(isa, f32, add, ks[i]);
+				cr_assert_not_null(fn);
+				double got = fn(1000, 3.0);
+				double want = reference(isa, f32, add, fma,
+							ks[i], 1000, 3.0);
+				cr_expect(fabs(got - want) <= 1e-12 * fabs(want),
+					  "%s %s %s K=%u: %.17g, want %.17g",
+					  rl_isa_name(isa), f32 ? "f32" : "f64",
+					  add ? "add" : "fma", ks[i], got, want);
+			}
+	cr_expect_null(rl_chain_kernel(isa, 0, 0, 0));
+	cr_expect_null(rl_chain_kernel(isa, 0, 0, RL_FMA_MAX_CHAINS + 1));
+}
+
+Test(probe, chains_scalar) { chains_ok(RL_ISA_SCALAR); }
+Test(probe, chains_sse2) { chains_ok(RL_ISA_SSE2); }
+Test(probe, chains_avx2) { chains_ok(RL_ISA_AVX2); }
+Test(probe, chains_avx512) { chains_ok(RL_ISA_AVX512); }
+
+Test(probe, flops_per_step)
+{
+	cr_expect_eq(rl_chain_flops_per_step(RL_ISA_AVX512, 0, 0), 16);
+	cr_expect_eq(rl_chain_flops_per_step(RL_ISA_AVX512, 1, 0), 32);
+	cr_expect_eq(rl_chain_flops_per_step(RL_ISA_AVX2, 0, 1), 4);
+	cr_expect_eq(rl_chain_flops_per_step(RL_ISA_SSE2, 1, 0), 8);
+	cr_expect_eq(rl_chain_flops_per_step(RL_ISA_SCALAR, 1, 0), 2);
+}
+
+/* ---- plateaus -------------------------------------------------------- */
+
+#define KiB 1024ull
+#define MiB (1024ull * 1024)
+
+static size_t load(struct rl_sweep_point *p, const double (*d)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		p[i].bytes = (uint64_t)d[i][0];
+		p[i].gbs = d[i][1];
+	}
+	return n;
+}
+
+/* This Xeon VM: lscpu says L3 480 MiB shared by 2 vCPUs, the sweep finds
+ * it ends near 48 MiB; DRAM from 196 MiB. */
+static const double xeon[][2] = {
+	{ 24 * KiB, 395 },  { 34 * KiB, 402 },  { 48 * KiB, 382 },
+	{ 68 * KiB, 124 },  { 96 * KiB, 112 },  { 136 * KiB, 112 },
+	{ 272 * KiB, 112 }, { 543 * KiB, 112 }, { 1086 * KiB, 112 },
+	{ 1536 * KiB, 108 }, { 2172 * KiB, 66 }, { 3 * MiB, 31.6 },
+	{ 6 * MiB, 29.4 },  { 12 * MiB, 29.2 }, { 24 * MiB, 29.9 },
+	{ 48 * MiB, 29.8 }, { 98 * MiB, 25.1 }, { 139 * MiB, 19.0 },
+	{ 196 * MiB, 16.9 }, { 278 * MiB, 16.9 },
+};
+
+Test(probe, plateaus_and_levels_from_a_sweep)
+{
+	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
+	struct rl_plateau pl[8];
+	char names[8][8];
+	size_t n = load(p, xeon, sizeof xeon / sizeof xeon[0]);
+	size_t np = rl_find_plateaus(p, n, 0.15, pl, 8);
+	cr_assert_eq(np, 4);
+	rl_name_levels(np, 1, names);
+	cr_expect_str_eq(names[0], "L1");
+	cr_expect_str_eq(names[1], "L2");
+	cr_expect_str_eq(names[2], "L3");
+	cr_expect_str_eq(names[3], "DRAM");
+	cr_expect_float_eq(pl[0].gbs, 402, 0);
+	cr_expect_eq(pl[0].first, 0);
+	cr_expect_eq(pl[0].last, 2);
+	/* 124 GB/s at 68 KiB is the tail of L1, not L2 */
+	cr_expect_float_eq(pl[1].gbs, 112, 0);
+	cr_expect_eq(pl[1].first, 4);
+	cr_expect_eq(pl[1].last, 9);
+	cr_expect_float_eq(pl[2].gbs, 31.6, 0);
+	cr_expect_eq(pl[2].first, 11);
+	cr_expect_eq(pl[2].last, 15);
+	/* the 19.0 point is the tail of L3, not DRAM */
+	cr_expect_float_eq(pl[3].gbs, 16.9, 0);
+	cr_expect_eq(pl[3].first, 18);
+	cr_expect_eq(pl[3].last, 19);
+	/* 4 plateaus expected (3 claimed cache levels + DRAM): done at
+	 * 278 MiB per thread, far below 4 x the claimed 480 MiB L3 */
+	cr_expect(rl_sweep_done(p, n, 4, 0.15));
+	/* one point earlier it was not: DRAM had not held yet */
+	cr_expect_not(rl_sweep_done(p, n - 1, 4, 0.15));
+	/* still inside L3: 3 plateaus, not done */
+	cr_expect_not(rl_sweep_done(p, 16, 4, 0.15));
+}
+
+/* The notes' AMD VM: no sysfs caches (4 plateaus assumed), CPUID claims
+ * a 508 MiB L3; the usable L3 is 32 MiB: flat to 16, DRAM from 64. */
+Test(probe, misreported_l3_found_empirically)
+{
+	static const double amd[][2] = {
+		{ 12 * KiB, 370 }, { 24 * KiB, 375 }, { 48 * KiB, 360 },
+		{ 96 * KiB, 150 }, { 192 * KiB, 152 }, { 384 * KiB, 149 },
+		{ 768 * KiB, 148 }, { 1536 * KiB, 110 }, { 3 * MiB, 90 },
+		{ 6 * MiB, 92 },   { 12 * MiB, 88 },   { 16 * MiB, 86 },
+		{ 24 * MiB, 60 },  { 32 * MiB, 40 },   { 64 * MiB, 28 },
+		{ 128 * MiB, 27 }, { 256 * MiB, 27.5 },
+	};
+	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
+	struct rl_plateau pl[8];
+	char names[8][8];
+	size_t n = load(p, amd, sizeof amd / sizeof amd[0]);
+	cr_expect_not(rl_sweep_done(p, 14, 4, 0.15));
+	cr_expect(rl_sweep_done(p, 16, 4, 0.15));
+	size_t np = rl_find_plateaus(p, 16, 0.15, pl, 8);
+	cr_assert_eq(np, 4);
+	rl_name_levels(np, 1, names);
+	cr_expect_str_eq(names[3], "DRAM");
+	cr_expect_eq(p[pl[2].last].bytes, 16 * MiB);
+	cr_expect_float_eq(pl[3].gbs, 28, 0);
+	(void)n;
+}
+
+Test(probe, noisy_point_does_not_split_a_level)
+{
+	static const double d[][2] = {
+		{ 12 * KiB, 400 }, { 24 * KiB, 398 }, { 48 * KiB, 120 },
+		{ 96 * KiB, 118 }, { 192 * KiB, 80 }, /* a busy moment */
+		{ 384 * KiB, 117 }, { 768 * KiB, 116 }, { 4 * MiB, 30 },
+		{ 8 * MiB, 29 },
+	};
+	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
+	struct rl_plateau pl[8];
+	size_t n = load(p, d, sizeof d / sizeof d[0]);
+	size_t np = rl_find_plateaus(p, n, 0.15, pl, 8);
+	cr_assert_eq(np, 3);
+	cr_expect_eq(pl[1].first, 2);
+	cr_expect_eq(pl[1].last, 6);
+	cr_expect_float_eq(pl[1].gbs, 120, 0);
+}
+
+Test(probe, levels_without_dram)
+{
+	char names[3][8];
+	rl_name_levels(3, 0, names);
+	cr_expect_str_eq(names[0], "L1");
+	cr_expect_str_eq(names[1], "L2");
+	cr_expect_str_eq(names[2], "L3");
+	rl_name_levels(3, 1, names);
+	cr_expect_str_eq(names[2], "DRAM");
+}
+
+/* ---- the command ----------------------------------------------------- */
+
+Test(probe, csv_header_and_cache_file, .timeout = 300)
+{
+	char dir[] = "/tmp/rlprof-test-probe-XXXXXX", cmd[512], line[512];
+	cr_assert_not_null(mkdtemp(dir));
+	if (access(RL_BUILD_DIR "/bin/rlprof", X_OK))
+		cr_skip_test("no rlprof at " RL_BUILD_DIR "/bin");
+	snprintf(cmd, sizeof cmd,
+		 "XDG_CACHE_HOME='%s' '" RL_BUILD_DIR
+		 "/bin/rlprof' probe --quick --format csv 2>/dev/null",
+		 dir);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	cr_assert_not_null(fgets(line, sizeof line, p));
+	cr_expect_str_eq(line, "roof,kind,precision,threads,value,unit,method\n");
+	/* which levels a busy machine lets a quick probe find is not
+	 * deterministic; that it reports bandwidth and peaks is */
+	int bw = 0, peak = 0, rows = 0;
+	while (fgets(line, sizeof line, p)) {
+		rows++;
+		bw += strstr(line, ",bandwidth,,1,") != NULL;
+		peak += strstr(line, ",compute,f64,1,") != NULL;
+	}
+	cr_expect_eq(pclose(p), 0);
+	cr_expect_gt(rows, 4);
+	cr_expect_gt(bw, 0, "no one-thread bandwidth row");
+	cr_expect_gt(peak, 0, "no one-thread f64 compute peak row");
+
+	char sub[300];
+	snprintf(sub, sizeof sub, "%s/rlprof", dir);
+	DIR *d = opendir(sub);
+	cr_assert_not_null(d, "no cache directory %s", sub);
+	struct dirent *e;
+	char found[600] = "";
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "machine-", 8))
+			snprintf(found, sizeof found, "%s/%s", sub, e->d_name);
+	closedir(d);
+	cr_assert_neq(found[0], 0, "no machine-*.json in %s", sub);
+	static struct rl_machine m;
+	char err[512];
+	cr_expect_eq(rl_machine_load(found, &m, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(m.quick, 1);
+	cr_expect_gt(m.n_bw, 0);
+	cr_expect_gt(m.n_compute, 0);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
