@@ -577,7 +577,8 @@ static int list_raw(const char *raw, struct raw_file **files, size_t *n,
 		(*n)++;
 	}
 	closedir(d);
-	qsort(*files, *n, sizeof **files, cmp_raw);
+	if (*n > 1)
+		qsort(*files, *n, sizeof **files, cmp_raw);
 	return 0;
 oom:
 	closedir(d);
