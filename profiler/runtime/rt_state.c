@@ -100,6 +100,15 @@ static void at_exit(void)
 	rl_rt_flush(0);
 }
 
+static void init_lock(void)
+{
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&rl_rt.lock, &ma);
+	pthread_mutexattr_destroy(&ma);
+}
+
 static void init_once(void)
 {
 	const char *out = getenv("RLPROF_OUT");
@@ -108,11 +117,7 @@ static void init_once(void)
 		return;
 	}
 	strcpy(rl_rt.out_dir, out);
-	pthread_mutexattr_t ma;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&rl_rt.lock, &ma);
-	pthread_mutexattr_destroy(&ma);
+	init_lock();
 	if (pthread_key_create(&rl_rt.key, thread_exit) != 0 ||
 	    rl_rt_warn_reserve() < 0) {
 		__atomic_store_n(&rl_rt.state, RL_RT_INACTIVE, __ATOMIC_RELEASE);
@@ -302,7 +307,9 @@ static void restart_open_frames(struct rl_thread *t)
  * from the fork on. */
 static void fork_child(void)
 {
-	pthread_mutex_unlock(&rl_rt.lock);
+	/* The recursive mutex belongs to the parent's thread id: make it
+	 * anew (no other thread exists here). */
+	init_lock();
 	if (__atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED) != RL_RT_ACTIVE)
 		return;
 	struct rl_thread *me = rl_rt_self_get();
