@@ -27,3 +27,6 @@ $(LIB)/rlprof/rlprof-likwid.so: counters/plugins/likwid_plugin.c $(PLUGIN_SHARED
 	$(CC) $(PLUGIN_CFLAGS) $(filter %.c,$^) -o $@ $(ALL_LDFLAGS) -llikwid -lpthread
 
 TARGETS += $(LIB)/rlprof/rlprof-papi.so $(LIB)/rlprof/rlprof-likwid.so
+
+# runtime: RLPROF_PERF_EVENTS parsing and formatting (libc only).
+RUNTIME_SRCS += counters/perf_spec.c
