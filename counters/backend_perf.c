@@ -1,15 +1,470 @@
-/* Placeholder: the perf backend is being written (see its issue). */
+/*
+ * The `perf` backend, runtime side: perf_event_open(2) by raw system call
+ * (libc only), driven by the encoded events in RLPROF_PERF_EVENTS
+ * (perf_spec.h) or, when unset, three software events (task clock, page
+ * faults, context switches).
+ *
+ * Per-thread events (cpu -1) are opened in each thread at its first region
+ * (pid 0, cpu -1); events with the same g= form a group read by one read()
+ * of the leader (PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING
+ * | ID). System-wide events (cpu >= 0, e.g. uncore) are opened once per
+ * process (pid -1) and read from any thread. Kernel-mode counting is tried
+ * first and dropped (exclude_kernel) when perf_event_paranoid forbids it;
+ * the counter's method then says "user only". A counter fed by several
+ * events sums their weighted counts; its enabled/running times are the sums
+ * over the groups that feed it (exact when they all run the same fraction
+ * of the time).
+ *
+ * The hardware side of probe() and the event resolution for `rlprof run`
+ * (prepare_launch) belong to counters/events/ and counters/perf_probe.c.
+ */
 #include "backend.h"
 
-static int stub_probe(char *why, size_t len)
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "perf_probe.h"
+#include "perf_spec.h"
+
+#define PERF_READ_FORMAT                                                       \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |                   \
+	 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
+
+/* Process-wide: the events, their groups, the system-wide fds. Written by
+ * init() before any thread_open(), read-only afterwards. */
+static struct {
+	size_t n;
+	struct rl_perf_event_spec ev[RL_PERF_EVENTS_MAX];
+	int leader[RL_PERF_EVENTS_MAX];  /* index of the group's leader */
+	int pos[RL_PERF_EVENTS_MAX];     /* position in the group read */
+	int members[RL_PERF_EVENTS_MAX]; /* for leaders: group size */
+	uint64_t feeds[RL_PERF_EVENTS_MAX]; /* for leaders: counters fed */
+	bool user_only[RL_PERF_EVENTS_MAX];
+	int sys_fd[RL_PERF_EVENTS_MAX];  /* system-wide events: fd + 1 */
+} perf;
+
+struct perf_thread {
+	int fd[RL_PERF_EVENTS_MAX]; /* per-thread events: fd + 1, 0 = none */
+};
+
+static long perf_open(const struct rl_perf_event_spec *s, bool user_only,
+		      pid_t pid, int cpu, int group_fd)
 {
-	rl_fail(why, len, RL_ENOTSUP, "the perf backend is not built yet");
-	return RL_CAP_NONE;
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = s->type;
+	a.config = s->config;
+	a.config1 = s->config1;
+	a.config2 = s->config2;
+	a.read_format = PERF_READ_FORMAT;
+	a.exclude_kernel = user_only;
+	a.exclude_hv = user_only;
+	return syscall(SYS_perf_event_open, &a, pid, cpu, group_fd,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static void event_label(const struct rl_perf_event_spec *s, char *buf,
+			size_t len)
+{
+	if (s->name[0])
+		snprintf(buf, len, "%s", s->name);
+	else
+		snprintf(buf, len, "type %u config 0x%llx", (unsigned)s->type,
+			 (unsigned long long)s->config);
+}
+
+static int open_error(const struct rl_perf_event_spec *s, int e, char *err,
+		      size_t errlen)
+{
+	char label[128];
+	event_label(s, label, sizeof label);
+	if (e == EACCES || e == EPERM)
+		return rl_fail(err, errlen, RL_EPERM,
+			       "cannot open perf event '%s': %s: "
+			       "kernel.perf_event_paranoid is %d: run as root, "
+			       "grant CAP_PERFMON, or lower it with sysctl",
+			       label, strerror(e), rl_perf_paranoid());
+	if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "cannot open perf event '%s': %s: this machine "
+			       "does not count it (no hardware PMU exposed?)",
+			       label, strerror(e));
+	if (e == ENOSYS)
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "cannot open perf event '%s': perf_event_open "
+			       "is not available (kernel without perf events, "
+			       "or a seccomp filter in a container)",
+			       label);
+	return rl_fail(err, errlen, RL_EIO, "cannot open perf event '%s': %s",
+		       label, strerror(e));
+}
+
+/* Open the group led by L into fds[] (indexed like perf.ev, fd + 1).
+ * pid/cpu as for perf_event_open. */
+static int open_group(int L, pid_t pid, int cpu, int *fds, char *err,
+		      size_t errlen)
+{
+	int lfd = -1;
+	for (size_t i = (size_t)L; i < perf.n; i++) {
+		if (perf.leader[i] != L)
+			continue;
+		long fd = perf_open(&perf.ev[i], perf.user_only[i], pid, cpu,
+				    lfd);
+		if (fd < 0) {
+			int e = errno;
+			for (size_t j = (size_t)L; j < i; j++)
+				if (perf.leader[j] == L && fds[j] > 0) {
+					close(fds[j] - 1);
+					fds[j] = 0;
+				}
+			errno = e;
+			return open_error(&perf.ev[i], e, err, errlen);
+		}
+		fds[i] = (int)fd + 1;
+		if (lfd < 0)
+			lfd = (int)fd;
+	}
+	return 0;
+}
+
+static void close_group(int L, int *fds)
+{
+	for (size_t i = (size_t)L; i < perf.n; i++)
+		if (perf.leader[i] == L && fds[i] > 0) {
+			close(fds[i] - 1);
+			fds[i] = 0;
+		}
+}
+
+static void default_events(void)
+{
+	static const struct {
+		int counter;
+		uint64_t config;
+		const char *name;
+	} sw[] = {
+		{RL_C_TASK_CLOCK_NS, PERF_COUNT_SW_TASK_CLOCK,
+		 "software task-clock"},
+		{RL_C_PAGE_FAULTS, PERF_COUNT_SW_PAGE_FAULTS,
+		 "software page-faults"},
+		{RL_C_CONTEXT_SWITCHES, PERF_COUNT_SW_CONTEXT_SWITCHES,
+		 "software context-switches"},
+	};
+	perf.n = sizeof sw / sizeof *sw;
+	for (size_t i = 0; i < perf.n; i++) {
+		struct rl_perf_event_spec *s = &perf.ev[i];
+		memset(s, 0, sizeof *s);
+		s->counter = sw[i].counter;
+		s->type = PERF_TYPE_SOFTWARE;
+		s->config = sw[i].config;
+		s->weight = 1.0;
+		s->cpu = -1;
+		s->group = 0;
+		snprintf(s->name, sizeof s->name, "%s", sw[i].name);
+	}
+}
+
+/* Leaders and positions: events with the same (g, cpu) form a group, the
+ * first one leads; g = -1 is a group of one. */
+static void make_groups(void)
+{
+	for (size_t i = 0; i < perf.n; i++) {
+		int L = (int)i;
+		for (size_t j = 0; j < i && perf.ev[i].group >= 0; j++)
+			if (perf.ev[j].group == perf.ev[i].group &&
+			    perf.ev[j].cpu == perf.ev[i].cpu) {
+				L = perf.leader[j];
+				break;
+			}
+		perf.leader[i] = L;
+		perf.pos[i] = perf.members[L]++;
+		perf.feeds[L] |= 1ull << perf.ev[i].counter;
+	}
+}
+
+static void make_method(int c, struct rl_backend_setup *setup)
+{
+	char *m = setup->method[c];
+	size_t len = 0;
+	int n = 0, cpu = -2;
+	bool thread = false, sys = false, user = false, cpus_differ = false;
+	len += (size_t)snprintf(m, RL_METHOD_MAX, "perf ");
+	for (size_t i = 0; i < perf.n; i++) {
+		const struct rl_perf_event_spec *s = &perf.ev[i];
+		if (s->counter != c)
+			continue;
+		char label[128];
+		event_label(s, label, sizeof label);
+		if (len < RL_METHOD_MAX)
+			len += (size_t)snprintf(m + len, RL_METHOD_MAX - len,
+						"%s%s", n ? " + " : "", label);
+		if (s->weight != 1.0 && len < RL_METHOD_MAX)
+			len += (size_t)snprintf(m + len, RL_METHOD_MAX - len,
+						" x%g", s->weight);
+		n++;
+		if (s->cpu < 0) {
+			thread = true;
+		} else {
+			sys = true;
+			if (cpu != -2 && cpu != s->cpu)
+				cpus_differ = true;
+			cpu = s->cpu;
+		}
+		user |= perf.user_only[i];
+	}
+	if (len < RL_METHOD_MAX && thread)
+		len += (size_t)snprintf(m + len, RL_METHOD_MAX - len,
+					", per-thread");
+	if (len < RL_METHOD_MAX && sys && cpus_differ)
+		len += (size_t)snprintf(m + len, RL_METHOD_MAX - len,
+					", system-wide, several cpus");
+	else if (len < RL_METHOD_MAX && sys)
+		len += (size_t)snprintf(m + len, RL_METHOD_MAX - len,
+					", system-wide cpu %d", cpu);
+	if (len < RL_METHOD_MAX && user)
+		snprintf(m + len, RL_METHOD_MAX - len, " (user only)");
+	setup->scope[c] = sys ? RL_SCOPE_SYSTEM : RL_SCOPE_THREAD;
+}
+
+static void perf_fini(void)
+{
+	for (size_t i = 0; i < perf.n; i++)
+		if ((size_t)perf.leader[i] == i && perf.ev[i].cpu >= 0)
+			close_group((int)i, perf.sys_fd);
+}
+
+static int perf_init(const char *options, struct rl_backend_setup *setup,
+		     char *err, size_t errlen)
+{
+	(void)options;
+	memset(&perf, 0, sizeof perf);
+	memset(setup, 0, sizeof *setup);
+	const char *text = getenv(RL_PERF_ENV);
+	if (text && *text) {
+		int rc = rl_perf_spec_parse(text, perf.ev, RL_PERF_EVENTS_MAX,
+					    &perf.n, err, errlen);
+		if (rc < 0)
+			return rc;
+		if (perf.n == 0)
+			return rl_fail(err, errlen, RL_EINVAL,
+				       "no perf events in " RL_PERF_ENV);
+	} else {
+		default_events();
+	}
+	make_groups();
+
+	/* Per-thread groups: try them once in this thread, with kernel
+	 * counting first; system-wide groups: open them for good. */
+	struct perf_thread trial;
+	memset(&trial, 0, sizeof trial);
+	size_t n_thread = 0, n_sys = 0, n_groups = 0;
+	for (size_t i = 0; i < perf.n; i++) {
+		if ((size_t)perf.leader[i] != i)
+			continue;
+		n_groups++;
+		bool sys = perf.ev[i].cpu >= 0;
+		int *fds = sys ? perf.sys_fd : trial.fd;
+		pid_t pid = sys ? -1 : 0;
+		int rc = open_group((int)i, pid, perf.ev[i].cpu, fds, err,
+				    errlen);
+		if (rc == RL_EPERM && !sys) {
+			for (size_t j = i; j < perf.n; j++)
+				if ((size_t)perf.leader[j] == i)
+					perf.user_only[j] = true;
+			rc = open_group((int)i, pid, -1, fds, err, errlen);
+		}
+		if (rc < 0) {
+			close_group((int)i, trial.fd);
+			perf_fini();
+			return rc;
+		}
+		if (!sys)
+			close_group((int)i, trial.fd);
+	}
+	for (size_t i = 0; i < perf.n; i++) {
+		int c = perf.ev[i].counter;
+		if (perf.ev[i].cpu >= 0)
+			n_sys++;
+		else
+			n_thread++;
+		if (setup->provided >> c & 1)
+			continue;
+		setup->provided |= 1ull << c;
+		make_method(c, setup);
+		if (c >= RL_C_EXTRA0 && c < RL_C_EXTRA0 + RL_EXTRA_MAX)
+			event_label(&perf.ev[i], setup->extra_name[c - RL_C_EXTRA0],
+				    sizeof setup->extra_name[0]);
+	}
+	snprintf(setup->note, sizeof setup->note,
+		 "perf_event_open: %zu per-thread and %zu system-wide events "
+		 "in %zu groups%s",
+		 n_thread, n_sys, n_groups,
+		 text && *text ? "" : " (default software events)");
+	return 0;
+}
+
+static int perf_thread_open(void *state, char *err, size_t errlen)
+{
+	struct perf_thread *t = state;
+	for (size_t i = 0; i < perf.n; i++)
+		if ((size_t)perf.leader[i] == i && perf.ev[i].cpu < 0) {
+			int rc = open_group((int)i, 0, -1, t->fd, err, errlen);
+			if (rc < 0) {
+				for (size_t j = 0; j < i; j++)
+					if ((size_t)perf.leader[j] == j)
+						close_group((int)j, t->fd);
+				return rc;
+			}
+		}
+	return 0;
+}
+
+static void perf_thread_close(void *state)
+{
+	struct perf_thread *t = state;
+	for (size_t i = 0; i < perf.n; i++)
+		if ((size_t)perf.leader[i] == i && perf.ev[i].cpu < 0)
+			close_group((int)i, t->fd);
+}
+
+static uint64_t weighted(double w, uint64_t raw)
+{
+	return w == 1.0 ? raw : (uint64_t)(w * (double)raw + 0.5);
+}
+
+static int perf_read(void *state, struct rl_counter_value *values)
+{
+	struct perf_thread *t = state;
+	uint64_t buf[3 + 2 * RL_PERF_EVENTS_MAX];
+	uint64_t seen = 0;
+	for (size_t L = 0; L < perf.n; L++) {
+		if ((size_t)perf.leader[L] != L)
+			continue;
+		int fd = perf.ev[L].cpu >= 0 ? perf.sys_fd[L] : t->fd[L];
+		size_t want = (3 + 2 * (size_t)perf.members[L]) * sizeof *buf;
+		if (fd <= 0 || read(fd - 1, buf, want) != (ssize_t)want)
+			return RL_EIO;
+		uint64_t te = buf[1], tr = buf[2];
+		for (size_t i = L; i < perf.n; i++) {
+			if ((size_t)perf.leader[i] != L)
+				continue;
+			int c = perf.ev[i].counter;
+			if (!(seen >> c & 1)) {
+				memset(&values[c], 0, sizeof values[c]);
+				seen |= 1ull << c;
+			}
+			values[c].value += weighted(
+				perf.ev[i].weight, buf[3 + 2 * perf.pos[i]]);
+		}
+		for (int c = 0; c < RL_COUNTER_COUNT; c++)
+			if (perf.feeds[L] >> c & 1) {
+				values[c].enabled_ns += te;
+				values[c].running_ns += tr;
+			}
+	}
+	return 0;
+}
+
+/* Can this process open the software task clock for itself? errno kept. */
+static bool software_works(void)
+{
+	struct rl_perf_event_spec s = {.type = PERF_TYPE_SOFTWARE,
+				       .config = PERF_COUNT_SW_TASK_CLOCK};
+	long fd = perf_open(&s, false, 0, -1, -1);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		fd = perf_open(&s, true, 0, -1, -1);
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+/* Hardware side of the probe: why core events do not open. (The hw
+ * events code refines this; see perf_probe.c.) */
+static int probe_hardware(char *why, size_t whylen)
+{
+	struct rl_perf_event_spec s = {.type = PERF_TYPE_HARDWARE,
+				       .config = PERF_COUNT_HW_CPU_CYCLES};
+	long fd = perf_open(&s, false, 0, -1, -1);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		fd = perf_open(&s, true, 0, -1, -1);
+	int e = errno;
+	if (fd >= 0) {
+		close((int)fd);
+		rl_fail(why, whylen, 0,
+			"software events only: hardware events open here, but "
+			"no flops or bytes events are resolved for this CPU");
+		return RL_CAP_SOFTWARE;
+	}
+	if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
+		rl_fail(why, whylen, 0,
+			"software events only: no hardware PMU is exposed "
+			"(virtual machine?): perf_event_open(cycles) is not "
+			"supported");
+	else if (e == EACCES || e == EPERM)
+		rl_fail(why, whylen, 0,
+			"software events only: kernel.perf_event_paranoid is "
+			"%d: run as root, grant CAP_PERFMON, or `sysctl "
+			"kernel.perf_event_paranoid=0`",
+			rl_perf_paranoid());
+	else
+		rl_fail(why, whylen, 0,
+			"software events only: perf_event_open(cycles) "
+			"failed: %s",
+			strerror(e));
+	return RL_CAP_SOFTWARE;
+}
+
+static int perf_probe(char *why, size_t whylen)
+{
+	if (!software_works()) {
+		int e = errno, p = rl_perf_paranoid();
+		if (e == ENOSYS)
+			rl_fail(why, whylen, 0,
+				"perf_event_open is not available: the kernel "
+				"has no perf events, or a seccomp filter "
+				"(container?) blocks the system call");
+		else if ((e == EACCES || e == EPERM) && p >= 3)
+			rl_fail(why, whylen, 0,
+				"perf_event_open is not permitted: "
+				"kernel.perf_event_paranoid is %d (a "
+				"Debian-patched kernel forbids all events "
+				"above 2): run as root, grant CAP_PERFMON, or "
+				"`sysctl kernel.perf_event_paranoid=2`",
+				p);
+		else if (e == EACCES || e == EPERM)
+			rl_fail(why, whylen, 0,
+				"perf_event_open(task-clock) is not permitted "
+				"(%s): a seccomp filter (container?) or a "
+				"security module blocks it",
+				strerror(e));
+		else
+			rl_fail(why, whylen, 0,
+				"perf_event_open(task-clock) failed: %s",
+				strerror(e));
+		return RL_CAP_NONE;
+	}
+	return probe_hardware(why, whylen);
 }
 
 const struct rl_backend rl_backend_perf = {
 	.abi = RL_BACKEND_ABI,
 	.name = "perf",
-	.summary = "placeholder",
-	.probe = stub_probe,
+	.summary = "Linux perf_event_open: per-thread core events, "
+		   "system-wide uncore events, software events",
+	.thread_state_size = sizeof(struct perf_thread),
+	.probe = perf_probe,
+	.init = perf_init,
+	.thread_open = perf_thread_open,
+	.read = perf_read,
+	.thread_close = perf_thread_close,
+	.fini = perf_fini,
+	.prepare_launch = NULL,
 };
