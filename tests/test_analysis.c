@@ -478,3 +478,29 @@ Test(analysis, an_unknown_scaled_value_stays_unknown)
 	cr_assert(isnan(rep.rows[0].ai));
 	rl_report_release(&rep);
 }
+
+Test(analysis, a_thread_that_could_not_count_is_unknown_not_zero)
+{
+	struct one a, b;
+	struct rl_thread_results thr[2];
+	struct rl_report rep;
+
+	one_init(&a, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "k",
+		 1.0);
+	setc(&a, RL_C_FLOPS_F64_256, 1e9);
+	setc(&a, RL_C_DRAM_BYTES, 1e9);
+	one_init(&b, 2, 0, "k", 2.0); /* counters stay 0, enabled_ns 0 */
+	thr[0] = a.thr;
+	thr[1] = b.thr;
+	a.proc.threads = thr;
+	a.proc.n_threads = 2;
+	build(&a.proc, 1, NULL, &rep);
+	cr_assert_eq(rep.n_rows, 3);
+	cr_assert(isnan(rep.rows[0].flops), "%g", rep.rows[0].flops);
+	cr_assert(isnan(rep.rows[0].ai));
+	cr_assert_float_eq(rep.rows[1].flops, 1e9, 1);
+	cr_assert(isnan(rep.rows[2].flops));
+	cr_assert(isnan(rep.rows[2].dram_bytes));
+	cr_assert_float_eq(rep.rows[2].time_s, 2, EPS);
+	rl_report_release(&rep);
+}

@@ -66,6 +66,11 @@ static void acc_add(struct acc *a, const struct rl_region_stats *s,
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 		if (!(provided & BIT(c)))
 			continue;
+		/* time passed but the counter never ran (the backend could
+		 * not count in this thread, or it was never scheduled): its
+		 * 0 is not a measurement */
+		if (s->time_ns > 0 && s->counters[c].running_ns == 0)
+			a->scaled[c] = NAN;
 		a->scaled[c] += s->counters[c].scaled;
 		a->enabled_ns[c] += s->counters[c].enabled_ns;
 		a->running_ns[c] += s->counters[c].running_ns;
