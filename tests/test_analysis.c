@@ -255,6 +255,9 @@ Test(analysis, the_lowest_level_roof_binds)
 	cr_assert_float_eq(rep.rows[0].roof_gflops, 10, EPS);
 	cr_assert_float_eq(rep.rows[0].gflops, 10, EPS);
 	cr_assert_float_eq(rep.rows[0].roof_pct, 100, EPS);
+	cr_assert_str_eq(rep.rows[0].method,
+			 "flops: test; bytes: test; cache bytes: L2 "
+			 "(per-thread)");
 	rl_report_release(&rep);
 	free(m);
 }

@@ -185,6 +185,67 @@ static int group_methods(struct line *l, const char *label, uint64_t provided,
 	return n_seen > 0;
 }
 
+static const char *method_of(char *const method[], const unsigned char scope[],
+			     int c)
+{
+	return method[c] && *method[c] ? method[c] : rl_scope_name(scope[c]);
+}
+
+/* The DRAM counters the figure really comes from (analysis: read + write
+ * when both exist, else the combined counter). */
+static void dram_methods(struct line *l, uint64_t provided,
+			 char *const method[], const unsigned char scope[])
+{
+	const int rd = RL_C_DRAM_READ_BYTES, wr = RL_C_DRAM_WRITE_BYTES;
+
+	if ((provided & BIT(rd)) && (provided & BIT(wr))) {
+		if (strcmp(method_of(method, scope, rd),
+			   method_of(method, scope, wr)) == 0 &&
+		    scope[rd] == scope[wr]) {
+			group_methods(l, "bytes", provided, method, scope, rd,
+				      wr);
+		} else {
+			group_methods(l, "dram read", provided, method, scope,
+				      rd, rd);
+			line_add(l, "; ");
+			group_methods(l, "dram write", provided, method, scope,
+				      wr, wr);
+		}
+	} else if (provided & BIT(RL_C_DRAM_BYTES)) {
+		group_methods(l, "bytes", provided, method, scope,
+			      RL_C_DRAM_BYTES, RL_C_DRAM_BYTES);
+	} else if (!group_methods(l, "bytes", provided, method, scope, rd,
+				  wr)) {
+		line_add(l, "dram bytes: not counted");
+	}
+}
+
+/* "; cache bytes: L1, L2 (simulated)": which levels, and how. */
+static void cache_levels(struct line *l, uint64_t provided,
+			 const unsigned char scope[])
+{
+	static const char *const how[] = {"per-thread", "system-wide", "proxy",
+					  "simulated"};
+	const char *sep = "; cache bytes: ";
+	int sc = -1;
+
+	for (int lv = 0; lv < 3; lv++) {
+		int rd = RL_C_L1_READ_BYTES + 2 * lv, wr = rd + 1;
+		if (!(provided & (BIT(rd) | BIT(wr))))
+			continue;
+		line_add(l, sep);
+		line_add(l, level_names[lv]);
+		sep = ", ";
+		if (sc < 0)
+			sc = scope[(provided & BIT(rd)) ? rd : wr];
+	}
+	if (sc >= 0 && sc < 4) {
+		line_add(l, " (");
+		line_add(l, how[sc]);
+		line_add(l, ")");
+	}
+}
+
 static char *method_line(uint64_t provided, char *const method[],
 			 const unsigned char scope[], int declared)
 {
@@ -211,16 +272,8 @@ static char *method_line(uint64_t provided, char *const method[],
 			   RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_ANY))
 		line_add(&l, "flops: not counted");
 	line_add(&l, "; ");
-	if (!group_methods(&l, "bytes", provided, method, scope,
-			   RL_C_DRAM_READ_BYTES, RL_C_DRAM_BYTES))
-		line_add(&l, "dram bytes: not counted");
-	if (provided & (BIT(RL_C_L1_READ_BYTES) | BIT(RL_C_L1_WRITE_BYTES) |
-			BIT(RL_C_L2_READ_BYTES) | BIT(RL_C_L2_WRITE_BYTES) |
-			BIT(RL_C_L3_READ_BYTES) | BIT(RL_C_L3_WRITE_BYTES))) {
-		line_add(&l, "; ");
-		group_methods(&l, "cache bytes", provided, method, scope,
-			      RL_C_L1_READ_BYTES, RL_C_L3_WRITE_BYTES);
-	}
+	dram_methods(&l, provided, method, scope);
+	cache_levels(&l, provided, scope);
 	return strdup(l.buf);
 }
 
