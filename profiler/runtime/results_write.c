@@ -59,8 +59,16 @@ static void jw_raw(struct jw *w, const char *s)
 	jw_mem(w, s, strlen(s));
 }
 
+static void jw_double(struct jw *w, double d);
+
+/* Above INT64_MAX a JSON reader (jansson) has no integer for it: written
+ * as a real then. */
 static void jw_u64(struct jw *w, uint64_t v)
 {
+	if (v > (uint64_t)INT64_MAX) {
+		jw_double(w, (double)v);
+		return;
+	}
 	char tmp[24];
 	size_t i = sizeof tmp;
 	do {

@@ -20,9 +20,15 @@ void rl_counter_total_add(struct rl_counter_total *tot,
 			  const struct rl_counter_value *b,
 			  const struct rl_counter_value *e)
 {
-	uint64_t dv = e->value - b->value;
-	uint64_t de = e->enabled_ns - b->enabled_ns;
-	uint64_t dr = e->running_ns - b->running_ns;
+	/* A counter never runs backwards; if a backend says so, count 0
+	 * rather than a wrapped-around figure. */
+	uint64_t dv = e->value >= b->value ? e->value - b->value : 0;
+	uint64_t de = e->enabled_ns >= b->enabled_ns
+			      ? e->enabled_ns - b->enabled_ns
+			      : 0;
+	uint64_t dr = e->running_ns >= b->running_ns
+			      ? e->running_ns - b->running_ns
+			      : 0;
 	tot->value += dv;
 	tot->enabled_ns += de;
 	tot->running_ns += dr;

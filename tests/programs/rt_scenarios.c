@@ -124,7 +124,6 @@ static void do_fork(void)
 	int st;
 	waitpid(pid, &st, 0);
 	RL_REGION_END("parent");
-	printf("child %d\n", (int)pid);
 }
 
 static void escape(void)

@@ -1,0 +1,521 @@
+/*
+ * librlprof end to end: the programs tests/programs/rt_*.c run as child
+ * processes with RLPROF_* set, and the results files they leave are read
+ * back with jansson.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+#define PROGS RL_BUILD_DIR "/tests/programs/"
+
+extern char **environ;
+
+struct run {
+	char dir[64];
+	int status;
+	json_t *doc[4]; /* results files, sorted by pid */
+	size_t n_docs;
+};
+
+/* Run PROGS prog with args; env: the test's environment without RLPROF_*,
+ * plus RLPROF_OUT=<fresh dir> (unless no_out) and extra "NAME=VALUE"s. */
+static void run_prog(struct run *r, const char *prog, const char *arg,
+		     const char *const *extra, bool no_out)
+{
+	memset(r, 0, sizeof *r);
+	snprintf(r->dir, sizeof r->dir, "/tmp/rlprof-rt-XXXXXX");
+	cr_assert_not_null(mkdtemp(r->dir));
+	char *envp[256], out[128];
+	size_t n = 0;
+	for (char **e = environ; *e && n < 200; e++)
+		if (strncmp(*e, "RLPROF_", 7) != 0 &&
+		    strncmp(*e, "ASAN_OPTIONS=", 13) != 0)
+			envp[n++] = *e;
+	snprintf(out, sizeof out, "RLPROF_OUT=%s", r->dir);
+	if (!no_out)
+		envp[n++] = out;
+	/* Sanitizer builds: let rlprof's handlers see the fatal signals. */
+	envp[n++] = "ASAN_OPTIONS=handle_segv=0:handle_abort=0:handle_sigbus=0:"
+		    "handle_sigfpe=0:handle_sigill=0:detect_leaks=0";
+	for (size_t i = 0; extra && extra[i]; i++)
+		envp[n++] = (char *)extra[i];
+	envp[n] = NULL;
+	char path[512];
+	snprintf(path, sizeof path, PROGS "%s", prog);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		char *argv[] = {path, (char *)arg, NULL};
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &r->status, 0), pid);
+
+	DIR *d = opendir(r->dir);
+	cr_assert_not_null(d);
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		cr_assert(strncmp(de->d_name, "rlprof-", 7) == 0,
+			  "unexpected file '%s'", de->d_name);
+		char f[512];
+		snprintf(f, sizeof f, "%s/%s", r->dir, de->d_name);
+		json_error_t err;
+		json_t *doc = json_load_file(f, 0, &err);
+		cr_assert_not_null(doc, "'%s' does not parse: %s", f, err.text);
+		cr_assert_lt(r->n_docs, 4);
+		r->doc[r->n_docs++] = doc;
+		unlink(f);
+	}
+	closedir(d);
+	rmdir(r->dir);
+	/* Sort by pid (parent before child). */
+	for (size_t i = 1; i < r->n_docs; i++)
+		for (size_t j = i; j > 0; j--) {
+			json_int_t a = json_integer_value(
+				json_object_get(r->doc[j - 1], "pid"));
+			json_int_t b = json_integer_value(
+				json_object_get(r->doc[j], "pid"));
+			if (a <= b)
+				break;
+			json_t *t = r->doc[j];
+			r->doc[j] = r->doc[j - 1];
+			r->doc[j - 1] = t;
+		}
+}
+
+static void run_free(struct run *r)
+{
+	for (size_t i = 0; i < r->n_docs; i++)
+		json_decref(r->doc[i]);
+}
+
+static json_t *thread_at(json_t *doc, size_t index)
+{
+	json_t *threads = json_object_get(doc, "threads");
+	for (size_t i = 0; i < json_array_size(threads); i++) {
+		json_t *t = json_array_get(threads, i);
+		if ((size_t)json_integer_value(json_object_get(t, "index")) ==
+		    index)
+			return t;
+	}
+	return NULL;
+}
+
+static json_t *region(json_t *thread, const char *name)
+{
+	json_t *regions = json_object_get(thread, "regions");
+	for (size_t i = 0; i < json_array_size(regions); i++) {
+		json_t *r = json_array_get(regions, i);
+		if (strcmp(json_string_value(json_object_get(r, "name")),
+			   name) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static long long num(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	cr_assert(json_is_number(v), "'%s' is not a number", key);
+	return (long long)json_number_value(v);
+}
+
+static json_t *reg0(struct run *r, const char *name)
+{
+	json_t *t = thread_at(r->doc[0], 0);
+	cr_assert_not_null(t);
+	json_t *x = region(t, name);
+	cr_assert_not_null(x, "no region '%s'", name);
+	return x;
+}
+
+static void assert_exit0(struct run *r)
+{
+	cr_assert(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0,
+		  "program status %d", r->status);
+	cr_assert_eq(r->n_docs, 1);
+}
+
+Test(runtime, nesting_is_inclusive)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "nest", NULL, false);
+	assert_exit0(&r);
+	json_t *outer = reg0(&r, "outer"), *inner = reg0(&r, "inner");
+	cr_assert_eq(num(outer, "calls"), 1);
+	cr_assert_eq(num(inner, "calls"), 3);
+	cr_assert_geq(num(outer, "time_ns"), num(inner, "time_ns"));
+	cr_assert_gt(num(inner, "time_ns"), 0);
+	cr_assert(json_is_true(json_object_get(r.doc[0], "complete")));
+	cr_assert_str_eq(json_string_value(json_object_get(r.doc[0], "format")),
+			 "rlprof-results");
+	cr_assert_eq(num(r.doc[0], "version"), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(r.doc[0], "backend")),
+			 "time");
+	cr_assert_eq(json_array_size(json_object_get(r.doc[0], "counters")), 0);
+	run_free(&r);
+}
+
+Test(runtime, repeats_add_up)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "repeat", NULL, false);
+	assert_exit0(&r);
+	cr_assert_eq(num(reg0(&r, "r"), "calls"), 5);
+	run_free(&r);
+}
+
+Test(runtime, each_thread_has_its_own_rows)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "threads", NULL, false);
+	assert_exit0(&r);
+	cr_assert_eq(json_array_size(json_object_get(r.doc[0], "threads")), 4);
+	cr_assert_eq(num(reg0(&r, "main"), "calls"), 1);
+	cr_assert_null(region(thread_at(r.doc[0], 0), "work"));
+	int steps = 0, tids_differ = 1;
+	for (size_t i = 1; i <= 3; i++) {
+		json_t *t = thread_at(r.doc[0], i);
+		cr_assert_not_null(t);
+		cr_assert_eq(num(region(t, "work"), "calls"), 1);
+		steps |= 1 << num(region(t, "step"), "calls");
+		if (num(t, "tid") == num(thread_at(r.doc[0], 0), "tid"))
+			tids_differ = 0;
+	}
+	cr_assert_eq(steps, (1 << 1) | (1 << 2) | (1 << 3));
+	cr_assert(tids_differ);
+	cr_assert_eq(json_array_size(json_object_get(r.doc[0], "warnings")), 0);
+	run_free(&r);
+}
+
+static const char *warning(json_t *doc, const char *kind, const char *reg,
+			   long long *tid)
+{
+	json_t *w = json_object_get(doc, "warnings");
+	for (size_t i = 0; i < json_array_size(w); i++) {
+		json_t *x = json_array_get(w, i);
+		json_t *rg = json_object_get(x, "region");
+		if (strcmp(json_string_value(json_object_get(x, "kind")), kind))
+			continue;
+		if (reg && (!json_is_string(rg) ||
+			    strcmp(json_string_value(rg), reg)))
+			continue;
+		if (tid)
+			*tid = num(x, "tid");
+		return json_string_value(json_object_get(x, "message"));
+	}
+	return NULL;
+}
+
+Test(runtime, misuse_is_warned_and_never_loses_data)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "misuse", NULL, false);
+	assert_exit0(&r);
+	json_t *doc = r.doc[0];
+	long long tid = num(thread_at(doc, 0), "tid"), t2 = 0;
+	char want[1024];
+
+	snprintf(want, sizeof want,
+		 "end of region 'a' while 'b' is still open inside it "
+		 "(thread %lld): 'b' closed there too",
+		 tid);
+	cr_assert_str_eq(warning(doc, "end-mismatch", "b", NULL), want);
+	cr_assert_eq(num(reg0(&r, "a"), "calls"), 1);
+	cr_assert_eq(num(reg0(&r, "b"), "calls"), 1);
+
+	snprintf(want, sizeof want,
+		 "end of region 'zz' that is not open (thread %lld): ignored",
+		 tid);
+	cr_assert_str_eq(warning(doc, "end-without-begin", "zz", NULL), want);
+	cr_assert_null(region(thread_at(doc, 0), "zz"));
+
+	snprintf(want, sizeof want,
+		 "empty region name (thread %lld): recorded as '<empty>' "
+		 "(4 times)",
+		 tid);
+	cr_assert_str_eq(warning(doc, "empty-name", "<empty>", NULL), want);
+	cr_assert_eq(num(reg0(&r, "<empty>"), "calls"), 2);
+
+	char x255[256];
+	memset(x255, 'x', 255);
+	x255[255] = '\0';
+	cr_assert_eq(num(reg0(&r, x255), "calls"), 1);
+	const char *m = warning(doc, "long-name", x255, NULL);
+	cr_assert_not_null(m);
+	snprintf(want, sizeof want,
+		 "region name longer than 255 bytes (thread %lld): truncated "
+		 "to '%s' (2 times)",
+		 tid, x255);
+	cr_assert_str_eq(m, want);
+
+	cr_assert_not_null(warning(doc, "bad-expect", "a", NULL));
+	cr_assert_eq(num(reg0(&r, "a"), "expect_calls"), 0);
+
+	snprintf(want, sizeof want,
+		 "region 'c' still open at exit (thread %lld): its unfinished "
+		 "call is not counted",
+		 tid);
+	cr_assert_str_eq(warning(doc, "open-at-exit", "c", NULL), want);
+	cr_assert_eq(num(reg0(&r, "c"), "calls"), 0);
+	cr_assert_eq(num(reg0(&r, "c"), "open_at_exit"), 1);
+	cr_assert_eq(num(reg0(&r, "c"), "time_ns"), 0);
+
+	m = warning(doc, "open-at-exit", "left-open", &t2);
+	snprintf(want, sizeof want,
+		 "region 'left-open' still open when its thread exited "
+		 "(thread %lld): its unfinished call is not counted",
+		 t2);
+	cr_assert_str_eq(m, want);
+	cr_assert_eq(num(thread_at(doc, 1), "tid"), t2);
+	cr_assert_neq(t2, tid);
+	cr_assert_eq(num(region(thread_at(doc, 1), "left-open"),
+			 "open_at_exit"),
+		     1);
+	run_free(&r);
+}
+
+static void crash(const char *how, int sig)
+{
+	struct run r;
+	run_prog(&r, "rt_crash", how, NULL, false);
+	cr_assert(WIFSIGNALED(r.status), "%s: not killed by a signal", how);
+	cr_assert_eq(WTERMSIG(r.status), sig, "%s: signal %d", how,
+		     WTERMSIG(r.status));
+	cr_assert_eq(r.n_docs, 1, "%s: no results file", how);
+	json_t *doc = r.doc[0];
+	cr_assert(json_is_false(json_object_get(doc, "complete")));
+	cr_assert_eq(num(doc, "signal"), sig);
+	cr_assert_eq(num(reg0(&r, "done"), "calls"), 1);
+	cr_assert_eq(num(reg0(&r, "crashing"), "calls"), 0);
+	cr_assert_eq(num(reg0(&r, "crashing"), "open_at_exit"), 1);
+	const char *m = warning(doc, "open-at-exit", "crashing", NULL);
+	cr_assert_not_null(m);
+	char want[64];
+	snprintf(want, sizeof want, "still open when signal %d (", sig);
+	cr_assert_not_null(strstr(m, want), "%s", m);
+	cr_assert_not_null(warning(doc, "signal", NULL, NULL));
+	run_free(&r);
+}
+
+Test(runtime, segfault_flushes_and_keeps_the_signal_status)
+{
+	crash("segv", SIGSEGV);
+}
+
+Test(runtime, abort_and_sigterm_flush_too)
+{
+	crash("abort", SIGABRT);
+	crash("term", SIGTERM);
+}
+
+Test(runtime, stack_overflow_flushes_on_the_alternate_stack)
+{
+	crash("overflow", SIGSEGV);
+}
+
+Test(runtime, fork_child_starts_afresh)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "fork", NULL, false);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+	cr_assert_eq(r.n_docs, 2);
+	json_t *parent = r.doc[0], *child = r.doc[1];
+	cr_assert_eq(num(child, "ppid"), num(parent, "pid"));
+	json_t *pt = thread_at(parent, 0), *ct = thread_at(child, 0);
+	cr_assert_eq(num(region(pt, "parent"), "calls"), 1);
+	cr_assert_null(region(pt, "child"));
+	cr_assert_eq(num(region(ct, "child"), "calls"), 1);
+	/* Open across fork(): continued and closed in the child. */
+	cr_assert_eq(num(region(ct, "parent"), "calls"), 1);
+	cr_assert_eq(json_array_size(json_object_get(child, "threads")), 1);
+	cr_assert_eq(json_array_size(json_object_get(child, "warnings")), 0);
+	run_free(&r);
+}
+
+Test(runtime, expect_before_inside_and_after)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "expect", NULL, false);
+	assert_exit0(&r);
+	json_t *e = reg0(&r, "e"), *only = reg0(&r, "only");
+	cr_assert_eq(num(e, "calls"), 1);
+	cr_assert_eq(num(e, "expected_flops"), 7);
+	cr_assert_eq(num(e, "expected_bytes"), 70);
+	cr_assert_eq(num(e, "expect_calls"), 3);
+	cr_assert_eq(num(only, "calls"), 0);
+	cr_assert_eq(num(only, "expected_flops"), 8);
+	cr_assert_eq(num(only, "expect_calls"), 1);
+	run_free(&r);
+}
+
+Test(runtime, inactive_writes_nothing)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "nest", NULL, true);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+	cr_assert_eq(r.n_docs, 0);
+	const char *empty[] = {"RLPROF_OUT=", NULL};
+	run_prog(&r, "rt_scenarios", "nest", empty, true);
+	cr_assert_eq(r.n_docs, 0);
+}
+
+Test(runtime, whole_program_region)
+{
+	struct run r;
+	const char *env[] = {"RLPROF_WHOLE_PROGRAM=1", NULL};
+	run_prog(&r, "rt_scenarios", "nest", env, false);
+	assert_exit0(&r);
+	json_t *p = reg0(&r, "<program>");
+	cr_assert_eq(num(p, "calls"), 1);
+	cr_assert_eq(num(p, "open_at_exit"), 0);
+	cr_assert_geq(num(p, "time_ns"), num(reg0(&r, "outer"), "time_ns"));
+	cr_assert_eq(json_array_size(json_object_get(r.doc[0], "warnings")), 0);
+	run_free(&r);
+	run_prog(&r, "rt_crash", "segv", env, false);
+	cr_assert_eq(r.n_docs, 1);
+	cr_assert_eq(num(reg0(&r, "<program>"), "calls"), 1);
+	run_free(&r);
+}
+
+Test(runtime, names_are_escaped_in_json)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "escape", NULL, false);
+	assert_exit0(&r);
+	cr_assert_not_null(region(thread_at(r.doc[0], 0), "<script>\"&\n"));
+	cr_assert_not_null(
+		region(thread_at(r.doc[0], 0), "bad\xef\xbf\xbd\xef\xbf\xbd"));
+	cr_assert_not_null(region(thread_at(r.doc[0], 0), "caf\xc3\xa9 \x01"));
+	run_free(&r);
+}
+
+Test(runtime, deep_nesting_and_many_regions)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "deep", NULL, false);
+	assert_exit0(&r);
+	cr_assert_eq(num(reg0(&r, "d0"), "calls"), 143);
+	cr_assert_eq(num(reg0(&r, "d6"), "calls"), 142);
+	cr_assert_eq(json_array_size(json_object_get(r.doc[0], "warnings")), 0);
+	run_free(&r);
+	run_prog(&r, "rt_scenarios", "many", NULL, false);
+	assert_exit0(&r);
+	json_t *regions = json_object_get(thread_at(r.doc[0], 0), "regions");
+	cr_assert_eq(json_array_size(regions), 2000);
+	cr_assert_eq(num(reg0(&r, "m1999"), "calls"), 1);
+	run_free(&r);
+}
+
+Test(runtime, unknown_backend_falls_back_to_time)
+{
+	struct run r;
+	const char *env[] = {"RLPROF_BACKEND=nosuch", NULL};
+	run_prog(&r, "rt_scenarios", "nest", env, false);
+	assert_exit0(&r);
+	cr_assert_str_eq(json_string_value(json_object_get(r.doc[0], "backend")),
+			 "time");
+	cr_assert_str_eq(warning(r.doc[0], "backend", NULL, NULL),
+			 "backend 'nosuch' is unknown: measured time only "
+			 "(backend 'time')");
+	cr_assert_eq(num(reg0(&r, "inner"), "calls"), 3);
+	run_free(&r);
+}
+
+static void need_perf(void)
+{
+	char why[512];
+	extern const struct rl_backend rl_backend_perf;
+	if (rl_backend_perf.probe(why, sizeof why) < RL_CAP_SOFTWARE)
+		cr_skip_test("perf software events do not work here: %s", why);
+}
+
+static json_t *counter(json_t *reg, const char *name)
+{
+	json_t *c = json_object_get(json_object_get(reg, "counters"), name);
+	cr_assert_not_null(c, "no counter '%s'", name);
+	return c;
+}
+
+Test(runtime, perf_software_events_count_a_busy_region)
+{
+	need_perf();
+	struct run r;
+	const char *env[] = {"RLPROF_BACKEND=perf", NULL};
+	run_prog(&r, "rt_scenarios", "busy", env, false);
+	assert_exit0(&r);
+	cr_assert_str_eq(json_string_value(json_object_get(r.doc[0], "backend")),
+			 "perf");
+	json_t *defs = json_object_get(r.doc[0], "counters");
+	cr_assert_eq(json_array_size(defs), 3);
+	json_t *d0 = json_array_get(defs, 0);
+	cr_assert_str_eq(json_string_value(json_object_get(d0, "name")),
+			 "task_clock_ns");
+	cr_assert_str_eq(json_string_value(json_object_get(d0, "scope")),
+			 "thread");
+	cr_assert(strncmp(json_string_value(json_object_get(d0, "method")),
+			  "perf software task-clock, per-thread", 36) == 0);
+	json_t *tc = counter(reg0(&r, "busy"), "task_clock_ns");
+	cr_assert_gt(num(tc, "value"), 0);
+	cr_assert_gt(num(tc, "running_ns"), 0);
+	cr_assert_geq(num(tc, "enabled_ns"), num(tc, "running_ns"));
+	cr_assert_gt(num(counter(reg0(&r, "busy"), "page_faults"), "value"),
+		     0);
+	run_free(&r);
+}
+
+Test(runtime, perf_group_is_read_at_once)
+{
+	need_perf();
+	struct run r;
+	const char *env[] = {
+		"RLPROF_BACKEND=perf",
+		"RLPROF_PERF_EVENTS=c=task_clock_ns,t=1,cfg=0x1,g=0,name=tc;"
+		"c=extra0,t=1,cfg=0x2,w=2,g=0,name=faults-x2;"
+		"c=context_switches,t=1,cfg=0x3",
+		NULL};
+	run_prog(&r, "rt_scenarios", "busy", env, false);
+	assert_exit0(&r);
+	json_t *busy = reg0(&r, "busy");
+	json_t *tc = counter(busy, "task_clock_ns");
+	json_t *x = counter(busy, "extra0");
+	cr_assert_gt(num(x, "value"), 0);
+	cr_assert_eq(num(x, "value") % 2, 0, "weight 2 applied");
+	/* Same group: one read gives both the same times. */
+	cr_assert_eq(num(x, "enabled_ns"), num(tc, "enabled_ns"));
+	cr_assert_eq(num(x, "running_ns"), num(tc, "running_ns"));
+	json_t *defs = json_object_get(r.doc[0], "counters");
+	json_t *last = json_array_get(defs, json_array_size(defs) - 1);
+	cr_assert_str_eq(json_string_value(json_object_get(last, "extra_name")),
+			 "faults-x2");
+	cr_assert(strncmp(json_string_value(json_object_get(last, "method")),
+			  "perf faults-x2 x2, per-thread", 29) == 0);
+	run_free(&r);
+}
+
+Test(runtime, perf_bad_spec_falls_back_with_the_reason)
+{
+	struct run r;
+	const char *env[] = {"RLPROF_BACKEND=perf",
+			     "RLPROF_PERF_EVENTS=c=nosuch,t=1", NULL};
+	run_prog(&r, "rt_scenarios", "nest", env, false);
+	assert_exit0(&r);
+	cr_assert_str_eq(json_string_value(json_object_get(r.doc[0], "backend")),
+			 "time");
+	cr_assert_str_eq(warning(r.doc[0], "backend", NULL, NULL),
+			 "backend 'perf' did not start: unknown counter in perf "
+			 "event 'c=nosuch,t=1': measured time only (backend "
+			 "'time')");
+	run_free(&r);
+}
