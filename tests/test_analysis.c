@@ -167,14 +167,16 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 	cr_assert_float_eq(t->roof_gflops, 4, EPS);
 	cr_assert_float_eq(t->roof_pct, 100 * (4.0 / 1.5) / 4, 1e-9);
 	cr_assert_float_eq(t->scaled_ratio, 1, EPS);
-	cr_assert(t->simulated);
+	cr_assert_not(t->simulated);
 	cr_assert_not(t->has_system_wide);
 	cr_assert_str_eq(t->method,
-			 "flops: simulated (rlprof-sim); bytes: simulated "
-			 "L3<->DRAM, write-allocate");
+			 "flops: perf fp_arith_inst_retired 256b x4, "
+			 "per-thread; bytes: perf offcore dram x64, "
+			 "per-thread");
 	cr_assert_str_eq(rep.rows[1].method,
-			 "flops: simulated (rlprof-sim); bytes: simulated "
-			 "L3<->DRAM, write-allocate");
+			 "flops: perf fp_arith_inst_retired 256b x4, "
+			 "per-thread; bytes: perf offcore dram x64, "
+			 "per-thread");
 	cr_assert_not_null(t->diagnosis);
 
 	/* no flops at all: AI 0, on the DRAM slope at 0, no percentage */
@@ -196,7 +198,7 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 	cr_assert_float_eq(rep.rows[4].roof_pct, 100 * (2.0 / 1.5) / 2.5,
 			   1e-9);
 
-	cr_assert_str_eq(rep.backend, "sim");
+	cr_assert_str_eq(rep.backend, "perf");
 	cr_assert_eq(rep.n_warnings, 1);
 	cr_assert_str_eq(rep.warnings[0].kind, "open-at-exit");
 	rl_report_release(&rep);
@@ -506,4 +508,27 @@ Test(analysis, a_thread_that_could_not_count_is_unknown_not_zero)
 	cr_assert(isnan(rep.rows[2].dram_bytes));
 	cr_assert_float_eq(rep.rows[2].time_s, 2, EPS);
 	rl_report_release(&rep);
+}
+
+Test(analysis, simulated_counts_give_a_bound_but_no_percentage)
+{
+	struct one o;
+	struct rl_machine *m = machine();
+	struct rl_report rep;
+
+	one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "s",
+		 1.0);
+	o.proc.scope[RL_C_FLOPS_F64_256] = RL_SCOPE_SIMULATED;
+	o.proc.scope[RL_C_DRAM_BYTES] = RL_SCOPE_SIMULATED;
+	setc(&o, RL_C_FLOPS_F64_256, 1e9);
+	setc(&o, RL_C_DRAM_BYTES, 10e9);
+	build(&o.proc, 1, m, &rep);
+	cr_assert(rep.rows[0].simulated);
+	cr_assert_eq(rep.rows[0].basis, RL_BASIS_COUNTED);
+	cr_assert_eq(rep.rows[0].bound, RL_BOUND_MEMORY);
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 3, EPS); /* 0.1 x 30 */
+	cr_assert_float_eq(rep.rows[0].gflops, 1, EPS);
+	cr_assert(isnan(rep.rows[0].roof_pct));
+	rl_report_release(&rep);
+	free(m);
 }

@@ -77,7 +77,7 @@ Test(render_json, header_counters_and_machine)
 
 	cr_assert_str_eq(json_string_value(at(doc, "format")), "rlprof-report");
 	cr_assert_eq(json_integer_value(at(doc, "version")), 1);
-	cr_assert_str_eq(json_string_value(at(doc, "backend")), "sim");
+	cr_assert_str_eq(json_string_value(at(doc, "backend")), "perf");
 	cr_assert_str_eq(json_string_value(at(doc, "backend_reason")),
 			 "no PMU: \"time\" chosen");
 	cr_assert_str_eq(json_string_value(at(doc, "command")), "./kern <1>");
@@ -87,7 +87,7 @@ Test(render_json, header_counters_and_machine)
 	cr_assert_str_eq(json_string_value(at(json_array_get(c, 0), "name")),
 			 "flops_f64_256");
 	cr_assert_str_eq(json_string_value(at(json_array_get(c, 2), "scope")),
-			 "simulated");
+			 "thread");
 	m = at(doc, "machine");
 	cr_assert_str_eq(json_string_value(at(m, "cpu_model")), "Test \"CPU\"");
 	cr_assert_eq(json_array_size(at(m, "bandwidth")), 1);
@@ -116,7 +116,7 @@ Test(render_json, regions_with_threads_and_figures)
 	cr_assert_str_eq(json_string_value(at(t, "basis")), "counted");
 	cr_assert_str_eq(json_string_value(at(t, "bound_roof")), "DRAM");
 	cr_assert(json_is_false(at(t, "has_system_wide")));
-	cr_assert(json_is_true(at(t, "simulated")));
+	cr_assert(json_is_false(at(t, "simulated")));
 	th = at(t, "threads");
 	cr_assert_eq(json_array_size(th), 2);
 	cr_assert_eq(json_integer_value(at(json_array_get(th, 1), "tid")), 101);

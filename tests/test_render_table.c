@@ -65,7 +65,7 @@ Test(render_table, counted_rows_with_the_binding_roof)
 {
 	char *t = render(DATA "good.json", 1, 0);
 
-	cr_assert(strstr(t, "backend: sim (auto: no hardware PMU)\n"), "%s", t);
+	cr_assert(strstr(t, "backend: perf (auto: no hardware PMU)\n"), "%s", t);
 	cr_assert(strstr(t, "command: ./app 1 (exit status 0)\n"), "%s", t);
 	cr_assert(strstr(t, "machine: Test CPU, 2 threads\n"), "%s", t);
 	cr_assert(strstr(t, "\nregion       thr  calls    time   flops  DRAM "
@@ -81,8 +81,9 @@ Test(render_table, counted_rows_with_the_binding_roof)
 			    "DRAM*\n"),
 		  "%s", t);
 	cr_assert_null(strstr(t, "tid 100"), "%s", t);
-	cr_assert(strstr(t, "\nmethod: flops: simulated (rlprof-sim); bytes: "
-			    "simulated L3<->DRAM, write-allocate\n"),
+	cr_assert(strstr(t, "\nmethod: flops: perf fp_arith_inst_retired 256b "
+			    "x4, per-thread; bytes: perf offcore dram x64, "
+			    "per-thread\n"),
 		  "%s", t);
 	cr_assert(strstr(t, "* binding roof: "), "%s", t);
 	cr_assert(strstr(t, "\nwarning: region 'solve' was still open at exit "

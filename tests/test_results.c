@@ -25,17 +25,17 @@ Test(results, reads_a_good_file)
 	cr_assert_eq(r.pid, 100);
 	cr_assert_eq(r.ppid, 1);
 	cr_assert_str_eq(r.program, "./app");
-	cr_assert_str_eq(r.backend, "sim");
-	cr_assert(strstr(r.backend_note, "L2 2 MiB"));
+	cr_assert_str_eq(r.backend, "perf");
+	cr_assert_str_eq(r.backend_note, "events resolved by libpfm4");
 	cr_assert(r.complete);
 	cr_assert_eq(r.signal, 0);
 	cr_assert_eq(r.provided,
 		     BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_FLOPS_F32_256) |
 			     BIT(RL_C_DRAM_READ_BYTES) |
 			     BIT(RL_C_DRAM_WRITE_BYTES));
-	cr_assert_eq(r.scope[RL_C_DRAM_READ_BYTES], RL_SCOPE_SIMULATED);
+	cr_assert_eq(r.scope[RL_C_DRAM_READ_BYTES], RL_SCOPE_THREAD);
 	cr_assert_str_eq(r.method[RL_C_DRAM_WRITE_BYTES],
-			 "simulated L3<->DRAM, write-allocate");
+			 "perf offcore dram x64, per-thread");
 	cr_assert_null(r.method[RL_C_FLOPS_ANY]);
 	cr_assert_eq(r.n_threads, 2);
 	cr_assert_eq(r.threads[1].tid, 101);

@@ -221,9 +221,10 @@ static void print_methods(FILE *out, const struct rl_report *r)
 
 static void print_legend(FILE *out, const struct rl_report *r)
 {
-	int bound = 0, decl = 0;
+	int bound = 0, decl = 0, sim = 0;
 
 	for (size_t i = 0; i < r->n_rows; i++) {
+		sim |= r->rows[i].simulated;
 		bound |= r->rows[i].bound != RL_BOUND_UNKNOWN;
 		decl |= !rl_known(r->rows[i].gflops) &&
 			rl_known(r->rows[i].gflops_expected);
@@ -233,6 +234,11 @@ static void print_legend(FILE *out, const struct rl_report *r)
 		      "arithmetic intensity (counted bytes against "
 		      "write-allocate roofs; (decl): RL_REGION_EXPECT figures "
 		      "against STREAM roofs)\n",
+		      out);
+	if (sim)
+		fputs("simulated PMU: time ran under Valgrind (many times "
+		      "slower), so GFLOP/s and GB/s are not native speeds and "
+		      "no % of roof is given; AI and bound are exact\n",
 		      out);
 	if (decl)
 		fputs("d: declared flops (RL_REGION_EXPECT) over the measured "
