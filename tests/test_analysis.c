@@ -179,11 +179,14 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 			 "per-thread");
 	cr_assert_not_null(t->diagnosis);
 
-	/* no flops at all: AI 0, on the DRAM slope at 0, no percentage */
+	/* no flops at all: AI 0, the roofline does not apply */
 	cr_assert_float_eq(rep.rows[1].ai, 0, EPS);
 	cr_assert(isnan(rep.rows[1].flops_expected));
 	cr_assert_null(rep.rows[1].precision);
-	cr_assert_eq(rep.rows[1].bound, RL_BOUND_MEMORY);
+	cr_assert_eq(rep.rows[1].bound, RL_BOUND_UNKNOWN);
+	cr_assert_eq(rep.rows[1].basis, RL_BASIS_NONE);
+	cr_assert_null(rep.rows[1].bound_roof);
+	cr_assert(isnan(rep.rows[1].roof_gflops));
 	cr_assert(isnan(rep.rows[1].roof_pct));
 
 	/* per-thread rows: one thread each, 1-thread roofs (DRAM 30) */

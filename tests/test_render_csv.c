@@ -73,10 +73,10 @@ Test(render_csv, exact_text_for_a_fixed_input)
 		"gflops,gbs,bound,roof_pct,backend\n"
 		"triad,,20,1.5,4e+09,3.2e+10,1.6e+10,0.0833333,4e+09,4.8e+10,"
 		"0.0833333,2.66667,32,memory,66.6667,perf\n"
-		"\"init, setup\",,1,0.5,0,8e+09,8e+09,0,,,,0,32,memory,,perf\n"
+		"\"init, setup\",,1,0.5,0,8e+09,8e+09,0,,,,0,32,,,perf\n"
 		"triad,100,10,1,2e+09,1.6e+10,8e+09,0.0833333,2e+09,2.4e+10,"
 		"0.0833333,2,24,memory,80,perf\n"
-		"\"init, setup\",100,1,0.5,0,8e+09,8e+09,0,,,,0,32,memory,,perf\n"
+		"\"init, setup\",100,1,0.5,0,8e+09,8e+09,0,,,,0,32,,,perf\n"
 		"triad,101,10,1.5,2e+09,1.6e+10,8e+09,0.0833333,2e+09,2.4e+10,"
 		"0.0833333,1.33333,16,memory,53.3333,perf\n");
 	free(text);

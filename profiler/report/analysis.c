@@ -375,6 +375,12 @@ static int place(struct rl_report *rep, struct rl_region_row *row)
 	if (!peak || !dram)
 		return 0;
 
+	/* No floating-point work: the roofline says nothing (diagnosis
+	 * tells); neither counted nor declared zero flops get a bound. */
+	if ((rl_known(row->flops) && row->flops <= 0) ||
+	    (!rl_known(row->flops) && rl_known(row->flops_expected) &&
+	     row->flops_expected <= 0))
+		return 0;
 	if (rl_known(row->flops) && rl_known(row->dram_bytes) &&
 	    rl_known(row->gflops)) {
 		row->basis = RL_BASIS_COUNTED;
