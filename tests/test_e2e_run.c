@@ -360,3 +360,46 @@ Test(e2e_run, named_backend_that_does_not_work_fails, .timeout = 30)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+Test(e2e_run, sigterm_is_forwarded_and_report_written, .timeout = 90)
+{
+	char *dir = e2e_tmpdir();
+	char out[512], started[512], script[1200], errp[600];
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
+	pid_t pid;
+	int st, waited = 0;
+	char *csv;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(started, sizeof started, "%s/started", dir);
+	snprintf(errp, sizeof errp, "%s/stderr", dir);
+	snprintf(script, sizeof script, "touch '%s'; exec sleep 60", started);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0 || dup2(fd, 1) < 0)
+			_exit(250);
+		execv(argv[0], (char *const *)argv);
+		_exit(252);
+	}
+	while (access(started, F_OK) != 0 && waited < 600) {
+		usleep(100000);
+		waited++;
+	}
+	cr_assert_eq(access(started, F_OK), 0, "the program never started");
+	usleep(200000); /* let the shell exec sleep */
+	kill(pid, SIGTERM);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st), "rlprof itself was killed (signal %d)",
+		  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	cr_expect_eq(WEXITSTATUS(st), 128 + SIGTERM, "status %d",
+		     WEXITSTATUS(st));
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "<program>"), "csv: %s", csv);
+	free(csv);
+	e2e_rmtree(dir);
+	free(dir);
+}
