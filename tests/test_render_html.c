@@ -88,7 +88,9 @@ Test(render_html, has_a_sortable_table_with_thread_rows)
 	cr_assert_eq(occurrences(html, "<tbody class=\"rl-region\">"), 6);
 	cr_assert_eq(occurrences(html, "<tr class=\"summed\">"), 6);
 	cr_assert_eq(occurrences(html, "<tr class=\"thread\">"), 2);
-	cr_assert_eq(occurrences(html, "<details>"), 1, "only triad has threads");
+	cr_assert_eq(occurrences(html, "<details><summary>per thread"), 1,
+		     "only triad has threads");
+	cr_assert_eq(occurrences(html, "<details><summary>method</summary>"), 6);
 	cr_assert(strstr(html, "per thread (2)"));
 	cr_assert(strstr(html, "<td>100</td><td>101</td>"));
 	cr_assert(strstr(html, "<th data-type=\"num\">GFLOP/s</th>"));

@@ -154,8 +154,9 @@ static void td_backend(FILE *out, const struct rl_report *r,
 		fprintf(out, " <span class=\"warn\">multiplexed, counted %.0f%% of "
 			"the time</span>", 100 * row->scaled_ratio);
 	if (row->method && *row->method) {
-		fputs("<br>", out);
+		fputs("<details><summary>method</summary>", out);
 		esc(out, row->method);
+		fputs("</details>", out);
 	}
 	fputs("</td>", out);
 }
