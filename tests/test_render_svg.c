@@ -434,6 +434,44 @@ Test(render_svg, crowded_labels_become_numbers_in_the_legend)
 	free(path);
 }
 
+Test(render_svg, declared_only_shows_hollow_markers_on_stream_roofs)
+{
+	if (!have_xmllint())
+		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
+	/* the time backend: nothing counted, every region declared */
+	for (size_t i = 0; i < report.n_rows; i++) {
+		struct rl_region_row *r = &report.rows[i];
+		r->ai = r->gflops = r->gbs = r->flops = r->dram_bytes = NAN;
+		r->basis = RL_BASIS_DECLARED;
+	}
+	report.rows[3].precision = "mixed";
+	report.rows[3].ai_expected = 0.25;
+	report.rows[3].gflops_expected = 8;
+	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
+	free(run(cmd));
+	cr_assert_eq(count(path, "//*[@class=\"point\"]"), 0);
+	cr_assert_eq(count(path, "//*[@class=\"declared\"]"), 4);
+	cr_assert_eq(count(path, "//*[@class=\"gap\"]"), 0);
+	/* slopes at the stream (24 B) bandwidth: DRAM 32 GB/s */
+	char *svg = charts_test_slurp(path);
+	cr_assert(strstr(svg, "DRAM 32 GB/s"));
+	cr_assert(strstr(svg, "24 B/element (STREAM convention)"));
+	free(svg);
+	/* the mixed row is a diamond centred at its declared point */
+	struct rl_chart c;
+	rl_chart_layout(&c, &report, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
+	cr_assert_float_eq(
+		xpath_num(path, "string(//*[local-name()=\"path\"][@class=\"declared\"]/@data-cx)"),
+		rl_chart_px_x(&c, 0.25), 0.01);
+	cr_assert_float_eq(
+		xpath_num(path, "string(//*[local-name()=\"path\"][@class=\"declared\"]/@data-cy)"),
+		rl_chart_px_y(&c, 8), 0.01);
+	unlink(path);
+	free(path);
+}
+
 Test(render_svg, renderer_is_registered_with_its_file_name)
 {
 	cr_assert_str_eq(rl_renderer_svg.format, "svg");

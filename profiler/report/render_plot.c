@@ -166,8 +166,8 @@ static void write_legend(FILE *out, const struct rl_report *r,
 			item(out, &col, t);
 		}
 		if (c->n_flat)
-			fprintf(out, " (%u thread%s)\n", c->threads,
-				c->threads == 1 ? "" : "s");
+			fprintf(out, " (%u thread%s)\n", c->roof_threads,
+				c->roof_threads == 1 ? "" : "s");
 	}
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];

@@ -152,25 +152,28 @@ static void write_marker(FILE *out, const char *cls, const char *prec,
 			 double x, double y, const char *fill,
 			 const char *stroke)
 {
+	/* hollow (declared) markers get a heavier outline */
+	const char *sw = strcmp(cls, "declared") == 0 ? " stroke-width=\"1.6\""
+						      : "";
 	if (prec && strcmp(prec, "f32") == 0)
 		fprintf(out,
 			"<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-			"height=\"%.2f\" fill=\"%s\" stroke=\"%s\"/>\n",
+			"height=\"%.2f\" fill=\"%s\" stroke=\"%s\"%s/>\n",
 			cls, x - POINT_R, y - POINT_R, 2 * POINT_R, 2 * POINT_R,
-			fill, stroke);
+			fill, stroke, sw);
 	else if (prec && strcmp(prec, "mixed") == 0)
 		fprintf(out,
 			"<path class=\"%s\" d=\"M%.2f %.2fl%.2f %.2fl%.2f %.2fl%.2f "
 			"%.2fz\" data-cx=\"%.2f\" data-cy=\"%.2f\" fill=\"%s\" "
-			"stroke=\"%s\"/>\n",
+			"stroke=\"%s\"%s/>\n",
 			cls, x, y - 1.3 * POINT_R, 1.3 * POINT_R, 1.3 * POINT_R,
 			-1.3 * POINT_R, 1.3 * POINT_R, -1.3 * POINT_R,
-			-1.3 * POINT_R, x, y, fill, stroke);
+			-1.3 * POINT_R, x, y, fill, stroke, sw);
 	else
 		fprintf(out,
 			"<circle class=\"%s\" cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\" "
-			"fill=\"%s\" stroke=\"%s\"/>\n",
-			cls, x, y, POINT_R, fill, stroke);
+			"fill=\"%s\" stroke=\"%s\"%s/>\n",
+			cls, x, y, POINT_R, fill, stroke, sw);
 }
 
 static void write_region_title(FILE *out, const struct rl_region_row *row)
@@ -756,9 +759,12 @@ static void write_header(struct svg *s, double width, double height,
 		fputs("f64 and f32 regions, each against its own peak", out);
 	else
 		fputs(c->show_f32 ? "precision f32" : "precision f64", out);
-	if (c->has_model)
-		fprintf(out, " \xc2\xb7 roofs measured by rlprof probe for %u "
-			"thread%s", c->threads, c->threads == 1 ? "" : "s");
+	if (c->has_model && c->roof_threads)
+		fprintf(out, " \xc2\xb7 roofs measured by rlprof probe with %u "
+			"thread%s", c->roof_threads,
+			c->roof_threads == 1 ? "" : "s");
+	if (c->has_model && c->roof_threads != c->threads)
+		fprintf(out, " (regions ran up to %u)", c->threads);
 	fputs("</text>\n", out);
 	fprintf(out, "<text class=\"subtitle\" x=\"%.1f\" y=\"53\" fill=\"#333\">",
 		c->left);

@@ -209,6 +209,9 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 			add_flats(c, m, "f32", main_f32);
 	}
 
+	c->roof_threads = c->n_slope ? c->slope[0].roof->threads
+			  : c->n_flat ? c->flat[0].roof->threads : 0;
+
 	struct range x = {INFINITY, -INFINITY}, y = {INFINITY, -INFINITY};
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];

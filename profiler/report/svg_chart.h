@@ -54,6 +54,8 @@ struct rl_chart {
 	double left, top, plot_w, plot_h;
 	double x_lo, x_hi, y_lo, y_hi;   /* log10 of the axis ends */
 	unsigned threads;                /* T above */
+	unsigned roof_threads;           /* threads of the roofs chosen
+					    (DRAM slope, else first peak) */
 	int has_model;                   /* machine model present */
 	int bytes_moved;                 /* slopes at moved_gbs */
 	int show_f64, show_f32;
