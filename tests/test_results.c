@@ -340,3 +340,58 @@ Test(results, round_trip_with_the_runtime_writer)
 	cr_assert_eq(r.warnings[0].tid, 42);
 	rl_results_release(&r);
 }
+
+/* A provided counter a region does not list, or lists with "scaled":
+ * null, is unknown (NAN); without "scaled" at all it is the raw value. */
+Test(results, missing_or_null_counter_values_are_unknown)
+{
+	char path[] = "/tmp/rlprof-rp-XXXXXX", err[512] = "";
+	struct rl_process_results r;
+	const struct rl_region_stats *s;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	fputs("{\"format\":\"rlprof-results\",\"version\":1,\"pid\":1,"
+	      "\"program\":\"p\",\"backend\":\"perf\",\"counters\":["
+	      "{\"name\":\"flops_any\",\"scope\":\"thread\"},"
+	      "{\"name\":\"dram_bytes\",\"scope\":\"system\"},"
+	      "{\"name\":\"cycles\"}],"
+	      "\"threads\":[{\"tid\":1,\"regions\":[{\"name\":\"a\","
+	      "\"calls\":1,\"time_ns\":5,\"counters\":{"
+	      "\"flops_any\":{\"value\":7},"
+	      "\"dram_bytes\":{\"value\":3,\"scaled\":null}}}]}]}",
+	      f);
+	fclose(f);
+	cr_assert_eq(rl_results_load(path, &r, err, sizeof err), 0, "%s", err);
+	unlink(path);
+	s = &r.threads[0].regions[0];
+	cr_assert_float_eq(s->counters[RL_C_FLOPS_ANY].scaled, 7, 1e-12);
+	cr_assert(isnan(s->counters[RL_C_DRAM_BYTES].scaled));
+	cr_assert(isnan(s->counters[RL_C_CYCLES].scaled));
+	cr_assert_eq(r.scope[RL_C_DRAM_BYTES], RL_SCOPE_SYSTEM);
+	cr_assert_eq(r.scope[RL_C_CYCLES], RL_SCOPE_THREAD);
+	cr_assert_str_eq(r.method[RL_C_CYCLES], "");
+	rl_results_release(&r);
+}
+
+Test(results, unknown_counter_is_named)
+{
+	char path[] = "/tmp/rlprof-rp-XXXXXX", err[512] = "";
+	struct rl_process_results r;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	fputs("{\"format\":\"rlprof-results\",\"version\":1,\"pid\":1,"
+	      "\"program\":\"p\",\"backend\":\"perf\",\"counters\":["
+	      "{\"name\":\"flops_f128\"}],\"threads\":[]}",
+	      f);
+	fclose(f);
+	cr_assert_eq(rl_results_load(path, &r, err, sizeof err), RL_EFORMAT);
+	unlink(path);
+	cr_assert(strstr(err, "counters[0]: unknown counter 'flops_f128'"),
+		  "%s", err);
+}
