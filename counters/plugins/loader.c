@@ -2,11 +2,13 @@
 #include "plugins/plugin.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int rl_stderr_mute(void)
@@ -140,19 +142,54 @@ int rl_plugin_load(struct rl_plugin *p)
 	return p->backend ? 0 : RL_ENOENT;
 }
 
+/* The probe runs in a child process: the libraries' stderr noise, their
+ * leaks (liblikwid leaks after a failed perfmon_init) and any crash stay
+ * there; the child sends back the capability and the why line. */
 int rl_plugin_probe(struct rl_plugin *p, char *why, size_t len)
 {
-	char noise[256];
-	int saved, cap;
+	int fds[2], status = 0, cap = RL_CAP_NONE;
+	char buf[600];
+	ssize_t k, got = 0;
+	pid_t pid;
 
-	saved = rl_stderr_mute();
-	if (rl_plugin_load(p) < 0) {
-		rl_stderr_restore(saved, NULL, 0);
-		snprintf(why, len, "%s", p->why);
+	if (pipe(fds) < 0 || (pid = fork()) < 0) {
+		snprintf(why, len, "cannot start the %s probe", p->library);
 		return RL_CAP_NONE;
 	}
-	cap = p->backend->probe(why, len);
-	rl_stderr_restore(saved, noise, sizeof noise);
+	if (pid == 0) {
+		char w[580] = "";
+		int c;
+		close(fds[0]);
+		rl_stderr_mute();
+		if (rl_plugin_load(p) < 0) {
+			snprintf(w, sizeof w, "%s", p->why);
+			c = RL_CAP_NONE;
+		} else {
+			c = p->backend->probe(w, sizeof w);
+		}
+		snprintf(buf, sizeof buf, "%d %s", c, w);
+		if (write(fds[1], buf, strlen(buf)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (got < (ssize_t)sizeof buf - 1 &&
+	       (k = read(fds[0], buf + got, sizeof buf - 1 - (size_t)got)) > 0)
+		got += k;
+	buf[got > 0 ? got : 0] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		snprintf(why, len, "%s crashed while probing (signal %d)",
+			 p->library, WTERMSIG(status));
+		return RL_CAP_NONE;
+	}
+	if (sscanf(buf, "%d", &cap) != 1 || !strchr(buf, ' ')) {
+		snprintf(why, len, "the %s probe said nothing", p->library);
+		return RL_CAP_NONE;
+	}
+	snprintf(why, len, "%s", strchr(buf, ' ') + 1);
 	return cap;
 }
 
