@@ -18,6 +18,7 @@
 #define PROGS RL_BUILD_DIR "/tests/programs/"
 
 extern char **environ;
+static bool ignore_sigint; /* the child starts with SIGINT ignored */
 
 struct run {
 	char dir[64];
@@ -55,6 +56,8 @@ static void run_prog(struct run *r, const char *prog, const char *arg,
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		char *argv[] = {path, (char *)arg, NULL};
+		if (ignore_sigint)
+			signal(SIGINT, SIG_IGN);
 		execve(path, argv, envp);
 		_exit(127);
 	}
@@ -318,6 +321,18 @@ Test(runtime, abort_and_sigterm_flush_too)
 {
 	crash("abort", SIGABRT);
 	crash("term", SIGTERM);
+}
+
+Test(runtime, an_ignored_sigint_stays_ignored)
+{
+	crash("int", SIGINT);
+	ignore_sigint = true;
+	struct run r;
+	run_prog(&r, "rt_crash", "int", NULL, false);
+	assert_exit0(&r);
+	cr_assert(json_is_true(json_object_get(r.doc[0], "complete")));
+	cr_assert_eq(num(reg0(&r, "crashing"), "calls"), 1);
+	run_free(&r);
 }
 
 Test(runtime, stack_overflow_flushes_on_the_alternate_stack)

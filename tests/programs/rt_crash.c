@@ -1,6 +1,6 @@
 /*
  * Completes region "done", then crashes inside region "crashing" (or ends
- * by the signal named in argv[1]: segv, abort, term, overflow).
+ * by the signal named in argv[1]: segv, abort, term, int, overflow).
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -31,6 +31,11 @@ int main(int argc, char **argv)
 		abort();
 	if (strcmp(how, "term") == 0)
 		raise(SIGTERM);
+	if (strcmp(how, "int") == 0) {
+		raise(SIGINT); /* survives when SIGINT was ignored at exec */
+		RL_REGION_END("crashing");
+		return 0;
+	}
 	if (strcmp(how, "overflow") == 0)
 		return recurse(0);
 	*nowhere = 1;
