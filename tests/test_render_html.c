@@ -85,7 +85,8 @@ Test(render_html, is_self_contained)
 Test(render_html, has_a_sortable_table_with_thread_rows)
 {
 	char *html = render();
-	cr_assert_eq(occurrences(html, "<tbody class=\"rl-region\">"), 6);
+	cr_assert_eq(occurrences(html, "<tbody class=\"rl-region\" data-index="), 6);
+	cr_assert(strstr(html, "<tbody class=\"rl-region\" data-index=\"6\">"));
 	cr_assert_eq(occurrences(html, "<tr class=\"summed\">"), 6);
 	cr_assert_eq(occurrences(html, "<tr class=\"thread\">"), 2);
 	cr_assert_eq(occurrences(html, "<details><summary>per thread"), 1,

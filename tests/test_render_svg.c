@@ -282,6 +282,9 @@ Test(render_svg, is_valid_xml_with_a_point_per_region)
 	cr_assert_eq(count(path, "//*[@class=\"gap\"]"), 1);
 	cr_assert_eq(count(path, "//*[@class=\"region\"]"), 5);
 	cr_assert_eq(count(path, "//*[@class=\"label-region\"]"), 5);
+	/* room for every name on this sparse chart: no numbers */
+	cr_assert_eq(count(path, "//*[@class=\"label-region\"][string-length(.) > 2]"),
+		     5);
 	cr_assert_eq(count(path, "//*[@class=\"legend-region\"]"), 6);
 	/* roofs: 4 slopes; f64 and f32 peaks; add-only, scalar, single-chain
 	 * under f64 only (4 f64 regions, 1 f32) */

@@ -33,6 +33,8 @@ static const char css[] =
 	".warn{color:#a40}.muted{color:#777}.method{font-size:11.5px;color:#444;"
 	"text-align:left;max-width:280px}\n"
 	".chart svg{max-width:100%;height:auto;border:1px solid #eee}\n"
+	".region.hl circle,.region.hl rect,.region.hl path{stroke:#000;"
+	"stroke-width:3}\n"
 	"dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px}"
 	"dt{color:#555}dd{margin:0}\n";
 
@@ -58,6 +60,13 @@ static const char script[] =
 	/* report.html#sort=3 or #sort=3d opens sorted by column 3 */
 	"var m=/sort=(\\d+)(d?)/.exec(location.hash);\n"
 	"if(m&&ths[+m[1]]){sortBy(+m[1]);if(m[2])sortBy(+m[1]);}\n"
+	/* hovering a table row rings its point in the chart */
+	"function hl(n,on){var g=document.querySelector("
+	"'svg .region[data-index=\"'+n+'\"]');if(g)g.classList.toggle('hl',on);}\n"
+	"Array.prototype.forEach.call(t.tBodies,function(b){"
+	"var n=b.getAttribute('data-index');"
+	"b.addEventListener('mouseenter',function(){hl(n,true);});"
+	"b.addEventListener('mouseleave',function(){hl(n,false);});});\n"
 	"t.setAttribute('data-sortable','1');\n"
 	"})();\n";
 
@@ -228,7 +237,8 @@ static void regions_table(FILE *out, const struct rl_report *r)
 	fputs("</tr></thead>\n", out);
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
-		fputs("<tbody class=\"rl-region\"><tr class=\"summed\">", out);
+		fprintf(out, "<tbody class=\"rl-region\" data-index=\"%zu\">"
+			"<tr class=\"summed\">", i + 1);
 		fprintf(out, "<td class=\"t\" data-v=\"");
 		esc(out, row->region);
 		fprintf(out, "\"><span class=\"muted\">%zu</span> <b>", i + 1);
