@@ -7,19 +7,19 @@
  * summed row only when every contributing process provided it (a partial
  * sum would be an undercount). Per-thread rows follow, one per process,
  * thread and region. Everything derived from an unknown figure is NAN.
- * How each figure is derived is documented in .handoff/readme-report.md.
+ * Placement under the roofs: analysis_roof.c; method lines:
+ * analysis_method.c. How each figure is derived: README.md.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "report.h"
 #include "rl_error.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
-
-static const char *const level_names[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
 
 /* A row under construction. */
 struct acc {
@@ -35,24 +35,6 @@ struct acc {
 	uint64_t expect_calls;
 	int used;
 };
-
-double rl_attainable_gflops(double peak_gflops, double bw_gbs, double ai)
-{
-	double slope;
-
-	if (isnan(peak_gflops) || isnan(bw_gbs) || isnan(ai))
-		return NAN;
-	slope = ai * bw_gbs;
-	return slope < peak_gflops ? slope : peak_gflops;
-}
-
-enum rl_bound rl_bound_of(double peak_gflops, double bw_gbs, double ai)
-{
-	if (isnan(peak_gflops) || isnan(bw_gbs) || isnan(ai) ||
-	    peak_gflops <= 0 || bw_gbs <= 0 || ai < 0)
-		return RL_BOUND_UNKNOWN;
-	return ai * bw_gbs < peak_gflops ? RL_BOUND_MEMORY : RL_BOUND_COMPUTE;
-}
 
 static void acc_add(struct acc *a, const struct rl_region_stats *s,
 		    uint64_t provided)
@@ -131,303 +113,6 @@ static const char *precision_of(double f64, double f32)
 	return NULL;
 }
 
-/* Append text to a growing line. */
-struct line {
-	char buf[1024];
-	size_t len;
-};
-
-static void line_add(struct line *l, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (l->len + n >= sizeof l->buf)
-		n = sizeof l->buf - 1 - l->len;
-	memcpy(l->buf + l->len, s, n);
-	l->len += n;
-	l->buf[l->len] = '\0';
-}
-
-/* "flops: m1, m2" over the provided counters in [first, last]: distinct
- * method texts, each tagged with a scope that the text does not state. */
-static int group_methods(struct line *l, const char *label, uint64_t provided,
-			 char *const method[], const unsigned char scope[],
-			 int first, int last)
-{
-	const char *seen[RL_COUNTER_COUNT];
-	size_t n_seen = 0;
-
-	for (int c = first; c <= last; c++) {
-		const char *m;
-		char tagged[256];
-		int dup = 0;
-
-		if (!(provided & BIT(c)))
-			continue;
-		m = method[c] && *method[c] ? method[c]
-					    : rl_scope_name(scope[c]);
-		for (size_t i = 0; i < n_seen; i++)
-			dup |= strcmp(seen[i], m) == 0;
-		if (dup)
-			continue;
-		seen[n_seen++] = m;
-		line_add(l, n_seen == 1 ? label : ", ");
-		if (n_seen == 1)
-			line_add(l, ": ");
-		if (scope[c] == RL_SCOPE_SYSTEM && !strstr(m, "system"))
-			snprintf(tagged, sizeof tagged, "%s (system-wide)", m);
-		else if (scope[c] == RL_SCOPE_PROXY && !strstr(m, "proxy"))
-			snprintf(tagged, sizeof tagged, "%s (proxy)", m);
-		else
-			snprintf(tagged, sizeof tagged, "%s", m);
-		line_add(l, tagged);
-	}
-	return n_seen > 0;
-}
-
-static const char *method_of(char *const method[], const unsigned char scope[],
-			     int c)
-{
-	return method[c] && *method[c] ? method[c] : rl_scope_name(scope[c]);
-}
-
-/* The DRAM counters the figure really comes from (analysis: read + write
- * when both exist, else the combined counter). */
-static void dram_methods(struct line *l, uint64_t provided,
-			 char *const method[], const unsigned char scope[])
-{
-	const int rd = RL_C_DRAM_READ_BYTES, wr = RL_C_DRAM_WRITE_BYTES;
-
-	if ((provided & BIT(rd)) && (provided & BIT(wr))) {
-		if (strcmp(method_of(method, scope, rd),
-			   method_of(method, scope, wr)) == 0 &&
-		    scope[rd] == scope[wr]) {
-			group_methods(l, "bytes", provided, method, scope, rd,
-				      wr);
-		} else {
-			group_methods(l, "dram read", provided, method, scope,
-				      rd, rd);
-			line_add(l, "; ");
-			group_methods(l, "dram write", provided, method, scope,
-				      wr, wr);
-		}
-	} else if (provided & BIT(RL_C_DRAM_BYTES)) {
-		group_methods(l, "bytes", provided, method, scope,
-			      RL_C_DRAM_BYTES, RL_C_DRAM_BYTES);
-	} else if (!group_methods(l, "bytes", provided, method, scope, rd,
-				  wr)) {
-		line_add(l, "dram bytes: not counted");
-	}
-}
-
-/* "; cache bytes: L1, L2 (simulated)": which levels, and how. */
-static void cache_levels(struct line *l, uint64_t provided,
-			 const unsigned char scope[])
-{
-	static const char *const how[] = {"per-thread", "system-wide", "proxy",
-					  "simulated"};
-	const char *sep = "; cache bytes: ";
-	int sc = -1;
-
-	for (int lv = 0; lv < 3; lv++) {
-		int rd = RL_C_L1_READ_BYTES + 2 * lv, wr = rd + 1;
-		if (!(provided & (BIT(rd) | BIT(wr))))
-			continue;
-		line_add(l, sep);
-		line_add(l, level_names[lv]);
-		sep = ", ";
-		if (sc < 0)
-			sc = scope[(provided & BIT(rd)) ? rd : wr];
-	}
-	if (sc >= 0 && sc < 4) {
-		line_add(l, " (");
-		line_add(l, how[sc]);
-		line_add(l, ")");
-	}
-}
-
-static char *method_line(uint64_t provided, char *const method[],
-			 const unsigned char scope[], int declared)
-{
-	struct line l = {{0}, 0};
-	uint64_t fb = provided & ((BIT(RL_C_FLOPS_ANY + 1) - 1) |
-				  BIT(RL_C_DRAM_READ_BYTES) |
-				  BIT(RL_C_DRAM_WRITE_BYTES) |
-				  BIT(RL_C_DRAM_BYTES) |
-				  BIT(RL_C_L1_READ_BYTES) |
-				  BIT(RL_C_L1_WRITE_BYTES) |
-				  BIT(RL_C_L2_READ_BYTES) |
-				  BIT(RL_C_L2_WRITE_BYTES) |
-				  BIT(RL_C_L3_READ_BYTES) |
-				  BIT(RL_C_L3_WRITE_BYTES));
-
-	if (!fb) {
-		line_add(&l, provided ? "time only: no flop or byte counters"
-				      : "time only: no counters");
-		if (declared)
-			line_add(&l, " (declared figures from RL_REGION_EXPECT)");
-		return strdup(l.buf);
-	}
-	if (!group_methods(&l, "flops", provided, method, scope,
-			   RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_ANY))
-		line_add(&l, "flops: not counted");
-	line_add(&l, "; ");
-	dram_methods(&l, provided, method, scope);
-	cache_levels(&l, provided, scope);
-	return strdup(l.buf);
-}
-
-static unsigned tdist(unsigned a, unsigned b)
-{
-	return a > b ? a - b : b - a;
-}
-
-static const struct rl_bw_roof *find_bw(const struct rl_machine *m,
-					const char *level, unsigned threads)
-{
-	const struct rl_bw_roof *b = rl_machine_bw(m, level, threads);
-
-	if (b)
-		return b;
-	for (size_t i = 0; i < m->n_bw; i++) {
-		const struct rl_bw_roof *x = &m->bw[i];
-		if (strcmp(x->level, level) != 0)
-			continue;
-		if (!b || tdist(x->threads, threads) < tdist(b->threads, threads) ||
-		    (tdist(x->threads, threads) == tdist(b->threads, threads) &&
-		     x->threads < b->threads))
-			b = x;
-	}
-	return b;
-}
-
-static const struct rl_compute_roof *find_peak(const struct rl_machine *m,
-					       const char *prec,
-					       unsigned threads)
-{
-	const struct rl_compute_roof *p = rl_machine_peak(m, prec, threads);
-
-	if (p)
-		return p;
-	for (size_t i = 0; i < m->n_compute; i++) {
-		const struct rl_compute_roof *x = &m->compute[i];
-		unsigned dx, dp;
-		if (strcmp(x->kind, "peak") != 0 ||
-		    strcmp(x->precision, prec) != 0 || !(x->gflops > 0))
-			continue;
-		if (!p) {
-			p = x;
-			continue;
-		}
-		dx = tdist(x->threads, threads);
-		dp = tdist(p->threads, threads);
-		if (dx < dp || (dx == dp && x->threads < p->threads) ||
-		    (x->threads == p->threads && x->gflops > p->gflops))
-			p = x;
-	}
-	return p;
-}
-
-/* An owned string in the report, shared by rows that name the same roof. */
-static const char *intern(struct rl_report *r, const char *s)
-{
-	char **n;
-
-	for (size_t i = 0; i < r->n_strings; i++)
-		if (strcmp(r->strings[i], s) == 0)
-			return r->strings[i];
-	n = realloc(r->strings, (r->n_strings + 1) * sizeof *n);
-	if (!n)
-		return NULL;
-	r->strings = n;
-	if (!(n[r->n_strings] = strdup(s)))
-		return NULL;
-	return n[r->n_strings++];
-}
-
-static int peak_name(struct rl_report *r, const struct rl_compute_roof *p,
-		     const char **out)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof buf, "%s %s", p->name, p->precision);
-	*out = intern(r, buf);
-	return *out ? 0 : RL_ENOMEM;
-}
-
-static int place(struct rl_report *rep, struct rl_region_row *row)
-{
-	const struct rl_machine *m = rep->machine;
-	const struct rl_compute_roof *peak;
-	const struct rl_bw_roof *dram;
-	unsigned threads = row->n_threads ? row->n_threads : 1;
-	const char *prec;
-	int rc;
-
-	if (!m)
-		return 0;
-	if (m->cores && threads > m->cores)
-		threads = m->cores;
-	prec = row->precision && strcmp(row->precision, "f32") == 0 ? "f32"
-								     : "f64";
-	peak = find_peak(m, prec, threads);
-	dram = find_bw(m, "DRAM", threads);
-	if (!peak || !dram)
-		return 0;
-
-	/* No floating-point work: the roofline says nothing (diagnosis
-	 * tells); neither counted nor declared zero flops get a bound. */
-	if ((rl_known(row->flops) && row->flops <= 0) ||
-	    (!rl_known(row->flops) && rl_known(row->flops_expected) &&
-	     row->flops_expected <= 0))
-		return 0;
-	if (rl_known(row->flops) && rl_known(row->dram_bytes) &&
-	    rl_known(row->gflops)) {
-		row->basis = RL_BASIS_COUNTED;
-		row->bound = RL_BOUND_COMPUTE;
-		row->roof_gflops = peak->gflops;
-		if ((rc = peak_name(rep, peak, &row->bound_roof)))
-			return rc;
-		for (int l = 0; l < RL_LEVELS; l++) {
-			const struct rl_bw_roof *b;
-			double slope;
-			if (!rl_known(row->level_ai[l]))
-				continue; /* unknown, or no bytes crossed */
-			b = find_bw(m, level_names[l], threads);
-			if (!b || !(b->moved_gbs > 0))
-				continue;
-			slope = row->level_ai[l] * b->moved_gbs;
-			if (slope < row->roof_gflops) {
-				row->roof_gflops = slope;
-				row->bound = RL_BOUND_MEMORY;
-				row->bound_roof = b->level;
-			}
-		}
-		/* under the simulated PMU the time is Valgrind's, many times
-		 * the native one: the bound holds (it depends on AI only), a
-		 * percentage of a hardware roof would not */
-		row->roof_pct = row->roof_gflops > 0 && !row->simulated
-					? row->gflops / row->roof_gflops * 100
-					: NAN;
-	} else if (rl_known(row->ai_expected) &&
-		   rl_known(row->gflops_expected) && dram->stream_gbs > 0) {
-		row->basis = RL_BASIS_DECLARED;
-		row->bound = rl_bound_of(peak->gflops, dram->stream_gbs,
-					 row->ai_expected);
-		row->roof_gflops = rl_attainable_gflops(
-			peak->gflops, dram->stream_gbs, row->ai_expected);
-		if (row->bound == RL_BOUND_MEMORY)
-			row->bound_roof = dram->level;
-		else if ((rc = peak_name(rep, peak, &row->bound_roof)))
-			return rc;
-		row->roof_pct = row->roof_gflops > 0
-					? row->gflops_expected /
-						  row->roof_gflops * 100
-					: NAN;
-	}
-	return 0;
-}
-
 static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		    const struct acc *a, char *const method[],
 		    const unsigned char scope[])
@@ -495,9 +180,10 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->bound = RL_BOUND_UNKNOWN;
 	row->basis = RL_BASIS_NONE;
 	row->roof_gflops = row->roof_pct = NAN;
-	if (place(rep, row))
+	if (rl_report_place(rep, row))
 		return RL_ENOMEM;
-	if (!(row->method = method_line(a->provided, method, scope, declared)))
+	if (!(row->method = rl_method_line(a->provided, method, scope,
+					   declared)))
 		return RL_ENOMEM;
 	if (!(row->diagnosis = rl_diagnose(row, rep->machine)))
 		return RL_ENOMEM;
@@ -522,8 +208,14 @@ static int add_warning(struct rl_report *r, const char *kind,
 
 static char *join_backends(const struct rl_run_results *res)
 {
-	struct line l = {{0}, 0};
+	size_t len = 1;
+	char *s;
 
+	for (size_t p = 0; p < res->n_procs; p++)
+		len += (res->procs[p].backend ? strlen(res->procs[p].backend)
+					      : 0) + 2;
+	if (!(s = calloc(1, len)))
+		return NULL;
 	for (size_t p = 0; p < res->n_procs; p++) {
 		const char *b = res->procs[p].backend ? res->procs[p].backend
 						      : "";
@@ -533,11 +225,11 @@ static char *join_backends(const struct rl_run_results *res)
 			       strcmp(res->procs[q].backend, b) == 0;
 		if (dup)
 			continue;
-		if (l.len)
-			line_add(&l, ", ");
-		line_add(&l, b);
+		if (*s)
+			strcat(s, ", ");
+		strcat(s, b);
 	}
-	return strdup(l.buf);
+	return s;
 }
 
 static char *dup_or_null(const char *s)

@@ -1,0 +1,184 @@
+/*
+ * Placing a report row under the roofs of the machine model (analysis.h):
+ * the roofline arithmetic, roof lookups with the nearest thread count, the
+ * counted and declared bases. Documented in README.md ("How the figures
+ * are derived").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "rl_error.h"
+
+static const char *const level_names[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
+
+double rl_attainable_gflops(double peak_gflops, double bw_gbs, double ai)
+{
+	double slope;
+
+	if (isnan(peak_gflops) || isnan(bw_gbs) || isnan(ai))
+		return NAN;
+	slope = ai * bw_gbs;
+	return slope < peak_gflops ? slope : peak_gflops;
+}
+
+enum rl_bound rl_bound_of(double peak_gflops, double bw_gbs, double ai)
+{
+	if (isnan(peak_gflops) || isnan(bw_gbs) || isnan(ai) ||
+	    peak_gflops <= 0 || bw_gbs <= 0 || ai < 0)
+		return RL_BOUND_UNKNOWN;
+	return ai * bw_gbs < peak_gflops ? RL_BOUND_MEMORY : RL_BOUND_COMPUTE;
+}
+
+static unsigned tdist(unsigned a, unsigned b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static const struct rl_bw_roof *find_bw(const struct rl_machine *m,
+					const char *level, unsigned threads)
+{
+	const struct rl_bw_roof *b = rl_machine_bw(m, level, threads);
+
+	if (b)
+		return b;
+	for (size_t i = 0; i < m->n_bw; i++) {
+		const struct rl_bw_roof *x = &m->bw[i];
+		if (strcmp(x->level, level) != 0)
+			continue;
+		if (!b || tdist(x->threads, threads) < tdist(b->threads, threads) ||
+		    (tdist(x->threads, threads) == tdist(b->threads, threads) &&
+		     x->threads < b->threads))
+			b = x;
+	}
+	return b;
+}
+
+static const struct rl_compute_roof *find_peak(const struct rl_machine *m,
+					       const char *prec,
+					       unsigned threads)
+{
+	const struct rl_compute_roof *p = rl_machine_peak(m, prec, threads);
+
+	if (p)
+		return p;
+	for (size_t i = 0; i < m->n_compute; i++) {
+		const struct rl_compute_roof *x = &m->compute[i];
+		unsigned dx, dp;
+		if (strcmp(x->kind, "peak") != 0 ||
+		    strcmp(x->precision, prec) != 0 || !(x->gflops > 0))
+			continue;
+		if (!p) {
+			p = x;
+			continue;
+		}
+		dx = tdist(x->threads, threads);
+		dp = tdist(p->threads, threads);
+		if (dx < dp || (dx == dp && x->threads < p->threads) ||
+		    (x->threads == p->threads && x->gflops > p->gflops))
+			p = x;
+	}
+	return p;
+}
+
+/* An owned string in the report, shared by rows that name the same roof. */
+static const char *intern(struct rl_report *r, const char *s)
+{
+	char **n;
+
+	for (size_t i = 0; i < r->n_strings; i++)
+		if (strcmp(r->strings[i], s) == 0)
+			return r->strings[i];
+	n = realloc(r->strings, (r->n_strings + 1) * sizeof *n);
+	if (!n)
+		return NULL;
+	r->strings = n;
+	if (!(n[r->n_strings] = strdup(s)))
+		return NULL;
+	return n[r->n_strings++];
+}
+
+static int peak_name(struct rl_report *r, const struct rl_compute_roof *p,
+		     const char **out)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof buf, "%s %s", p->name, p->precision);
+	*out = intern(r, buf);
+	return *out ? 0 : RL_ENOMEM;
+}
+
+int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
+{
+	const struct rl_machine *m = rep->machine;
+	const struct rl_compute_roof *peak;
+	const struct rl_bw_roof *dram;
+	unsigned threads = row->n_threads ? row->n_threads : 1;
+	const char *prec;
+	int rc;
+
+	if (!m)
+		return 0;
+	if (m->cores && threads > m->cores)
+		threads = m->cores;
+	prec = row->precision && strcmp(row->precision, "f32") == 0 ? "f32"
+								     : "f64";
+	peak = find_peak(m, prec, threads);
+	dram = find_bw(m, "DRAM", threads);
+	if (!peak || !dram)
+		return 0;
+
+	/* No floating-point work: the roofline says nothing (diagnosis
+	 * tells); neither counted nor declared zero flops get a bound. */
+	if ((rl_known(row->flops) && row->flops <= 0) ||
+	    (!rl_known(row->flops) && rl_known(row->flops_expected) &&
+	     row->flops_expected <= 0))
+		return 0;
+	if (rl_known(row->flops) && rl_known(row->dram_bytes) &&
+	    rl_known(row->gflops)) {
+		row->basis = RL_BASIS_COUNTED;
+		row->bound = RL_BOUND_COMPUTE;
+		row->roof_gflops = peak->gflops;
+		if ((rc = peak_name(rep, peak, &row->bound_roof)))
+			return rc;
+		for (int l = 0; l < RL_LEVELS; l++) {
+			const struct rl_bw_roof *b;
+			double slope;
+			if (!rl_known(row->level_ai[l]))
+				continue; /* unknown, or no bytes crossed */
+			b = find_bw(m, level_names[l], threads);
+			if (!b || !(b->moved_gbs > 0))
+				continue;
+			slope = row->level_ai[l] * b->moved_gbs;
+			if (slope < row->roof_gflops) {
+				row->roof_gflops = slope;
+				row->bound = RL_BOUND_MEMORY;
+				row->bound_roof = b->level;
+			}
+		}
+		/* under the simulated PMU the time is Valgrind's, many times
+		 * the native one: the bound holds (it depends on AI only), a
+		 * percentage of a hardware roof would not */
+		row->roof_pct = row->roof_gflops > 0 && !row->simulated
+					? row->gflops / row->roof_gflops * 100
+					: NAN;
+	} else if (rl_known(row->ai_expected) &&
+		   rl_known(row->gflops_expected) && dram->stream_gbs > 0) {
+		row->basis = RL_BASIS_DECLARED;
+		row->bound = rl_bound_of(peak->gflops, dram->stream_gbs,
+					 row->ai_expected);
+		row->roof_gflops = rl_attainable_gflops(
+			peak->gflops, dram->stream_gbs, row->ai_expected);
+		if (row->bound == RL_BOUND_MEMORY)
+			row->bound_roof = dram->level;
+		else if ((rc = peak_name(rep, peak, &row->bound_roof)))
+			return rc;
+		row->roof_pct = row->roof_gflops > 0
+					? row->gflops_expected /
+						  row->roof_gflops * 100
+					: NAN;
+	}
+	return 0;
+}
