@@ -79,8 +79,12 @@ static void usage(FILE *f)
 		fputc('\n', f);
 	}
 	fprintf(f,
-		"\nUnder the simulated PMU (about 10-60x slower) use the demo "
-		"size:\n  " PROG "-sim --size 4M --repeat 2 --matmul-n 256\n"
+		"\nUnder the simulated PMU (10-60x slower) run the -sim build "
+		"(no AVX-512,\nno FMA) at the demo size: 8M doubles = 64 MiB "
+		"per array, twice the\nsimulated 32 MiB L3, so every "
+		"streaming kernel comes from DRAM:\n"
+		"  rlprof run -b sim " PROG "-sim --size 8M --repeat 2 "
+		"--matmul-n 256\n"
 		"\nexit status: 0 ok, 1 a result check failed, 2 usage\n");
 }
 
