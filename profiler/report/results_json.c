@@ -1,0 +1,147 @@
+/* Field getters and checks shared by the JSON readers (results_json.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results_json.h"
+#include "rl_error.h"
+
+int rl_json_missing(struct rl_json_ctx *c, const char *where, const char *field)
+{
+	return rl_fail(c->err, c->errlen, RL_EFORMAT,
+		       "cannot read '%s': %s%smissing field '%s': %s", c->path,
+		       where ? where : "", where ? ": " : "", field,
+		       RL_JSON_RERUN);
+}
+
+int rl_json_bad(struct rl_json_ctx *c, const char *where, const char *field,
+		const char *want)
+{
+	return rl_fail(c->err, c->errlen, RL_EFORMAT,
+		       "cannot read '%s': %s%sfield '%s' is not %s: %s",
+		       c->path, where ? where : "", where ? ": " : "", field,
+		       want, RL_JSON_RERUN);
+}
+
+char *rl_json_strdup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+/* A string field; *out stays NULL when absent and not required. */
+int rl_json_str(struct rl_json_ctx *c, const json_t *o, const char *where,
+		const char *key, int required, char **out)
+{
+	const json_t *v = json_object_get(o, key);
+	*out = NULL;
+	if (!v || json_is_null(v))
+		return required ? rl_json_missing(c, where, key) : 0;
+	if (!json_is_string(v))
+		return rl_json_bad(c, where, key, "a string");
+	*out = rl_json_strdup(json_string_value(v));
+	return *out ? 0
+		    : rl_fail(c->err, c->errlen, RL_ENOMEM, "out of memory");
+}
+
+int rl_json_u64(struct rl_json_ctx *c, const json_t *o, const char *where,
+		const char *key, int required, uint64_t *out)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v || json_is_null(v))
+		return required ? rl_json_missing(c, where, key) : 0;
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*out = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	if (json_is_real(v) && json_real_value(v) >= 0 &&
+	    json_real_value(v) < 1.8446744073709552e19) {
+		*out = (uint64_t)json_real_value(v);
+		return 0;
+	}
+	return rl_json_bad(c, where, key, "a non-negative number");
+}
+
+int rl_json_long(struct rl_json_ctx *c, const json_t *o, const char *where,
+		 const char *key, int required, long *out)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v || json_is_null(v))
+		return required ? rl_json_missing(c, where, key) : 0;
+	if (!json_is_integer(v))
+		return rl_json_bad(c, where, key, "an integer");
+	*out = (long)json_integer_value(v);
+	return 0;
+}
+
+/* A double; null or absent -> NAN (unless required). */
+int rl_json_dbl(struct rl_json_ctx *c, const json_t *o, const char *where,
+		const char *key, int required, double *out)
+{
+	const json_t *v = json_object_get(o, key);
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return required ? rl_json_missing(c, where, key) : 0;
+	if (!json_is_number(v))
+		return rl_json_bad(c, where, key, "a number");
+	*out = json_number_value(v);
+	return 0;
+}
+
+json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+
+	if (root) {
+		*rc = 0;
+		return root;
+	}
+	if (je.line < 0 || strstr(je.text, "unable to open")) {
+		int e = errno;
+		*rc = rl_fail(err, errlen, e == ENOENT ? RL_ENOENT : RL_EIO,
+			      "cannot open '%s': %s", path,
+			      e ? strerror(e) : je.text);
+	} else {
+		*rc = rl_fail(err, errlen, RL_EFORMAT,
+			      "cannot parse '%s': line %d column %d: %s: %s",
+			      path, je.line, je.column, je.text, RL_JSON_RERUN);
+	}
+	return NULL;
+}
+
+/* Check "format" and "version"; what is the kind of file for messages. */
+int rl_json_check_header(struct rl_json_ctx *c, const json_t *root,
+			 const char *format, int version, const char *what,
+			 int *got)
+{
+	const json_t *f, *v;
+
+	if (!json_is_object(root))
+		return rl_fail(c->err, c->errlen, RL_EFORMAT,
+			       "cannot read '%s': not a JSON object: %s",
+			       c->path, RL_JSON_RERUN);
+	f = json_object_get(root, "format");
+	if (!json_is_string(f) || strcmp(json_string_value(f), format) != 0)
+		return rl_fail(c->err, c->errlen, RL_EFORMAT,
+			       "'%s' is not an rlprof %s file (format '%s', "
+			       "expected '%s')",
+			       c->path, what,
+			       json_is_string(f) ? json_string_value(f)
+						 : "none",
+			       format);
+	v = json_object_get(root, "version");
+	if (!v)
+		return rl_json_missing(c, NULL, "version");
+	if (!json_is_integer(v) || json_integer_value(v) < 1)
+		return rl_json_bad(c, NULL, "version", "a positive integer");
+	if (json_integer_value(v) > version)
+		return rl_fail(c->err, c->errlen, RL_EVERSION,
+			       "'%s' was written by a newer rlprof (%s version "
+			       "%lld, this one reads %d): upgrade rlprof",
+			       c->path, what, (long long)json_integer_value(v),
+			       version);
+	*got = (int)json_integer_value(v);
+	return 0;
+}
