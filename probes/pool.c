@@ -256,7 +256,7 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 			       rl_isa_name(q->isa));
 	if (q->threads < 1 || q->threads > p->n || q->elems < 16 ||
 	    q->elems > p->max_elems || q->trials < 1 ||
-	    q->trials > MAX_TRIALS)
+	    q->trials >= MAX_TRIALS)
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "triad: %u threads, %zu elements, %u trials "
 			       "out of range",
@@ -272,12 +272,16 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	unsigned reps = 1;
 	if (one > 0 && one < q->min_trial_s)
 		reps = (unsigned)(q->min_trial_s / one) + 1;
+	/* with several passes per trial the first trial is another
+	 * warm-up; one pass per trial (large arrays) was warmed by the
+	 * calibration pass already */
+	unsigned skip = reps > 1;
 	p->reps = reps;
-	p->trials = q->trials + 1; /* the first is another warm-up */
+	p->trials = q->trials + skip;
 	dispatch(p);
 	double t[MAX_TRIALS];
 	for (unsigned i = 0; i < q->trials; i++)
-		t[i] = trial_s(p, i + 1);
+		t[i] = trial_s(p, i + skip);
 	qsort(t, q->trials, sizeof t[0], cmp_double);
 	double bytes = (double)RL_TRIAD_STREAM_BYTES * q->elems * q->threads *
 		       reps;
