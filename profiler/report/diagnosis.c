@@ -93,6 +93,14 @@ static void position(FILE *o, const struct rl_region_row *row,
 	const char *roof = row->bound_roof;
 	double pct = row->roof_pct;
 	int mem = row->bound == RL_BOUND_MEMORY;
+	if (row->simulated && row->bound != RL_BOUND_UNKNOWN) {
+		/* Valgrind dilates time: only the AI position means anything */
+		fprintf(o, "%s-bound by its AI (roof: %s); simulated run, so "
+			"GFLOP/s and %% of roof are not meaningful",
+			mem ? "memory" : "compute",
+			roof ? roof : mem ? "memory" : "compute");
+		return;
+	}
 	if (row->bound == RL_BOUND_UNKNOWN || !rl_known(pct)) {
 		fputs("no roof in the machine model for this precision and "
 		      "thread count: rerun rlprof probe", o);
@@ -100,12 +108,7 @@ static void position(FILE *o, const struct rl_region_row *row,
 	}
 	if (!roof)
 		roof = mem ? "the memory" : "the compute";
-	if (row->simulated) {
-		/* Valgrind dilates time: only the AI position means anything */
-		fprintf(o, "%s-bound by its AI (roof: %s); simulated run, so "
-			"GFLOP/s and %% of roof are not meaningful",
-			mem ? "memory" : "compute", roof);
-	} else if (pct >= ABOVE_ROOF_PCT && mem) {
+	if (pct >= ABOVE_ROOF_PCT && mem) {
 		fprintf(o, "%s of %s, above it: the data is reused from "
 			"cache, judge it against the cache-level roofs",
 			pct_text(p, sizeof p, pct), roof);
@@ -144,7 +147,8 @@ static int bytes_gap(FILE *o, const struct rl_region_row *row)
 	double r = ratio(row->dram_bytes, row->bytes_expected);
 	if (!rl_known(r) || (r >= 0.8 && r < 1.2))
 		return 0;
-	fprintf(o, "counted %.2f\xc3\x97 the declared bytes: ", r);
+	fprintf(o, r >= 0.1 ? "counted %.2f\xc3\x97 the declared bytes: "
+			    : "counted %.2g\xc3\x97 the declared bytes: ", r);
 	if (r < 0.8)
 		fputs("part of the data came from cache (a cache-level roof "
 		      "applies)", o);
@@ -163,7 +167,8 @@ static int flops_gap(FILE *o, const struct rl_region_row *row, double lo,
 	double r = ratio(row->flops, row->flops_expected);
 	if (!rl_known(r) || (r > lo && r < hi))
 		return 0;
-	fprintf(o, "counted flops %.2f\xc3\x97 declared: ", r);
+	fprintf(o, r >= 0.1 ? "counted flops %.2f\xc3\x97 declared: "
+			    : "counted flops %.2g\xc3\x97 declared: ", r);
 	if (r < 1)
 		fputs("the declaration overstates the work, or some arithmetic "
 		      "is not counted (an FMA counted once, x87 or integer "

@@ -193,7 +193,7 @@ static void thread_table(FILE *out, const struct rl_report *r,
 	for (size_t i = r->n_summed; i < r->n_rows; i++)
 		if (strcmp(r->rows[i].region, region) == 0)
 			n++;
-	if (n == 0)
+	if (n < 2) /* one thread: the same figures as the region's row */
 		return;
 	fprintf(out, "<tr class=\"threads\"><td colspan=\"13\"><details><summary>"
 		"per thread (%zu)</summary><table><thead><tr><th>pid</th><th>tid"
