@@ -104,3 +104,47 @@ Test(papi, rlprof_counters_keeps_papi_noise_out)
 	if (!host_has_pmu())
 		cr_assert(strstr(out, "PAPI finds no hardware counters"), "%s", out);
 }
+
+/* End to end: -b papi refuses with the why line; -b auto runs another
+ * backend and the report says why papi and likwid did not run. */
+Test(papi, auto_falls_back_with_the_reason, .timeout = 120)
+{
+	char cmd[1024], out[8192], dir[] = "/tmp/rlprof-papi-e2e.XXXXXX";
+	size_t len;
+	FILE *p;
+	int st;
+
+	if (host_has_pmu())
+		cr_skip_test("this host has a PMU: papi may well work here");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd,
+		 "%s/bin/rlprof run -q --no-probe -b papi -o %s/a /bin/true 2>&1",
+		 RL_BUILD_DIR, dir);
+	p = popen(cmd, "r");
+	len = fread(out, 1, sizeof out - 1, p);
+	out[len] = '\0';
+	st = pclose(p);
+	cr_assert_neq(st, 0, "-b papi must fail here: %s", out);
+	cr_assert(strstr(out, "PAPI finds no hardware counters"), "%s", out);
+
+	snprintf(cmd, sizeof cmd,
+		 "%s/bin/rlprof run -q --no-probe -o %s/b /bin/true >/dev/null "
+		 "2>&1 && jq -r '.backend + \"|\" + .backend_reason' "
+		 "%s/b/report.json",
+		 RL_BUILD_DIR, dir, dir);
+	p = popen(cmd, "r");
+	len = fread(out, 1, sizeof out - 1, p);
+	out[len] = '\0';
+	st = pclose(p);
+	if (st != 0 && strstr(out, "jq"))
+		cr_skip_test("jq is not installed");
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert(strncmp(out, "papi|", 5) && strncmp(out, "likwid|", 7),
+		  "auto chose a backend that cannot count: %s", out);
+	cr_assert(strstr(out, "papi: unavailable (PAPI finds no hardware "
+			      "counters"),
+		  "%s", out);
+	cr_assert(strstr(out, "likwid: unavailable (LIKWID"), "%s", out);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
