@@ -298,6 +298,23 @@ static int run_kernel(const struct rl_kernel *k, struct rl_kernel_data *d,
 	return 0;
 }
 
+/* Refuses sizes that would not fit in memory: first touch would end in
+ * the OOM killer rather than in a message. */
+static int too_big(size_t n, size_t matmul_n)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	double need = 3.0 * (double)n * sizeof(double) +
+		      3.0 * (double)matmul_n * (double)matmul_n * sizeof(double);
+	double have = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+	if (have == 0 || need <= 0.8 * have)
+		return 0;
+	fprintf(stderr,
+		PROG ": the arrays need %.0f MiB but this machine has %.0f MiB "
+		     "of memory: use a smaller --size or --matmul-n\n",
+		need / 1048576, have / 1048576);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -326,6 +343,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < rl_kernel_count(); i++)
 		if (sel[i] && rl_kernel_at(i)->shape == RL_KSHAPE_MATMUL)
 			need_matmul = 1;
+	if (too_big(o.n, need_matmul ? o.matmul_n : 0)) {
+		free(sel);
+		return 1;
+	}
 	d = rl_kernel_data_alloc(o.n, need_matmul ? o.matmul_n : 0, o.threads,
 				 err, sizeof err);
 	if (!d) {

@@ -50,6 +50,15 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Share k of t: whole cache lines, the last one possibly shorter. */
+static struct share share_of(struct rl_kernel_data *d, int k, int t)
+{
+	size_t chunk = (d->n + (size_t)t - 1) / (size_t)t;
+	chunk = (chunk + 7) & ~(size_t)7;
+	size_t lo = (size_t)k * chunk, hi = lo + chunk;
+	return (struct share){d, lo < d->n ? lo : d->n, hi < d->n ? hi : d->n};
+}
+
 static void triad_mt_run(struct rl_kernel_data *d)
 {
 	struct share sh[RL_MAX_THREADS];
@@ -58,16 +67,11 @@ static void triad_mt_run(struct rl_kernel_data *d)
 	int t = d->threads < 1 ? 1 : d->threads;
 	if (t > RL_MAX_THREADS)
 		t = RL_MAX_THREADS;
-	size_t chunk = (d->n + (size_t)t - 1) / (size_t)t;
-	chunk = (chunk + 7) & ~(size_t)7;
-	for (int k = 0; k < t; k++) {
-		size_t lo = (size_t)k * chunk, hi = lo + chunk;
-		sh[k].d = d;
-		sh[k].lo = lo < d->n ? lo : d->n;
-		sh[k].hi = hi < d->n ? hi : d->n;
-	}
-	for (int k = 1; k < t; k++)
+	for (int k = 1; k < t; k++) {
+		sh[k] = share_of(d, k, t);
 		started[k] = pthread_create(&tid[k], NULL, worker, &sh[k]) == 0;
+	}
+	sh[0] = share_of(d, 0, t);
 	do_share(&sh[0]);
 	for (int k = 1; k < t; k++) {
 		if (started[k])

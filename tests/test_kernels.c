@@ -340,6 +340,16 @@ Test(kernels, bad_options_exit_2_with_a_message)
 		  "help lacks the demo size: %s", out);
 }
 
+Test(kernels, sizes_beyond_memory_fail_with_a_message)
+{
+	static char out[4096];
+	require_binary(KBIN);
+	/* 3 x 8 TiB */
+	cr_assert_eq(run_cmd(KBIN " --size 1024G", out, sizeof out), 1, "%s",
+		     out);
+	cr_assert(strstr(out, "use a smaller --size") != NULL, "%s", out);
+}
+
 static void expect_all_ok(const char *bin, const char *args)
 {
 	static char out[16384];
