@@ -363,8 +363,22 @@ Test(render_svg, coordinates_follow_the_documented_mapping)
 
 Test(render_svg, every_user_string_is_escaped)
 {
+	/* strings of the machine model come from a file too */
+	snprintf(machine.compute[0].name, sizeof machine.compute[0].name,
+		 "avx<512>&");
+	snprintf(machine.compute[0].method, sizeof machine.compute[0].method,
+		 "a<b & \"c\"");
+	snprintf(machine.bw[4].method, sizeof machine.bw[4].method, "tri<ad>");
 	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	if (have_xmllint()) {
+		char cmd[512];
+		snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
+		free(run(cmd));
+	}
 	char *svg = charts_test_slurp(path);
+	cr_assert_null(strstr(svg, "avx<512>"));
+	cr_assert(strstr(svg, "avx&lt;512&gt;&amp;"));
+	cr_assert(strstr(svg, "tri&lt;ad&gt;"));
 	cr_assert_null(strstr(svg, "<script"));
 	cr_assert_null(strstr(svg, "<9000>"));
 	cr_assert(strstr(svg, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;"));

@@ -244,8 +244,11 @@ static void regions_table(FILE *out, const struct rl_report *r)
 		fprintf(out, "\"><span class=\"muted\">%zu</span> <b>", i + 1);
 		esc(out, row->region);
 		fputs("</b>", out);
-		if (row->precision)
-			fprintf(out, " <span class=\"muted\">%s</span>", row->precision);
+		if (row->precision) {
+			fputs(" <span class=\"muted\">", out);
+			esc(out, row->precision);
+			fputs("</span>", out);
+		}
 		if (row->n_threads > 1)
 			fprintf(out, " <span class=\"muted\">%u threads</span>",
 				row->n_threads);

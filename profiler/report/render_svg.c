@@ -552,8 +552,12 @@ static void write_roofs(struct svg *s)
 			flat_color(fr, two), c->flat[f].is_peak ? "1.8" : "1.1",
 			c->flat[f].is_peak ? "" : " stroke-dasharray=\"5 3\"");
 		rl_xml_escape(out, fr->name);
-		fprintf(out, " %s %s, %u thread%s: %s GFLOP/s measured, %s "
-			"theoretical; ", fr->kind, fr->precision, fr->threads,
+		fputc(' ', out);
+		rl_xml_escape(out, fr->kind);
+		fputc(' ', out);
+		rl_xml_escape(out, fr->precision);
+		fprintf(out, ", %u thread%s: %s GFLOP/s measured, %s "
+			"theoretical; ", fr->threads,
 			fr->threads == 1 ? "" : "s",
 			rl_chart_num(a, sizeof a, fr->gflops),
 			fr->theoretical_gflops > 0
@@ -578,8 +582,11 @@ static void write_roofs(struct svg *s)
 				"<title>ridge ", x, s->fy[f],
 				flat_color(c->flat[f].roof, two));
 			rl_xml_escape(out, c->slope[i].roof->level);
-			fprintf(out, " / %s %s: %s flop/byte</title></circle>\n",
-				c->flat[f].roof->name, c->flat[f].roof->precision,
+			fputs(" / ", out);
+			rl_xml_escape(out, c->flat[f].roof->name);
+			fputc(' ', out);
+			rl_xml_escape(out, c->flat[f].roof->precision);
+			fprintf(out, ": %s flop/byte</title></circle>\n",
 				rl_chart_num(a, sizeof a, ridge));
 		}
 	}
@@ -703,7 +710,10 @@ static double write_legend(struct svg *s, double y, int draw)
 			"%zu ", lx + 14, ly, i + 1);
 		rl_xml_escape_cut(out, row->region, s->reg[i].on_chart ? 36 : 20);
 		if (!s->reg[i].on_chart)
-			fputs(" (no point: no flops)", out);
+			fputs(rl_chart_has_counted(row) || rl_chart_has_declared(row)
+				      ? " (off the chart)"
+				      : " (no point: no flops)",
+			      out);
 		fputs("</text>\n", out);
 	}
 	y += (double)((k + cols - 1) / cols) * 16;
