@@ -403,3 +403,50 @@ Test(e2e_run, sigterm_is_forwarded_and_report_written, .timeout = 90)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+#define E2E_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define E2E_SANITIZED 1
+#endif
+#endif
+
+Test(e2e_run, auto_runs_what_counters_auto_names, .timeout = 300)
+{
+	char *dir = e2e_tmpdir();
+	char out[512], want[128];
+	const char *cargv[] = {E2E_RLPROF, "counters", "--auto", NULL};
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-o", out,
+			      E2E_PROG("e2e_exit"), "0", NULL};
+	struct e2e_result c, r;
+	char *run, *nl;
+
+	e2e_need(E2E_RLPROF);
+	e2e_need(argv[6]);
+	c = e2e_run(cargv);
+	cr_assert_eq(c.status, 0, "%s", c.err);
+	nl = strchr(c.out, '\n');
+	if (nl)
+		*nl = '\0';
+#ifdef E2E_SANITIZED
+	if (strcmp(c.out, "sim") == 0) {
+		e2e_rmtree(dir);
+		cr_skip_test("auto picks sim: Valgrind cannot run a sanitized program");
+	}
+#endif
+	snprintf(out, sizeof out, "%s/out", dir);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	run = e2e_file(dir, "out/run.json");
+	snprintf(want, sizeof want, "\"backend\": \"%s\"", c.out);
+	cr_expect(strstr(run, want) != NULL, "no %s in %s", want, run);
+	cr_expect(strstr(run, "\"backend_requested\": \"auto\"") != NULL);
+	cr_expect(strstr(run, "picked by -b auto") != NULL, "%s", run);
+	free(run);
+	free(e2e_file(dir, "out/report.csv"));
+	e2e_free(&c);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}

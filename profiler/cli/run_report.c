@@ -187,8 +187,8 @@ static const struct rl_machine *obtain_machine(const struct rl_run *run,
 			    "roofs; run 'rlprof probe' once", err);
 		return NULL;
 	}
-	fprintf(stderr, "rlprof: no machine model cached: probing this machine "
-			"(--quick)...\n");
+	rl_run_say(run, "no machine model cached: probing this machine "
+		   "(--quick)...");
 	if (rl_machine_obtain(m, 1, &probed, err, sizeof err) == 0)
 		return m;
 	rl_run_warn("cannot measure this machine (%s): the report has no "
