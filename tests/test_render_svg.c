@@ -489,6 +489,33 @@ Test(render_svg, declared_only_shows_hollow_markers_on_stream_roofs)
 	free(path);
 }
 
+Test(render_svg, placer_tests_rotated_boxes_exactly)
+{
+	struct rl_placer p = {.x0 = 0, .y0 = 0, .x1 = 100, .y1 = 100};
+	cr_assert_eq(rl_placer_add(&p, rl_rect_quad(10, 10, 0, 0, 0, 20, 10, -1)),
+		     0);
+	/* overlapping, touching-free, outside the box */
+	struct rl_quad q = rl_rect_quad(25, 15, 0, 0, 0, 10, 10, -1);
+	cr_assert_not(rl_placer_is_free(&p, &q, 1));
+	q = rl_rect_quad(31, 10, 0, 0, 0, 10, 10, -1);
+	cr_assert(rl_placer_is_free(&p, &q, 1));
+	q = rl_rect_quad(95, 10, 0, 0, 0, 10, 10, -1);
+	cr_assert_not(rl_placer_is_free(&p, &q, 1));
+	/* a 45-degree box whose bounding box would overlap, itself does not */
+	q = rl_rect_quad(26, 2, 3.14159265358979 / 4, 0, -1, 14, 1, -1);
+	cr_assert(rl_placer_is_free(&p, &q, 1));
+	q = rl_rect_quad(20, 2, 3.14159265358979 / 4, 0, -1, 14, 1, -1);
+	cr_assert_not(rl_placer_is_free(&p, &q, 1));
+	/* lines are ignored unless asked, and by their owner */
+	cr_assert_eq(rl_placer_add(&p, rl_segment_quad(50, 50, 90, 90, 7)), 0);
+	q = rl_rect_quad(65, 65, 0, 0, 0, 10, 10, -1);
+	cr_assert_not(rl_placer_is_free(&p, &q, 1));
+	cr_assert(rl_placer_is_free(&p, &q, 0));
+	q.owner = 7;
+	cr_assert(rl_placer_is_free(&p, &q, 1));
+	free(p.q);
+}
+
 Test(render_svg, renderer_is_registered_with_its_file_name)
 {
 	cr_assert_str_eq(rl_renderer_svg.format, "svg");

@@ -1,10 +1,10 @@
 /*
  * roofline.svg: the roofline chart as pure SVG (no scripts, no external
- * fonts), valid XML, every user string escaped. Geometry in svg_chart.c;
- * here the drawing and a small label placer that keeps labels off each
- * other, off the markers and off the roof lines (oriented rectangles,
- * separating-axis test). A region label that finds no free place becomes
- * its number, listed in the legend under the chart.
+ * fonts), valid XML, every user string escaped. Geometry and the label
+ * placer in svg_chart.c; here the drawing, and where labels may go: off
+ * each other, off the markers and off the roof lines. A region label that
+ * finds no free place becomes its number, listed in the legend under the
+ * chart.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -25,99 +25,6 @@ static const char *const palette[] = {
 	"#76b7b2", "#edc948", "#9c755f", "#ff9da7", "#7f7f7f",
 };
 #define N_PALETTE (sizeof palette / sizeof palette[0])
-
-struct quad {
-	double x[4], y[4];
-	int owner; /* a label ignores obstacles of its own owner */
-	int is_line;
-};
-
-struct placer {
-	struct quad *q;
-	size_t n, cap;
-	double x0, y0, x1, y1; /* labels stay inside this box */
-};
-
-static int placer_add(struct placer *p, struct quad q)
-{
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 64;
-		struct quad *nq = realloc(p->q, cap * sizeof *nq);
-		if (!nq)
-			return RL_ENOMEM;
-		p->q = nq;
-		p->cap = cap;
-	}
-	p->q[p->n++] = q;
-	return 0;
-}
-
-/* Rectangle [dx0,dx1]x[dy0,dy1] in a frame at (x,y) rotated by a (rad). */
-static struct quad rect_quad(double x, double y, double a, double dx0,
-			     double dy0, double dx1, double dy1, int owner)
-{
-	struct quad q = {.owner = owner};
-	const double px[4] = {dx0, dx1, dx1, dx0}, py[4] = {dy0, dy0, dy1, dy1};
-	double c = cos(a), s = sin(a);
-	for (int i = 0; i < 4; i++) {
-		q.x[i] = x + px[i] * c - py[i] * s;
-		q.y[i] = y + px[i] * s + py[i] * c;
-	}
-	return q;
-}
-
-static struct quad segment_quad(double x0, double y0, double x1, double y1,
-				int owner)
-{
-	double a = atan2(y1 - y0, x1 - x0), len = hypot(x1 - x0, y1 - y0);
-	struct quad q = rect_quad(x0, y0, a, 0, -1, len, 1, owner);
-	q.is_line = 1;
-	return q;
-}
-
-static int separated_on(const struct quad *a, const struct quad *b, int edge)
-{
-	double ex = a->x[(edge + 1) % 4] - a->x[edge];
-	double ey = a->y[(edge + 1) % 4] - a->y[edge];
-	double nx = -ey, ny = ex, amin = INFINITY, amax = -INFINITY;
-	double bmin = INFINITY, bmax = -INFINITY;
-	for (int i = 0; i < 4; i++) {
-		double va = a->x[i] * nx + a->y[i] * ny;
-		double vb = b->x[i] * nx + b->y[i] * ny;
-		amin = fmin(amin, va);
-		amax = fmax(amax, va);
-		bmin = fmin(bmin, vb);
-		bmax = fmax(bmax, vb);
-	}
-	return amax <= bmin || bmax <= amin;
-}
-
-static int quads_overlap(const struct quad *a, const struct quad *b)
-{
-	for (int e = 0; e < 2; e++)
-		if (separated_on(a, b, e) || separated_on(b, a, e))
-			return 0;
-	return 1;
-}
-
-/* Free: inside the box and clear of obstacles (lines only if avoid_lines). */
-static int placer_free(const struct placer *p, const struct quad *q,
-		       int avoid_lines)
-{
-	for (int i = 0; i < 4; i++)
-		if (q->x[i] < p->x0 || q->x[i] > p->x1 || q->y[i] < p->y0 ||
-		    q->y[i] > p->y1)
-			return 0;
-	for (size_t i = 0; i < p->n; i++) {
-		if (p->q[i].owner == q->owner && q->owner >= 0)
-			continue;
-		if (p->q[i].is_line && !avoid_lines)
-			continue;
-		if (quads_overlap(&p->q[i], q))
-			return 0;
-	}
-	return 1;
-}
 
 static double text_px(size_t chars, double font)
 {
@@ -226,7 +133,7 @@ struct svg {
 	FILE *out;
 	const struct rl_report *r;
 	struct rl_chart c;
-	struct placer pl;
+	struct rl_placer pl;
 	struct region_draw *reg;
 	struct label slope_label[RL_LEVELS], flat_label[RL_CHART_MAX_FLAT];
 	char slope_text[RL_LEVELS][64], flat_text[RL_CHART_MAX_FLAT][96];
@@ -258,7 +165,7 @@ static int roof_geometry(struct svg *s)
 		s->sy0[i] = rl_chart_px_y(c, a0 * g);
 		s->sx1[i] = rl_chart_px_x(c, a1);
 		s->sy1[i] = rl_chart_px_y(c, a1 * g);
-		if (placer_add(&s->pl, segment_quad(s->sx0[i], s->sy0[i],
+		if (rl_placer_add(&s->pl, rl_segment_quad(s->sx0[i], s->sy0[i],
 						    s->sx1[i], s->sy1[i],
 						    1000 + (int)i)))
 			return RL_ENOMEM;
@@ -272,7 +179,7 @@ static int roof_geometry(struct svg *s)
 		s->flat_drawn[f] = 1;
 		s->fx0[f] = rl_chart_px_x(c, a0);
 		s->fy[f] = rl_chart_px_y(c, g);
-		if (placer_add(&s->pl, segment_quad(s->fx0[f], s->fy[f],
+		if (rl_placer_add(&s->pl, rl_segment_quad(s->fx0[f], s->fy[f],
 						    c->left + c->plot_w, s->fy[f],
 						    2000 + (int)f)))
 			return RL_ENOMEM;
@@ -305,15 +212,15 @@ static int region_geometry(struct svg *s)
 		d->on_chart = d->counted || d->declared;
 		const double r = POINT_R + 1;
 		if (d->counted &&
-		    placer_add(&s->pl, rect_quad(d->cx, d->cy, 0, -r, -r, r, r, -1)))
+		    rl_placer_add(&s->pl, rl_rect_quad(d->cx, d->cy, 0, -r, -r, r, r, -1)))
 			return RL_ENOMEM;
 		if (d->declared &&
-		    placer_add(&s->pl, rect_quad(d->dx, d->dy, 0, -r, -r, r, r, -1)))
+		    rl_placer_add(&s->pl, rl_rect_quad(d->dx, d->dy, 0, -r, -r, r, r, -1)))
 			return RL_ENOMEM;
 		if (d->counted && d->declared &&
 		    hypot(d->cx - d->dx, d->cy - d->dy) > 2 * POINT_R + 4) {
-			struct quad q = segment_quad(d->dx, d->dy, d->cx, d->cy, -1);
-			if (placer_add(&s->pl, q))
+			struct rl_quad q = rl_segment_quad(d->dx, d->dy, d->cx, d->cy, -1);
+			if (rl_placer_add(&s->pl, q))
 				return RL_ENOMEM;
 		}
 	}
@@ -337,11 +244,11 @@ static int place_near(struct svg *s, double x, double y, double w,
 		double x0 = strcmp(spot[k].anchor, "start") == 0 ? 0
 			    : strcmp(spot[k].anchor, "end") == 0 ? -w
 								 : -w / 2;
-		struct quad q = rect_quad(lx, ly, 0, x0, -0.78 * FONT_PX,
+		struct rl_quad q = rl_rect_quad(lx, ly, 0, x0, -0.78 * FONT_PX,
 					  x0 + w, 0.22 * FONT_PX, -1);
-		if (placer_free(&s->pl, &q, avoid_lines)) {
+		if (rl_placer_is_free(&s->pl, &q, avoid_lines)) {
 			*l = (struct label){lx, ly, 0, spot[k].anchor, 1};
-			return placer_add(&s->pl, q) ? RL_ENOMEM : 1;
+			return rl_placer_add(&s->pl, q) ? RL_ENOMEM : 1;
 		}
 	}
 	return 0;
@@ -403,13 +310,13 @@ static int place_roof_labels(struct svg *s)
 				double lx = right - k * 30;
 				double ly = below ? s->fy[f] + 0.78 * FONT_PX + 3
 						  : s->fy[f] - 4;
-				struct quad q = rect_quad(lx, ly, 0, -w, -0.78 * FONT_PX,
+				struct rl_quad q = rl_rect_quad(lx, ly, 0, -w, -0.78 * FONT_PX,
 							  0, 0.22 * FONT_PX,
 							  2000 + (int)f);
-				if (lx - w < s->fx0[f] || !placer_free(&s->pl, &q, 1))
+				if (lx - w < s->fx0[f] || !rl_placer_is_free(&s->pl, &q, 1))
 					continue;
 				s->flat_label[f] = (struct label){lx, ly, 0, "end", 1};
-				if (placer_add(&s->pl, q))
+				if (rl_placer_add(&s->pl, q))
 					return RL_ENOMEM;
 				done = 1;
 			}
@@ -435,16 +342,16 @@ static int place_roof_labels(struct svg *s)
 					break;
 				double lx = s->sx0[i] + t * dx, ly = s->sy0[i] + t * dy;
 				double b = side ? 3 + 0.78 * FONT_PX : -3;
-				struct quad q = rect_quad(lx, ly, a, 0, b - 0.78 * FONT_PX,
+				struct rl_quad q = rl_rect_quad(lx, ly, a, 0, b - 0.78 * FONT_PX,
 							  w, b + 0.22 * FONT_PX,
 							  1000 + (int)i);
-				if (!placer_free(&s->pl, &q, 1))
+				if (!rl_placer_is_free(&s->pl, &q, 1))
 					continue;
 				/* baseline offset along the normal */
 				s->slope_label[i] = (struct label){
 					lx - b * sin(a), ly + b * cos(a),
 					a * 180 / PI, "start", 1};
-				if (placer_add(&s->pl, q))
+				if (rl_placer_add(&s->pl, q))
 					return RL_ENOMEM;
 				done = 1;
 			}

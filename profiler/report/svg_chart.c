@@ -1,7 +1,10 @@
 /* Roofline chart geometry: roofs shown, axis ranges, pixel mapping
- * (documented in svg_chart.h), and XML escaping. */
+ * (documented in svg_chart.h), label placement, and XML escaping. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "rl_error.h"
 
 #include "svg_chart.h"
 
@@ -255,6 +258,86 @@ const char *rl_chart_num(char *buf, size_t len, double v)
 	else
 		snprintf(buf, len, "%.3g", v);
 	return buf;
+}
+
+int rl_placer_add(struct rl_placer *p, struct rl_quad q)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct rl_quad *nq = realloc(p->q, cap * sizeof *nq);
+		if (!nq)
+			return RL_ENOMEM;
+		p->q = nq;
+		p->cap = cap;
+	}
+	p->q[p->n++] = q;
+	return 0;
+}
+
+struct rl_quad rl_rect_quad(double x, double y, double a, double dx0,
+			     double dy0, double dx1, double dy1, int owner)
+{
+	struct rl_quad q = {.owner = owner};
+	const double px[4] = {dx0, dx1, dx1, dx0}, py[4] = {dy0, dy0, dy1, dy1};
+	double c = cos(a), s = sin(a);
+	for (int i = 0; i < 4; i++) {
+		q.x[i] = x + px[i] * c - py[i] * s;
+		q.y[i] = y + px[i] * s + py[i] * c;
+	}
+	return q;
+}
+
+struct rl_quad rl_segment_quad(double x0, double y0, double x1, double y1,
+				int owner)
+{
+	double a = atan2(y1 - y0, x1 - x0), len = hypot(x1 - x0, y1 - y0);
+	struct rl_quad q = rl_rect_quad(x0, y0, a, 0, -1, len, 1, owner);
+	q.is_line = 1;
+	return q;
+}
+
+static int separated_on(const struct rl_quad *a, const struct rl_quad *b,
+			int edge)
+{
+	double ex = a->x[(edge + 1) % 4] - a->x[edge];
+	double ey = a->y[(edge + 1) % 4] - a->y[edge];
+	double nx = -ey, ny = ex, amin = INFINITY, amax = -INFINITY;
+	double bmin = INFINITY, bmax = -INFINITY;
+	for (int i = 0; i < 4; i++) {
+		double va = a->x[i] * nx + a->y[i] * ny;
+		double vb = b->x[i] * nx + b->y[i] * ny;
+		amin = fmin(amin, va);
+		amax = fmax(amax, va);
+		bmin = fmin(bmin, vb);
+		bmax = fmax(bmax, vb);
+	}
+	return amax <= bmin || bmax <= amin;
+}
+
+static int quads_overlap(const struct rl_quad *a, const struct rl_quad *b)
+{
+	for (int e = 0; e < 2; e++)
+		if (separated_on(a, b, e) || separated_on(b, a, e))
+			return 0;
+	return 1;
+}
+
+int rl_placer_is_free(const struct rl_placer *p, const struct rl_quad *q,
+		       int avoid_lines)
+{
+	for (int i = 0; i < 4; i++)
+		if (q->x[i] < p->x0 || q->x[i] > p->x1 || q->y[i] < p->y0 ||
+		    q->y[i] > p->y1)
+			return 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->q[i].owner == q->owner && q->owner >= 0)
+			continue;
+		if (p->q[i].is_line && !avoid_lines)
+			continue;
+		if (quads_overlap(&p->q[i], q))
+			return 0;
+	}
+	return 1;
 }
 
 /* Length of the valid UTF-8 sequence at s, 0 if invalid. */

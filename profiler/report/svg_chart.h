@@ -84,6 +84,34 @@ int rl_chart_has_declared(const struct rl_region_row *row);
 const struct rl_compute_roof *rl_chart_peak_for(const struct rl_chart *c,
 						const char *precision);
 
+/* Label placement: text boxes and roof lines as oriented rectangles
+ * (quads); a label goes where its quad overlaps nothing placed
+ * (separating-axis test) and stays inside the placer's box. */
+struct rl_quad {
+	double x[4], y[4];
+	int owner; /* a label ignores obstacles of its own owner */
+	int is_line;
+};
+
+struct rl_placer {
+	struct rl_quad *q;
+	size_t n, cap;
+	double x0, y0, x1, y1; /* labels stay inside this box */
+};
+
+/* Appends q; 0 or RL_ENOMEM. The caller frees p->q. */
+int rl_placer_add(struct rl_placer *p, struct rl_quad q);
+/* Rectangle [dx0,dx1]x[dy0,dy1] in a frame at (x,y) rotated by a (rad). */
+struct rl_quad rl_rect_quad(double x, double y, double a, double dx0,
+			    double dy0, double dx1, double dy1, int owner);
+/* A line segment, 2 px wide. */
+struct rl_quad rl_segment_quad(double x0, double y0, double x1, double y1,
+			       int owner);
+/* Inside the box and clear of everything placed (of lines only when
+ * avoid_lines), ignoring obstacles with q's own owner when that is >= 0. */
+int rl_placer_is_free(const struct rl_placer *p, const struct rl_quad *q,
+		      int avoid_lines);
+
 /* Writes s with & < > " ' escaped for XML/HTML text and attributes;
  * invalid UTF-8 and control characters become U+FFFD. */
 void rl_xml_escape(FILE *out, const char *s);
