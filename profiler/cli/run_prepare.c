@@ -64,11 +64,16 @@ static int check_writable(const char *dir, const char *shown, char *err,
 	struct stat st;
 	int fd;
 
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (stat(dir, &st) != 0)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot use '%s' as output directory: %s; "
 			       "choose another with -o DIR",
-			       shown, errno ? strerror(errno) : "not a directory");
+			       shown, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot use '%s' as output directory: it is not "
+			       "a directory; choose another with -o DIR",
+			       shown);
 	snprintf(probe, sizeof probe, "%s/.rlprof-write-XXXXXX", dir);
 	fd = mkstemp(probe);
 	if (fd < 0) {
