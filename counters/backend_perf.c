@@ -32,6 +32,16 @@
 #include "perf_probe.h"
 #include "perf_spec.h"
 
+/* The command's event resolution (counters/events/, linked into rlprof
+ * with -lpfm); weak so librlprof links without it. */
+int rl_perf_events_resolve(const char *options,
+			   struct rl_perf_event_spec *specs, size_t max,
+			   size_t *n, char *note, size_t notelen)
+	__attribute__((weak));
+
+/* What the command found when it resolved the events, for the report. */
+#define RL_PERF_NOTE_ENV "RLPROF_PERF_NOTE"
+
 #define PERF_READ_FORMAT                                                       \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |                   \
 	 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
@@ -219,9 +229,13 @@ static void make_method(int c, struct rl_backend_setup *setup)
 		}
 		user |= perf.user_only[i];
 	}
+	/* a per-thread event adding to DRAM bytes stands in for the memory
+	 * controller (LLC misses x 64 B ...): a proxy */
+	bool proxy = thread && !sys && rl_counter_kind_of(c) == RL_KIND_BYTES;
 	if (len < RL_METHOD_MAX && thread)
 		len += (size_t)snprintf(m + len, RL_METHOD_MAX - len,
-					", per-thread");
+					proxy ? ", per-thread proxy"
+					      : ", per-thread");
 	if (len < RL_METHOD_MAX && sys && cpus_differ)
 		len += (size_t)snprintf(m + len, RL_METHOD_MAX - len,
 					", system-wide, several cpus");
@@ -230,7 +244,9 @@ static void make_method(int c, struct rl_backend_setup *setup)
 					", system-wide cpu %d", cpu);
 	if (len < RL_METHOD_MAX && user)
 		snprintf(m + len, RL_METHOD_MAX - len, " (user only)");
-	setup->scope[c] = sys ? RL_SCOPE_SYSTEM : RL_SCOPE_THREAD;
+	setup->scope[c] = sys     ? RL_SCOPE_SYSTEM
+			  : proxy ? RL_SCOPE_PROXY
+				  : RL_SCOPE_THREAD;
 }
 
 static void perf_fini(void)
@@ -307,6 +323,13 @@ static int perf_init(const char *options, struct rl_backend_setup *setup,
 		 "in %zu groups%s",
 		 n_thread, n_sys, n_groups,
 		 text && *text ? "" : " (default software events)");
+	{
+		const char *cmd_note = getenv(RL_PERF_NOTE_ENV);
+		size_t used = strlen(setup->note);
+		if (cmd_note && *cmd_note && used + 3 < sizeof setup->note)
+			snprintf(setup->note + used, sizeof setup->note - used,
+				 "; %s", cmd_note);
+	}
 	return 0;
 }
 
@@ -386,42 +409,6 @@ static bool software_works(void)
 	return true;
 }
 
-/* Hardware side of the probe: why core events do not open. (The hw
- * events code refines this; see perf_probe.c.) */
-static int probe_hardware(char *why, size_t whylen)
-{
-	struct rl_perf_event_spec s = {.type = PERF_TYPE_HARDWARE,
-				       .config = PERF_COUNT_HW_CPU_CYCLES};
-	long fd = perf_open(&s, false, 0, -1, -1);
-	if (fd < 0 && (errno == EACCES || errno == EPERM))
-		fd = perf_open(&s, true, 0, -1, -1);
-	int e = errno;
-	if (fd >= 0) {
-		close((int)fd);
-		rl_fail(why, whylen, 0,
-			"software events only: hardware events open here, but "
-			"no flops or bytes events are resolved for this CPU");
-		return RL_CAP_SOFTWARE;
-	}
-	if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
-		rl_fail(why, whylen, 0,
-			"software events only: no hardware PMU is exposed "
-			"(virtual machine?): perf_event_open(cycles) is not "
-			"supported");
-	else if (e == EACCES || e == EPERM)
-		rl_fail(why, whylen, 0,
-			"software events only: kernel.perf_event_paranoid is "
-			"%d: run as root, grant CAP_PERFMON, or `sysctl "
-			"kernel.perf_event_paranoid=0`",
-			rl_perf_paranoid());
-	else
-		rl_fail(why, whylen, 0,
-			"software events only: perf_event_open(cycles) "
-			"failed: %s",
-			strerror(e));
-	return RL_CAP_SOFTWARE;
-}
-
 static int perf_probe(char *why, size_t whylen)
 {
 	if (!software_works()) {
@@ -451,7 +438,75 @@ static int perf_probe(char *why, size_t whylen)
 				strerror(e));
 		return RL_CAP_NONE;
 	}
-	return probe_hardware(why, whylen);
+	return rl_perf_probe_hw(why, whylen);
+}
+
+/* In rlprof run: the command resolves the hardware events of this machine
+ * (counters/events/) and hands them to the program in RLPROF_PERF_EVENTS,
+ * with the software events beside them. Events that do not open here are
+ * left out and named in RLPROF_PERF_NOTE, which init() adds to the note;
+ * when no hardware event opens, the program counts the default software
+ * events. */
+static int perf_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
+{
+	static const uint64_t sw[] = {PERF_COUNT_SW_TASK_CLOCK,
+				      PERF_COUNT_SW_PAGE_FAULTS,
+				      PERF_COUNT_SW_CONTEXT_SWITCHES};
+	static const int sw_counter[] = {RL_C_TASK_CLOCK_NS, RL_C_PAGE_FAULTS,
+					 RL_C_CONTEXT_SWITCHES};
+	static const char *const sw_name[] = {"software task-clock",
+					      "software page-faults",
+					      "software context-switches"};
+	struct rl_perf_event_spec specs[RL_PERF_EVENTS_MAX];
+	char note[1024] = "", text[RL_PERF_EVENTS_MAX * 200];
+	size_t n = 0, resolved, hardware;
+	int rc, group = 0;
+
+	if (!rl_perf_events_resolve)
+		return 0; /* no event tables linked in: software events */
+	rc = rl_perf_events_resolve(l->options ? l->options : "", specs,
+				    RL_PERF_EVENTS_MAX, &n, note, sizeof note);
+	if (rc < 0)
+		return rl_fail(err, errlen, rc, "%s", note);
+	resolved = 0;
+	for (size_t i = 0; i < n; i++)
+		resolved += rl_counter_kind_of(specs[i].counter) != RL_KIND_EXTRA;
+	n = rl_perf_specs_keep_openable(specs, n, note, sizeof note);
+	hardware = 0;
+	for (size_t i = 0; i < n; i++)
+		hardware += rl_counter_kind_of(specs[i].counter) != RL_KIND_EXTRA;
+	if (hardware == 0)
+		snprintf(note, sizeof note,
+			 "none of the %zu hardware events resolved for this "
+			 "CPU opens here (no hardware PMU exposed?): software "
+			 "events only",
+			 resolved);
+	if (n == 0) {
+		return rl_launch_setenv(l, RL_PERF_NOTE_ENV, note) < 0
+			       ? rl_fail(err, errlen, RL_ENOMEM, "out of memory")
+			       : 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (specs[i].group >= group)
+			group = specs[i].group + 1;
+	for (size_t i = 0; i < 3 && n < RL_PERF_EVENTS_MAX; i++, n++) {
+		memset(&specs[n], 0, sizeof specs[n]);
+		specs[n].counter = sw_counter[i];
+		specs[n].type = PERF_TYPE_SOFTWARE;
+		specs[n].config = sw[i];
+		specs[n].weight = 1.0;
+		specs[n].cpu = -1;
+		specs[n].group = group + (int)i;
+		snprintf(specs[n].name, sizeof specs[n].name, "%s", sw_name[i]);
+	}
+	if ((rc = rl_perf_spec_format(specs, n, text, sizeof text)) < 0)
+		return rl_fail(err, errlen, rc,
+			       "the %zu perf events do not fit in " RL_PERF_ENV,
+			       n);
+	if (rl_launch_setenv(l, RL_PERF_ENV, text) < 0 ||
+	    rl_launch_setenv(l, RL_PERF_NOTE_ENV, note) < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	return 0;
 }
 
 const struct rl_backend rl_backend_perf = {
@@ -466,5 +521,5 @@ const struct rl_backend rl_backend_perf = {
 	.read = perf_read,
 	.thread_close = perf_thread_close,
 	.fini = perf_fini,
-	.prepare_launch = NULL,
+	.prepare_launch = perf_prepare_launch,
 };

@@ -115,6 +115,35 @@ static void paranoid_advice(char *why, size_t len, const char *what)
 		 p, what, p > 2 ? 2 : 1);
 }
 
+size_t rl_perf_specs_keep_openable(struct rl_perf_event_spec *specs,
+				   size_t n, char *note, size_t len)
+{
+	size_t kept = 0, used = note && len ? strlen(note) : 0;
+	int dropped = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rl_perf_event_spec *s = &specs[i];
+		int e = open_event(s->type, s->config, s->config1, s->config2,
+				   s->cpu);
+		if (e == 0) {
+			specs[kept++] = specs[i];
+			continue;
+		}
+		if (note && used + 8 < len) {
+			int k = snprintf(note + used, len - used, "%s%s (%s)",
+					 dropped ? ", "
+					 : used  ? "; not counted, does not open "
+						   "here: "
+						 : "not counted, does not open here: ",
+					 s->name, strerror(-e));
+			used = k > 0 && (size_t)k < len - used ? used + (size_t)k
+							       : len - 1;
+		}
+		dropped++;
+	}
+	return kept;
+}
+
 /* With the command's event tables: are flops and DRAM events usable? */
 static int probe_tables(char *why, size_t len)
 {

@@ -19,6 +19,13 @@ bool rl_perf_system_allowed(char *why, size_t len);
 /* Kernel version from uname(2); 0 on success. */
 int rl_kernel_version(int *major, int *minor);
 
+struct rl_perf_event_spec;
+/* Keeps the specs that open here (each alone: per-thread ones in this
+ * process, system-wide ones on their cpu), in order; appends to note which
+ * were dropped and why. Returns how many were kept. */
+size_t rl_perf_specs_keep_openable(struct rl_perf_event_spec *specs,
+				   size_t n, char *note, size_t len);
+
 /* The hardware PMU's state: RL_CAP_SOFTWARE when perf works but counts no
  * hardware event (why: the exact cause), RL_CAP_FLOPS when core events
  * open, RL_CAP_FLOPS_BYTES when DRAM bytes are countable too (uncore, or

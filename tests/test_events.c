@@ -534,3 +534,34 @@ Test(resolve, spec_list_fits_the_format_limit)
 	cr_assert_eq(n, 8);
 	cr_assert(strstr(note, "left out"), "%s", note);
 }
+
+/* The contract with the runtime: what the command resolves survives the
+ * RLPROF_PERF_EVENTS text format unchanged. */
+Test(resolve, specs_round_trip_through_the_env_format)
+{
+	struct rl_events_host h =
+		host("GenuineIntel", 6, 0x8f, SYSFS "/skx", 6, 1, false);
+	struct rl_perf_event_spec s[RL_PERF_EVENTS_MAX], back[RL_PERF_EVENTS_MAX];
+	char note[2048], text[RL_PERF_EVENTS_MAX * 200], err[256];
+	size_t n, m;
+
+	cr_assert_eq(rl_events_resolve_host(&h, "events=" E1, s,
+					    RL_PERF_EVENTS_MAX, &n, note,
+					    sizeof note),
+		     0, "%s", note);
+	cr_assert_eq(rl_perf_spec_format(s, n, text, sizeof text), 0);
+	cr_assert_eq(rl_perf_spec_parse(text, back, RL_PERF_EVENTS_MAX, &m, err,
+					sizeof err),
+		     0, "%s in %s", err, text);
+	cr_assert_eq(m, n);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(back[i].counter, s[i].counter);
+		cr_assert_eq(back[i].type, s[i].type);
+		cr_assert_eq(back[i].config, s[i].config, "%s", s[i].name);
+		cr_assert_eq(back[i].config1, s[i].config1);
+		cr_assert_float_eq(back[i].weight, s[i].weight, 1e-12);
+		cr_assert_eq(back[i].cpu, s[i].cpu);
+		cr_assert_eq(back[i].group, s[i].group);
+		cr_assert_str_eq(back[i].name, s[i].name);
+	}
+}

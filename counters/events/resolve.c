@@ -179,7 +179,12 @@ static void add_generic(struct ctx *c)
 	int g = c->next_group++;
 
 	for (size_t i = 0; i < sizeof gen / sizeof *gen; i++) {
-		struct rl_perf_event_spec *s = slot(c);
+		struct rl_perf_event_spec *s;
+		/* AMD's kernel driver has no reference cycles */
+		if (gen[i].config == 9 &&
+		    strcmp(c->h->cpu.vendor, "GenuineIntel") != 0)
+			continue;
+		s = slot(c);
 		if (!s)
 			return;
 		s->counter = rl_counter_from_name(gen[i].counter);
