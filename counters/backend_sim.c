@@ -548,8 +548,10 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 	return 0;
 }
 
-/* Does a valgrind log in raw_dir contain needle? */
-static int log_has(const char *raw_dir, const char *needle)
+/* Does a valgrind log in raw_dir contain needle? With after (may be
+ * NULL), copy the first quoted text found from that line on into it. */
+static int log_find(const char *raw_dir, const char *needle, char *after,
+		    size_t alen)
 {
 	DIR *d = opendir(raw_dir);
 	struct dirent *e;
@@ -564,6 +566,15 @@ static int log_has(const char *raw_dir, const char *needle)
 		FILE *f = fopen(path, "r");
 		while (f && !found && fgets(line, sizeof line, f))
 			found = strstr(line, needle) != NULL;
+		while (f && found && after && fgets(line, sizeof line, f)) {
+			char *q = strchr(line, '"'), *r = q ? strchr(q + 1, '"') : NULL;
+			if (r) {
+				*r = '\0';
+				after[0] = '\0';
+				append(after, alen, "%s", q + 1);
+				break;
+			}
+		}
 		if (f)
 			fclose(f);
 	}
@@ -576,9 +587,11 @@ static int sim_explain_exit(const char *raw_dir, int st, char *msg,
 {
 	int sigill = (WIFSIGNALED(st) && WTERMSIG(st) == SIGILL) ||
 		     (WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGILL);
-	if (!sigill || !raw_dir)
+	char file[512] = "a library";
+	if (!raw_dir)
 		return 0;
-	if (log_has(raw_dir, "unhandled instruction bytes: 0x62")) {
+	if (sigill && log_find(raw_dir, "unhandled instruction bytes: 0x62",
+			       NULL, 0)) {
 		snprintf(msg, msglen,
 			 "the program uses AVX-512 instructions, which the "
 			 "simulator (Valgrind %d.%d) cannot execute: rebuild "
@@ -587,13 +600,23 @@ static int sim_explain_exit(const char *raw_dir, int st, char *msg,
 			 __VALGRIND_MAJOR__, __VALGRIND_MINOR__);
 		return 1;
 	}
-	if (log_has(raw_dir, "unhandled instruction bytes")) {
+	if (sigill && log_find(raw_dir, "unhandled instruction bytes", NULL, 0)) {
 		snprintf(msg, msglen,
 			 "the program uses an instruction the simulator "
 			 "(Valgrind %d.%d) cannot execute (see valgrind-*.log "
 			 "in '%s'): rebuild it for an older CPU "
 			 "(-march=x86-64-v3) or use a hardware backend",
 			 __VALGRIND_MAJOR__, __VALGRIND_MINOR__, raw_dir);
+		return 1;
+	}
+	if (log_find(raw_dir, "debuginfo reader: ensure_valid failed", file,
+		     sizeof file)) {
+		msg[0] = '\0';
+		append(msg, msglen,
+		       "the simulator (Valgrind %d.%d) cannot read the debug "
+		       "information of '%s' (DWARF 5 as clang writes it) and "
+		       "gave up: rebuild it with -gdwarf-4",
+		       __VALGRIND_MAJOR__, __VALGRIND_MINOR__, file);
 		return 1;
 	}
 	return 0;

@@ -142,3 +142,22 @@ Test(sim_geometry, explain_exit_needs_sigill_and_the_log_line)
 	cr_assert_eq(sim()->explain_exit(dir, sigill, msg, sizeof msg), 0);
 	rmdir(dir);
 }
+
+Test(sim_geometry, explain_exit_names_unreadable_dwarf5)
+{
+	char dir[] = "/tmp/rlprof-simlog-XXXXXX", path[128], msg[512] = "";
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/valgrind-7.log", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("==7== Valgrind: debuginfo reader: ensure_valid failed:\n"
+	      "==7== Valgrind:   valid image size of 206768 for image:\n"
+	      "==7== Valgrind:   \"/x/lib/librlprof.so.0\"\n", f);
+	fclose(f);
+	cr_assert_eq(sim()->explain_exit(dir, 1 << 8, msg, sizeof msg), 1);
+	cr_assert_not_null(strstr(msg, "debug information of '/x/lib/librlprof.so.0'"),
+			   "%s", msg);
+	cr_assert_not_null(strstr(msg, "-gdwarf-4"), "%s", msg);
+	remove(path);
+	rmdir(dir);
+}

@@ -34,8 +34,20 @@ struct sim_run {
 	int n;
 };
 
+#if defined(__SANITIZE_ADDRESS__)
+#define SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIM_ASAN 1
+#endif
+#endif
+
 static inline void sim_need(void)
 {
+#ifdef SIM_ASAN
+	cr_skip_test("programs built with AddressSanitizer cannot run under "
+		     "Valgrind: the sim tests need a build without SANITIZE=1");
+#endif
 	e2e_need(E2E_RLPROF);
 	if (system("command -v valgrind >/dev/null 2>&1") != 0)
 		cr_skip_test("valgrind is not installed (apt-get install "

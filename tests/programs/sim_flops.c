@@ -15,6 +15,8 @@
 #include "rlprof.h"
 
 #define BARRIER() __asm__ volatile("" ::: "memory")
+/* keep v in a register as it is: no reordering of its computation */
+#define PIN(v) __asm__ volatile("" : "+x"(v))
 #define AVX __attribute__((target("avx2,fma"), noinline))
 
 static double *x, *y;
@@ -115,6 +117,7 @@ AVX static void div_f32_scalar(size_t n)
 	__m128 acc = _mm_set1_ps(1.0f);
 	for (size_t i = 0; i < n; i++) {
 		acc = _mm_div_ss(acc, _mm_load_ss(xf + i));
+		PIN(acc);
 		BARRIER();
 	}
 	_mm_storeu_ps(yf, acc);
