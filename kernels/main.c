@@ -85,7 +85,10 @@ static void usage(FILE *f)
 		"streaming kernel comes from DRAM:\n"
 		"  rlprof run -b sim " PROG "-sim --size 8M --repeat 2 "
 		"--matmul-n 256\n"
-		"\nexit status: 0 ok, 1 a result check failed, 2 usage\n");
+		"\nKernels run in table order (see --list), each once however often\n"
+		"the list names it.\n"
+		"\nexit status: 0 ok, 1 a result check failed or the arrays do "
+		"not fit\nin memory, 2 usage\n");
 }
 
 static int usage_error(const char *fmt, const char *what)
