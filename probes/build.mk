@@ -17,3 +17,8 @@ $(OBJ)/probes/triad_sse2.o:   ALL_CFLAGS += -msse2
 $(OBJ)/probes/fma_sse2.o:     ALL_CFLAGS += -msse2 $(PROBE_NOVEC)
 $(OBJ)/probes/triad_scalar.o: ALL_CFLAGS += $(PROBE_NOVEC)
 $(OBJ)/probes/fma_scalar.o:   ALL_CFLAGS += $(PROBE_NOVEC)
+
+# The chain files instantiate 128 register-only kernels each: their debug
+# info is large and useless, and halves everyone's compile time without.
+$(OBJ)/probes/fma_avx512.o $(OBJ)/probes/fma_avx2.o \
+$(OBJ)/probes/fma_sse2.o $(OBJ)/probes/fma_scalar.o: ALL_CFLAGS += -g0

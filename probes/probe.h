@@ -103,6 +103,9 @@ struct rl_triad_result {
 	double best_gbs, median_gbs; /* 24 B/element convention */
 	double spread_pct;           /* (best - median) / best * 100 */
 	uint64_t working_set_bytes;  /* 24 B x elems x threads */
+	int chunked;                 /* best_s from the best time of each
+					3 x 512 KiB chunk (one pass per
+					trial: see pool.c) */
 };
 
 int rl_triad_pool_run(struct rl_triad_pool *pool,
