@@ -147,8 +147,9 @@ static int measure_level(struct probe_ctx *c, struct rl_triad_pool *pool,
 	char h[32];
 	human(h, sizeof h, (double)elems * sizeof(double));
 	snprintf(b->method, sizeof b->method,
-		 "triad %s 24 B/elem best of %u, 3x%s per thread%s",
-		 rl_isa_name(triad_isa(c->cpu)), trials, h,
+		 "triad %s 24 B/elem best of %u%s, 3x%s per thread%s",
+		 rl_isa_name(triad_isa(c->cpu)), trials,
+		 r.chunked ? " per 3x512 KiB chunk" : "", h,
 		 nt_too ? ", nt stores too" : "");
 	return 0;
 }

@@ -366,8 +366,12 @@ int cmd_probe(int argc, char **argv)
 		int lrc = rl_machine_load(path, m, err, sizeof err);
 		if (lrc == RL_ENOENT) {
 			measure = 1;
+		} else if (lrc == RL_EVERSION) {
+			fprintf(stderr, "rlprof probe: %s; 'rlprof probe --force' "
+					"replaces it\n", err);
+			goto out;
 		} else if (lrc) {
-			fprintf(stderr, "rlprof: %s\n", err);
+			fprintf(stderr, "rlprof probe: %s\n", err);
 			goto out;
 		}
 	}
