@@ -3,12 +3,14 @@
  * by the signal named in argv[1]: segv, abort, term, int, overflow).
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rlprof.h"
 
-static volatile int *volatile nowhere;
+/* Not NULL (UBSan would stop at a null store), still unmapped. */
+static volatile int *volatile nowhere = (volatile int *)(uintptr_t)64;
 
 static volatile int go_on = 1;
 
