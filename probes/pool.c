@@ -11,8 +11,9 @@
  * only slower, so the best time of each chunk over the trials, summed,
  * is the pass time of an undisturbed run even on a busy machine. With
  * several threads a chunk counts only when the other threads completed
- * chunks meanwhile (they ran at the same time, sharing the bandwidth);
- * a chunk that never did falls back to its best time alone. */
+ * about one chunk each meanwhile (they ran at the same time, sharing the
+ * bandwidth, and this one was not preempted while they ran on); when
+ * fewer than half the chunks ever did, the trials' wall time stands. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -39,7 +40,7 @@ struct worker {
 	double *a, *b, *c;
 	size_t touched;
 	double t0[MAX_TRIALS + 1], t1[MAX_TRIALS + 1];
-	double *chunk_shared, *chunk_any; /* best chunk times, see above */
+	double *chunk_shared; /* best chunk times, together and undisturbed */
 	size_t chunk_cap;
 	double pass_s;                    /* sum of the best chunk times */
 };
@@ -96,10 +97,8 @@ static int chunk_arrays(struct worker *w, size_t n)
 	if (n <= w->chunk_cap)
 		return 0;
 	free(w->chunk_shared);
-	free(w->chunk_any);
 	w->chunk_shared = malloc(n * sizeof(double));
-	w->chunk_any = malloc(n * sizeof(double));
-	w->chunk_cap = w->chunk_shared && w->chunk_any ? n : 0;
+	w->chunk_cap = w->chunk_shared ? n : 0;
 	return w->chunk_cap ? 0 : -1;
 }
 
@@ -116,9 +115,11 @@ static void chunked_pass(struct worker *w, size_t nch)
 		p->fn(w->a + off, w->b + off, w->c + off, 3.0, len);
 		double dt = now_s() - t0;
 		unsigned long others = atomic_fetch_add(&p->chunks_done, 1) - c0;
-		if (dt < w->chunk_any[k])
-			w->chunk_any[k] = dt;
-		if ((p->threads == 1 || others >= p->threads - 1) &&
+		/* running together, each other thread finishes about one
+		 * chunk during ours: none means we ran alone, many means we
+		 * were preempted while they ran */
+		unsigned long n1 = p->threads - 1;
+		if ((n1 == 0 || (others >= n1 && others <= 2 * n1)) &&
 		    dt < w->chunk_shared[k])
 			w->chunk_shared[k] = dt;
 	}
@@ -132,7 +133,7 @@ static void run_job(struct worker *w)
 	touch(w, p->elems);
 	if (chunked)
 		for (size_t k = 0; k < nch; k++)
-			w->chunk_shared[k] = w->chunk_any[k] = 1e30;
+			w->chunk_shared[k] = 1e30;
 	for (unsigned t = 0; t < p->trials; t++) {
 		if (chunked) {
 			spin_barrier(p, p->threads);
@@ -148,11 +149,21 @@ static void run_job(struct worker *w)
 		w->t1[t] = now_s();
 		w->t0[t] = t0;
 	}
+	/* the pass time from the chunks that ran together undisturbed,
+	 * scaled to the whole pass when at least half of them did; else
+	 * none (the trials' wall time stands) */
 	w->pass_s = 0;
-	if (chunked)
+	if (chunked) {
+		double sum = 0;
+		size_t ok = 0;
 		for (size_t k = 0; k < nch; k++)
-			w->pass_s += w->chunk_shared[k] < 1e30 ? w->chunk_shared[k]
-							       : w->chunk_any[k];
+			if (w->chunk_shared[k] < 1e30) {
+				sum += w->chunk_shared[k];
+				ok++;
+			}
+		if (ok && 2 * ok >= nch)
+			w->pass_s = sum * (double)nch / (double)ok;
+	}
 }
 
 static void *worker_main(void *arg)
@@ -271,7 +282,6 @@ void rl_triad_pool_close(struct rl_triad_pool *p)
 		pthread_join(p->w[i].th, NULL);
 		munmap(p->w[i].map, p->w[i].map_bytes);
 		free(p->w[i].chunk_shared);
-		free(p->w[i].chunk_any);
 	}
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
@@ -356,9 +366,14 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	if (p->chunked) {
 		/* the slowest thread's undisturbed pass */
 		double pass = 0;
-		for (unsigned i = 0; i < q->threads; i++)
+		for (unsigned i = 0; i < q->threads; i++) {
+			if (p->w[i].pass_s <= 0) {
+				pass = 0;
+				break;
+			}
 			if (p->w[i].pass_s > pass)
 				pass = p->w[i].pass_s;
+		}
 		if (pass > 0 && pass < best)
 			best = pass;
 	}
