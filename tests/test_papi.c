@@ -129,16 +129,18 @@ Test(papi, auto_falls_back_with_the_reason, .timeout = 120)
 
 	snprintf(cmd, sizeof cmd,
 		 "%s/bin/rlprof run -q --no-probe -o %s/b /bin/true >/dev/null "
-		 "2>&1 && jq -r '.backend + \"|\" + .backend_reason' "
+		 "2>&1; jq -r '.backend + \"|\" + .backend_reason' "
 		 "%s/b/report.json",
 		 RL_BUILD_DIR, dir, dir);
 	p = popen(cmd, "r");
 	len = fread(out, 1, sizeof out - 1, p);
 	out[len] = '\0';
 	st = pclose(p);
+	/* the run's status is the program's (a sanitizer build may fail
+	 * under the simulator); the report must exist and say why */
 	if (st != 0 && strstr(out, "jq"))
 		cr_skip_test("jq is not installed");
-	cr_assert_eq(st, 0, "%s", out);
+	cr_assert_eq(st, 0, "no report.json: %s", out);
 	cr_assert(strncmp(out, "papi|", 5) && strncmp(out, "likwid|", 7),
 		  "auto chose a backend that cannot count: %s", out);
 	cr_assert(strstr(out, "papi: unavailable (PAPI finds no hardware "
