@@ -296,6 +296,28 @@ static void read_dynamic(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 	}
 }
 
+/* A program linked with librlprof.a defines the runtime itself. */
+static bool defines_runtime(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t count;
+
+	if (!d || sh->sh_entsize == 0)
+		return false;
+	count = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (name && strcmp(name, "rl_region_begin") == 0)
+			return true;
+	}
+	return false;
+}
+
 static int read_sections(Elf *elf, struct rl_elf_info *out, bool *pie_flag,
 			 char *err, size_t errlen, const char *path)
 {
@@ -312,6 +334,11 @@ static int read_sections(Elf *elf, struct rl_elf_info *out, bool *pie_flag,
 			continue;
 		if (sh.sh_type == SHT_DYNAMIC) {
 			read_dynamic(elf, scn, &sh, out, pie_flag);
+			continue;
+		}
+		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    !out->links_rlprof && defines_runtime(elf, scn, &sh)) {
+			out->links_rlprof = true;
 			continue;
 		}
 		name = elf_strptr(elf, shstrndx, sh.sh_name);

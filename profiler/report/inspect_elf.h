@@ -1,7 +1,8 @@
 /*
  * What `rlprof run` and `rlprof inspect` need to know about a program file:
  * its kind (ELF executable, PIE, shared object, `#!` script), whether it is
- * dynamically linked, whether it links librlprof (DT_NEEDED), and the
+ * dynamically linked, whether it links librlprof (DT_NEEDED or the
+ * runtime linked in statically), and the
  * region records compiled into its ELF section "rlprof_regions" (see
  * rlprof.h for the record layout). Reads the file with libelf; prints
  * nothing.
@@ -36,7 +37,9 @@ struct rl_region_site {
 struct rl_elf_info {
 	enum rl_file_kind kind;
 	bool dynamic;          /* has a program interpreter (ld.so) */
-	bool links_rlprof;     /* DT_NEEDED names librlprof.so* */
+	bool links_rlprof;     /* DT_NEEDED names librlprof.so*, or the
+				  program defines rl_region_begin itself
+				  (linked with librlprof.a) */
 	char *interpreter;     /* ELF PT_INTERP or the script's "#!" path */
 	struct rl_region_site *sites; /* deduplicated, by file and line */
 	size_t n_sites;
