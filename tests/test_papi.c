@@ -150,3 +150,32 @@ Test(papi, auto_falls_back_with_the_reason, .timeout = 120)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	cr_assert_eq(system(cmd), 0);
 }
+
+/* A plugin whose library is gone: the why line names the library. The
+ * test builds a stand-in libpapi, links a plugin against it, then removes
+ * the library again. */
+Test(papi, missing_library_is_explained, .timeout = 60)
+{
+	char dir[] = "/tmp/rlprof-nolib.XXXXXX", cmd[2048], why[512] = "";
+	const struct rl_backend *be = rl_backend_find("papi");
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && echo 'int PAPI_stub(void){return 0;}' > s.c && "
+		 "echo 'int PAPI_stub(void); int rl_x(void){return "
+		 "PAPI_stub();}' > p.c && "
+		 "cc -shared -fPIC -Wl,-soname,libpapi.so.999 s.c -o "
+		 "libpapi.so.999 && ln -s libpapi.so.999 libpapi.so && "
+		 "cc -shared -fPIC p.c -L. -lpapi -o rlprof-papi.so && "
+		 "rm libpapi.so libpapi.so.999",
+		 dir);
+	if (system(cmd) != 0)
+		cr_skip_test("no C compiler to build the stand-in plugin");
+	setenv("RLPROF_PLUGIN_DIR", dir, 1);
+	cr_assert_eq(be->probe(why, sizeof why), RL_CAP_NONE);
+	cr_assert(strstr(why, "libpapi is not installed") &&
+			  strstr(why, "libpapi.so.999"),
+		  "%s", why);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
