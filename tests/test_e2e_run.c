@@ -450,3 +450,43 @@ Test(e2e_run, auto_runs_what_counters_auto_names, .timeout = 300)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+Test(e2e_run, sigint_to_rlprof_alone_is_ignored, .timeout = 90)
+{
+	char *dir = e2e_tmpdir();
+	char out[512], started[512], script[1200], errp[600];
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
+	pid_t pid;
+	int st, waited = 0;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(started, sizeof started, "%s/started", dir);
+	snprintf(errp, sizeof errp, "%s/stderr", dir);
+	snprintf(script, sizeof script, "touch '%s'; sleep 2; exit 5", started);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0 || dup2(fd, 1) < 0)
+			_exit(250);
+		execv(argv[0], (char *const *)argv);
+		_exit(252);
+	}
+	while (access(started, F_OK) != 0 && waited < 600) {
+		usleep(100000);
+		waited++;
+	}
+	cr_assert_eq(access(started, F_OK), 0, "the program never started");
+	/* the terminal would send it to both; rlprof must outlive it */
+	kill(pid, SIGINT);
+	kill(pid, SIGQUIT);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st), "rlprof was killed (signal %d)",
+		  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	cr_expect_eq(WEXITSTATUS(st), 5, "status %d", WEXITSTATUS(st));
+	free(e2e_file(dir, "out/report.csv"));
+	e2e_rmtree(dir);
+	free(dir);
+}
