@@ -364,6 +364,23 @@ static void expect_all_ok(const char *bin, const char *args)
 	cr_assert_null(strstr(out, "FAILED"));
 }
 
+Test(kernels, program_runs_the_kernels_the_list_names_once_in_order)
+{
+	static char out[8192];
+	require_binary(KBIN);
+	cr_assert_eq(run_cmd(KBIN " --size 1K --repeat 1 --kernels "
+				  "horner,triad,horner8",
+			     out, sizeof out),
+		     0, "%s", out);
+	int lines = 0;
+	for (const char *p = out; (p = strstr(p, "check: ok")); p++)
+		lines++;
+	cr_assert_eq(lines, 9, "%s", out);
+	const char *t = strstr(out, "\ntriad "), *h = strstr(out, "\nhorner1 ");
+	cr_assert(t && h && t < h, "triad first (table order): %s", out);
+	cr_assert_null(strstr(out, "\ndot "));
+}
+
 Test(kernels, program_runs_every_kernel_and_checks_it)
 {
 	require_binary(KBIN);
