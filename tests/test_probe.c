@@ -165,6 +165,60 @@ Test(probe, flops_per_step)
 	cr_expect_eq(rl_chain_flops_per_step(RL_ISA_SCALAR, 1, 0), 2);
 }
 
+Test(probe, triad_pool_measures_and_checks_its_arguments)
+{
+	struct rl_cpu cpu;
+	char err[256];
+	struct rl_triad_pool *pool;
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_triad_pool_open(&pool, 1, cpu.cpus, 1u << 19, err,
+					sizeof err), 0, "%s", err);
+	struct rl_triad_params p = { .isa = RL_ISA_SCALAR, .threads = 1,
+				     .elems = 4096, .trials = 3,
+				     .min_trial_s = 0.0001 };
+	struct rl_triad_result r;
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_gt(r.best_gbs, 0);
+	cr_expect_geq(r.best_gbs, r.median_gbs);
+	cr_expect_eq(r.working_set_bytes, 24 * 4096);
+	cr_expect_geq(r.reps, 1);
+	cr_expect_eq(r.chunked, 0);
+	/* one pass per trial on a larger array: timed in chunks */
+	p.elems = 1u << 19;
+	p.min_trial_s = 0;
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_eq(r.reps, 1);
+	cr_expect_eq(r.chunked, 1);
+	cr_expect_gt(r.best_gbs, 0);
+	p.threads = 2;
+	cr_expect_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), RL_EINVAL);
+	p.threads = 1;
+	p.elems = (1u << 19) + 16;
+	cr_expect_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), RL_EINVAL);
+	rl_triad_pool_close(pool);
+}
+
+Test(probe, chains_run_on_threads)
+{
+	struct rl_cpu cpu;
+	char err[256];
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	struct rl_chain_params p = { .isa = RL_ISA_SCALAR, .chains = 4,
+				     .threads = cpu.logical_cpus > 1 ? 2 : 1,
+				     .cpus = cpu.cpus, .iters = 1000,
+				     .trials = 2 };
+	struct rl_chain_result r;
+	cr_assert_eq(rl_probe_chains(&p, &r, err, sizeof err), 0, "%s", err);
+	cr_expect_gt(r.best_gflops, 0);
+	cr_expect_geq(r.best_gflops, r.median_gflops);
+	cr_expect_gt(r.checksum, 0);
+	p.chains = 0;
+	cr_expect_eq(rl_probe_chains(&p, &r, err, sizeof err), RL_ENOTSUP);
+	cr_expect_gt(rl_probe_clock_ghz(100000, 3), 0);
+}
+
 /* ---- plateaus -------------------------------------------------------- */
 
 #define KiB 1024ull
