@@ -32,6 +32,7 @@ static struct {
 	char name[MAX_EV][96];
 	int counter[MAX_EV];
 	double weight[MAX_EV];
+	char left_out[512]; /* events that did not fit */
 } chosen;
 
 static uint64_t now_ns(void)
@@ -88,43 +89,60 @@ fail:
 	return r == PAPI_OK ? 0 : -1;
 }
 
+/* Adds name to the trial event set if the whole set still starts; PAPI
+ * does not multiplex here, so what does not fit is left out (and said). */
+static void pick(int es, const char *name, int counter, double weight)
+{
+	long long v[MAX_EV];
+	size_t used = strlen(chosen.left_out);
+
+	if (chosen.n < MAX_EV && counter >= 0 &&
+	    PAPI_add_named_event(es, name) == PAPI_OK) {
+		if (PAPI_start(es) == PAPI_OK) {
+			PAPI_stop(es, v);
+			snprintf(chosen.name[chosen.n], 96, "%s", name);
+			chosen.counter[chosen.n] = counter;
+			chosen.weight[chosen.n++] = weight;
+			return;
+		}
+		PAPI_remove_named_event(es, name);
+	}
+	if (used + 2 < sizeof chosen.left_out)
+		snprintf(chosen.left_out + used, sizeof chosen.left_out - used,
+			 "%s%s", used ? ", " : "", name);
+}
+
+/* The events every thread counts: the CPU's flops events first (natives,
+ * weighted by lanes), PAPI_FP_OPS when none of them adds, then cycles,
+ * instructions and reference cycles, as far as the counters go. */
 static void choose(void)
 {
 	struct rl_cpu_id cpu;
 	const struct rl_uarch *u = NULL;
 	char err[200];
-	static const struct {
-		const char *preset, *counter;
-	} base[] = {{"PAPI_TOT_CYC", "cycles"},
-		    {"PAPI_TOT_INS", "instructions"},
-		    {"PAPI_REF_CYC", "ref_cycles"}};
-	int flops = 0;
+	int es = PAPI_NULL, flops = 0;
 
 	chosen.n = 0;
-	for (size_t i = 0; i < 3; i++)
-		if (try_event(base[i].preset, err, sizeof err) == 0) {
-			snprintf(chosen.name[chosen.n], 96, "%s", base[i].preset);
-			chosen.counter[chosen.n] = rl_counter_from_name(base[i].counter);
-			chosen.weight[chosen.n++] = 1;
-		}
+	chosen.left_out[0] = '\0';
+	if (PAPI_create_eventset(&es) != PAPI_OK)
+		return;
 	if (rl_cpu_id_read("/proc/cpuinfo", &cpu, err, sizeof err) == 0)
 		u = rl_uarch_of(&cpu);
-	for (size_t i = 0; u && i < u->n_flops && chosen.n < MAX_EV; i++) {
+	for (size_t i = 0; u && i < u->n_flops; i++) {
 		const struct rl_event_row *r = &u->flops[i];
-		int c = rl_counter_from_name(r->counter);
-		if (!r->pfm || c < 0 || try_event(r->pfm, err, sizeof err) < 0)
-			continue;
-		snprintf(chosen.name[chosen.n], 96, "%s", r->pfm);
-		chosen.counter[chosen.n] = c;
-		chosen.weight[chosen.n++] = r->weight;
-		flops++;
+		if (r->pfm)
+			pick(es, r->pfm, rl_counter_from_name(r->counter),
+			     r->weight);
 	}
-	if (!flops && chosen.n < MAX_EV &&
-	    try_event("PAPI_FP_OPS", err, sizeof err) == 0) {
-		snprintf(chosen.name[chosen.n], 96, "PAPI_FP_OPS");
-		chosen.counter[chosen.n] = RL_C_FLOPS_ANY;
-		chosen.weight[chosen.n++] = 1;
-	}
+	for (int i = 0; i < chosen.n; i++)
+		flops += rl_counter_kind_of(chosen.counter[i]) == RL_KIND_FLOPS;
+	if (!flops)
+		pick(es, "PAPI_FP_OPS", RL_C_FLOPS_ANY, 1);
+	pick(es, "PAPI_TOT_CYC", RL_C_CYCLES, 1);
+	pick(es, "PAPI_TOT_INS", RL_C_INSTRUCTIONS, 1);
+	pick(es, "PAPI_REF_CYC", RL_C_REF_CYCLES, 1);
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
 }
 
 static int papi_probe(char *why, size_t len)
@@ -193,11 +211,15 @@ static int papi_init(const char *options, struct rl_backend_setup *setup,
 		setup->scope[c] = RL_SCOPE_THREAD;
 	}
 	snprintf(setup->note, sizeof setup->note,
-		 "PAPI %d.%d.%d, one event set per thread; DRAM bytes not "
-		 "counted through PAPI",
+		 "PAPI %d.%d.%d, one event set per thread, not multiplexed; "
+		 "DRAM bytes not counted through PAPI%s%.300s",
 		 PAPI_VERSION_MAJOR(PAPI_VERSION),
 		 PAPI_VERSION_MINOR(PAPI_VERSION),
-		 PAPI_VERSION_REVISION(PAPI_VERSION));
+		 PAPI_VERSION_REVISION(PAPI_VERSION),
+		 chosen.left_out[0] ? "; left out (no counter free or not "
+				      "supported): "
+				    : "",
+		 chosen.left_out);
 	return 0;
 }
 
