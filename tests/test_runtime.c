@@ -359,6 +359,24 @@ Test(runtime, fork_child_starts_afresh)
 	run_free(&r);
 }
 
+Test(runtime, fork_from_a_thread_keeps_the_whole_program_region)
+{
+	struct run r;
+	const char *env[] = {"RLPROF_WHOLE_PROGRAM=1", NULL};
+	run_prog(&r, "rt_scenarios", "fork-thread", env, false);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+	cr_assert_eq(r.n_docs, 2);
+	json_t *parent = r.doc[0], *child = r.doc[1];
+	cr_assert_eq(num(region(thread_at(parent, 0), "<program>"), "calls"), 1);
+	cr_assert_eq(num(region(thread_at(parent, 1), "t"), "calls"), 1);
+	cr_assert_eq(json_array_size(json_object_get(child, "threads")), 1);
+	json_t *ct = thread_at(child, 0);
+	cr_assert_eq(num(region(ct, "<program>"), "calls"), 1);
+	cr_assert_eq(num(region(ct, "t"), "calls"), 1);
+	cr_assert_eq(json_array_size(json_object_get(child, "warnings")), 0);
+	run_free(&r);
+}
+
 Test(runtime, expect_before_inside_and_after)
 {
 	struct run r;
@@ -383,6 +401,14 @@ Test(runtime, inactive_writes_nothing)
 	cr_assert_eq(r.n_docs, 0);
 	const char *empty[] = {"RLPROF_OUT=", NULL};
 	run_prog(&r, "rt_scenarios", "nest", empty, true);
+	cr_assert_eq(r.n_docs, 0);
+}
+
+Test(runtime, a_program_may_opt_out)
+{
+	struct run r;
+	run_prog(&r, "rt_disabled", NULL, NULL, false);
+	cr_assert(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
 	cr_assert_eq(r.n_docs, 0);
 }
 

@@ -109,10 +109,15 @@ static void init_lock(void)
 	pthread_mutexattr_destroy(&ma);
 }
 
+/* Defined (as 1) by a program that links librlprof but must never be
+ * profiled by it, such as the rlprof command itself. */
+extern const int rl_runtime_disabled __attribute__((weak));
+
 static void init_once(void)
 {
 	const char *out = getenv("RLPROF_OUT");
-	if (!out || !*out || strlen(out) + 64 > sizeof rl_rt.out_dir) {
+	bool off = &rl_runtime_disabled && rl_runtime_disabled;
+	if (off || !out || !*out || strlen(out) + 64 > sizeof rl_rt.out_dir) {
 		__atomic_store_n(&rl_rt.state, RL_RT_INACTIVE, __ATOMIC_RELEASE);
 		return;
 	}

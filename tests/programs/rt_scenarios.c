@@ -126,6 +126,27 @@ static void do_fork(void)
 	RL_REGION_END("parent");
 }
 
+static void *fork_in_thread(void *arg)
+{
+	(void)arg;
+	RL_REGION_BEGIN("t");
+	pid_t pid = fork();
+	if (pid == 0) {
+		RL_REGION_END("t");
+		exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	RL_REGION_END("t");
+	return NULL;
+}
+
+static void fork_thread(void)
+{
+	pthread_t t;
+	pthread_create(&t, NULL, fork_in_thread, NULL);
+	pthread_join(t, NULL);
+}
+
 static void escape(void)
 {
 	RL_REGION_BEGIN("<script>\"&\n");
@@ -181,7 +202,7 @@ int main(int argc, char **argv)
 	} modes[] = {{"nest", nest},     {"repeat", repeat},
 		     {"threads", threads}, {"misuse", misuse},
 		     {"expect", expect}, {"fork", do_fork},
-		     {"escape", escape}, {"busy", busy},
+		     {"escape", escape}, {"fork-thread", fork_thread}, {"busy", busy},
 		     {"deep", deep},     {"many", many}};
 	if (argc < 2) {
 		fprintf(stderr, "usage: rt_scenarios MODE\n");
