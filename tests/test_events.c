@@ -565,3 +565,26 @@ Test(resolve, specs_round_trip_through_the_env_format)
 		cr_assert_str_eq(back[i].name, s[i].name);
 	}
 }
+
+Test(resolve, zen_groups_leave_room_for_merge_counters)
+{
+	struct rl_events_host h =
+		host("AuthenticAMD", 0x1a, 0x02, SYSFS "/zen4", 6, 10, true);
+	struct rl_perf_event_spec s[RL_PERF_EVENTS_MAX];
+	char note[2048];
+	size_t n;
+
+	cr_assert_eq(rl_events_resolve_host(&h, "dram=proxy", s,
+					    RL_PERF_EVENTS_MAX, &n, note,
+					    sizeof note),
+		     0);
+	cr_assert_null(find(s, n, "ref_cycles"), "AMD has no ref-cycles");
+	for (size_t i = 0; i < n; i++) {
+		size_t same = 0;
+		for (size_t k = 0; k < n; k++)
+			same += s[k].group == s[i].group;
+		if (rl_counter_kind_of(s[i].counter) == RL_KIND_FLOPS)
+			cr_assert_leq(same, 2, "group %d: %zu events",
+				      s[i].group, same);
+	}
+}

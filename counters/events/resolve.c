@@ -4,8 +4,9 @@
  * chosen and what is missing.
  *
  * Groups: 0 holds cycles, instructions and ref-cycles (fixed counters on
- * Intel); core events follow in groups of four so the kernel multiplexes
- * whole groups; every system-wide event is a group of its own.
+ * Intel); core events follow in groups of four (two on AMD Zen, where the
+ * flops event pairs with a MERGE counter) so the kernel multiplexes whole
+ * groups that fit; every system-wide event is a group of its own.
  * A per-thread event adding to a dram_* counter is a proxy (the runtime
  * marks it RL_SCOPE_PROXY); one with cpu >= 0 is system-wide.
  */
@@ -33,6 +34,7 @@ struct ctx {
 	int next_group;   /* next free group number */
 	int core_group;   /* current core group, -1 none */
 	int core_in_group;
+	int group_size;   /* core events per group */
 	int full;         /* ran out of spec slots */
 };
 
@@ -82,7 +84,7 @@ static struct rl_perf_event_spec *slot(struct ctx *c)
 
 static int core_group(struct ctx *c)
 {
-	if (c->core_group < 0 || c->core_in_group == CORE_GROUP_SIZE) {
+	if (c->core_group < 0 || c->core_in_group == c->group_size) {
 		c->core_group = c->next_group++;
 		c->core_in_group = 0;
 	}
@@ -528,7 +530,8 @@ int rl_events_resolve_host(const struct rl_events_host *h,
 			   struct rl_perf_event_spec *specs, size_t max,
 			   size_t *n, char *note, size_t notelen)
 {
-	struct ctx c = {h, NULL, specs, max, n, note, notelen, 0, -1, 0, 0};
+	struct ctx c = {h, NULL, specs, max, n, note, notelen, 0, -1, 0,
+			CORE_GROUP_SIZE, 0};
 	struct rl_sysfs_pmu core;
 	char events[1024] = "", mode[16] = "auto";
 	int r;
@@ -551,6 +554,10 @@ int rl_events_resolve_host(const struct rl_events_host *h,
 		return RL_EINVAL;
 	}
 	c.u = rl_uarch_of(&h->cpu);
+	/* AMD's large-increment flops event takes a MERGE counter beside it:
+	 * two of them fill four of the six counters */
+	if (c.u && c.u->amd_merge)
+		c.group_size = 2;
 	core_pmu(h, &core);
 	add_generic(&c);
 	if (!c.u) {
