@@ -82,8 +82,10 @@ int rl_kernel_version(int *major, int *minor)
 	return 0;
 }
 
-static int open_event(uint32_t type, uint64_t config, uint64_t config1,
-		      uint64_t config2, int cpu)
+/* Opens one event (per-thread user-only when cpu < 0, system-wide on cpu
+ * otherwise: uncore PMUs refuse any exclude_* bit); fd or -errno. */
+static int open_fd(uint32_t type, uint64_t config, uint64_t config1,
+		   uint64_t config2, int cpu, int group_fd)
 {
 	struct perf_event_attr a;
 	int fd;
@@ -96,12 +98,23 @@ static int open_event(uint32_t type, uint64_t config, uint64_t config1,
 	a.config2 = config2;
 	a.disabled = 1;
 	a.exclude_kernel = cpu < 0;
-	a.exclude_hv = 1;
-	fd = (int)syscall(SYS_perf_event_open, &a, cpu < 0 ? 0 : -1, cpu, -1,
-			  0UL);
-	if (fd >= 0)
-		close(fd);
-	return fd >= 0 ? 0 : -errno;
+	a.exclude_hv = cpu < 0;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	fd = (int)syscall(SYS_perf_event_open, &a, cpu < 0 ? 0 : -1, cpu,
+			  group_fd, PERF_FLAG_FD_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
+}
+
+static int open_event(uint32_t type, uint64_t config, uint64_t config1,
+		      uint64_t config2, int cpu)
+{
+	int fd = open_fd(type, config, config1, config2, cpu, -1);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 static void paranoid_advice(char *why, size_t len, const char *what)
@@ -113,6 +126,50 @@ static void paranoid_advice(char *why, size_t len, const char *what)
 		 "user (run 'sysctl kernel.perf_event_paranoid=%d' or grant "
 		 "CAP_PERFMON)",
 		 p, what, p > 2 ? 2 : 1);
+}
+
+/* A group whose events open alone may still not fit the counters
+ * together (the kernel checks at open): such a group is split into groups
+ * of one, which the kernel multiplexes. */
+static void split_unschedulable_groups(struct rl_perf_event_spec *specs,
+				       size_t n)
+{
+	int next = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (specs[i].group >= next)
+			next = specs[i].group + 1;
+	for (size_t i = 0; i < n; i++) {
+		int fds[RL_PERF_EVENTS_MAX], nf = 0, ok = 1;
+		bool leader = true;
+		if (specs[i].group < 0)
+			continue;
+		for (size_t j = 0; j < i && leader; j++)
+			leader = !(specs[j].group == specs[i].group &&
+				   specs[j].cpu == specs[i].cpu);
+		if (!leader)
+			continue;
+		for (size_t j = i; j < n && ok; j++) {
+			const struct rl_perf_event_spec *s = &specs[j];
+			int fd;
+			if (s->group != specs[i].group || s->cpu != specs[i].cpu)
+				continue;
+			fd = open_fd(s->type, s->config, s->config1, s->config2,
+				     s->cpu, nf ? fds[0] : -1);
+			if (fd < 0)
+				ok = 0;
+			else
+				fds[nf++] = fd;
+		}
+		while (nf > 0)
+			close(fds[--nf]);
+		if (ok)
+			continue;
+		for (size_t j = i + 1; j < n; j++)
+			if (specs[j].group == specs[i].group &&
+			    specs[j].cpu == specs[i].cpu)
+				specs[j].group = next++;
+	}
 }
 
 size_t rl_perf_specs_keep_openable(struct rl_perf_event_spec *specs,
@@ -141,6 +198,7 @@ size_t rl_perf_specs_keep_openable(struct rl_perf_event_spec *specs,
 		}
 		dropped++;
 	}
+	split_unschedulable_groups(specs, kept);
 	return kept;
 }
 

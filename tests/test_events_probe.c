@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "perf_probe.h"
+#include "perf_spec.h"
 
 static int open_errno(uint32_t type, uint64_t config)
 {
@@ -77,4 +78,33 @@ Test(perf_probe, paranoid_and_privilege_are_read)
 	}
 	cr_assert_eq(rl_kernel_version(&major, &minor), 0);
 	cr_assert_geq(major, 3);
+}
+
+Test(perf_probe, events_that_do_not_open_are_left_out_and_named)
+{
+	struct rl_perf_event_spec s[3];
+	char note[512] = "";
+	size_t n;
+
+	memset(s, 0, sizeof s);
+	s[0].type = PERF_TYPE_SOFTWARE;
+	s[0].config = PERF_COUNT_SW_TASK_CLOCK;
+	s[0].cpu = -1;
+	strcpy(s[0].name, "task-clock");
+	s[1].type = 4242; /* no such PMU */
+	s[1].cpu = -1;
+	s[1].group = 0;
+	strcpy(s[1].name, "no-such-pmu");
+	s[2].type = PERF_TYPE_SOFTWARE;
+	s[2].config = PERF_COUNT_SW_PAGE_FAULTS;
+	s[2].cpu = -1;
+	strcpy(s[2].name, "page-faults");
+	if (open_errno(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK))
+		cr_skip_test("perf_event_open does not work here at all");
+	n = rl_perf_specs_keep_openable(s, 3, note, sizeof note);
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(s[0].name, "task-clock");
+	cr_assert_str_eq(s[1].name, "page-faults", "order kept");
+	cr_assert(strstr(note, "does not open here: no-such-pmu ("), "%s", note);
+	cr_assert_eq(s[1].group, 0, "a group that fits stays together");
 }
