@@ -96,31 +96,35 @@ int rl_probe_chains(const struct rl_chain_params *p,
 		pthread_join(th[i], NULL);
 	if (rc)
 		goto out;
-	double best = 0, times[MAX_TRIALS];
+	/* A trial's rate is the sum of each thread's own rate: the threads
+	 * start together and share no memory traffic, so a preempted thread
+	 * slows only its own figure, not the others' (on SMT siblings that
+	 * share FMA units this would favour trials where one sibling was
+	 * off the core: rlprof pins one thread per logical CPU, so there it
+	 * is an upper bound). */
+	double flops1 = rl_chain_flops_per_step(p->isa, p->f32, p->add_only) *
+			p->chains * (double)p->iters;
+	double rates[MAX_TRIALS], best = 0;
 	for (unsigned t = 0; t < p->trials; t++) {
-		double t0 = jobs[0].t0[t], t1 = jobs[0].t1[t];
-		for (unsigned i = 1; i < p->threads; i++) {
-			if (jobs[i].t0[t] < t0)
-				t0 = jobs[i].t0[t];
-			if (jobs[i].t1[t] > t1)
-				t1 = jobs[i].t1[t];
+		rates[t] = 0;
+		for (unsigned i = 0; i < p->threads; i++) {
+			double dt = jobs[i].t1[t] - jobs[i].t0[t];
+			if (dt > 0)
+				rates[t] += flops1 / dt / 1e9;
 		}
-		times[t] = t1 - t0;
-		if (t == 0 || times[t] < best)
-			best = times[t];
+		if (rates[t] > best)
+			best = rates[t];
 	}
 	/* median by insertion sort (trials are few) */
 	for (unsigned i = 1; i < p->trials; i++)
-		for (unsigned k = i; k > 0 && times[k] < times[k - 1]; k--) {
-			double x = times[k];
-			times[k] = times[k - 1];
-			times[k - 1] = x;
+		for (unsigned k = i; k > 0 && rates[k] < rates[k - 1]; k--) {
+			double x = rates[k];
+			rates[k] = rates[k - 1];
+			rates[k - 1] = x;
 		}
-	double flops = rl_chain_flops_per_step(p->isa, p->f32, p->add_only) *
-		       p->chains * (double)p->iters * p->threads;
-	r->best_s = best;
-	r->best_gflops = flops / best / 1e9;
-	r->median_gflops = flops / times[p->trials / 2] / 1e9;
+	r->best_gflops = best;
+	r->median_gflops = rates[p->trials / 2];
+	r->best_s = best > 0 ? flops1 * p->threads / best / 1e9 : 0;
 	for (unsigned i = 0; i < p->threads; i++)
 		r->checksum += jobs[i].sum;
 out:

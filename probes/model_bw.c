@@ -189,6 +189,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	unsigned tcounts[2] = { 1, T };
 	unsigned nsweeps = (T > 1 && !c->o->quick) ? 2 : 1;
 	char found[128] = "";
+	uint64_t dram1_bytes = 0; /* per thread, from the one-core sweep */
 	for (unsigned si = 0; si < 2 && !(si == 1 && T == 1); si++) {
 		unsigned t = tcounts[si];
 		/* quick: the all-core roofs at the one-core plateau sizes */
@@ -212,8 +213,15 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 			label(s, pl, np, names);
 		for (size_t k = 0; k < np; k++) {
 			int is_dram = !strcmp(names[k], "DRAM");
-			rc = measure_level(c, pool, names[k], t,
-					   level_size(s, &pl[k], is_dram), is_dram,
+			/* all cores: DRAM at the one-core DRAM size per thread
+			 * (beyond every cache for one core, so for all), not
+			 * wherever a noisy all-core tail might end */
+			if (si == 1 && dram1_bytes && is_dram)
+				continue;
+			uint64_t ws = level_size(s, &pl[k], is_dram);
+			if (si == 0 && is_dram)
+				dram1_bytes = ws;
+			rc = measure_level(c, pool, names[k], t, ws, is_dram,
 					   err, errlen);
 			if (rc)
 				goto out;
@@ -225,6 +233,10 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 					strcat(found, part);
 			}
 		}
+		if (si == 1 && dram1_bytes &&
+		    (rc = measure_level(c, pool, "DRAM", t, dram1_bytes, 1, err,
+					errlen)))
+			goto out;
 	}
 	rc = 0;
 	{

@@ -142,7 +142,9 @@ struct rl_chain_params {
 };
 
 struct rl_chain_result {
-	double best_gflops, median_gflops; /* all threads together */
+	double best_gflops, median_gflops; /* all threads together: per
+					      trial the sum of each thread's
+					      own rate (see chains.c) */
 	double best_s;
 	double checksum;                   /* sum of the accumulators */
 };
