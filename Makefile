@@ -21,7 +21,7 @@ OPT     ?= -O2
 SANITIZE ?= 0
 
 WARN      := -Wall -Wextra
-BASEFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -fPIC -MMD -MP \
+BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -gdwarf-4 $(WARN) -fPIC -MMD -MP \
              -Iprofiler -Icounters -Iprobes -Ikernels
 ifeq ($(SANITIZE),1)
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \

@@ -13,7 +13,7 @@ CFLAGS_profiler_cli_ = -Iprofiler/cli -Iprofiler/report
 CFLAGS_profiler_report_ = -Iprofiler/report
 EVENTS_OBJS  := $(EVENTS_SRCS:%.c=$(OBJ)/%.o)
 
-RUNTIME_LIBS := -lpthread -ldl
+RUNTIME_LIBS := -lpthread -ldl -lm
 REPORT_LIBS  := -ljansson -lelf -lm
 
 RLPROF_SO := $(LIB)/librlprof.so

@@ -11,6 +11,7 @@ int main(void)
 	for (int i = 0; i < 1000; i++)
 		s += i * 0.5;
 	RL_REGION_END("before-crash");
+	(void)s;
 	raise(SIGSEGV);
 	return 0;
 }

@@ -11,5 +11,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 1000; i++)
 		s += i * 0.5;
 	RL_REGION_END("exit-work");
+	(void)s;
 	return argc > 1 ? atoi(argv[1]) : 0;
 }
