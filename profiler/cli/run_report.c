@@ -50,9 +50,10 @@ static void no_results_why(const struct rl_run *run, char *buf, size_t len)
 			 "time was measured, by rlprof's clock",
 			 run->name, WTERMSIG(st));
 	else
-		snprintf(buf, len, "no counts for '%s': librlprof did not run in "
-			 "it (no results file in '%s'); only its wall time was "
-			 "measured, by rlprof's clock",
+		snprintf(buf, len, "no counts for '%s': librlprof wrote no "
+			 "results file into '%s' (it was not loaded, or the "
+			 "program left through _exit(), as dash does); only its "
+			 "wall time was measured, by rlprof's clock",
 			 run->name, run->raw_dir);
 }
 
