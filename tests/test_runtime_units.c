@@ -10,6 +10,10 @@
 #include "backend.h"
 #include "results.h"
 
+/* The test binary links librlprof.a: it must never profile itself, even
+ * when RLPROF_OUT is set in the environment of whoever runs the tests. */
+const int rl_runtime_disabled = 1;
+
 void rl_counter_total_add(struct rl_counter_total *tot,
 			  const struct rl_counter_value *b,
 			  const struct rl_counter_value *e);
