@@ -67,8 +67,10 @@ static void run_prog(struct run *r, const char *prog, const char *arg,
 	cr_assert_not_null(d);
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
 			continue;
+		/* Written to a temporary file and renamed: none left. */
 		cr_assert(strncmp(de->d_name, "rlprof-", 7) == 0,
 			  "unexpected file '%s'", de->d_name);
 		char f[512];
