@@ -187,12 +187,15 @@ static int check_program(struct rl_run *run)
 	return 0;
 }
 
-static void append(char *buf, size_t len, const char *fmt, const char *a,
-		   const char *b, const char *c)
+/* "; NAME: CAPABILITY (WHY)" at the end of buf, truncated to fit. */
+static void append_other(char *buf, size_t len,
+			 const struct rl_backend_probe *q)
 {
 	size_t used = strlen(buf);
-	if (used < len)
-		snprintf(buf + used, len - used, fmt, a, b, c);
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, "; %s: %s%s%s%s",
+			 q->backend->name, rl_capability_name(q->capability),
+			 q->why[0] ? " (" : "", q->why, q->why[0] ? ")" : "");
 }
 
 /* Probes every backend and takes the requested one or auto's pick. */
@@ -218,13 +221,7 @@ static int choose_backend(struct rl_run *run)
 			const struct rl_backend_probe *q = &run->probes[i];
 			if ((int)i == run->chosen)
 				continue;
-			append(run->reason, sizeof run->reason, "; %s: %s%s",
-			       q->backend->name,
-			       rl_capability_name(q->capability),
-			       "");
-			if (q->why[0])
-				append(run->reason, sizeof run->reason,
-				       " (%s)%s%s", q->why, "", "");
+			append_other(run->reason, sizeof run->reason, q);
 		}
 		return 0;
 	}
