@@ -490,3 +490,37 @@ Test(e2e_run, sigint_to_rlprof_alone_is_ignored, .timeout = 90)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+Test(e2e_run, environment_given_to_the_program, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[512], want[700];
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "--events", "a,b", "--sim-bounds", "raw",
+			      "-o", out, "/usr/bin/env", NULL};
+	const char *env[] = {"LD_PRELOAD=libm.so.6", "RLPROF_BACKEND=bogus",
+			     NULL};
+	struct e2e_result r;
+	char *real;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(out, sizeof out, "%s/out", dir);
+	r = e2e_run_in(NULL, argv, env);
+	cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	real = realpath(out, NULL);
+	cr_assert_not_null(real);
+	snprintf(want, sizeof want, "\nRLPROF_OUT=%s/raw\n", real);
+	cr_expect(strstr(r.out, want) != NULL, "no %s in %s", want, r.out);
+	cr_expect(strstr(r.out, "\nRLPROF_BACKEND=time\n") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "RLPROF_BACKEND=bogus") == NULL, "%s", r.out);
+	cr_expect(strstr(r.out,
+			 "\nRLPROF_BACKEND_OPTIONS=events=a,b;sim-bounds=raw\n") != NULL,
+		  "%s", r.out);
+	cr_expect(strstr(r.out, "\nRLPROF_WHOLE_PROGRAM=1\n") != NULL, "%s", r.out);
+	/* librlprof first, the user's preload kept after it */
+	cr_expect(strstr(r.out, "/librlprof.so:libm.so.6\n") != NULL, "%s", r.out);
+	free(real);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
