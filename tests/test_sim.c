@@ -199,7 +199,7 @@ Test(sim, streaming_dram_bytes_match_write_allocate, .timeout = 120)
 	sim_run_free(&r);
 }
 
-Test(sim, non_temporal_triad_and_cache_resident_reuse, .timeout = 60)
+Test(sim, non_temporal_triad_cache_reuse_and_masked_gathers, .timeout = 60)
 {
 	struct sim_run r;
 	const char *prog[] = {E2E_PROG("sim_nt"), "262144", "200", NULL};
@@ -222,6 +222,16 @@ Test(sim, non_temporal_triad_and_cache_resident_reuse, .timeout = 60)
 		     "resident: L2 read %llu",
 		     (unsigned long long)res->c[RL_C_L2_READ_BYTES]);
 	cr_expect_gt(res->c[RL_C_L1_READ_BYTES], 50 * (sim_dram(res) + 1));
+	/* 1000 gathers of 4 doubles, 2 lanes masked off in gather_half */
+	const struct sim_row *gh = sim_row_get(&r, "gather_half", -1);
+	const struct sim_row *gf = sim_row_get(&r, "gather_full", -1);
+	long long diff = (long long)gf->c[RL_C_L1_READ_BYTES] -
+			 (long long)gh->c[RL_C_L1_READ_BYTES];
+	cr_expect(diff >= 16000 - 256 && diff <= 16000 + 256,
+		  "gather L1 reads: full %llu, half %llu (want 16000 apart)",
+		  (unsigned long long)gf->c[RL_C_L1_READ_BYTES],
+		  (unsigned long long)gh->c[RL_C_L1_READ_BYTES]);
+	cr_expect_geq(gh->c[RL_C_L1_READ_BYTES], 16000);
 	sim_run_free(&r);
 }
 

@@ -80,6 +80,7 @@ struct rs_insn {
 	Bool nt_store;  /* movnt*, maskmovdqu: stores bypass the caches */
 	Bool vex_256;   /* VEX.L = 1 */
 	Bool addsub;    /* (v)addsubp[sd]: count the Add half only */
+	Bool gather;    /* VEX gathers: lanes load under their mask bit */
 	Int dpp_flops;  /* (v)dpp[sd]: flops by Intel's rule, else 0 */
 	Int dpp_prec;   /* 0 f64, 1 f32 */
 };

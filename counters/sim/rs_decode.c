@@ -66,7 +66,6 @@ void rs_decode(const UChar *b, UInt len, struct rs_insn *o)
 			op = b[i + 1];
 		}
 	}
-	(void)vex;
 	if (map == 1) {
 		/* movntps/pd/ss/sd 0F 2B, movntq/movntdq 0F E7, movnti 0F C3,
 		 * maskmovq/maskmovdqu 0F F7, and their VEX forms. */
@@ -74,6 +73,9 @@ void rs_decode(const UChar *b, UInt len, struct rs_insn *o)
 			      op == 0xF7;
 		/* addsubpd 66 0F D0, addsubps F2 0F D0 */
 		o->addsub = op == 0xD0 && (pp == 1 || pp == 3);
+	} else if (map == 2 && vex && pp == 1 && op >= 0x90 && op <= 0x93) {
+		/* vgatherdp[sd], vgatherqp[sd], vpgather[dq][dq] */
+		o->gather = True;
 	} else if (map == 3 && pp == 1 && (op == 0x40 || op == 0x41)) {
 		/* dpps 66 0F 3A 40, dppd 66 0F 3A 41: counted as Intel's
 		 * FP_ARITH counters do, 2 flops per element of the vector

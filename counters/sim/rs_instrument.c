@@ -19,13 +19,17 @@
  * Memory: every load, store, guarded load/store, dirty helper access,
  * CAS and LL/SC calls a cache helper with its address and size (guarded
  * accesses under the same guard); stores of a non-temporal instruction
- * call the non-temporal helper.
+ * call the non-temporal helper. VEX turns a gather lane into
+ * LDle(ITE(mask bit, lane address, stack pointer)): a masked-off lane
+ * loads from the stack; in a gather instruction a load from an ITE
+ * address is counted under the ITE's condition, as a guarded one.
  */
 #include "rs.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
 
 Bool rs_census_on = False;
 static ULong census[Iop_LAST - Iop_INVALID];
@@ -262,16 +266,41 @@ static Int loadg_size(IRLoadGOp cvt)
 	}
 }
 
+/* Per temporary of the block being read: when it is a gather lane's
+ * address, ITE(mask bit, lane address, fallback), the mask bit. */
+struct tmp_info {
+	IRExpr **lane_cond;
+	Int n;
+};
+
+static void note_tmp(struct tmp_info *ti, const struct insn_acc *a,
+		     const IRStmt *st)
+{
+	IRTemp t = st->Ist.WrTmp.tmp;
+	const IRExpr *e = st->Ist.WrTmp.data;
+	if (!a->d.gather || t >= (IRTemp)ti->n)
+		return;
+	if (e->tag == Iex_ITE)
+		ti->lane_cond[t] = e->Iex.ITE.cond;
+	else if (e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < (IRTemp)ti->n)
+		ti->lane_cond[t] = ti->lane_cond[e->Iex.RdTmp.tmp]; /* a copy */
+}
+
 static void instrument_mem(IRSB *out, const struct insn_acc *a,
-			   const IRStmt *st, ULong pend[RS_NPEND])
+			   const IRStmt *st, ULong pend[RS_NPEND],
+			   const struct tmp_info *ti)
 {
 	IRTypeEnv *env = out->tyenv;
 	switch (st->tag) {
 	case Ist_WrTmp:
 		if (st->Ist.WrTmp.data->tag == Iex_Load) {
 			const IRExpr *e = st->Ist.WrTmp.data;
+			IRExpr *g = NULL;
+			if (e->Iex.Load.addr->tag == Iex_RdTmp &&
+			    e->Iex.Load.addr->Iex.RdTmp.tmp < (IRTemp)ti->n)
+				g = ti->lane_cond[e->Iex.Load.addr->Iex.RdTmp.tmp];
 			emit_mem(out, a, M_READ, e->Iex.Load.addr,
-				 sizeofIRType(e->Iex.Load.ty), NULL, pend);
+				 sizeofIRType(e->Iex.Load.ty), g, pend);
 		}
 		break;
 	case Ist_Store:
@@ -339,9 +368,13 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	struct insn_acc a;
 	ULong pend[RS_NPEND];
 	Int i = 0;
+	struct tmp_info ti;
 
 	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
 	(void)gWordTy, (void)hWordTy;
+	ti.n = in->tyenv->types_used;
+	ti.lane_cond = VG_(calloc)("rlprofsim.ti", ti.n + 1,
+				   sizeof *ti.lane_cond);
 	VG_(memset)(&a, 0, sizeof a);
 	VG_(memset)(pend, 0, sizeof pend);
 	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
@@ -358,20 +391,22 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 			break;
 		case Ist_WrTmp:
 			count_expr(&a, st->Ist.WrTmp.data);
-			instrument_mem(out, &a, st, pend);
+			note_tmp(&ti, &a, st);
+			instrument_mem(out, &a, st, pend, &ti);
 			break;
 		case Ist_Exit:
 			insn_finish(&a, pend);
 			emit_pending(out, pend);
 			break;
 		default:
-			instrument_mem(out, &a, st, pend);
+			instrument_mem(out, &a, st, pend, &ti);
 			break;
 		}
 		addStmtToIRSB(out, st);
 	}
 	insn_finish(&a, pend);
 	emit_pending(out, pend);
+	VG_(free)(ti.lane_cond);
 	return out;
 }
 
