@@ -165,6 +165,7 @@ Test(events, cpu_models_map_to_tables)
 		{"GenuineIntel", 6, 0xad, 1, "gnr"},
 		{"GenuineIntel", 6, 0x9e, 10, "skl"},
 		{"GenuineIntel", 6, 0xa7, 1, "icl"},
+		{"GenuineIntel", 6, 0xb7, 1, "adl"},
 		{"AuthenticAMD", 0x17, 0x31, 0, "zen2"},
 		{"AuthenticAMD", 0x19, 0x01, 1, "zen3"},
 		{"AuthenticAMD", 0x19, 0x11, 1, "zen4"},
@@ -587,4 +588,30 @@ Test(resolve, zen_groups_leave_room_for_merge_counters)
 			cr_assert_leq(same, 2, "group %d: %zu events",
 				      s[i].group, same);
 	}
+}
+
+Test(resolve, hybrid_client_uses_the_p_core_pmu_and_free_running_imc)
+{
+	struct rl_events_host h =
+		host("GenuineIntel", 6, 0x97, SYSFS "/adl", 6, 1, true);
+	struct rl_perf_event_spec s[RL_PERF_EVENTS_MAX];
+	char note[2048];
+	size_t n;
+	const struct rl_perf_event_spec *e;
+
+	cr_assert_eq(rl_events_resolve_host(&h, "", s, RL_PERF_EVENTS_MAX, &n,
+					    note, sizeof note),
+		     0, "%s", note);
+	e = find(s, n, "flops_f64_256");
+	cr_assert_not_null(e);
+	cr_assert_eq(e->type, 8, "cpu_core's type from sysfs");
+	cr_assert_eq(e->config, 0x10c7);
+	cr_assert_null(find(s, n, "flops_f64_512"), "no AVX-512 on ADL");
+	e = find(s, n, "dram_read_bytes");
+	cr_assert_not_null(e, "%s", note);
+	cr_assert_eq(e->type, 20);
+	cr_assert_eq(e->config, 0x20ff);
+	cr_assert_eq(e->cpu, 0);
+	cr_assert_float_eq(e->weight, 64.0, 1e-9);
+	cr_assert(strstr(note, "P-core"), "%s", note);
 }

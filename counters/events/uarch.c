@@ -81,6 +81,21 @@ static const struct rl_event_row intel_gnr_flops[] = {
 	 "Intel perfmon GNR core events EventCode 0xCF umask 0x10"},
 };
 
+/* Alder/Raptor Lake P-cores (Golden/Raptor Cove, PMU cpu_core): libpfm4
+ * 4.13 has no adl PMU, so raw; no AVX-512 on these parts. */
+#define FPC(ctr, um, umhex, w)                                             \
+	{ctr, NULL, "event=0xc7,umask=" umhex, w,                          \
+	 "FP_ARITH_INST_RETIRED." um,                                      \
+	 "Intel perfmon ADL/events/alderlake_goldencove_core.json EventCode 0xC7"}
+static const struct rl_event_row intel_hybrid_flops[] = {
+	FPC("flops_f64_scalar", "SCALAR_DOUBLE", "0x01", 1),
+	FPC("flops_f32_scalar", "SCALAR_SINGLE", "0x02", 1),
+	FPC("flops_f64_128", "128B_PACKED_DOUBLE", "0x04", 2),
+	FPC("flops_f32_128", "128B_PACKED_SINGLE", "0x08", 4),
+	FPC("flops_f64_256", "256B_PACKED_DOUBLE", "0x10", 4),
+	FPC("flops_f32_256", "256B_PACKED_SINGLE", "0x20", 8),
+};
+
 /* Per-thread DRAM proxies (core events, counted for the thread only). */
 static const struct rl_event_row intel_proxy[] = {
 	{"dram_read_bytes", "LONGEST_LAT_CACHE:MISS", "event=0x2e,umask=0x41",
@@ -157,6 +172,12 @@ static const struct rl_dram_row gnr_dram[] = {
 /* Client cores: the integrated memory controller's free-running
  * data_reads/data_writes (64 B per count, published with .scale/.unit). */
 static const struct rl_dram_row client_dram[] = {
+	{"dram_read_bytes", "uncore_imc_free_running_", "data_read", NULL, 64,
+	 "IMC free-running data_read (all requests)",
+	 "Intel client uncore (Tiger Lake and later): free-running DRAM read counter"},
+	{"dram_write_bytes", "uncore_imc_free_running_", "data_write", NULL, 64,
+	 "IMC free-running data_write (all requests)",
+	 "Intel client uncore (Tiger Lake and later): free-running DRAM write counter"},
 	{"dram_read_bytes", "uncore_imc", "data_reads", NULL, 64,
 	 "IMC data_reads (free-running, all requests)",
 	 "Intel client uncore: UNC_IMC_DRAM_DATA_READS free-running counter"},
@@ -242,6 +263,10 @@ static const struct rl_uarch rl_uarchs[] = {
 	 T(intel_fp16_flops), T(spr_dram), T(intel_spr_proxy),
 	 "FP_ARITH counts instructions x lanes (FMA twice); FP16 via FP_ARITH_INST_RETIRED2; AMX not counted",
 	 NULL, 0},
+	{"adl", "Intel Alder / Raptor Lake (hybrid)", NULL, false,
+	 T(intel_hybrid_flops), T(client_dram), T(intel_raw_proxy),
+	 "raw encodings on the P-core PMU (cpu_core): a thread counts only while it runs on a P-core; E-core work is not counted",
+	 NULL, 0},
 	{"gnr", "Intel Granite Rapids", NULL, false, T(intel_gnr_flops),
 	 T(gnr_dram), T(intel_raw_proxy),
 	 "raw encodings (libpfm4 4.13 has no gnr); AMX not counted",
@@ -294,6 +319,7 @@ const struct rl_uarch *rl_uarch_of(const struct rl_cpu_id *cpu)
 	static const unsigned icx[] = {0x6a, 0x6c};
 	static const unsigned spr[] = {0x8f, 0xcf};
 	static const unsigned gnr[] = {0xad, 0xae};
+	static const unsigned adl[] = {0x97, 0x9a, 0xb7, 0xba, 0xbf};
 	unsigned m = cpu->model;
 
 	if (strcmp(cpu->vendor, "GenuineIntel") == 0 && cpu->family == 6) {
@@ -309,6 +335,8 @@ const struct rl_uarch *rl_uarch_of(const struct rl_cpu_id *cpu)
 			return rl_uarch_find("spr");
 		if (model_in(m, gnr, N(gnr)))
 			return rl_uarch_find("gnr");
+		if (model_in(m, adl, N(adl)))
+			return rl_uarch_find("adl");
 		return NULL;
 	}
 	if (strcmp(cpu->vendor, "AuthenticAMD") != 0)
