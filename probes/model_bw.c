@@ -100,7 +100,7 @@ static int sweep(struct probe_ctx *c, struct rl_triad_pool *pool,
 		snprintf(what, sizeof what, "triad sweep %u thread%s: %s", threads,
 			 threads > 1 ? "s" : "", h);
 		probe_progress(c, what, 0.1);
-		if (rl_sweep_done(s->pts, s->n, expect, DROP))
+		if (rl_sweep_done_n(s->pts, s->n, expect, DROP, quick ? 2 : 3))
 			return 1; /* bandwidth stopped falling */
 		ws *= quick || ws >= 8.0 * (1 << 20) ? 2 : M_SQRT2;
 	}
@@ -155,11 +155,14 @@ static int measure_level(struct probe_ctx *c, struct rl_triad_pool *pool,
 }
 
 /* One size inside a plateau: the middle for caches; for DRAM two steps
- * past its start (well beyond the last cache), or its end. */
+ * past its start (well beyond the last cache), or its end (--quick: one
+ * step, smaller arrays). */
 static uint64_t level_size(const struct rl_probe_sweep *s,
-			   const struct rl_plateau *pl, int dram)
+			   const struct rl_plateau *pl, int dram, int quick)
 {
-	size_t i = dram ? (pl->first + 2 <= pl->last ? pl->first + 2 : pl->last)
+	size_t into = quick ? 1 : 2;
+	size_t i = dram ? (pl->first + into <= pl->last ? pl->first + into
+							 : pl->last)
 			: (pl->first + pl->last) / 2;
 	return s->pts[i].bytes;
 }
@@ -190,6 +193,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	unsigned nsweeps = (T > 1 && !c->o->quick) ? 2 : 1;
 	char found[128] = "";
 	uint64_t dram1_bytes = 0; /* per thread, from the one-core sweep */
+	char levels1[128] = " ";  /* " L1 L2 L3 DRAM " as found on one core */
 	for (unsigned si = 0; si < 2 && !(si == 1 && T == 1); si++) {
 		unsigned t = tcounts[si];
 		/* quick: the all-core roofs at the one-core plateau sizes */
@@ -218,7 +222,18 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 			 * wherever a noisy all-core tail might end */
 			if (si == 1 && dram1_bytes && is_dram)
 				continue;
-			uint64_t ws = level_size(s, &pl[k], is_dram);
+			/* all cores: the levels the one-core sweep found (a
+			 * shared cache may add a noisy plateau here) */
+			char key[12];
+			snprintf(key, sizeof key, " %s ", names[k]);
+			if (si == 1 && !strstr(levels1, key))
+				continue;
+			if (si == 0 && strlen(levels1) + 8 < sizeof levels1) {
+				strcat(levels1, names[k]);
+				strcat(levels1, " ");
+			}
+			uint64_t ws = level_size(s, &pl[k], is_dram,
+						 c->o->quick);
 			if (si == 0 && is_dram)
 				dram1_bytes = ws;
 			rc = measure_level(c, pool, names[k], t, ws, is_dram,

@@ -106,16 +106,33 @@ size_t rl_find_plateaus(const struct rl_sweep_point *pts, size_t n,
 int rl_sweep_done(const struct rl_sweep_point *pts, size_t n,
 		  size_t expected_plateaus, double drop_frac)
 {
+	return rl_sweep_done_n(pts, n, expected_plateaus, drop_frac, 3);
+}
+
+int rl_sweep_done_n(const struct rl_sweep_point *pts, size_t n,
+		    size_t expected_plateaus, double drop_frac, size_t points)
+{
 	struct rl_plateau pl[RL_PROBE_MAX_SWEEP];
 	size_t np = rl_find_plateaus(pts, n, drop_frac, pl, RL_PROBE_MAX_SWEEP);
 	if (np < expected_plateaus || np == 0)
 		return 0;
 	const struct rl_plateau *last = &pl[np - 1];
-	/* the last plateau runs to the end of the sweep and holds for two
-	 * points, the last two within half the drop: bandwidth has stopped
-	 * falling */
-	return last->last == n - 1 && last->last > last->first &&
-	       pts[n - 1].gbs >= pts[n - 2].gbs * (1 - drop_frac / 2);
+	/* the last plateau runs to the end of the sweep and the last three
+	 * sizes (a 4x range at x2 steps) agree within half the drop:
+	 * bandwidth has stopped falling (the fall from a big shared L3 to
+	 * DRAM can be gradual: two points agree by chance on the slope) */
+	if (points < 2)
+		points = 2;
+	if (last->last != n - 1 || n < points)
+		return 0;
+	double lo = pts[n - 1].gbs, hi = lo;
+	for (size_t i = n - points; i < n; i++) {
+		if (pts[i].gbs < lo)
+			lo = pts[i].gbs;
+		if (pts[i].gbs > hi)
+			hi = pts[i].gbs;
+	}
+	return lo > 0 && hi <= lo * (1 + drop_frac / 2);
 }
 
 void rl_name_levels(size_t n_plateaus, int dram_reached, char (*levels)[8])

@@ -184,11 +184,14 @@ struct rl_plateau {
 size_t rl_find_plateaus(const struct rl_sweep_point *pts, size_t n,
 			double drop_frac, struct rl_plateau *out, size_t max);
 
-/* 1 when the sweep may stop: at least expected_plateaus plateaus, and
- * the last one runs to the end of the sweep for two points or more, the
- * last two within drop_frac / 2 (bandwidth has stopped falling). */
+/* 1 when the sweep may stop: at least expected_plateaus plateaus, the
+ * last one runs to the end of the sweep, and the last three points agree
+ * within drop_frac / 2 (bandwidth has stopped falling). */
 int rl_sweep_done(const struct rl_sweep_point *pts, size_t n,
 		  size_t expected_plateaus, double drop_frac);
+/* The same with `points` last points instead of three (--quick: 2). */
+int rl_sweep_done_n(const struct rl_sweep_point *pts, size_t n,
+		    size_t expected_plateaus, double drop_frac, size_t points);
 
 /* Names memory levels from the plateaus: the first is L1, then L2, L3,
  * ...; the last is DRAM when dram_reached (the sweep stopped because
