@@ -33,6 +33,6 @@ $(RLPROF_A): $(RUNTIME_OBJS)
 # prerequisite list is expanded when the rule runs, so order is fine).
 $(BIN)/rlprof: $(CLI_OBJS) $(REPORT_OBJS) $$(PROBE_OBJS) $(EVENTS_OBJS) $(RLPROF_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) $^ -o $@ $(REPORT_LIBS) $(EVENTS_LIBS) $(RUNTIME_LIBS) $(PROBE_LIBS)
+	$(CC) $(ALL_LDFLAGS) -Wl,--export-dynamic-symbol=rl_runtime_disabled $^ -o $@ $(REPORT_LIBS) $(EVENTS_LIBS) $(RUNTIME_LIBS) $(PROBE_LIBS)
 
 TARGETS += $(RLPROF_SO) $(RLPROF_A) $(BIN)/rlprof

@@ -9,6 +9,12 @@
 #pragma weak cmd_report
 #pragma weak cmd_probe
 
+/* librlprof's runtime never profiles the rlprof command itself (e.g. when
+ * an outer rlprof run preloads librlprof.so into it); exported from the
+ * executable so a preloaded librlprof.so sees it (profiler/build.mk). */
+extern const int rl_runtime_disabled;
+const int rl_runtime_disabled = 1;
+
 struct rl_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
