@@ -38,13 +38,11 @@
 #include <cpuid.h>
 #endif
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
+/* counters/sim/build.mk defines RL_SIM_HAVE_VALGRIND_H when Valgrind's
+ * client-request header (BSD-style) is installed */
+#ifdef RL_SIM_HAVE_VALGRIND_H
 #include <valgrind/valgrind.h>
-#define RL_SIM_HAVE_VALGRIND_H 1
-#endif
-#endif
-#ifndef RL_SIM_HAVE_VALGRIND_H
+#else
 #define RUNNING_ON_VALGRIND 0
 #define VALGRIND_DO_CLIENT_REQUEST_EXPR(dflt, req, a1, a2, a3, a4, a5) (dflt)
 #define VG_USERREQ_TOOL_BASE(a, b)                                          \
@@ -673,10 +671,10 @@ static int sim_init(const char *options, struct rl_backend_setup *setup,
 		return rl_fail(err, errlen, RL_EFORMAT,
 			       "the simulator reports %d cache levels",
 			       sim_nlevels);
-	VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, info, sizeof info, 0,
-					0, 0);
-	VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, geom, sizeof geom, 1,
-					0, 0);
+	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, info, sizeof info,
+					      0, 0, 0);
+	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, geom, sizeof geom,
+					      1, 0, 0);
 	info[sizeof info - 1] = '\0';
 	geom[sizeof geom - 1] = '\0';
 	(void)options; /* the tool got them on its command line */

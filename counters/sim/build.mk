@@ -24,6 +24,13 @@ SIM_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 SIM_LDFLAGS := -static -nodefaultlibs -nostartfiles -u _start -no-pie \
                -Wl,-Ttext-segment=0x58000000
 
+# The sim backend (counters/backend_sim.c, in librlprof) includes
+# <valgrind/valgrind.h> when present; without it the runtime side cannot
+# talk to the tool and init() says so.
+ifneq ($(wildcard $(VG_INCDIR)/valgrind.h),)
+CFLAGS_counters_ += -DRL_SIM_HAVE_VALGRIND_H=1
+endif
+
 ifeq ($(words $(wildcard $(SIM_ARCHIVES) $(VG_INCDIR)/pub_tool_basics.h)),4)
 TARGETS += $(SIM_TOOL) $(SIM_PRELOAD_LINK)
 INSTALL_LIBEXEC += $(SIM_TOOL) $(SIM_PRELOAD_LINK)
