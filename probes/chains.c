@@ -104,7 +104,7 @@ int rl_probe_chains(const struct rl_chain_params *p,
 	 * is an upper bound). */
 	double flops1 = rl_chain_flops_per_step(p->isa, p->f32, p->add_only) *
 			p->chains * (double)p->iters;
-	double rates[MAX_TRIALS], best = 0;
+	double rates[MAX_TRIALS] = { 0 }, best = 0;
 	for (unsigned t = 0; t < p->trials; t++) {
 		rates[t] = 0;
 		for (unsigned i = 0; i < p->threads; i++) {

@@ -70,13 +70,13 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 	unsigned n_k = c->o->quick ? sizeof quick_chains / sizeof quick_chains[0]
 				   : RL_FMA_MAX_CHAINS;
 	double g[RL_FMA_MAX_CHAINS + 1] = { 0 }, top = 0;
-	unsigned ks[RL_FMA_MAX_CHAINS];
+	unsigned ks[RL_FMA_MAX_CHAINS] = { 0 };
 	char what[96], method[128];
 	struct rl_chain_result r;
 	int rc;
 
 	snprintf(what, sizeof what, "%s %s chains 1..%u", rl_isa_name(isa), prec,
-		 RL_FMA_MAX_CHAINS);
+		 (unsigned)RL_FMA_MAX_CHAINS);
 	for (unsigned i = 0; i < n_k; i++) {
 		ks[i] = c->o->quick ? quick_chains[i] : i + 1;
 		if ((rc = run(c, isa, f32, 0, ks[i], 1, &r, err, errlen)))
