@@ -16,10 +16,12 @@ static int cmp_double(const void *a, const void *b)
 static double median_of(const struct rl_sweep_point *pts, size_t first,
 			size_t last)
 {
-	double v[RL_PROBE_MAX_SWEEP];
+	double v[RL_PROBE_MAX_SWEEP] = { 0 };
 	size_t n = 0;
 	for (size_t i = first; i <= last && n < RL_PROBE_MAX_SWEEP; i++)
 		v[n++] = pts[i].gbs;
+	if (n == 0)
+		return 0;
 	qsort(v, n, sizeof v[0], cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

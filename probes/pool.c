@@ -205,9 +205,9 @@ static int map_arrays(struct worker *w, size_t max_elems)
 	char *base = (char *)(((uintptr_t)w->map + HUGE_BYTES - 1) &
 			      ~(uintptr_t)(HUGE_BYTES - 1));
 	madvise(base, 3 * arr, MADV_HUGEPAGE);
-	w->a = (double *)base;
-	w->b = (double *)(base + arr + 1024 + 64);
-	w->c = (double *)(base + 2 * arr + 2048 + 128);
+	w->a = (double *)(void *)base;
+	w->b = (double *)(void *)(base + arr + 1024 + 64);
+	w->c = (double *)(void *)(base + 2 * arr + 2048 + 128);
 	return 0;
 }
 
