@@ -108,8 +108,8 @@ struct rl_triad_result {
 					trial: see pool.c) */
 };
 
-int rl_triad_pool_run(struct rl_triad_pool *pool,
-		      const struct rl_triad_params *p,
+int rl_triad_pool_run(struct rl_triad_pool *p,
+		      const struct rl_triad_params *q,
 		      struct rl_triad_result *r, char *err, size_t errlen);
 
 /* Result check: runs the kernel once on small arrays and compares with
