@@ -232,9 +232,10 @@ static char *join_backends(const struct rl_run_results *res)
 	return s;
 }
 
-static char *dup_or_null(const char *s)
+/* A missing string reads as "": NULL here means out of memory. */
+static char *dup_or_empty(const char *s)
 {
-	return s ? strdup(s) : NULL;
+	return strdup(s ? s : "");
 }
 
 static int build_header(const struct rl_run_results *res, struct rl_report *r)
@@ -247,7 +248,7 @@ static int build_header(const struct rl_run_results *res, struct rl_report *r)
 	    (res->command && !(r->command = strdup(res->command))))
 		return RL_ENOMEM;
 	if (res->n_procs &&
-	    !(r->backend_note = dup_or_null(res->procs[0].backend_note)))
+	    !(r->backend_note = dup_or_empty(res->procs[0].backend_note)))
 		return RL_ENOMEM;
 	for (size_t p = 0; p < res->n_procs; p++) {
 		const struct rl_process_results *pr = &res->procs[p];
