@@ -109,7 +109,7 @@ static int sweep(struct probe_ctx *c, struct rl_triad_pool *pool,
 
 static int measure_level(struct probe_ctx *c, struct rl_triad_pool *pool,
 			 const char *level, unsigned threads, uint64_t ws_bytes,
-			 int nt_too, char *err, size_t errlen)
+			 int nt_too, const char *note, char *err, size_t errlen)
 {
 	const int quick = c->o->quick, dram = !strcmp(level, "DRAM");
 	size_t elems = (size_t)(ws_bytes / RL_TRIAD_STREAM_BYTES) & ~(size_t)15;
@@ -147,10 +147,10 @@ static int measure_level(struct probe_ctx *c, struct rl_triad_pool *pool,
 	char h[32];
 	human(h, sizeof h, (double)elems * sizeof(double));
 	snprintf(b->method, sizeof b->method,
-		 "triad %s 24 B/elem best of %u%s, 3x%s per thread%s",
+		 "triad %s 24 B/elem best of %u%s, 3x%s per thread%s%s",
 		 rl_isa_name(triad_isa(c->cpu)), trials,
 		 r.chunked ? " per 3x512 KiB chunk" : "", h,
-		 nt_too ? ", nt stores too" : "");
+		 nt_too ? ", nt stores too" : "", note);
 	return 0;
 }
 
@@ -177,6 +177,14 @@ static void label(struct rl_probe_sweep *s, const struct rl_plateau *pl,
 			memcpy(s->level[i], names[k], sizeof s->level[i]);
 }
 
+static size_t cache_levels(size_t np, char (*names)[8])
+{
+	size_t n = 0;
+	for (size_t k = 0; k < np; k++)
+		n += strcmp(names[k], "DRAM") != 0;
+	return n;
+}
+
 int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 {
 	const unsigned T = c->threads;
@@ -189,70 +197,95 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 				    errlen);
 	if (rc)
 		return rc;
-	unsigned tcounts[2] = { 1, T };
-	unsigned nsweeps = (T > 1 && !c->o->quick) ? 2 : 1;
 	char found[128] = "";
-	uint64_t dram1_bytes = 0; /* per thread, from the one-core sweep */
-	char levels1[128] = " ";  /* " L1 L2 L3 DRAM " as found on one core */
-	for (unsigned si = 0; si < 2 && !(si == 1 && T == 1); si++) {
-		unsigned t = tcounts[si];
-		/* quick: the all-core roofs at the one-core plateau sizes */
-		struct rl_probe_sweep *s = &c->extra->sweeps[si < nsweeps ? si : 0];
-		if (si < nsweeps) {
-			rc = sweep(c, pool, t, max_elems, s, err, errlen);
-			if (rc < 0)
-				goto out;
-			c->extra->n_sweeps = si + 1;
+	struct rl_plateau pl1[RL_PROBE_MAX_SWEEP], pl2[RL_PROBE_MAX_SWEEP];
+	char names1[RL_PROBE_MAX_SWEEP][8], names2[RL_PROBE_MAX_SWEEP][8];
+	uint64_t dram_bytes = 0; /* per thread, from the one-core sweep */
+
+	/* one core */
+	struct rl_probe_sweep *s1 = &c->extra->sweeps[0];
+	rc = sweep(c, pool, 1, max_elems, s1, err, errlen);
+	if (rc < 0)
+		goto out;
+	int at_cap = rc == 0;
+	c->extra->n_sweeps = 1;
+	size_t np1 = rl_find_plateaus(s1->pts, s1->n, DROP, pl1,
+				      RL_PROBE_MAX_SWEEP);
+	/* the last plateau is DRAM when the sweep ends in it: it stopped
+	 * falling there, or the memory cap came first */
+	int dram = np1 >= 2 && pl1[np1 - 1].last == s1->n - 1;
+	rl_name_levels(np1, dram, names1);
+	label(s1, pl1, np1, names1);
+	for (size_t k = 0; k < np1; k++) {
+		int is_dram = !strcmp(names1[k], "DRAM");
+		uint64_t ws = level_size(s1, &pl1[k], is_dram, c->o->quick);
+		if (is_dram)
+			dram_bytes = ws;
+		if ((rc = measure_level(c, pool, names1[k], 1, ws, is_dram, "",
+					err, errlen)))
+			goto out;
+		if (!is_dram) {
+			char h[32], part[40];
+			human(h, sizeof h, (double)s1->pts[pl1[k].last].bytes);
+			snprintf(part, sizeof part, " %.7s<=%s", names1[k], h);
+			if (strlen(found) + strlen(part) < sizeof found)
+				strcat(found, part);
 		}
-		struct rl_plateau pl[RL_PROBE_MAX_SWEEP];
-		size_t np = rl_find_plateaus(s->pts, s->n, DROP, pl,
-					     RL_PROBE_MAX_SWEEP);
-		/* the last plateau is DRAM when the sweep ends in it: it
-		 * stopped falling there, or the memory cap came first (then
-		 * it is the slowest level this machine let us reach) */
-		int dram = np >= 2 && pl[np - 1].last == s->n - 1;
-		char names[RL_PROBE_MAX_SWEEP][8];
-		rl_name_levels(np, dram, names);
-		if (si < nsweeps)
-			label(s, pl, np, names);
-		for (size_t k = 0; k < np; k++) {
-			int is_dram = !strcmp(names[k], "DRAM");
-			/* all cores: DRAM at the one-core DRAM size per thread
-			 * (beyond every cache for one core, so for all), not
-			 * wherever a noisy all-core tail might end */
-			if (si == 1 && dram1_bytes && is_dram)
-				continue;
-			/* all cores: the levels the one-core sweep found (a
-			 * shared cache may add a noisy plateau here) */
-			char key[12];
-			snprintf(key, sizeof key, " %s ", names[k]);
-			if (si == 1 && !strstr(levels1, key))
-				continue;
-			if (si == 0 && strlen(levels1) + 8 < sizeof levels1) {
-				strcat(levels1, names[k]);
-				strcat(levels1, " ");
-			}
-			uint64_t ws = level_size(s, &pl[k], is_dram,
-						 c->o->quick);
-			if (si == 0 && is_dram)
-				dram1_bytes = ws;
-			rc = measure_level(c, pool, names[k], t, ws, is_dram,
-					   err, errlen);
-			if (rc)
-				goto out;
-			if (si == 0 && !is_dram) {
-				char h[32], part[40];
-				human(h, sizeof h, (double)s->pts[pl[k].last].bytes);
-				snprintf(part, sizeof part, " %s<=%s", names[k], h);
-				if (strlen(found) + strlen(part) < sizeof found)
-					strcat(found, part);
-			}
+	}
+	/* no DRAM plateau before the memory cap (a noisy tail): the largest
+	 * size reached is beyond every cache we could fill */
+	if (!dram && at_cap && s1->n) {
+		dram_bytes = s1->pts[s1->n - 1].bytes;
+		if ((rc = measure_level(c, pool, "DRAM", 1, dram_bytes, 1,
+					", at the memory cap", err, errlen)))
+			goto out;
+	}
+	if (T == 1)
+		goto done;
+
+	/* all cores: cache levels from their own sweep when it finds the
+	 * same levels (a shared cache is smaller per thread), else (and
+	 * with --quick) at the one-core sizes; DRAM at the one-core DRAM
+	 * size per thread (beyond every cache for one core, so for all) */
+	struct rl_probe_sweep *sa = s1;
+	struct rl_plateau *pla = pl1;
+	char(*namesa)[8] = names1;
+	size_t npa = np1;
+	const char *note = c->o->quick ? ", at the 1-core sizes" : "";
+	if (!c->o->quick) {
+		struct rl_probe_sweep *s2 = &c->extra->sweeps[1];
+		rc = sweep(c, pool, T, max_elems, s2, err, errlen);
+		if (rc < 0)
+			goto out;
+		c->extra->n_sweeps = 2;
+		size_t np2 = rl_find_plateaus(s2->pts, s2->n, DROP, pl2,
+					      RL_PROBE_MAX_SWEEP);
+		int dram2 = np2 >= 2 && pl2[np2 - 1].last == s2->n - 1;
+		rl_name_levels(np2, dram2, names2);
+		label(s2, pl2, np2, names2);
+		if (cache_levels(np2, names2) == cache_levels(np1, names1)) {
+			sa = s2;
+			pla = pl2;
+			namesa = names2;
+			npa = np2;
+		} else {
+			note = ", at the 1-core sizes (the all-core sweep "
+			       "found other levels)";
 		}
-		if (si == 1 && dram1_bytes &&
-		    (rc = measure_level(c, pool, "DRAM", t, dram1_bytes, 1, err,
+	}
+	for (size_t k = 0; k < npa; k++) {
+		if (!strcmp(namesa[k], "DRAM"))
+			continue;
+		uint64_t ws = level_size(sa, &pla[k], 0, c->o->quick);
+		if ((rc = measure_level(c, pool, namesa[k], T, ws, 0, note, err,
 					errlen)))
 			goto out;
 	}
+	if (dram_bytes &&
+	    (rc = measure_level(c, pool, "DRAM", T, dram_bytes, 1,
+				", at the 1-core DRAM size", err, errlen)))
+		goto out;
+done:
 	rc = 0;
 	{
 		char claim[128] = "";
