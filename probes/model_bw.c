@@ -225,7 +225,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 					err, errlen)))
 			goto out;
 		if (!is_dram) {
-			char h[32], part[40];
+			char h[32], part[48];
 			human(h, sizeof h, (double)s1->pts[pl1[k].last].bytes);
 			snprintf(part, sizeof part, " %.7s<=%s", names1[k], h);
 			if (strlen(found) + strlen(part) < sizeof found)
