@@ -26,13 +26,18 @@ static double median_of(const struct rl_sweep_point *pts, size_t first,
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* A group becomes a plateau when it has two points or more; its leading
- * points that stand clearly above the rest are the tail of the previous
- * level (a transition), not part of it. */
+/* A group becomes a plateau when it has two points or more (two that
+ * agree within half the drop); its leading points that stand clearly
+ * above the rest are the tail of the previous level (a transition), not
+ * part of it. */
 static int close_group(const struct rl_sweep_point *pts, size_t first,
 		       size_t last, double drop_frac, struct rl_plateau *pl)
 {
 	if (last <= first)
+		return 0;
+	/* two points still falling are a slope (a gradual fall from a big
+	 * shared cache to DRAM), not a level */
+	if (last - first == 1 && pts[last].gbs < pts[first].gbs * (1 - drop_frac / 2))
 		return 0;
 	while (last - first >= 2) {
 		double rest = median_of(pts, first + 1, last);

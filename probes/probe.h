@@ -177,7 +177,8 @@ struct rl_plateau {
 
 /* Splits a sweep (growing sizes) into plateaus: a new plateau starts
  * where bandwidth falls by more than drop_frac below the running plateau
- * level; transition points (between two plateaus) belong to neither;
+ * level; transition points (between two plateaus, or two points still
+ * falling by more than drop_frac / 2) belong to neither;
  * two neighbouring plateaus within drop_frac of each other are one (a
  * noisy point split it). Returns the number of plateaus written
  * (<= max). */

@@ -327,6 +327,32 @@ Test(probe, noisy_point_does_not_split_a_level)
 	cr_expect_float_eq(pl[1].gbs, 120, 0);
 }
 
+/* A measured sweep of this VM: L3 fades into DRAM over three doublings;
+ * the two points on that slope are no level of their own. */
+Test(probe, gradual_fall_to_dram_is_no_level)
+{
+	static const double d[][2] = {
+		{ 12 * KiB, 388.7 }, { 24 * KiB, 394.8 }, { 48 * KiB, 366.0 },
+		{ 96 * KiB, 112.9 }, { 192 * KiB, 113.0 }, { 384 * KiB, 115.6 },
+		{ 768 * KiB, 116.2 }, { 1536 * KiB, 102.7 },
+		{ 3 * MiB, 33.3 },  { 6 * MiB, 30.0 },   { 17 * MiB, 29.9 },
+		{ 34 * MiB, 29.8 }, { 68 * MiB, 20.7 },  { 136 * MiB, 17.9 },
+		{ 272 * MiB, 17.4 }, { 543 * MiB, 17.4 },
+	};
+	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
+	struct rl_plateau pl[8];
+	size_t n = load(p, d, sizeof d / sizeof d[0]);
+	size_t np = rl_find_plateaus(p, n, 0.15, pl, 8);
+	cr_assert_eq(np, 4);
+	cr_expect_eq(pl[3].first, 14);
+	cr_expect_float_eq(pl[3].gbs, 17.4, 0);
+	/* the slope does not make a 4th plateau early: still L3 and DRAM */
+	cr_expect_not(rl_sweep_done(p, 14, 4, 0.15));
+	cr_expect(rl_sweep_done_n(p, n, 4, 0.15, 2));
+	/* the L2 -> L3 fall (1.5 MiB, 3 MiB) is no level either */
+	cr_expect_not(rl_sweep_done(p, 12, 4, 0.15));
+}
+
 Test(probe, levels_without_dram)
 {
 	char names[3][8];
