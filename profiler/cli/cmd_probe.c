@@ -242,10 +242,10 @@ static void print_table(const struct rl_machine *m, const char *path)
 	}
 
 	printf("\ncompute (GFLOP/s): plateau of K independent chains; "
-	       "theoretical = cores x GHz x units x lanes x 2\n");
-	printf("%-11s %-12s %-4s %9s %9s %11s %6s %6s %8s\n", "isa", "kind",
-	       "prec", "1 core", T > 1 ? "all" : "", "theoretical", "meas%",
-	       "chains", "latency");
+	       "theoretical (all cores) = cores x GHz x units x lanes x 2\n");
+	printf("%-11s %-12s %-4s %9s %9s %11s %6s %6s %6s %8s\n", "isa",
+	       "kind", "prec", "1 core", T > 1 ? "all" : "", "theoretical",
+	       "1c %", T > 1 ? "all %" : "", "chains", "latency");
 	for (size_t i = 0; i < m->n_compute; i++) {
 		const struct rl_compute_roof *c = &m->compute[i];
 		if (c->threads != 1)
@@ -260,10 +260,18 @@ static void print_table(const struct rl_machine *m, const char *path)
 		else
 			printf(" %9s", "");
 		if (top->theoretical_gflops > 0)
-			printf(" %11.1f %5.0f%%", top->theoretical_gflops,
-			       100 * top->gflops / top->theoretical_gflops);
+			printf(" %11.1f", top->theoretical_gflops);
 		else
-			printf(" %11s %6s", "-", "-");
+			printf(" %11s", "-");
+		if (c->theoretical_gflops > 0)
+			printf(" %5.0f%%", 100 * c->gflops / c->theoretical_gflops);
+		else
+			printf(" %6s", "-");
+		if (ct && ct->theoretical_gflops > 0)
+			printf(" %5.0f%%",
+			       100 * ct->gflops / ct->theoretical_gflops);
+		else
+			printf(" %6s", T > 1 ? "-" : "");
 		printf(" %6u", c->chains);
 		if (c->latency_cycles > 0)
 			printf(" %6.1f c", c->latency_cycles);
