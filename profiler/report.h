@@ -69,6 +69,8 @@ struct rl_region_row {
 	char *diagnosis;       /* one line, what the numbers mean */
 	bool has_system_wide;  /* some figure counts the whole socket */
 	bool has_proxy, simulated;
+	bool time_native;      /* simulated counts, time from a native run
+				  (rlprof run -b sim --sim-timing native) */
 };
 
 struct rl_report {

@@ -37,6 +37,7 @@ struct rl_region_stats {
 	double expected_flops, expected_bytes; /* RL_REGION_EXPECT sums */
 	uint64_t expect_calls;                 /* 0: nothing declared */
 	uint64_t open_at_exit;                 /* begins never ended */
+	uint8_t time_native; /* time_ns from the native timing run (sim) */
 };
 
 struct rl_thread_results {
@@ -81,6 +82,9 @@ struct rl_run_results {
 	char *backend_reason;    /* why auto chose what it chose, may be NULL */
 	char *command;           /* the profiled command line, may be NULL */
 	int exit_status;         /* as rlprof run returned it, -1 unknown */
+	int sim_timing_native;   /* 1: some simulated region's time_ns was
+				    replaced by DIR/raw-native's (a native
+				    timing run of the same program) */
 };
 
 /* Reading (profiler side, uses a JSON library). */

@@ -34,7 +34,7 @@ static json_t *render(const char *file, int with_machine)
 	struct rl_process_results p;
 	struct rl_run_results run = {&p, 1, (char *)"auto",
 				     (char *)"no PMU: \"time\" chosen",
-				     (char *)"./kern <1>", 3};
+				     (char *)"./kern <1>", 3, 0};
 	struct rl_machine *m = calloc(1, sizeof *m);
 	struct rl_report rep;
 	struct rl_render_options opt = {0, 0, 0};

@@ -36,7 +36,7 @@ static char *render(const char *file, int with_machine, int per_thread)
 	struct rl_process_results p;
 	struct rl_run_results run = {&p, 1, (char *)"auto",
 				     (char *)"auto: no hardware PMU",
-				     (char *)"./app 1", 0};
+				     (char *)"./app 1", 0, 0};
 	struct rl_machine *m = calloc(1, sizeof *m);
 	struct rl_report rep;
 	struct rl_render_options opt = {0, 0, per_thread};

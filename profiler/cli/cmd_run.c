@@ -30,19 +30,24 @@ static void usage(FILE *out)
 		"                          out, e.g. 48K:12,2M:16,32M:16\n"
 		"      --sim-bounds MODE   sim: 'region' (default) writes dirty lines back at\n"
 		"                          region bounds; 'raw' does not\n"
+		"      --sim-timing MODE   sim: 'native' (default) runs PROGRAM twice: first\n"
+		"                          natively for the region times (backend time, into\n"
+		"                          DIR/raw-native), then under the simulator for the\n"
+		"                          counts; 'sim' runs it once, times then Valgrind's\n"
 		"      --no-probe          do not measure this machine when no machine model\n"
 		"                          is cached (the report then has no roofs)\n"
 		"      --plot              draw a small text roofline under the table\n"
 		"      --per-thread        show per-thread rows in the table\n"
 		"  -h, --help              this text\n"
 		"\n"
-		"exit status: the program's own (128+N if it died of signal N), 127 if\n"
-		"PROGRAM is not found, 126 if it cannot be executed, 2 usage error, 1 when\n"
-		"rlprof itself fails before running it\n");
+		"exit status: the program's own (128+N if it died of signal N; with sim,\n"
+		"that of its run under the simulator), 127 if PROGRAM is not found, 126\n"
+		"if it cannot be executed, 2 usage error, 1 when rlprof itself fails\n"
+		"before running it\n");
 }
 
-enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_NO_PROBE,
-       OPT_PLOT, OPT_PER_THREAD };
+enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
+       OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -62,6 +67,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"events", required_argument, NULL, OPT_EVENTS},
 		{"sim-caches", required_argument, NULL, OPT_SIM_CACHES},
 		{"sim-bounds", required_argument, NULL, OPT_SIM_BOUNDS},
+		{"sim-timing", required_argument, NULL, OPT_SIM_TIMING},
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
@@ -73,6 +79,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 	memset(o, 0, sizeof *o);
 	o->out_dir = "rlprof-out";
 	o->backend = "auto";
+	o->sim_timing = "native";
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+o:b:qh", opts, NULL)) != -1) {
@@ -83,6 +90,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_EVENTS: o->events = optarg; break;
 		case OPT_SIM_CACHES: o->sim_caches = optarg; break;
 		case OPT_SIM_BOUNDS: o->sim_bounds = optarg; break;
+		case OPT_SIM_TIMING: o->sim_timing = optarg; break;
 		case OPT_NO_PROBE: o->no_probe = true; break;
 		case OPT_PLOT: o->plot = true; break;
 		case OPT_PER_THREAD: o->per_thread = true; break;
@@ -112,6 +120,10 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 	    strcmp(o->sim_bounds, "raw") != 0)
 		return usage_error("option '--sim-bounds' takes 'region' or 'raw', not '%s'",
 				   o->sim_bounds);
+	if (strcmp(o->sim_timing, "native") != 0 &&
+	    strcmp(o->sim_timing, "sim") != 0)
+		return usage_error("option '--sim-timing' takes 'native' or 'sim', not '%s'",
+				   o->sim_timing);
 	if (strcmp(o->backend, "auto") != 0 && !rl_backend_find(o->backend)) {
 		char names[256];
 		rl_backend_names(names, sizeof names);
@@ -259,6 +271,9 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	if ((rc = check_program(run)) != 0 || (rc = choose_backend(run)) != 0)
 		goto out;
+	run->native_timing =
+		strcmp(run->probes[run->chosen].backend->name, "sim") == 0 &&
+		strcmp(run->opt.sim_timing, "native") == 0;
 	if (rl_run_prepare_dir(run, err, sizeof err) < 0 ||
 	    rl_run_prepare_launch(run, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
@@ -269,6 +284,11 @@ int cmd_run(int argc, char **argv)
 		   run->probes[run->chosen].backend->name,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"
 							 : "requested");
+	if (run->native_timing) {
+		rl_run_say(run, "timing run (native, backend time)...");
+		rl_run_native(run);
+		rl_run_say(run, "counting run (simulator)...");
+	}
 	rl_run_spawn_wait(run);
 	if (rl_run_write_record(run, err, sizeof err) < 0)
 		rl_run_warn("%s", err);
@@ -277,6 +297,7 @@ int cmd_run(int argc, char **argv)
 		rc = RL_EXIT_FAILURE;
 out:
 	rl_launch_release(&run->launch);
+	rl_launch_release(&run->native_launch);
 	rl_elf_info_release(&run->elf);
 	free(run);
 	return rc;

@@ -1,8 +1,9 @@
 /*
  * The parts of `rlprof run` (cmd_run.c orchestrates): preparing the output
  * directory and the launch (run_prepare.c), starting and waiting for the
- * program (run_spawn.c), writing DIR/run.json (run_record.c), and turning
- * the results into the report files (run_report.c).
+ * program (run_spawn.c), the native timing run before a simulated one
+ * (run_native.c), writing DIR/run.json (run_record.c), and turning the
+ * results into the report files (run_report.c).
  *
  * One struct rl_run holds the state of one run; cmd_run() owns it and
  * releases what it allocated (elf info, launch) at the end.
@@ -27,6 +28,7 @@ struct rl_run_options {
 	const char *events;      /* --events, NULL when absent */
 	const char *sim_caches;  /* --sim-caches */
 	const char *sim_bounds;  /* --sim-bounds: "region" or "raw" */
+	const char *sim_timing;  /* --sim-timing: "native" (default) or "sim" */
 	bool quiet, no_probe, plot, per_thread;
 	char **argv;             /* PROGRAM ARGS..., NULL-terminated */
 	int argc;
@@ -58,6 +60,16 @@ struct rl_run {
 	int exit_status;         /* what rlprof run returns */
 	uint64_t start_ns, end_ns;   /* CLOCK_REALTIME */
 	uint64_t elapsed_ns;         /* CLOCK_MONOTONIC */
+
+	/* -b sim with --sim-timing native: the program first runs natively
+	 * under the time backend, its results into native_dir */
+	bool native_timing;
+	char native_dir[PATH_MAX];   /* absolute, out_dir/raw-native */
+	struct rl_launch native_launch;
+	bool native_phase;           /* the spawn is the timing run */
+	bool native_done;            /* the timing run was attempted */
+	int native_exit_status;      /* its exit status (128+N on signal N) */
+	int native_signal;           /* 0, or the signal that ended it */
 };
 
 /* run_prepare.c */
@@ -66,6 +78,11 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen);
 
 /* run_spawn.c: starts the launch and waits; fills the outcome fields. */
 void rl_run_spawn_wait(struct rl_run *run);
+
+/* run_native.c: the timing run (native_launch, native_dir) when
+ * native_timing; fills the native_* fields and leaves the outcome fields
+ * as before it. Warns when the program failed natively. */
+void rl_run_native(struct rl_run *run);
 
 /* run_record.c */
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);

@@ -151,6 +151,35 @@ static void own_dirs(struct rl_run *run)
 		copy_str(run->libexec_dir, sizeof run->libexec_dir, tmp);
 }
 
+/* DIR/raw-native: emptied of an earlier run's results; created for a
+ * native timing run, else removed (so no stale timing is merged). */
+static int prepare_native_dir(struct rl_run *run, char *err, size_t errlen)
+{
+	char dir[PATH_MAX + 16];
+	int rc;
+
+	snprintf(dir, sizeof dir, "%s/raw-native", run->out_dir);
+	if (copy_str(run->native_dir, sizeof run->native_dir, dir) < 0)
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "output directory '%s': path too long",
+			       run->opt.out_dir);
+	remove_stale(run->native_dir);
+	if (!run->native_timing) {
+		rmdir(run->native_dir); /* fails harmlessly when absent or
+					   holding the user's own files */
+		return 0;
+	}
+	if (mkdir(run->native_dir, 0777) != 0 && errno != EEXIST)
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot create '%s/raw-native': %s; choose "
+			       "another output directory with -o DIR",
+			       run->opt.out_dir, strerror(errno));
+	if ((rc = check_writable(run->native_dir, run->native_dir, err,
+				 errlen)) < 0)
+		return rc;
+	return 0;
+}
+
 int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
 {
 	const char *dir = run->opt.out_dir;
@@ -182,7 +211,7 @@ int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
 			   "removed %d results file%s of a previous run from '%s/raw'",
 			   n, n == 1 ? "" : "s", dir);
 	remove_old_reports(run->out_dir);
-	return 0;
+	return prepare_native_dir(run, err, errlen);
 }
 
 static void add_option(char *buf, size_t len, const char *key,
@@ -195,7 +224,8 @@ static void add_option(char *buf, size_t len, const char *key,
 		 value);
 }
 
-static int set_preload(struct rl_run *run, char *err, size_t errlen)
+static int set_preload(struct rl_run *run, struct rl_launch *l, char *err,
+		       size_t errlen)
 {
 	char lib[PATH_MAX + 32], value[2 * PATH_MAX + 64];
 	const char *old = getenv("LD_PRELOAD");
@@ -219,24 +249,19 @@ static int set_preload(struct rl_run *run, char *err, size_t errlen)
 		snprintf(value, sizeof value, "%s:%s", lib, old);
 	else
 		snprintf(value, sizeof value, "%s", lib);
-	if (rl_launch_setenv(&run->launch, "LD_PRELOAD", value) < 0)
+	if (rl_launch_setenv(l, "LD_PRELOAD", value) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	run->preloaded = true;
 	return 0;
 }
 
-int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
+/* The launch of the program under backend b, results into raw_dir. */
+static int fill_launch(struct rl_run *run, struct rl_launch *l,
+		       const struct rl_backend *b, const char *raw_dir,
+		       char *err, size_t errlen)
 {
-	const struct rl_backend *b = run->probes[run->chosen].backend;
-	struct rl_launch *l = &run->launch;
 	char **argv;
 	int rc;
-
-	add_option(run->options, sizeof run->options, "events", run->opt.events);
-	add_option(run->options, sizeof run->options, "sim-caches",
-		   run->opt.sim_caches);
-	add_option(run->options, sizeof run->options, "sim-bounds",
-		   run->opt.sim_bounds);
 
 	/* the program by its resolved path: a wrapper (valgrind) needs it */
 	argv = calloc((size_t)run->opt.argc + 1, sizeof *argv);
@@ -251,9 +276,9 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 		return rl_fail(err, errlen, rc, "out of memory");
 	l->libexec_dir = run->libexec_dir;
 	l->options = run->options;
-	l->raw_dir = run->raw_dir;
+	l->raw_dir = raw_dir;
 
-	if (rl_launch_setenv(l, "RLPROF_OUT", run->raw_dir) < 0 ||
+	if (rl_launch_setenv(l, "RLPROF_OUT", raw_dir) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND", b->name) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS", run->options) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
@@ -261,7 +286,7 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 	if (run->whole_program) {
 		if (rl_launch_setenv(l, "RLPROF_WHOLE_PROGRAM", "1") < 0)
 			return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-		if ((rc = set_preload(run, err, errlen)) < 0)
+		if ((rc = set_preload(run, l, err, errlen)) < 0)
 			return rc;
 	}
 	if (b->prepare_launch) {
@@ -274,4 +299,29 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 				       berr[0] ? berr : rl_strerror(rc));
 	}
 	return 0;
+}
+
+int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
+{
+	const struct rl_backend *b = run->probes[run->chosen].backend;
+	const struct rl_backend *timer;
+	int rc;
+
+	add_option(run->options, sizeof run->options, "events", run->opt.events);
+	add_option(run->options, sizeof run->options, "sim-caches",
+		   run->opt.sim_caches);
+	add_option(run->options, sizeof run->options, "sim-bounds",
+		   run->opt.sim_bounds);
+	if ((rc = fill_launch(run, &run->launch, b, run->raw_dir, err,
+			      errlen)) < 0 ||
+	    !run->native_timing)
+		return rc;
+	/* the timing run: the same program, environment and preload, under
+	 * the time backend */
+	if (!(timer = rl_backend_find("time")))
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "this rlprof has no 'time' backend for the "
+			       "native timing run; use --sim-timing sim");
+	return fill_launch(run, &run->native_launch, timer, run->native_dir,
+			   err, errlen);
 }

@@ -96,6 +96,21 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 	json_object_set_new(o, "end_ns", json_integer((json_int_t)run->end_ns));
 	json_object_set_new(o, "elapsed_s", json_real((double)run->elapsed_ns / 1e9));
 	json_object_set_new(o, "output_dir", json_string(run->out_dir));
+	/* -b sim: where the region times come from (README "run.json") */
+	json_object_set_new(o, "sim_timing",
+			    strcmp(run->probes[run->chosen].backend->name,
+				   "sim") != 0
+				    ? json_null()
+				    : json_string(run->native_timing ? "native"
+								     : "sim"));
+	json_object_set_new(o, "native_exit_status",
+			    run->native_done
+				    ? json_integer(run->native_exit_status)
+				    : json_null());
+	json_object_set_new(o, "native_signal",
+			    run->native_done && run->native_signal
+				    ? json_integer(run->native_signal)
+				    : json_null());
 
 	snprintf(path, sizeof path, "%s/run.json", run->out_dir);
 	rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

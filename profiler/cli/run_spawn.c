@@ -141,7 +141,8 @@ void rl_run_spawn_wait(struct rl_run *run)
 
 	if (rc != 0) {
 		run->spawn_errno = rc;
-		say_spawn_error(run, rc);
+		if (!run->native_phase) /* rl_run_native() says it */
+			say_spawn_error(run, rc);
 	} else {
 		run->started = true;
 		run->pid = pid;
@@ -174,5 +175,6 @@ void rl_run_spawn_wait(struct rl_run *run)
 		run->exit_status = WEXITSTATUS(run->wait_status);
 	else if (WIFSIGNALED(run->wait_status))
 		run->exit_status = 128 + WTERMSIG(run->wait_status);
-	describe_end(run);
+	if (!run->native_phase) /* rl_run_native() says it in one line */
+		describe_end(run);
 }

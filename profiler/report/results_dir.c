@@ -1,6 +1,8 @@
 /*
  * Reading a run directory: every DIR/raw/rlprof-<pid>.json in pid order
- * and DIR/run.json (written by rlprof run; every field optional).
+ * and DIR/run.json (written by rlprof run; every field optional). When
+ * DIR/raw-native exists (rlprof run -b sim with native timing), its times
+ * replace the simulator's (results_native.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +14,7 @@
 
 #include "results.h"
 #include "results_json.h"
+#include "results_native.h"
 #include "rl_error.h"
 
 #define RL_RUN_FORMAT "rlprof-run"
@@ -74,8 +77,16 @@ static char *join_command(const json_t *arr)
 	return s;
 }
 
+/* What run.json says about the native timing run (all optional). */
+struct native_record {
+	char *sim_timing;    /* "native", "sim", NULL: not said */
+	long exit_status;    /* -1: not said */
+	long signal;         /* 0: none */
+	char *program;
+};
+
 static int parse_run(struct rl_json_ctx *c, const json_t *root,
-		     struct rl_run_results *out)
+		     struct rl_run_results *out, struct native_record *nat)
 {
 	const json_t *cmd;
 	long status = -1;
@@ -87,7 +98,14 @@ static int parse_run(struct rl_json_ctx *c, const json_t *root,
 			      &out->backend_requested)) ||
 	    (rc = rl_json_str(c, root, NULL, "backend_reason", 0,
 			      &out->backend_reason)) ||
-	    (rc = rl_json_long(c, root, NULL, "exit_status", 0, &status)))
+	    (rc = rl_json_long(c, root, NULL, "exit_status", 0, &status)) ||
+	    (rc = rl_json_str(c, root, NULL, "sim_timing", 0,
+			      &nat->sim_timing)) ||
+	    (rc = rl_json_long(c, root, NULL, "native_exit_status", 0,
+			       &nat->exit_status)) ||
+	    (rc = rl_json_long(c, root, NULL, "native_signal", 0,
+			       &nat->signal)) ||
+	    (rc = rl_json_str(c, root, NULL, "program", 0, &nat->program)))
 		return rc;
 	out->exit_status = (int)status;
 	cmd = json_object_get(root, "command");
@@ -170,11 +188,124 @@ oom:
 	return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 }
 
+/* Every results file of raw (a directory that may not exist), in pid
+ * order, into a new array. */
+static int load_procs(const char *raw, struct rl_process_results **procs,
+		      size_t *n_procs, char *err, size_t errlen)
+{
+	struct raw_file *files = NULL;
+	size_t n = 0, len = strlen(raw) + 300;
+	char *path = NULL;
+	int rc;
+
+	*procs = NULL;
+	*n_procs = 0;
+	if ((rc = list_raw(raw, &files, &n, err, errlen)) || n == 0)
+		goto out;
+	path = malloc(len);
+	*procs = calloc(n, sizeof **procs);
+	if (!path || !*procs) {
+		rc = rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, len, "%s/%s", raw, files[i].name);
+		if ((rc = rl_results_load(path, &(*procs)[i], err, errlen)))
+			goto out;
+		*n_procs = i + 1;
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(files[i].name);
+	free(files);
+	free(path);
+	if (rc) {
+		for (size_t i = 0; i < *n_procs; i++)
+			rl_results_release(&(*procs)[i]);
+		free(*procs);
+		*procs = NULL;
+		*n_procs = 0;
+	}
+	return rc;
+}
+
+static void release_procs(struct rl_process_results *procs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rl_results_release(&procs[i]);
+	free(procs);
+}
+
+/* DIR/raw-native into out, as run.json (nat) allows. A native run that
+ * failed or results that cannot be read leave the simulator's times, with
+ * a warning; only running out of memory is an error. */
+static int merge_native(const char *dir, const struct native_record *nat,
+			struct rl_run_results *out)
+{
+	struct rl_process_results *np = NULL;
+	size_t nn = 0, len = strlen(dir) + 32;
+	char *raw = malloc(len), msg[1024], lerr[768];
+	const char *prog = nat->program ? nat->program : "the program";
+	struct stat st;
+	int rc = 0;
+
+	if (!raw)
+		return RL_ENOMEM;
+	snprintf(raw, len, "%s/raw-native", dir);
+	msg[0] = '\0';
+	if (nat->sim_timing && strcmp(nat->sim_timing, "native") != 0) {
+		/* --sim-timing sim: one run, nothing to merge */
+	} else if (nat->exit_status > 0 || nat->signal > 0) {
+		if (nat->signal > 0)
+			snprintf(msg, sizeof msg,
+				 "the native timing run of '%s' was killed by "
+				 "signal %ld: times are the simulator's "
+				 "(Valgrind's, many times slower)",
+				 prog, nat->signal);
+		else
+			snprintf(msg, sizeof msg,
+				 "the native timing run of '%s' exited with "
+				 "status %ld: times are the simulator's "
+				 "(Valgrind's, many times slower)",
+				 prog, nat->exit_status);
+	} else if (stat(raw, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		if (nat->sim_timing)
+			snprintf(msg, sizeof msg,
+				 "no native timing results ('%s' is missing): "
+				 "times are the simulator's (Valgrind's, many "
+				 "times slower)",
+				 raw);
+	} else if ((rc = load_procs(raw, &np, &nn, lerr, sizeof lerr))) {
+		if (rc == RL_ENOMEM)
+			goto out;
+		rc = 0;
+		snprintf(msg, sizeof msg,
+			 "native timing results unreadable (%s): times are the "
+			 "simulator's (Valgrind's, many times slower)",
+			 lerr);
+	} else if (nn == 0) {
+		if (nat->sim_timing)
+			snprintf(msg, sizeof msg,
+				 "no native timing results in '%s' (librlprof "
+				 "was not loaded natively?): times are the "
+				 "simulator's (Valgrind's, many times slower)",
+				 raw);
+	} else {
+		rc = rl_results_merge_native(out, np, nn);
+	}
+	if (!rc && msg[0] && out->n_procs)
+		rc = rl_results_native_warn(&out->procs[0], NULL, 0, msg);
+out:
+	release_procs(np, nn);
+	free(raw);
+	return rc;
+}
+
 int rl_results_load_dir(const char *dir, struct rl_run_results *out, char *err,
 			size_t errlen)
 {
-	struct raw_file *files = NULL;
-	size_t n = 0, len = strlen(dir) + 64;
+	struct native_record nat = {NULL, -1, 0, NULL};
+	size_t len = strlen(dir) + 64;
 	char *raw = NULL, *path = NULL;
 	struct stat st;
 	int rc;
@@ -197,25 +328,14 @@ int rl_results_load_dir(const char *dir, struct rl_run_results *out, char *err,
 		goto out;
 	}
 	snprintf(raw, len, "%s/raw", dir);
-	if ((rc = list_raw(raw, &files, &n, err, errlen)))
+	if ((rc = load_procs(raw, &out->procs, &out->n_procs, err, errlen)))
 		goto out;
-	if (n == 0) {
+	if (out->n_procs == 0) {
 		rc = rl_fail(err, errlen, RL_ENOENT,
 			     "no results in '%s': was the program run with "
 			     "rlprof run?",
 			     raw);
 		goto out;
-	}
-	out->procs = calloc(n, sizeof *out->procs);
-	if (!out->procs) {
-		rc = rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		snprintf(path, len + 256, "%s/%s", raw, files[i].name);
-		if ((rc = rl_results_load(path, &out->procs[i], err, errlen)))
-			goto out;
-		out->n_procs = i + 1;
 	}
 	snprintf(path, len + 256, "%s/run.json", dir);
 	if (access(path, F_OK) == 0) {
@@ -224,15 +344,18 @@ int rl_results_load_dir(const char *dir, struct rl_run_results *out, char *err,
 
 		if (!root)
 			goto out;
-		rc = parse_run(&c, root, out);
+		rc = parse_run(&c, root, out, &nat);
 		json_decref(root);
 		if (rc == RL_ENOMEM)
 			rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+		if (rc)
+			goto out;
 	}
+	if ((rc = merge_native(dir, &nat, out)))
+		rl_fail(err, errlen, rc, "out of memory");
 out:
-	for (size_t i = 0; i < n; i++)
-		free(files[i].name);
-	free(files);
+	free(nat.sim_timing);
+	free(nat.program);
 	free(raw);
 	free(path);
 	if (rc)

@@ -1,0 +1,216 @@
+/*
+ * Native timing for simulated counts: `rlprof run -b sim` first runs the
+ * program natively with the time backend (results in DIR/raw-native), then
+ * under the simulator (DIR/raw). Here each simulated region takes the
+ * native run's time_ns when its counterpart is found: processes in start
+ * order, threads by index, regions by name, with the same number of calls.
+ * Anything else keeps the simulator's time and says so in a warning.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results_native.h"
+#include "rl_error.h"
+
+/* At most this many per-row warnings, then one that counts the rest. */
+#define MAX_ROW_WARNINGS 10
+
+struct merge {
+	size_t n_warned, n_unsaid;
+	int merged;
+};
+
+int rl_results_native_warn(struct rl_process_results *p, const char *region,
+			   uint64_t tid, const char *message)
+{
+	struct rl_warning *w = realloc(p->warnings,
+				       (p->n_warnings + 1) * sizeof *w);
+
+	if (!w)
+		return RL_ENOMEM;
+	p->warnings = w;
+	w += p->n_warnings;
+	w->kind = strdup("native-timing");
+	w->region = region ? strdup(region) : NULL;
+	w->tid = tid;
+	w->message = strdup(message);
+	if (!w->kind || !w->message || (region && !w->region)) {
+		free(w->kind);
+		free(w->region);
+		free(w->message);
+		return RL_ENOMEM;
+	}
+	p->n_warnings++;
+	return 0;
+}
+
+static int row_warn(struct merge *m, struct rl_process_results *p,
+		    const char *region, uint64_t tid, const char *message)
+{
+	if (m->n_warned >= MAX_ROW_WARNINGS) {
+		m->n_unsaid++;
+		return 0;
+	}
+	m->n_warned++;
+	return rl_results_native_warn(p, region, tid, message);
+}
+
+/* Indexes of procs sorted by start_ns (then pid): start order. */
+static size_t *start_order(const struct rl_process_results *procs, size_t n)
+{
+	size_t *ix = malloc((n ? n : 1) * sizeof *ix);
+
+	if (!ix)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		ix[i] = i;
+	for (size_t i = 1; i < n; i++) { /* insertion sort: stable, n small */
+		size_t v = ix[i], j = i;
+		while (j > 0 &&
+		       (procs[ix[j - 1]].start_ns > procs[v].start_ns ||
+			(procs[ix[j - 1]].start_ns == procs[v].start_ns &&
+			 procs[ix[j - 1]].pid > procs[v].pid))) {
+			ix[j] = ix[j - 1];
+			j--;
+		}
+		ix[j] = v;
+	}
+	return ix;
+}
+
+static const struct rl_thread_results *
+find_thread(const struct rl_process_results *p, unsigned index)
+{
+	for (size_t t = 0; t < p->n_threads; t++)
+		if (p->threads[t].index == index)
+			return &p->threads[t];
+	return NULL;
+}
+
+static const struct rl_region_stats *
+find_region(const struct rl_thread_results *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_regions; i++)
+		if (t->regions[i].name && strcmp(t->regions[i].name, name) == 0)
+			return &t->regions[i];
+	return NULL;
+}
+
+static int merge_thread(struct merge *m, struct rl_process_results *p,
+			struct rl_thread_results *t,
+			const struct rl_thread_results *nt)
+{
+	char msg[512];
+	int rc;
+
+	for (size_t i = 0; i < t->n_regions; i++) {
+		struct rl_region_stats *r = &t->regions[i];
+		const char *name = r->name ? r->name : "";
+		const struct rl_region_stats *nr = find_region(nt, name);
+
+		if (!nr) {
+			snprintf(msg, sizeof msg,
+				 "region '%s' (thread %u): not in the native "
+				 "timing run: time from the simulator",
+				 name, t->index);
+		} else if (nr->calls != r->calls) {
+			snprintf(msg, sizeof msg,
+				 "region '%s' (thread %u): native run had "
+				 "%" PRIu64 " call%s, simulated run %" PRIu64
+				 ": time from the simulator",
+				 name, t->index, nr->calls,
+				 nr->calls == 1 ? "" : "s", r->calls);
+		} else {
+			r->time_ns = nr->time_ns;
+			r->time_native = 1;
+			m->merged = 1;
+			continue;
+		}
+		if ((rc = row_warn(m, p, name, t->tid, msg)))
+			return rc;
+	}
+	return 0;
+}
+
+static int merge_process(struct merge *m, struct rl_process_results *p,
+			 const struct rl_process_results *np)
+{
+	char msg[512];
+	int rc;
+
+	if (!np->complete) {
+		snprintf(msg, sizeof msg,
+			 "process %ld ('%s'): the native timing run stopped on "
+			 "signal %d: times from the simulator",
+			 p->pid, p->program ? p->program : "?", np->signal);
+		return rl_results_native_warn(p, NULL, 0, msg);
+	}
+	for (size_t t = 0; t < p->n_threads; t++) {
+		struct rl_thread_results *th = &p->threads[t];
+		const struct rl_thread_results *nt = find_thread(np, th->index);
+
+		if (nt) {
+			rc = merge_thread(m, p, th, nt);
+		} else {
+			snprintf(msg, sizeof msg,
+				 "thread %u of process %ld: not in the native "
+				 "timing run: times from the simulator",
+				 th->index, p->pid);
+			rc = row_warn(m, p, NULL, th->tid, msg);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int rl_results_merge_native(struct rl_run_results *out,
+			    const struct rl_process_results *native,
+			    size_t n_native)
+{
+	struct merge m = {0, 0, 0};
+	size_t *sim_ix, *nat_ix;
+	char msg[512];
+	int rc = 0;
+
+	if (out->n_procs == 0)
+		return 0;
+	sim_ix = start_order(out->procs, out->n_procs);
+	nat_ix = start_order(native, n_native);
+	if (!sim_ix || !nat_ix) {
+		free(sim_ix);
+		free(nat_ix);
+		return RL_ENOMEM;
+	}
+	for (size_t k = 0; k < out->n_procs && !rc; k++) {
+		struct rl_process_results *p = &out->procs[sim_ix[k]];
+
+		if (k < n_native) {
+			rc = merge_process(&m, p, &native[nat_ix[k]]);
+			continue;
+		}
+		snprintf(msg, sizeof msg,
+			 "process %ld ('%s'): no counterpart in the native "
+			 "timing run (%zu process%s there, %zu simulated): "
+			 "times from the simulator",
+			 p->pid, p->program ? p->program : "?", n_native,
+			 n_native == 1 ? "" : "es", out->n_procs);
+		rc = rl_results_native_warn(p, NULL, 0, msg);
+	}
+	if (!rc && m.n_unsaid) {
+		snprintf(msg, sizeof msg,
+			 "%zu more region%s or thread%s kept the simulator's "
+			 "time (no matching native counterpart)",
+			 m.n_unsaid, m.n_unsaid == 1 ? "" : "s",
+			 m.n_unsaid == 1 ? "" : "s");
+		rc = rl_results_native_warn(&out->procs[sim_ix[0]], NULL, 0,
+					    msg);
+	}
+	if (!rc && m.merged)
+		out->sim_timing_native = 1;
+	free(sim_ix);
+	free(nat_ix);
+	return rc;
+}
