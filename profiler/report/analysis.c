@@ -34,12 +34,14 @@ struct acc {
 	double ef, eb;       /* declared sums over contributions that declared */
 	uint64_t expect_calls;
 	int used;
+	int time_native;     /* every contribution's time is native */
 };
 
 static void acc_add(struct acc *a, const struct rl_region_stats *s,
 		    uint64_t provided)
 {
 	a->provided = a->used ? a->provided & provided : provided;
+	a->time_native = (a->used ? a->time_native : 1) && s->time_native;
 	a->used = 1;
 	a->n_threads++;
 	a->calls += s->calls;
@@ -176,6 +178,7 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		row->has_proxy |= scope[c] == RL_SCOPE_PROXY;
 		row->simulated |= scope[c] == RL_SCOPE_SIMULATED;
 	}
+	row->time_native = a->time_native != 0;
 
 	row->bound = RL_BOUND_UNKNOWN;
 	row->basis = RL_BASIS_NONE;
@@ -185,6 +188,16 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	if (!(row->method = rl_method_line(a->provided, method, scope,
 					   declared)))
 		return RL_ENOMEM;
+	if (row->simulated && row->time_native) {
+		static const char pre[] = "time: native run (backend time); ";
+		char *m = malloc(sizeof pre + strlen(row->method));
+		if (!m)
+			return RL_ENOMEM;
+		memcpy(m, pre, sizeof pre - 1);
+		strcpy(m + sizeof pre - 1, row->method);
+		free(row->method);
+		row->method = m;
+	}
 	if (!(row->diagnosis = rl_diagnose(row, rep->machine)))
 		return RL_ENOMEM;
 	return 0;

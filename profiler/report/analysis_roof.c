@@ -160,8 +160,10 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 		}
 		/* under the simulated PMU the time is Valgrind's, many times
 		 * the native one: the bound holds (it depends on AI only), a
-		 * percentage of a hardware roof would not */
-		row->roof_pct = row->roof_gflops > 0 && !row->simulated
+		 * percentage of a hardware roof would not -- unless the time
+		 * came from a native timing run (time_native) */
+		row->roof_pct = row->roof_gflops > 0 &&
+					(!row->simulated || row->time_native)
 					? row->gflops / row->roof_gflops * 100
 					: NAN;
 	} else if (rl_known(row->ai_expected) &&

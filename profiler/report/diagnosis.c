@@ -93,7 +93,8 @@ static void position(FILE *o, const struct rl_region_row *row,
 	const char *roof = row->bound_roof;
 	double pct = row->roof_pct;
 	int mem = row->bound == RL_BOUND_MEMORY;
-	if (row->simulated && row->bound != RL_BOUND_UNKNOWN) {
+	if (row->simulated && !row->time_native &&
+	    row->bound != RL_BOUND_UNKNOWN) {
 		/* Valgrind dilates time: only the AI position means anything */
 		fprintf(o, "%s-bound by its AI (roof: %s); simulated run, so "
 			"GFLOP/s and %% of roof are not meaningful",

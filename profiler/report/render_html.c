@@ -154,7 +154,8 @@ static void td_backend(FILE *out, const struct rl_report *r,
 	esc(out, r->backend ? r->backend : "?");
 	fputs("</b>", out);
 	if (row->simulated)
-		fputs(" simulated", out);
+		fputs(row->time_native ? " simulated, native time" : " simulated",
+		      out);
 	if (row->has_system_wide)
 		fputs(" <span class=\"warn\">system-wide</span>", out);
 	if (row->has_proxy)

@@ -87,6 +87,7 @@ static json_t *row_json(const struct rl_region_row *row, int per_thread)
 			    json_boolean(row->has_system_wide));
 	json_object_set_new(o, "has_proxy", json_boolean(row->has_proxy));
 	json_object_set_new(o, "simulated", json_boolean(row->simulated));
+	json_object_set_new(o, "time_native", json_boolean(row->time_native));
 	return o;
 }
 

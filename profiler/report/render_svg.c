@@ -633,11 +633,17 @@ static double write_legend(struct svg *s, double y, int draw)
 			fputs("Precision unknown for some regions: drawn against the "
 			      "f64 roofs. ", out);
 		fputs("Hover a point or a roof for its figures.</text>\n", out);
-		if (c->simulated)
+		if (c->simulated && c->sim_valgrind_time)
 			fprintf(out, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
 				"fill=\"#444\">Simulated PMU (Valgrind): exact counts, "
 				"but the program ran 10-60\xc3\x97 slower, so GFLOP/s sit "
 				"far under the roofs: read the AI (x) position.</text>\n",
+				x, y + 16);
+		else if (c->simulated)
+			fprintf(out, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
+				"fill=\"#444\">Simulated PMU (Valgrind): exact counts; "
+				"times from a native run of the program, so GFLOP/s are "
+				"native speeds.</text>\n",
 				x, y + 16);
 		fputs("</g>\n", out);
 	}

@@ -221,10 +221,11 @@ static void print_methods(FILE *out, const struct rl_report *r)
 
 static void print_legend(FILE *out, const struct rl_report *r)
 {
-	int bound = 0, decl = 0, sim = 0;
+	int bound = 0, decl = 0, sim = 0, sim_native = 0;
 
 	for (size_t i = 0; i < r->n_rows; i++) {
-		sim |= r->rows[i].simulated;
+		sim |= r->rows[i].simulated && !r->rows[i].time_native;
+		sim_native |= r->rows[i].simulated && r->rows[i].time_native;
 		bound |= r->rows[i].bound != RL_BOUND_UNKNOWN;
 		decl |= !rl_known(r->rows[i].gflops) &&
 			rl_known(r->rows[i].gflops_expected);
@@ -239,6 +240,12 @@ static void print_legend(FILE *out, const struct rl_report *r)
 		fputs("simulated PMU: time ran under Valgrind (many times "
 		      "slower), so GFLOP/s and GB/s are not native speeds and "
 		      "no % of roof is given; AI and bound are exact\n",
+		      out);
+	if (sim_native)
+		fputs("simulated PMU: flops and bytes counted exactly by the "
+		      "simulator, times from a native run of the program "
+		      "(backend time), so GFLOP/s, GB/s and % of roof are "
+		      "native\n",
 		      out);
 	if (decl)
 		fputs("d: declared flops (RL_REGION_EXPECT) over the measured "

@@ -184,6 +184,8 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 		}
 		if (row->simulated)
 			c->simulated = 1;
+		if (row->simulated && !row->time_native)
+			c->sim_valgrind_time = 1;
 		if (rl_known(row->dram_bytes) || row->basis == RL_BASIS_COUNTED)
 			c->bytes_moved = 1;
 	}

@@ -61,6 +61,8 @@ struct rl_chart {
 	int show_f64, show_f32;
 	int precision_assumed;           /* some row's precision unknown */
 	int simulated;                   /* some row from the simulated PMU */
+	int sim_valgrind_time;           /* some such row timed under Valgrind
+					    (no native timing run) */
 	struct rl_chart_slope slope[RL_LEVELS];
 	size_t n_slope;                  /* lowest bandwidth first */
 	struct rl_chart_flat flat[RL_CHART_MAX_FLAT];
