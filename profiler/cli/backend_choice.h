@@ -18,6 +18,10 @@ struct rl_backend_probe {
 	char why[RL_WHY_MAX];    /* "" when it has all it could want */
 };
 
+/* Probes one backend into *p. */
+void rl_backend_probe_one(struct rl_backend_probe *p,
+			  const struct rl_backend *backend);
+
 /* Probes every backend of the registry into probes[] (at most max);
  * returns how many. */
 size_t rl_backends_probe_all(struct rl_backend_probe *probes, size_t max);

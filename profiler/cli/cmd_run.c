@@ -211,39 +211,18 @@ static void append_other(char *buf, size_t len,
 			 q->why[0] ? " (" : "", q->why, q->why[0] ? ")" : "");
 }
 
-/* Probes every backend and takes the requested one or auto's pick. */
-static int choose_backend(struct rl_run *run)
+/* A backend named with -b: probe only that one (probing LIKWID alone
+ * costs about a second), and say why when it does not work. */
+static int choose_named_backend(struct rl_run *run)
 {
-	const struct rl_backend_probe *p;
+	const struct rl_backend *b = rl_backend_find(run->opt.backend);
+	const struct rl_backend_probe *p = &run->probes[0];
 
-	run->n_probes = rl_backends_probe_all(run->probes, RL_MAX_BACKENDS);
-	run->chosen = -1;
-	if (strcmp(run->opt.backend, "auto") == 0) {
-		run->chosen = rl_backend_pick_auto(run->probes, run->n_probes);
-		if (run->chosen < 0) {
-			fprintf(stderr,
-				"rlprof: no counter backend works here, not even "
-				"'time'; see 'rlprof counters'\n");
-			return RL_EXIT_FAILURE;
-		}
-		p = &run->probes[run->chosen];
-		snprintf(run->reason, sizeof run->reason,
-			 "picked by -b auto: the best capability here (%s)",
-			 rl_capability_name(p->capability));
-		for (size_t i = 0; i < run->n_probes; i++) {
-			const struct rl_backend_probe *q = &run->probes[i];
-			if ((int)i == run->chosen)
-				continue;
-			append_other(run->reason, sizeof run->reason, q);
-		}
-		return 0;
-	}
-	for (size_t i = 0; i < run->n_probes; i++)
-		if (strcmp(run->probes[i].backend->name, run->opt.backend) == 0)
-			run->chosen = (int)i;
-	if (run->chosen < 0) /* checked by parse_options */
+	if (!b) /* checked by parse_options */
 		return RL_EXIT_USAGE;
-	p = &run->probes[run->chosen];
+	rl_backend_probe_one(&run->probes[0], b);
+	run->n_probes = 1;
+	run->chosen = 0;
 	if (p->capability == RL_CAP_NONE) {
 		fprintf(stderr,
 			"rlprof: backend '%s' does not work here: %s; see "
@@ -251,8 +230,41 @@ static int choose_backend(struct rl_run *run)
 			p->backend->name, p->why);
 		return RL_EXIT_FAILURE;
 	}
-	snprintf(run->reason, sizeof run->reason, "requested with -b %s; capability here: %s",
-		 p->backend->name, rl_capability_name(p->capability));
+	snprintf(run->reason, sizeof run->reason,
+		 "requested with -b %s; capability here: %s", p->backend->name,
+		 rl_capability_name(p->capability));
+	return 0;
+}
+
+/* -b auto: probe every backend and take the best; say so loudly when the
+ * best is the simulator, which runs the program many times slower. */
+static int choose_backend(struct rl_run *run)
+{
+	const struct rl_backend_probe *p;
+
+	if (strcmp(run->opt.backend, "auto") != 0)
+		return choose_named_backend(run);
+	run->n_probes = rl_backends_probe_all(run->probes, RL_MAX_BACKENDS);
+	run->chosen = rl_backend_pick_auto(run->probes, run->n_probes);
+	if (run->chosen < 0) {
+		fprintf(stderr, "rlprof: no counter backend works here, not even "
+				"'time'; see 'rlprof counters'\n");
+		return RL_EXIT_FAILURE;
+	}
+	p = &run->probes[run->chosen];
+	snprintf(run->reason, sizeof run->reason,
+		 "picked by -b auto: the best capability here (%s)",
+		 rl_capability_name(p->capability));
+	for (size_t i = 0; i < run->n_probes; i++)
+		if ((int)i != run->chosen)
+			append_other(run->reason, sizeof run->reason,
+				     &run->probes[i]);
+	if (strcmp(p->backend->name, "sim") == 0 && !run->opt.quiet)
+		fprintf(stderr,
+			"rlprof: no hardware counters work here (see 'rlprof "
+			"counters'): counting with the simulated PMU, which runs "
+			"the program under Valgrind, 10-60x slower; '-b time' "
+			"measures time only\n");
 	return 0;
 }
 
