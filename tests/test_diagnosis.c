@@ -93,11 +93,12 @@ Test(diagnosis, far_below_on_the_single_chain_ceiling)
 	r.bound_roof = "avx512-fma f64";
 	r.gflops = 3.5; /* the fixture's single-chain f64 is 3.4 */
 	r.roof_pct = 1.75;
-	expect_has(&r, &machine, "1.8% of the compute roof, on the single-chain "
-				 "scalar ceiling (3.4 GFLOP/s): one dependent chain");
+	expect_has(&r, &machine, "1.8% of the compute roof, near the scalar "
+				 "single-chain ceiling (3.4 GFLOP/s): if it is one "
+				 "dependent chain");
 	r.gflops = 24; /* the fixture's scalar f64 is 25 */
-	expect_has(&r, &machine, "on the scalar scalar ceiling (25 GFLOP/s): not "
-				 "vectorised");
+	expect_has(&r, &machine, "near the scalar ceiling (25 GFLOP/s): if it is "
+				 "not vectorised");
 }
 
 Test(diagnosis, far_below_the_bandwidth_roof)

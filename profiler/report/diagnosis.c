@@ -28,7 +28,7 @@ static double ratio(double a, double b)
 }
 
 /* The ceiling (single-chain, scalar or add-only, any ISA) of the row's
- * precision that the attained rate sits on, within 25 %, or NULL; among
+ * precision that the attained rate sits near, within 25 %, or NULL; among
  * the roofs measured with the thread count closest to the row's. */
 static const struct rl_compute_roof *
 ceiling_hit(const struct rl_region_row *row, const struct rl_machine *m)
@@ -72,11 +72,11 @@ ceiling_hit(const struct rl_region_row *row, const struct rl_machine *m)
 static const char *ceiling_lever(const char *kind)
 {
 	if (strcmp(kind, "single-chain") == 0)
-		return "one dependent chain: split it into independent "
-		       "accumulators";
+		return "if it is one dependent chain, split it into "
+		       "independent accumulators";
 	if (strcmp(kind, "scalar") == 0)
-		return "not vectorised: vectorisation";
-	return "no FMA: fuse multiplies and adds";
+		return "if it is not vectorised, vectorise it";
+	return "if it uses no FMA, fuse multiplies and adds";
 }
 
 /* "92%", "1.8%", "0.014%" */
@@ -128,9 +128,13 @@ static void position(FILE *o, const struct rl_region_row *row,
 		const struct rl_compute_roof *c = ceiling_hit(row, m);
 		fprintf(o, "%s of the %s roof", pct_text(p, sizeof p, pct),
 			mem ? roof : "compute");
-		if (c)
-			fprintf(o, ", on the %s %s ceiling (%.3g GFLOP/s): %s",
-				c->kind, c->name, c->gflops, ceiling_lever(c->kind));
+		if (c && strcmp(c->kind, "scalar") == 0)
+			fprintf(o, ", near the scalar ceiling (%.3g GFLOP/s): %s",
+				c->gflops, ceiling_lever(c->kind));
+		else if (c)
+			fprintf(o, ", near the %s %s ceiling (%.3g GFLOP/s): %s",
+				c->name, c->kind, c->gflops,
+				ceiling_lever(c->kind));
 		else if (mem)
 			fputs(": latency or too little parallelism: more threads, "
 			      "contiguous prefetch-friendly access, independent "
