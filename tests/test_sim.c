@@ -139,18 +139,6 @@ Test(sim, kernels_flops_exact, .timeout = 120)
 			if (r.row[j].tid == -1 && strcmp(r.row[j].name, k[i].name) == 0)
 				w = &r.row[j];
 		cr_assert_not_null(w, "kernel '%s' has no region", k[i].name);
-#ifdef __clang__
-		/* clang's SLP vectoriser packs dot_f32's pairs into 4-lane
-		 * vmulps/vaddps with 2 lanes used: the CPU executes (and the
-		 * simulator counts, as FP_ARITH would) twice the model */
-		if (strcmp(k[i].name, "dot_f32") == 0) {
-			cr_log_warn("dot_f32 skipped under clang: %llu flops "
-				    "counted, %.0f declared",
-				    (unsigned long long)flops_all(w),
-				    w->expected_flops);
-			continue;
-		}
-#endif
 		cr_expect_eq(flops_all(w), (uint64_t)w->expected_flops,
 			     "%s: counted %llu flops, declared %.0f", k[i].name,
 			     (unsigned long long)flops_all(w), w->expected_flops);
