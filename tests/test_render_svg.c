@@ -76,7 +76,7 @@ static struct rl_region_row row(const char *name, const char *prec,
 {
 	struct rl_region_row r = {0};
 	r.region = strdup(name);
-	r.n_threads = 1;
+	r.n_threads = 2; /* the roofs the fixture machine has most of */
 	r.calls = 10;
 	r.time_s = 0.5;
 	r.precision = prec;
@@ -520,4 +520,29 @@ Test(render_svg, renderer_is_registered_with_its_file_name)
 {
 	cr_assert_str_eq(rl_renderer_svg.format, "svg");
 	cr_assert_str_eq(rl_renderer_svg.file_name, "roofline.svg");
+}
+
+Test(render_svg, roofs_follow_the_thread_count_most_regions_ran_with)
+{
+	struct rl_machine m;
+	struct rl_report r;
+	struct rl_chart c;
+	charts_test_machine(&m);
+	charts_test_report(&r, &m);
+	/* triad on 2 threads, the five others on 1: the 1-thread roofs */
+	for (size_t i = 1; i < r.n_summed; i++)
+		r.rows[i].n_threads = 1;
+	rl_chart_layout(&c, &r, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
+	cr_assert_eq(c.threads, 1);
+	cr_assert_eq(c.roof_threads, 1, "the DRAM slope is the 1-thread one");
+	/* a tie goes to fewer threads */
+	for (size_t i = 0; i < r.n_summed; i++)
+		r.rows[i].n_threads = i % 2 ? 2 : 1;
+	rl_chart_layout(&c, &r, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
+	cr_assert_eq(c.threads, 1);
+	for (size_t i = 0; i < r.n_summed; i++)
+		r.rows[i].n_threads = i == 0 ? 1 : 2;
+	rl_chart_layout(&c, &r, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
+	cr_assert_eq(c.threads, 2);
+	charts_test_report_free(&r);
 }

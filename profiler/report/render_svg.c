@@ -575,7 +575,7 @@ static double write_legend(struct svg *s, double y, int draw)
 			const char *prec, *fill, *stroke, *text;
 			int arrow;
 		} key[] = {
-			{"f64", "#888", "#000", "counted (hardware)", 0},
+			{"f64", "#888", "#000", "counted", 0},
 			{"f64", "#fff", "#888", "declared (RL_REGION_EXPECT)", 0},
 			{NULL, NULL, NULL, "declared to counted", 1},
 			{"f64", "#888", "#000", "f64", 0},
@@ -650,6 +650,16 @@ static double write_legend(struct svg *s, double y, int draw)
 	return y + (s->c.simulated ? 30 : 14);
 }
 
+
+/* Whether some region ran with another thread count than the roofs'. */
+static int mixed_threads(const struct rl_report *r, unsigned threads)
+{
+	for (size_t i = 0; i < r->n_summed; i++)
+		if ((r->rows[i].n_threads ? r->rows[i].n_threads : 1) != threads)
+			return 1;
+	return 0;
+}
+
 static void write_header(struct svg *s, double width, double height,
 			 int standalone)
 {
@@ -687,7 +697,10 @@ static void write_header(struct svg *s, double width, double height,
 			"thread%s", c->roof_threads,
 			c->roof_threads == 1 ? "" : "s");
 	if (c->has_model && c->roof_threads != c->threads)
-		fprintf(out, " (regions ran up to %u)", c->threads);
+		fprintf(out, " (most regions ran with %u)", c->threads);
+	else if (c->has_model && mixed_threads(s->r, c->threads))
+		fputs(" (as most regions; the table bounds each region by its "
+		      "own thread count)", out);
 	fputs("</text>\n", out);
 	fprintf(out, "<text class=\"subtitle\" x=\"%.1f\" y=\"53\" fill=\"#333\">",
 		c->left);

@@ -161,6 +161,26 @@ static void range_finish(struct range *r, double def_lo, double def_hi,
 		*lo = *hi - RL_CHART_MAX_DECADES;
 }
 
+/* The thread count whose roofs the chart draws: the one most regions ran
+ * with (fewer threads on a tie), so that a single-threaded kernel is not
+ * drawn under all-core roofs because one other region was parallel. */
+static unsigned chart_threads(const struct rl_report *r)
+{
+	unsigned best = 1;
+	size_t best_n = 0;
+	for (size_t i = 0; i < r->n_summed; i++) {
+		unsigned t = r->rows[i].n_threads ? r->rows[i].n_threads : 1;
+		size_t n = 0;
+		for (size_t j = 0; j < r->n_summed; j++)
+			n += (r->rows[j].n_threads ? r->rows[j].n_threads : 1) == t;
+		if (n > best_n || (n == best_n && t < best)) {
+			best = t;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
 void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 		     double plot_w, double plot_h)
 {
@@ -169,12 +189,10 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 	c->top = RL_CHART_TOP;
 	c->plot_w = plot_w;
 	c->plot_h = plot_h;
-	c->threads = 1;
+	c->threads = chart_threads(r);
 	size_t n_f32 = 0, n_f64 = 0;
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
-		if (row->n_threads > c->threads)
-			c->threads = row->n_threads;
 		if (rl_chart_has_counted(row) || rl_chart_has_declared(row)) {
 			add_precision(c, row->precision);
 			if (row->precision && strcmp(row->precision, "f32") == 0)
