@@ -699,8 +699,7 @@ static void write_header(struct svg *s, double width, double height,
 	if (c->has_model && c->roof_threads != c->threads)
 		fprintf(out, " (most regions ran with %u)", c->threads);
 	else if (c->has_model && mixed_threads(s->r, c->threads))
-		fputs(" (as most regions; the table bounds each region by its "
-		      "own thread count)", out);
+		fputs(", as most regions ran", out);
 	fputs("</text>\n", out);
 	fprintf(out, "<text class=\"subtitle\" x=\"%.1f\" y=\"53\" fill=\"#333\">",
 		c->left);
