@@ -4,6 +4,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -162,12 +163,17 @@ static void busy(void)
 {
 	RL_REGION_BEGIN("busy");
 	spin_ms(50);
+	/* fresh pages from mmap, so each touch faults whatever the malloc
+	 * (a sanitizer's allocator may hand out pages it touched before) */
 	size_t n = 8u << 20;
-	char *p = malloc(n);
-	for (size_t i = 0; i < n; i += 4096)
-		p[i] = (char)i;
-	sink += p[4096];
-	free(p);
+	char *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED) {
+		for (size_t i = 0; i < n; i += 4096)
+			p[i] = (char)i;
+		sink += p[4096];
+		munmap(p, n);
+	}
 	RL_REGION_END("busy");
 }
 
