@@ -19,31 +19,6 @@ static int fwd_init(const char *options, struct rl_backend_setup *setup,
 	return rl_plugin_init(&plugin, options, setup, err, errlen);
 }
 
-static int fwd_thread_open(void *state, char *err, size_t errlen)
-{
-	if (!plugin.backend)
-		return rl_fail(err, errlen, RL_ENOTSUP, "%s", plugin.why);
-	return plugin.backend->thread_open(state, err, errlen);
-}
-
-static int fwd_read(void *state, struct rl_counter_value *values)
-{
-	return plugin.backend ? plugin.backend->read(state, values)
-			      : RL_ENOTSUP;
-}
-
-static void fwd_thread_close(void *state)
-{
-	if (plugin.backend)
-		plugin.backend->thread_close(state);
-}
-
-static void fwd_fini(void)
-{
-	if (plugin.backend)
-		plugin.backend->fini();
-}
-
 const struct rl_backend rl_backend_likwid = {
 	.abi = RL_BACKEND_ABI,
 	.name = "likwid",
@@ -51,8 +26,8 @@ const struct rl_backend rl_backend_likwid = {
 	.thread_state_size = RL_PLUGIN_STATE_MAX,
 	.probe = fwd_probe,
 	.init = fwd_init,
-	.thread_open = fwd_thread_open,
-	.read = fwd_read,
-	.thread_close = fwd_thread_close,
-	.fini = fwd_fini,
+	.thread_open = rl_plugin_thread_open,
+	.read = rl_plugin_read,
+	.thread_close = rl_plugin_thread_close,
+	.fini = rl_plugin_fini,
 };

@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+static const struct rl_backend *rl_plugin_active;
+
 int rl_stderr_mute(void)
 {
 	int saved = dup(2), fd;
@@ -205,5 +207,34 @@ int rl_plugin_init(struct rl_plugin *p, const char *options,
 	}
 	r = p->backend->init(options, setup, err, errlen);
 	rl_stderr_restore(saved, NULL, 0);
+	if (r == 0)
+		rl_plugin_active = p->backend;
 	return r;
+}
+
+/* The one plugin backend a process runs (set by a successful init). */
+int rl_plugin_thread_open(void *state, char *err, size_t errlen)
+{
+	if (!rl_plugin_active)
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "the plugin backend did not start");
+	return rl_plugin_active->thread_open(state, err, errlen);
+}
+
+int rl_plugin_read(void *state, struct rl_counter_value *values)
+{
+	return rl_plugin_active ? rl_plugin_active->read(state, values)
+				: RL_ENOTSUP;
+}
+
+void rl_plugin_thread_close(void *state)
+{
+	if (rl_plugin_active)
+		rl_plugin_active->thread_close(state);
+}
+
+void rl_plugin_fini(void)
+{
+	if (rl_plugin_active)
+		rl_plugin_active->fini();
 }

@@ -41,6 +41,12 @@ int rl_plugin_load(struct rl_plugin *p);
 int rl_plugin_probe(struct rl_plugin *p, char *why, size_t len);
 int rl_plugin_init(struct rl_plugin *p, const char *options,
 		   struct rl_backend_setup *setup, char *err, size_t errlen);
+/* The runtime side of the plugin a successful rl_plugin_init() started
+ * (one backend runs per process): the forwarders' remaining members. */
+int rl_plugin_thread_open(void *state, char *err, size_t errlen);
+int rl_plugin_read(void *state, struct rl_counter_value *values);
+void rl_plugin_thread_close(void *state);
+void rl_plugin_fini(void);
 
 /* Redirects fd 2 to a temporary file; returns the saved fd or -1. */
 int rl_stderr_mute(void);
