@@ -13,6 +13,7 @@
 #include "render.h"
 #include "report.h"
 #include "run.h"
+#include "shell_quote.h"
 
 /* The report library is written in parallel: a build without a part of
  * it still runs programs and says what is missing. */
@@ -64,27 +65,14 @@ static char *join_argv(char *const *argv, int argc)
 	char *s, *p;
 
 	for (int i = 0; i < argc; i++)
-		len += 4 * strlen(argv[i]) + 3;
+		len += rl_shell_quote_len(argv[i]) + 1;
 	s = p = malloc(len);
 	if (!s)
 		return NULL;
 	for (int i = 0; i < argc; i++) {
-		const char *w = argv[i];
-		int quote = !*w || strpbrk(w, " \t\n'\"\\$`*?&;|<>()") != NULL;
 		if (i)
 			*p++ = ' ';
-		if (quote)
-			*p++ = '\'';
-		for (; *w; w++) {
-			if (quote && *w == '\'') {
-				memcpy(p, "'\\''", 4);
-				p += 4;
-			} else {
-				*p++ = *w;
-			}
-		}
-		if (quote)
-			*p++ = '\'';
+		p = rl_shell_quote(p, argv[i]);
 	}
 	*p = '\0';
 	return s;

@@ -15,6 +15,7 @@
 #include "results.h"
 #include "results_json.h"
 #include "results_native.h"
+#include "shell_quote.h"
 #include "rl_error.h"
 
 #define RL_RUN_FORMAT "rlprof-run"
@@ -45,33 +46,19 @@ static char *join_command(const json_t *arr)
 
 	json_array_foreach (arr, i, e) {
 		const char *w = json_string_value(e);
-		len += (w ? 4 * strlen(w) : 0) + 3;
+		len += (w ? rl_shell_quote_len(w) : 0) + 1;
 	}
-	s = malloc(len);
+	s = p = malloc(len);
 	if (!s)
 		return NULL;
-	p = s;
 	json_array_foreach (arr, i, e) {
 		const char *w = json_string_value(e);
-		int quote;
 
 		if (!w)
 			continue;
-		quote = !*w || strpbrk(w, " \t\n'\"\\$`*?&;|<>()") != NULL;
 		if (p != s)
 			*p++ = ' ';
-		if (quote)
-			*p++ = '\'';
-		for (; *w; w++) {
-			if (quote && *w == '\'') {
-				memcpy(p, "'\\''", 4);
-				p += 4;
-			} else {
-				*p++ = *w;
-			}
-		}
-		if (quote)
-			*p++ = '\'';
+		p = rl_shell_quote(p, w);
 	}
 	*p = '\0';
 	return s;
