@@ -4,6 +4,7 @@
  * take a register operand: recent Intel cores fold add-immediate chains
  * at rename (a chain of `add $1` measured 20 "GHz" on a Xeon), which a
  * register addend defeats. */
+#include <math.h>
 #include <time.h>
 
 #include "probe.h"
@@ -48,6 +49,60 @@ double rl_probe_clock_ghz(long adds, unsigned trials)
 			if (ghz > best)
 				best = ghz;
 		}
+	}
+	return best;
+}
+
+double rl_clock_ghz_from_adds(double adds, double seconds)
+{
+	return adds > 0 && seconds > 0 ? adds / seconds / 1e9 : 0;
+}
+
+unsigned rl_load_clock_adds(unsigned chains, unsigned units)
+{
+	if (units < 1)
+		units = 1;
+	return (chains + units - 1) / units + 1;
+}
+
+double rl_theoretical_gflops(unsigned cores, double ghz, double units,
+			     unsigned lanes)
+{
+	if (cores < 1 || !(ghz > 0) || !(units > 0) || lanes < 1)
+		return 0;
+	return cores * ghz * units * lanes * 2;
+}
+
+/* The clock while FMA ports are busy: see probe.h. The adds are the
+ * critical path (one more per step than the FMAs need cycles), so adds /
+ * time is the clock; any stall only lowers it, so the best trial is the
+ * closest. */
+double rl_probe_load_clock_ghz(enum rl_isa isa, int f32, unsigned units,
+			       long iters, unsigned trials, unsigned *chains,
+			       unsigned *adds)
+{
+	unsigned c = 0;
+	rl_load_kernel_fn fn = rl_load_kernel(isa, f32, &c);
+	unsigned a = rl_load_clock_adds(c, units);
+	if (chains)
+		*chains = c;
+	if (adds)
+		*adds = a;
+	if (!fn || a > 17 || iters < 1)
+		return 0;
+	double sum = 0, best = 0;
+	/* warm-up: several ms of this load, so the frequency licence the
+	 * FMAs ask for is in force before the first timed trial */
+	fn(iters * 8, a, addend, &sum);
+	for (unsigned t = 0; t < trials; t++) {
+		double t0 = now_s();
+		unsigned long n = fn(iters, a, addend, &sum);
+		double dt = now_s() - t0;
+		if (n != (unsigned long)iters * a || !isfinite(sum))
+			continue;
+		double ghz = rl_clock_ghz_from_adds((double)n, dt);
+		if (ghz > best)
+			best = ghz;
 	}
 	return best;
 }

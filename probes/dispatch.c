@@ -24,6 +24,8 @@ rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_sse2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_scalar(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_scalar_fma(int f32, unsigned chains);
+rl_load_kernel_fn rl_load_avx512(int f32, unsigned *chains);
+rl_load_kernel_fn rl_load_avx2(int f32, unsigned *chains);
 
 static const char *const isa_names[RL_ISA_COUNT] = {
 	"scalar", "sse2", "avx2-fma", "avx512-fma"
@@ -119,4 +121,20 @@ rl_chain_fn rl_chain_kernel(enum rl_isa isa, int f32, int add_only,
 double rl_chain_flops_per_step(enum rl_isa isa, int f32, int add_only)
 {
 	return (double)rl_isa_lanes(isa, f32) * (add_only ? 1 : 2);
+}
+
+rl_load_kernel_fn rl_load_kernel(enum rl_isa isa, int f32, unsigned *chains)
+{
+	struct rl_cpu cpu;
+	unsigned ignored;
+	if (!chains)
+		chains = &ignored;
+	*chains = 0;
+	if (!rl_isa_usable(features(&cpu), isa))
+		return NULL;
+	if (isa == RL_ISA_AVX512)
+		return rl_load_avx512(f32, chains);
+	if (isa == RL_ISA_AVX2)
+		return rl_load_avx2(f32, chains);
+	return NULL;
 }

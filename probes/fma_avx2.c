@@ -29,6 +29,9 @@ static inline double hsum256f(__m256 v)
 #define CH_STEP(a) _mm256_fmadd_pd(a, x, y)
 #define CH_HSUM hsum256d
 #include "chains_template.h"
+#define LC_CHAINS 12
+#include "load_template.h"
+#undef LC_CHAINS
 #undef CH_FN
 #define CH_FN avx2_add_f64
 #undef CH_STEP
@@ -48,6 +51,9 @@ static inline double hsum256f(__m256 v)
 #define CH_STEP(a) _mm256_fmadd_ps(a, x, y)
 #define CH_HSUM hsum256f
 #include "chains_template.h"
+#define LC_CHAINS 12
+#include "load_template.h"
+#undef LC_CHAINS
 #undef CH_FN
 #define CH_FN avx2_add_f32
 #undef CH_STEP
@@ -99,4 +105,11 @@ rl_chain_fn rl_chain_scalar_fma(int f32, unsigned chains)
 	if (chains < 1 || chains > RL_FMA_MAX_CHAINS)
 		return NULL;
 	return (f32 ? sfma_f32_table : sfma_f64_table)[chains - 1];
+}
+
+rl_load_kernel_fn rl_load_avx2(int f32, unsigned *chains);
+rl_load_kernel_fn rl_load_avx2(int f32, unsigned *chains)
+{
+	*chains = 12;
+	return f32 ? avx2_fma_f32_load : avx2_fma_f64_load;
 }

@@ -14,6 +14,9 @@
 #define CH_STEP(a) _mm512_fmadd_pd(a, x, y)
 #define CH_HSUM CH_HSUM_D
 #include "chains_template.h"
+#define LC_CHAINS 16
+#include "load_template.h"
+#undef LC_CHAINS
 #undef CH_FN
 #define CH_FN avx512_add_f64
 #undef CH_STEP
@@ -33,6 +36,9 @@
 #define CH_STEP(a) _mm512_fmadd_ps(a, x, y)
 #define CH_HSUM CH_HSUM_F
 #include "chains_template.h"
+#define LC_CHAINS 16
+#include "load_template.h"
+#undef LC_CHAINS
 #undef CH_FN
 #define CH_FN avx512_add_f32
 #undef CH_STEP
@@ -49,4 +55,11 @@ rl_chain_fn rl_chain_avx512(int f32, int add_only, unsigned chains)
 				 : avx512_fma_f32_table)[chains - 1];
 	return (add_only ? avx512_add_f64_table
 			 : avx512_fma_f64_table)[chains - 1];
+}
+
+rl_load_kernel_fn rl_load_avx512(int f32, unsigned *chains);
+rl_load_kernel_fn rl_load_avx512(int f32, unsigned *chains)
+{
+	*chains = 16;
+	return f32 ? avx512_fma_f32_load : avx512_fma_f64_load;
 }

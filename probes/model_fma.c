@@ -75,6 +75,11 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 	struct rl_chain_result r;
 	int rc;
 
+	/* FMA units for the load kernel's add count: 2 until the sweep
+	 * says otherwise (a wrong guess only lowers the FMA ports' share,
+	 * never the add chain's count of cycles) */
+	const unsigned load_units = fma && isa != RL_ISA_SCALAR ? 2 : 0;
+	double lclk = 0;
 	snprintf(what, sizeof what, "%s %s chains 1..%u", rl_isa_name(isa), prec,
 		 (unsigned)RL_FMA_MAX_CHAINS);
 	for (unsigned i = 0; i < n_k; i++) {
@@ -84,6 +89,16 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 		g[ks[i]] = r.best_gflops;
 		if (r.best_gflops > top)
 			top = r.best_gflops;
+		/* the clock under this ISA's FMA load (vector FMA ISAs),
+		 * sampled between the sweep's runs so that its best trial
+		 * comes from the same stretch of time as the plateau's (the
+		 * clock of a shared host moves in 100 MHz steps) */
+		if (load_units) {
+			double l = rl_probe_load_clock_ghz(
+				isa, f32, load_units, 20000, 3, NULL, NULL);
+			if (l > lclk)
+				lclk = l;
+		}
 	}
 	probe_progress(c, what, 1);
 	/* chains to saturate: the fewest reaching 95% of the plateau */
@@ -115,6 +130,11 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 	if ((e = add_roof(c)))
 		fill(e, isa, kind, f32, 1, g[sat] > top ? g[sat] : top, theo1,
 		     sat, lat, method);
+	if (e && lclk > 0) {
+		e->load_clock_ghz = lclk;
+		e->theoretical_load_gflops =
+			rl_theoretical_gflops(1, lclk, units, lanes);
+	}
 	if (e && isa != RL_ISA_SCALAR &&
 	    (!best_peak1->name[0] || e->gflops > best_peak1->gflops))
 		*best_peak1 = *e;
@@ -131,6 +151,12 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 		if ((e = add_roof(c)))
 			fill(e, isa, kind, f32, c->threads, r.best_gflops,
 			     theo1 * c->threads, sat, lat, method);
+		if (e && lclk > 0) {
+			/* measured on one core; applied to all */
+			e->load_clock_ghz = lclk;
+			e->theoretical_load_gflops = rl_theoretical_gflops(
+				c->threads, lclk, units, lanes);
+		}
 		if ((rc = run(c, isa, f32, 0, 1, c->threads, &r, err, errlen)))
 			return rc;
 		snprintf(method, sizeof method, "1 chain %s on %u cores", op,

@@ -354,7 +354,8 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	unsigned skip = reps > 1;
 	p->reps = reps;
 	p->trials = q->trials + skip;
-	p->chunked = reps == 1 && q->elems >= 4 * CHUNK_ELEMS;
+	p->chunked = reps == 1 && q->elems >= 4 * CHUNK_ELEMS &&
+		     !q->whole_passes;
 	dispatch(p);
 	double t[MAX_TRIALS];
 	for (unsigned i = 0; i < q->trials; i++)

@@ -95,6 +95,8 @@ struct rl_triad_params {
 	size_t elems;           /* per thread, per array */
 	unsigned trials;        /* timed trials (after warm-up) */
 	double min_trial_s;     /* repeat the kernel so a trial lasts this */
+	int whole_passes;       /* 1: never time in chunks: best wall time of
+				   whole trials, as STREAM does (bench) */
 };
 
 struct rl_triad_result {
@@ -161,6 +163,36 @@ double rl_chain_flops_per_step(enum rl_isa isa, int f32, int add_only);
 /* Core clock in GHz from a dependent chain of 1-cycle integer adds (best
  * of `trials` runs of `adds` adds) on the calling thread. */
 double rl_probe_clock_ghz(long adds, unsigned trials);
+
+/* Core clock under an ISA's FMA load: a kernel of C independent FMA
+ * chains of that ISA and precision (C = 16 for AVX-512, 12 for AVX2: at
+ * least latency x units) with A dependent 1-cycle integer adds (register
+ * operand) per step, A = rl_load_clock_adds(C, units): the adds are the
+ * critical path by one cycle per step, so they count cycles while the
+ * FMA ports are busy C / (units x A) of the time (16 chains, 2 units:
+ * A = 9, 89 %). Clock = adds / elapsed time, best of `trials` runs of
+ * `iters` steps after a warm-up (the frequency licence has settled), on
+ * the calling thread. Returns 0 when the ISA has no such kernel here;
+ * *chains and *adds (may be NULL) receive C and A. */
+typedef unsigned long (*rl_load_kernel_fn)(long iters, unsigned adds,
+					   unsigned long one, double *sum);
+/* The load kernel of a vector FMA ISA (AVX2, AVX-512) and its chain
+ * count; NULL where the ISA has none or cannot run here. */
+rl_load_kernel_fn rl_load_kernel(enum rl_isa isa, int f32, unsigned *chains);
+double rl_probe_load_clock_ghz(enum rl_isa isa, int f32, unsigned units,
+			       long iters, unsigned trials, unsigned *chains,
+			       unsigned *adds);
+/* Integer adds per step that keep the add chain critical next to
+ * `chains` FMA chains on `units` FMA units: ceil(chains / units) + 1
+ * (units 0 counts as 1). */
+unsigned rl_load_clock_adds(unsigned chains, unsigned units);
+/* Clock from a dependent add chain: adds / seconds / 1e9 (0 when either
+ * is not positive). */
+double rl_clock_ghz_from_adds(double adds, double seconds);
+/* Theoretical peak: cores x GHz x units x lanes x 2 flops (FMA) per lane
+ * (0 when any factor is not positive). */
+double rl_theoretical_gflops(unsigned cores, double ghz, double units,
+			     unsigned lanes);
 
 /* ---- plateaus -------------------------------------------------------- */
 

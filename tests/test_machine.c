@@ -83,6 +83,15 @@ static void sample(struct rl_machine *m)
 	c->chains = 16;
 	c->latency_cycles = 4.0;
 	snprintf(c->method, sizeof c->method, "16 chains");
+	c->load_clock_ghz = 3.39;
+	c->theoretical_load_gflops = 216.96;
+	c = &m->compute[m->n_compute++];
+	snprintf(c->name, sizeof c->name, "scalar");
+	snprintf(c->kind, sizeof c->kind, "scalar");
+	snprintf(c->precision, sizeof c->precision, "f64");
+	c->threads = 1;
+	c->gflops = 14.0;
+	/* no load clock: null in the file */
 }
 
 TestSuite(machine, .init = setup, .fini = teardown);
@@ -115,7 +124,7 @@ Test(machine, json_round_trip)
 	cr_expect_float_eq(back.bw[0].spread_pct, 3.25, 1e-9);
 	cr_expect_eq(back.bw[0].working_set_bytes, 402653184);
 	cr_expect_str_eq(back.bw[0].method, "triad 24 B/elem best of 20");
-	cr_assert_eq(back.n_compute, 1);
+	cr_assert_eq(back.n_compute, 2);
 	cr_expect_str_eq(back.compute[0].name, "avx2-fma");
 	cr_expect_str_eq(back.compute[0].kind, "peak");
 	cr_expect_str_eq(back.compute[0].precision, "f64");
@@ -124,11 +133,42 @@ Test(machine, json_round_trip)
 	cr_expect_float_eq(back.compute[0].theoretical_gflops, 224.0, 1e-9);
 	cr_expect_eq(back.compute[0].chains, 16);
 	cr_expect_float_eq(back.compute[0].latency_cycles, 4.0, 1e-9);
+	cr_expect_float_eq(back.compute[0].load_clock_ghz, 3.39, 1e-9);
+	cr_expect_float_eq(back.compute[0].theoretical_load_gflops, 216.96,
+			   1e-9);
+	cr_expect_eq(back.compute[1].load_clock_ghz, 0);
+	cr_expect_eq(back.compute[1].theoretical_load_gflops, 0);
 
 	const char *text = read_text(path);
 	cr_expect_not_null(strstr(text, "\"format\": \"rlprof-machine\""));
 	cr_expect_not_null(strstr(text, "\"version\": 1"));
 	cr_expect_not_null(strstr(text, "\"nt_gbs\": null"), "%s", text);
+	cr_expect_not_null(strstr(text, "\"load_clock_ghz\": 3.39"), "%s",
+			   text);
+	cr_expect_not_null(strstr(text, "\"theoretical_load_gflops\": null"),
+			   "%s", text);
+}
+
+/* A file written before the load-clock fields reads, with them unknown. */
+Test(machine, file_without_load_clock_reads)
+{
+	struct rl_machine m;
+	char path[256], err[512];
+	snprintf(path, sizeof path, "%s/old.json", dir);
+	write_text(path,
+		   "{\"format\": \"rlprof-machine\", \"version\": 1, "
+		   "\"cpu_model\": \"Old\", \"cores\": 2, \"clock_ghz\": 3.59, "
+		   "\"bandwidth\": [], \"compute\": [{\"name\": \"avx512-fma\", "
+		   "\"kind\": \"peak\", \"precision\": \"f64\", \"threads\": 2, "
+		   "\"gflops\": 207.6, \"theoretical_gflops\": 229.9, "
+		   "\"chains\": 9, \"latency_cycles\": 4.2, "
+		   "\"method\": \"9 chains fma on 2 cores best of 8\"}]}");
+	cr_assert_eq(rl_machine_load(path, &m, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(m.n_compute, 1);
+	cr_expect_float_eq(m.compute[0].gflops, 207.6, 1e-9);
+	cr_expect_float_eq(m.compute[0].theoretical_gflops, 229.9, 1e-9);
+	cr_expect_eq(m.compute[0].load_clock_ghz, 0);
+	cr_expect_eq(m.compute[0].theoretical_load_gflops, 0);
 }
 
 Test(machine, corrupt_file_rejected)

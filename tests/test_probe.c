@@ -413,3 +413,67 @@ Test(probe, csv_header_and_cache_file, .timeout = 300)
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
 }
+
+/* The load-clock arithmetic on synthetic numbers: adds per step, clock
+ * from adds and time, theoretical peak. */
+Test(probe, load_clock_arithmetic)
+{
+	cr_expect_eq(rl_load_clock_adds(16, 2), 9);  /* 8 cycles of FMA + 1 */
+	cr_expect_eq(rl_load_clock_adds(12, 2), 7);
+	cr_expect_eq(rl_load_clock_adds(9, 2), 6);   /* 4.5 cycles: 5 + 1 */
+	cr_expect_eq(rl_load_clock_adds(16, 1), 17);
+	cr_expect_eq(rl_load_clock_adds(16, 0), 17); /* unknown units: 1 */
+	cr_expect_eq(rl_load_clock_adds(16, 4), 5);
+	cr_expect_float_eq(rl_clock_ghz_from_adds(9e6, 2.5e-3), 3.6, 1e-12);
+	cr_expect_float_eq(rl_clock_ghz_from_adds(3.39e9, 1.0), 3.39, 1e-12);
+	cr_expect_eq(rl_clock_ghz_from_adds(0, 1), 0);
+	cr_expect_eq(rl_clock_ghz_from_adds(1e6, 0), 0);
+	/* 2 cores x 3.39 GHz x 2 units x 8 lanes x 2 */
+	cr_expect_float_eq(rl_theoretical_gflops(2, 3.39, 2, 8), 216.96, 1e-9);
+	cr_expect_float_eq(rl_theoretical_gflops(1, 3.5, 1.5, 2), 21.0, 1e-9);
+	cr_expect_eq(rl_theoretical_gflops(0, 3.39, 2, 8), 0);
+	cr_expect_eq(rl_theoretical_gflops(1, 0, 2, 8), 0);
+	cr_expect_eq(rl_theoretical_gflops(1, 3.39, 0, 8), 0);
+	/* measured / theoretical at each clock, as rlprof probe prints it:
+	 * 108.6 GFLOP/s on one AVX-512 core, 2 units, 8 f64 lanes */
+	double at_scalar = 108.6 / rl_theoretical_gflops(1, 3.593, 2, 8);
+	double at_load = 108.6 / rl_theoretical_gflops(1, 3.393, 2, 8);
+	cr_expect_float_eq(at_scalar, 0.9446, 1e-3);
+	cr_expect_float_eq(at_load, 1.0003, 1e-3);
+}
+
+/* The load kernels count exactly `adds` integer adds per step for every
+ * add count they take, and keep their FMA results finite. */
+static void load_kernel_ok(enum rl_isa isa, int f32)
+{
+	unsigned chains = 0;
+	rl_load_kernel_fn fn = rl_load_kernel(isa, f32, &chains);
+	if (!fn)
+		cr_skip_test("no %s load kernel on this CPU", rl_isa_name(isa));
+	cr_expect_geq(chains, 8);
+	for (unsigned a = 2; a <= 17; a++) {
+		double sum = NAN;
+		unsigned long n = fn(1000, a, 3, &sum);
+		cr_expect_eq(n, 3000ul * a, "%u adds: %lu", a, n);
+		cr_expect(isfinite(sum) && sum > 0, "%u adds: sum %g", a, sum);
+	}
+	unsigned c = 0, a = 0;
+	double ghz = rl_probe_load_clock_ghz(isa, f32, 2, 2000, 2, &c, &a);
+	cr_expect_eq(c, chains);
+	cr_expect_eq(a, rl_load_clock_adds(chains, 2));
+	cr_expect_gt(ghz, 0, "no clock from the load kernel");
+}
+
+Test(probe, load_kernel_avx2_f64) { load_kernel_ok(RL_ISA_AVX2, 0); }
+Test(probe, load_kernel_avx512_f64) { load_kernel_ok(RL_ISA_AVX512, 0); }
+Test(probe, load_kernel_avx512_f32) { load_kernel_ok(RL_ISA_AVX512, 1); }
+
+Test(probe, no_load_kernel_without_fma_vectors)
+{
+	unsigned chains = 7;
+	cr_expect_null(rl_load_kernel(RL_ISA_SCALAR, 0, &chains));
+	cr_expect_eq(chains, 0);
+	cr_expect_null(rl_load_kernel(RL_ISA_SSE2, 0, NULL));
+	cr_expect_eq(rl_probe_load_clock_ghz(RL_ISA_SSE2, 0, 2, 100, 1, NULL,
+					     NULL), 0);
+}

@@ -1,9 +1,14 @@
 /* rlprof's probes on demand, for scripts/bench-probes (built by the
  * script against the build's probe objects, never by make).
- *   probe_driver triad ELEMS_TOTAL THREADS TRIALS [nt]
- *       best triad GB/s (24 B/elem), arrays split over the threads
+ *   probe_driver triad ELEMS_TOTAL THREADS TRIALS [nt|wall]
+ *       best triad GB/s (24 B/elem), arrays split over the threads;
+ *       timed as the probe times it (one-pass arrays: best per 3 x 512 KiB
+ *       chunk), or with `wall` as STREAM does: best wall time of whole
+ *       passes (first thread's start to last thread's end)
  *   probe_driver fma f32|f64 THREADS
- *       clock GHz, best ISA, plateau GFLOP/s, theoretical GFLOP/s */
+ *       scalar clock GHz, best ISA, plateau GFLOP/s, theoretical GFLOP/s
+ *       at the scalar clock, clock under the ISA's FMA load (1 core, sampled
+ *       between the sweep's runs), theoretical at that clock */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +41,7 @@ int main(int argc, char **argv)
 		}
 		struct rl_triad_params p = {
 			.isa = best, .nt = argc > 5 && !strcmp(argv[5], "nt"),
+			.whole_passes = argc > 5 && !strcmp(argv[5], "wall"),
 			.threads = threads, .elems = per & ~(size_t)15,
 			.trials = (unsigned)atoi(argv[4]), .min_trial_s = 0,
 		};
@@ -52,7 +58,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "fma")) {
 		int f32 = !strcmp(argv[2], "f32");
 		double ghz = rl_probe_clock_ghz(1000000, 60);
-		double top = 0;
+		double top = 0, lclk = 0;
 		for (unsigned k = 1; k <= RL_FMA_MAX_CHAINS; k++) {
 			struct rl_chain_params p = {
 				.isa = best, .f32 = f32, .chains = k,
@@ -66,13 +72,19 @@ int main(int argc, char **argv)
 			}
 			if (r.best_gflops > top)
 				top = r.best_gflops;
+			double l = rl_probe_load_clock_ghz(best, f32, 2, 20000,
+							   3, NULL, NULL);
+			if (l > lclk)
+				lclk = l;
 		}
 		double fps = rl_chain_flops_per_step(best, f32, 0);
 		double units = round(top / threads / (fps * ghz));
 		if (units < 1)
 			units = 1;
-		printf("%.3f %s %.1f %.1f\n", ghz, rl_isa_name(best), top,
-		       threads * ghz * units * fps);
+		unsigned lanes = rl_isa_lanes(best, f32);
+		printf("%.3f %s %.1f %.1f %.3f %.1f\n", ghz, rl_isa_name(best),
+		       top, rl_theoretical_gflops(threads, ghz, units, lanes),
+		       lclk, rl_theoretical_gflops(threads, lclk, units, lanes));
 		return 0;
 	}
 	return 2;

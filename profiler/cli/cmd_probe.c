@@ -172,6 +172,24 @@ static void print_csv(const struct rl_machine *m)
 			snprintf(kind, sizeof kind, "compute-%s", c->kind);
 		csv_row(c->name, kind, c->precision, c->threads, c->gflops,
 			"GFLOP/s", c->method);
+		if (strcmp(c->kind, "peak") || !(c->theoretical_gflops > 0))
+			continue;
+		snprintf(method, sizeof method,
+			 "%u core%s x %.2f GHz (scalar clock: dependent integer "
+			 "adds alone) x units x lanes x 2",
+			 c->threads, c->threads > 1 ? "s" : "", m->clock_ghz);
+		csv_row(c->name, "theoretical", c->precision, c->threads,
+			c->theoretical_gflops, "GFLOP/s", method);
+		if (!(c->theoretical_load_gflops > 0))
+			continue;
+		snprintf(method, sizeof method,
+			 "%u core%s x %.2f GHz (clock under %s load: dependent "
+			 "integer adds beside fma chains, 1 core) x units x "
+			 "lanes x 2",
+			 c->threads, c->threads > 1 ? "s" : "",
+			 c->load_clock_ghz, c->name);
+		csv_row(c->name, "theoretical-load", c->precision, c->threads,
+			c->theoretical_load_gflops, "GFLOP/s", method);
 	}
 }
 
@@ -194,6 +212,34 @@ static void cell(double v, const char *fmt)
 		printf(fmt, v);
 	else
 		printf("%9s", "-");
+}
+
+/* The peaks against the theoretical figure at both clocks: the scalar
+ * one (dependent adds alone) and the one under the ISA's FMA load. */
+static void print_load_clock(const struct rl_machine *m)
+{
+	int head = 0;
+	for (size_t i = 0; i < m->n_compute; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		if (strcmp(c->kind, "peak") || !(c->theoretical_gflops > 0) ||
+		    !(c->gflops > 0))
+			continue;
+		if (!head++)
+			printf("\nmeasured / theoretical at the scalar clock and "
+			       "at the clock under the ISA's FMA load\n");
+		printf("%-11s %-4s %u core%s %7.1f: at %.2f GHz (scalar "
+		       "clock) %3.0f%%",
+		       c->name, c->precision, c->threads,
+		       c->threads > 1 ? "s" : " ", c->gflops, m->clock_ghz,
+		       100 * c->gflops / c->theoretical_gflops);
+		if (c->theoretical_load_gflops > 0)
+			printf("; at %.2f GHz (clock under %s load) %3.0f%%",
+			       c->load_clock_ghz, c->name,
+			       100 * c->gflops / c->theoretical_load_gflops);
+		else
+			printf("; clock under load not measured");
+		putchar('\n');
+	}
 }
 
 static void print_table(const struct rl_machine *m, const char *path)
@@ -277,6 +323,8 @@ static void print_table(const struct rl_machine *m, const char *path)
 			printf(" %6.1f c", c->latency_cycles);
 		putchar('\n');
 	}
+
+	print_load_clock(m);
 
 	printf("\nridge points (flop/B = peak / triad bandwidth, %u core%s)\n",
 	       T, T > 1 ? "s" : "");

@@ -48,14 +48,18 @@ static json_t *bw_json(const struct rl_bw_roof *b)
 
 static json_t *compute_json(const struct rl_compute_roof *c)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:i, s:o, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:i, s:o, s:s, s:o, "
+			 "s:o}",
 			 "name", c->name, "kind", c->kind, "precision",
 			 c->precision, "threads", (int)c->threads,
 			 "gflops", num_or_null(c->gflops),
 			 "theoretical_gflops",
 			 num_or_null(c->theoretical_gflops), "chains",
 			 (int)c->chains, "latency_cycles",
-			 num_or_null(c->latency_cycles), "method", c->method);
+			 num_or_null(c->latency_cycles), "method", c->method,
+			 "load_clock_ghz", num_or_null(c->load_clock_ghz),
+			 "theoretical_load_gflops",
+			 num_or_null(c->theoretical_load_gflops));
 }
 
 static int mkdir_parents(const char *path)
@@ -191,6 +195,10 @@ static int load_compute(json_t *arr, struct rl_machine *m, const char *path,
 		c->chains = (unsigned)get_num(e, "chains");
 		c->latency_cycles = get_num(e, "latency_cycles");
 		get_str(e, "method", c->method, sizeof c->method);
+		/* absent in older files: 0 = unknown */
+		c->load_clock_ghz = get_num(e, "load_clock_ghz");
+		c->theoretical_load_gflops =
+			get_num(e, "theoretical_load_gflops");
 	}
 	return 0;
 }
