@@ -143,19 +143,32 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 	if ((e = add_roof(c)))
 		fill(e, isa, "single-chain", f32, 1, g[1], 0, 1, lat, method);
 	if (c->threads > 1) {
+		/* the all-core clock under this load, sampled just before
+		 * and just after the all-core plateau's run */
+		double lall = 0;
+		if (load_units)
+			lall = rl_probe_load_clock_all_ghz(
+				isa, f32, load_units, 20000, 8, c->threads,
+				c->cpu->cpus);
 		if ((rc = run(c, isa, f32, 0, sat, c->threads, &r, err, errlen)))
 			return rc;
+		if (load_units) {
+			double l = rl_probe_load_clock_all_ghz(
+				isa, f32, load_units, 20000, 8, c->threads,
+				c->cpu->cpus);
+			if (l > lall)
+				lall = l;
+		}
 		snprintf(method, sizeof method,
 			 "%u chains %s on %u cores best of %s", sat, op,
 			 c->threads, c->o->quick ? "3" : "8");
 		if ((e = add_roof(c)))
 			fill(e, isa, kind, f32, c->threads, r.best_gflops,
 			     theo1 * c->threads, sat, lat, method);
-		if (e && lclk > 0) {
-			/* measured on one core; applied to all */
-			e->load_clock_ghz = lclk;
+		if (e && lall > 0) {
+			e->load_clock_ghz = lall;
 			e->theoretical_load_gflops = rl_theoretical_gflops(
-				c->threads, lclk, units, lanes);
+				c->threads, lall, units, lanes);
 		}
 		if ((rc = run(c, isa, f32, 0, 1, c->threads, &r, err, errlen)))
 			return rc;

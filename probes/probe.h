@@ -10,7 +10,9 @@
  *               non-temporal stores, one file per ISA (per-object flags)
  *   pool.c      pinned worker threads that own (first-touch) their arrays
  *   fma*.c      K independent accumulator chains, per ISA and precision
- *   clock.c     core clock from a dependent chain of 1-cycle integer adds
+ *   clock.c     core clock from a dependent chain of 1-cycle integer adds,
+ *               alone and beside FMA chains (the clock under FMA load)
+ *   load_clock.c the clock under FMA load on several cores at once
  *   plateau.c   plateau and memory-level detection on sweep data
  *   model.c     the whole measurement: fills struct rl_machine
  *
@@ -182,6 +184,13 @@ rl_load_kernel_fn rl_load_kernel(enum rl_isa isa, int f32, unsigned *chains);
 double rl_probe_load_clock_ghz(enum rl_isa isa, int f32, unsigned units,
 			       long iters, unsigned trials, unsigned *chains,
 			       unsigned *adds);
+/* The same on `threads` pinned threads (cpus[0..threads-1], NULL: not
+ * pinned) at once, trials starting together: a trial's clock is the mean
+ * of each thread's own adds / time; the best trial is returned (0 when no
+ * kernel or a thread could not start). */
+double rl_probe_load_clock_all_ghz(enum rl_isa isa, int f32, unsigned units,
+				   long iters, unsigned trials,
+				   unsigned threads, const int *cpus);
 /* Integer adds per step that keep the add chain critical next to
  * `chains` FMA chains on `units` FMA units: ceil(chains / units) + 1
  * (units 0 counts as 1). */

@@ -44,8 +44,9 @@ struct rl_compute_roof {
 	double latency_cycles;  /* single-chain FMA latency; 0 n/a */
 	char method[128];
 	/* appended: the clock measured while this ISA's FMA ports are busy
-	 * (dependent integer adds beside FMA chains: see probes/probe.h),
-	 * and the theoretical peak at that clock; 0 unknown / n/a (files
+	 * (dependent integer adds beside FMA chains on `threads` cores: see
+	 * probes/probe.h), and the theoretical peak at that clock; 0
+	 * unknown / n/a (files
 	 * written before these fields, scalar and add-only roofs) */
 	double load_clock_ghz;
 	double theoretical_load_gflops;

@@ -462,6 +462,16 @@ static void load_kernel_ok(enum rl_isa isa, int f32)
 	cr_expect_eq(c, chains);
 	cr_expect_eq(a, rl_load_clock_adds(chains, 2));
 	cr_expect_gt(ghz, 0, "no clock from the load kernel");
+	struct rl_cpu cpu;
+	char err[256];
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	cr_expect_gt(rl_probe_load_clock_all_ghz(isa, f32, 2, 2000, 2,
+						 cpu.logical_cpus, cpu.cpus),
+		     0, "no clock from the load kernel on %u threads",
+		     cpu.logical_cpus);
+	cr_expect_eq(rl_probe_load_clock_all_ghz(isa, f32, 2, 2000, 0, 1,
+						 NULL),
+		     0, "0 trials must give no clock");
 }
 
 Test(probe, load_kernel_avx2_f64) { load_kernel_ok(RL_ISA_AVX2, 0); }
@@ -476,4 +486,6 @@ Test(probe, no_load_kernel_without_fma_vectors)
 	cr_expect_null(rl_load_kernel(RL_ISA_SSE2, 0, NULL));
 	cr_expect_eq(rl_probe_load_clock_ghz(RL_ISA_SSE2, 0, 2, 100, 1, NULL,
 					     NULL), 0);
+	cr_expect_eq(rl_probe_load_clock_all_ghz(RL_ISA_SCALAR, 0, 2, 100, 1,
+						 1, NULL), 0);
 }

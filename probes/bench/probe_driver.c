@@ -7,8 +7,8 @@
  *       passes (first thread's start to last thread's end)
  *   probe_driver fma f32|f64 THREADS
  *       scalar clock GHz, best ISA, plateau GFLOP/s, theoretical GFLOP/s
- *       at the scalar clock, clock under the ISA's FMA load (1 core, sampled
- *       between the sweep's runs), theoretical at that clock */
+ *       at the scalar clock, clock under the ISA's FMA load (on THREADS
+ *       cores, sampled between the sweep's runs), theoretical at it */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +72,8 @@ int main(int argc, char **argv)
 			}
 			if (r.best_gflops > top)
 				top = r.best_gflops;
-			double l = rl_probe_load_clock_ghz(best, f32, 2, 20000,
-							   3, NULL, NULL);
+			double l = rl_probe_load_clock_all_ghz(
+				best, f32, 2, 20000, 3, threads, cpu.cpus);
 			if (l > lclk)
 				lclk = l;
 		}

@@ -184,8 +184,8 @@ static void print_csv(const struct rl_machine *m)
 			continue;
 		snprintf(method, sizeof method,
 			 "%u core%s x %.2f GHz (clock under %s load: dependent "
-			 "integer adds beside fma chains, 1 core) x units x "
-			 "lanes x 2",
+			 "integer adds beside fma chains on as many cores) x "
+			 "units x lanes x 2",
 			 c->threads, c->threads > 1 ? "s" : "",
 			 c->load_clock_ghz, c->name);
 		csv_row(c->name, "theoretical-load", c->precision, c->threads,
