@@ -75,9 +75,11 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 	struct rl_chain_result r;
 	int rc;
 
-	/* FMA units for the load kernel's add count: 2 until the sweep
-	 * says otherwise (a wrong guess only lowers the FMA ports' share,
-	 * never the add chain's count of cycles) */
+	/* FMA units for the load kernel's add count while sweeping: 2 (a
+	 * core with more units only has its FMA ports less busy; one with
+	 * fewer would leave the FMAs critical and undercount the cycles, so
+	 * the clock is measured again after the sweep with the units it
+	 * infers, see below) */
 	const unsigned load_units = fma && isa != RL_ISA_SCALAR ? 2 : 0;
 	double lclk = 0;
 	snprintf(what, sizeof what, "%s %s chains 1..%u", rl_isa_name(isa), prec,
@@ -117,6 +119,14 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 	if (units < 1 && ghz > 0)
 		units = 1;
 	double theo1 = units * ghz * lanes * 2;
+	/* a core with another FMA unit count than the sweep's guess: the
+	 * add chain must stay critical, so measure again with the right
+	 * add count (after the sweep, not between its runs) */
+	unsigned lunits = load_units && units >= 1 ? (unsigned)units : 0;
+	if (lunits && lunits != load_units)
+		lclk = rl_probe_load_clock_ghz(isa, f32, lunits, 20000,
+					       c->o->quick ? 8 : 20, NULL,
+					       NULL);
 	const char *kind = isa == RL_ISA_SCALAR ? "scalar" : "peak";
 	if (isa != RL_ISA_SCALAR && units > c->extra->fma_units[isa])
 		c->extra->fma_units[isa] = (unsigned)units;
@@ -146,15 +156,15 @@ static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
 		/* the all-core clock under this load, sampled just before
 		 * and just after the all-core plateau's run */
 		double lall = 0;
-		if (load_units)
+		if (lunits)
 			lall = rl_probe_load_clock_all_ghz(
-				isa, f32, load_units, 20000, 8, c->threads,
+				isa, f32, lunits, 20000, 8, c->threads,
 				c->cpu->cpus);
 		if ((rc = run(c, isa, f32, 0, sat, c->threads, &r, err, errlen)))
 			return rc;
-		if (load_units) {
+		if (lunits) {
 			double l = rl_probe_load_clock_all_ghz(
-				isa, f32, load_units, 20000, 8, c->threads,
+				isa, f32, lunits, 20000, 8, c->threads,
 				c->cpu->cpus);
 			if (l > lall)
 				lall = l;

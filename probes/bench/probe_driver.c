@@ -82,6 +82,11 @@ int main(int argc, char **argv)
 		if (units < 1)
 			units = 1;
 		unsigned lanes = rl_isa_lanes(best, f32);
+		if (units != 2) /* keep the add chain critical */
+			lclk = rl_probe_load_clock_all_ghz(best, f32,
+							   (unsigned)units,
+							   20000, 20, threads,
+							   cpu.cpus);
 		printf("%.3f %s %.1f %.1f %.3f %.1f\n", ghz, rl_isa_name(best),
 		       top, rl_theoretical_gflops(threads, ghz, units, lanes),
 		       lclk, rl_theoretical_gflops(threads, lclk, units, lanes));
