@@ -66,6 +66,14 @@ static void expect_has(const struct rl_region_row *row,
 	free(d);
 }
 
+static void expect_not_has(const struct rl_region_row *row,
+			   const struct rl_machine *m, const char *part)
+{
+	char *d = rl_diagnose(row, m);
+	cr_assert(strstr(d, part) == NULL, "'%s' in '%s'", part, d);
+	free(d);
+}
+
 Test(diagnosis, at_the_bandwidth_roof)
 {
 	struct rl_region_row r = counted();
@@ -113,9 +121,20 @@ Test(diagnosis, far_below_the_bandwidth_roof)
 Test(diagnosis, above_the_dram_roof_means_cache)
 {
 	struct rl_region_row r = counted();
+	r.basis = RL_BASIS_DECLARED; /* declared bytes: cache hits in them */
 	r.roof_pct = 180;
 	expect_has(&r, &machine, "180% of DRAM, above it: the data is reused "
 				 "from cache");
+}
+
+Test(diagnosis, above_a_counted_dram_roof_blames_the_roof_not_the_cache)
+{
+	struct rl_region_row r = counted();
+	r.basis = RL_BASIS_COUNTED; /* DRAM bytes counted: no cache hits */
+	r.roof_pct = 117;
+	expect_has(&r, &machine, "117% of DRAM, above the triad-measured roof: "
+				 "this access mix");
+	expect_not_has(&r, &machine, "reused from cache");
 }
 
 Test(diagnosis, counted_bytes_above_declared_is_write_allocate)

@@ -109,7 +109,14 @@ static void position(FILE *o, const struct rl_region_row *row,
 	}
 	if (!roof)
 		roof = mem ? "the memory" : "the compute";
-	if (pct >= ABOVE_ROOF_PCT && mem) {
+	if (pct >= ABOVE_ROOF_PCT && mem && row->basis == RL_BASIS_COUNTED) {
+		/* the bytes were counted at that level: no cache hit is in
+		 * them, so the triad's roof is what falls short */
+		fprintf(o, "%s of %s, above the triad-measured roof: this "
+			"access mix (e.g. fewer writes) streams faster than the "
+			"triad, or the machine was busier when probed (rlprof "
+			"probe --force)", pct_text(p, sizeof p, pct), roof);
+	} else if (pct >= ABOVE_ROOF_PCT && mem) {
 		fprintf(o, "%s of %s, above it: the data is reused from "
 			"cache, judge it against the cache-level roofs",
 			pct_text(p, sizeof p, pct), roof);
