@@ -87,7 +87,7 @@ format:
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 \
 	  --suppress=missingIncludeSystem -Iprofiler -Icounters -Iprobes \
-	  profiler counters probes kernels
+	  -icounters/sim profiler counters probes kernels
 
 clean:
 	rm -rf $(BUILD)
