@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -57,11 +58,26 @@ static struct {
 	uint64_t feeds[RL_PERF_EVENTS_MAX]; /* for leaders: counters fed */
 	bool user_only[RL_PERF_EVENTS_MAX];
 	int sys_fd[RL_PERF_EVENTS_MAX];  /* system-wide events: fd + 1 */
+	uint64_t sys_id[RL_PERF_EVENTS_MAX]; /* their kernel event ids */
 } perf;
 
+/* The program may close our descriptors (a daemon closing every fd) and
+ * get their numbers again for its own files or pipes: each event's kernel
+ * id (unique system-wide) is kept and checked before a read or close, so
+ * the runtime never reads (blocks on, or consumes) nor closes a
+ * descriptor that is no longer its own. */
 struct perf_thread {
 	int fd[RL_PERF_EVENTS_MAX]; /* per-thread events: fd + 1, 0 = none */
+	uint64_t id[RL_PERF_EVENTS_MAX];
 };
+
+/* Is fd + 1 still the perf event whose id is id? */
+static bool still_ours(int fd1, uint64_t id)
+{
+	uint64_t got = 0;
+	return fd1 > 0 && ioctl(fd1 - 1, PERF_EVENT_IOC_ID, &got) == 0 &&
+	       got == id;
+}
 
 static long perf_open(const struct rl_perf_event_spec *s, bool user_only,
 		      pid_t pid, int cpu, int group_fd)
@@ -118,8 +134,8 @@ static int open_error(const struct rl_perf_event_spec *s, int e, char *err,
 
 /* Open the group led by L into fds[] (indexed like perf.ev, fd + 1).
  * pid/cpu as for perf_event_open. */
-static int open_group(int L, pid_t pid, int cpu, int *fds, char *err,
-		      size_t errlen)
+static int open_group(int L, pid_t pid, int cpu, int *fds, uint64_t *ids,
+		      char *err, size_t errlen)
 {
 	int lfd = -1;
 	for (size_t i = (size_t)L; i < perf.n; i++) {
@@ -138,17 +154,30 @@ static int open_group(int L, pid_t pid, int cpu, int *fds, char *err,
 			return open_error(&perf.ev[i], e, err, errlen);
 		}
 		fds[i] = (int)fd + 1;
+		if (ioctl((int)fd, PERF_EVENT_IOC_ID, &ids[i]) < 0) {
+			int e = errno;
+			for (size_t j = (size_t)L; j <= i; j++)
+				if (perf.leader[j] == L && fds[j] > 0) {
+					close(fds[j] - 1);
+					fds[j] = 0;
+				}
+			return rl_fail(err, errlen, RL_ENOTSUP,
+				       "perf event id (PERF_EVENT_IOC_ID): %s",
+				       strerror(e));
+		}
 		if (lfd < 0)
 			lfd = (int)fd;
 	}
 	return 0;
 }
 
-static void close_group(int L, int *fds)
+/* Close what is still ours; forget the rest (the program closed it). */
+static void close_group(int L, int *fds, const uint64_t *ids)
 {
 	for (size_t i = (size_t)L; i < perf.n; i++)
 		if (perf.leader[i] == L && fds[i] > 0) {
-			close(fds[i] - 1);
+			if (still_ours(fds[i], ids[i]))
+				close(fds[i] - 1);
 			fds[i] = 0;
 		}
 }
@@ -253,7 +282,7 @@ static void perf_fini(void)
 {
 	for (size_t i = 0; i < perf.n; i++)
 		if ((size_t)perf.leader[i] == i && perf.ev[i].cpu >= 0)
-			close_group((int)i, perf.sys_fd);
+			close_group((int)i, perf.sys_fd, perf.sys_id);
 }
 
 static int perf_init(const char *options, struct rl_backend_setup *setup,
@@ -287,22 +316,24 @@ static int perf_init(const char *options, struct rl_backend_setup *setup,
 		n_groups++;
 		bool sys = perf.ev[i].cpu >= 0;
 		int *fds = sys ? perf.sys_fd : trial.fd;
+		uint64_t *ids = sys ? perf.sys_id : trial.id;
 		pid_t pid = sys ? -1 : 0;
-		int rc = open_group((int)i, pid, perf.ev[i].cpu, fds, err,
-				    errlen);
+		int rc = open_group((int)i, pid, perf.ev[i].cpu, fds, ids,
+				    err, errlen);
 		if (rc == RL_EPERM && !sys) {
 			for (size_t j = i; j < perf.n; j++)
 				if ((size_t)perf.leader[j] == i)
 					perf.user_only[j] = true;
-			rc = open_group((int)i, pid, -1, fds, err, errlen);
+			rc = open_group((int)i, pid, -1, fds, ids, err,
+					errlen);
 		}
 		if (rc < 0) {
-			close_group((int)i, trial.fd);
+			close_group((int)i, trial.fd, trial.id);
 			perf_fini();
 			return rc;
 		}
 		if (!sys)
-			close_group((int)i, trial.fd);
+			close_group((int)i, trial.fd, trial.id);
 	}
 	for (size_t i = 0; i < perf.n; i++) {
 		int c = perf.ev[i].counter;
@@ -338,11 +369,12 @@ static int perf_thread_open(void *state, char *err, size_t errlen)
 	struct perf_thread *t = state;
 	for (size_t i = 0; i < perf.n; i++)
 		if ((size_t)perf.leader[i] == i && perf.ev[i].cpu < 0) {
-			int rc = open_group((int)i, 0, -1, t->fd, err, errlen);
+			int rc = open_group((int)i, 0, -1, t->fd, t->id, err,
+					    errlen);
 			if (rc < 0) {
 				for (size_t j = 0; j < i; j++)
 					if ((size_t)perf.leader[j] == j)
-						close_group((int)j, t->fd);
+						close_group((int)j, t->fd, t->id);
 				return rc;
 			}
 		}
@@ -354,7 +386,7 @@ static void perf_thread_close(void *state)
 	struct perf_thread *t = state;
 	for (size_t i = 0; i < perf.n; i++)
 		if ((size_t)perf.leader[i] == i && perf.ev[i].cpu < 0)
-			close_group((int)i, t->fd);
+			close_group((int)i, t->fd, t->id);
 }
 
 static uint64_t weighted(double w, uint64_t raw)
@@ -370,9 +402,15 @@ static int perf_read(void *state, struct rl_counter_value *values)
 	for (size_t L = 0; L < perf.n; L++) {
 		if ((size_t)perf.leader[L] != L)
 			continue;
-		int fd = perf.ev[L].cpu >= 0 ? perf.sys_fd[L] : t->fd[L];
+		bool sys = perf.ev[L].cpu >= 0;
+		int fd = sys ? perf.sys_fd[L] : t->fd[L];
 		size_t want = (3 + 2 * (size_t)perf.members[L]) * sizeof *buf;
-		if (fd <= 0 || read(fd - 1, buf, want) != (ssize_t)want)
+		if (!still_ours(fd, sys ? perf.sys_id[L] : t->id[L])) {
+			if (!sys) /* shared ones stay: other threads check */
+				close_group((int)L, t->fd, t->id);
+			return RL_EIO;
+		}
+		if (read(fd - 1, buf, want) != (ssize_t)want)
 			return RL_EIO;
 		uint64_t te = buf[1], tr = buf[2];
 		for (size_t i = L; i < perf.n; i++) {

@@ -50,7 +50,8 @@ struct rl_thread {
 	uint64_t tid;
 	unsigned index;
 	bool exited;
-	bool counters_ok;           /* backend thread_open succeeded */
+	bool counters_ok;           /* thread_open succeeded, reads work */
+	bool backend_open;          /* thread_open succeeded: close it */
 	void *backend_state;
 
 	/* Region table: stats array + open-addressing hash of indices. */

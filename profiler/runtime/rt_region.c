@@ -113,14 +113,37 @@ int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len)
 	return (int)i;
 }
 
+/* The backend could not read this thread's counters (e.g. the program
+ * closed their descriptors): time only from here on, said once. Not
+ * from the signal flush, which must not malloc. */
+static void read_failed(struct rl_thread *t)
+{
+	t->counters_ok = false;
+	if (__atomic_load_n(&rl_rt.flushing, __ATOMIC_RELAXED))
+		return;
+	char msg[512];
+	struct rl_sb b = {msg, sizeof msg, 0};
+	rl_sb_str(&b, "backend ");
+	rl_sb_name(&b, rl_rt.backend->name);
+	rl_sb_str(&b, " could not read the counters of thread ");
+	rl_sb_u64(&b, t->tid);
+	rl_sb_str(&b, " (did the program close their file descriptors?): "
+		      "its regions from here on have time only");
+	rl_rt_warn("backend", NULL, t->tid, false, msg);
+}
+
 static void read_counters(struct rl_thread *t, struct rl_counter_value *out,
 			  uint32_t *ok)
 {
 	if (!rl_rt.n_prov)
 		return;
-	if (!t->counters_ok ||
-	    rl_rt.backend->read(t->backend_state, t->scratch) < 0) {
+	if (!t->counters_ok) {
 		*ok = 0;
+		return;
+	}
+	if (rl_rt.backend->read(t->backend_state, t->scratch) < 0) {
+		*ok = 0;
+		read_failed(t);
 		return;
 	}
 	for (size_t k = 0; k < rl_rt.n_prov; k++)

@@ -179,7 +179,7 @@ static int open_backend_thread(struct rl_thread *t)
 	}
 	if (!b->thread_open || b->thread_open(t->backend_state, err,
 					      sizeof err) == 0) {
-		t->counters_ok = true;
+		t->counters_ok = t->backend_open = true;
 		return 0;
 	}
 fail:;
@@ -242,11 +242,11 @@ struct rl_thread *rl_rt_thread_new(void)
 
 static void close_backend_thread(struct rl_thread *t)
 {
-	if (t->counters_ok && rl_rt.backend->thread_close)
+	if (t->backend_open && rl_rt.backend->thread_close)
 		rl_rt.backend->thread_close(t->backend_state);
 	free(t->backend_state);
 	t->backend_state = NULL;
-	t->counters_ok = false;
+	t->counters_ok = t->backend_open = false;
 }
 
 /* pthread key destructor: the thread's stats stay for the final write. */

@@ -1,0 +1,46 @@
+/* rlprof run against programs that misbehave the way real ones do:
+ * descriptors closed under the runtime, interrupts, vanished output. */
+#include <signal.h>
+
+#include "test_e2e_util.h"
+
+/* rlprof run -q --no-probe -b BACKEND -o DIR/out PROGRAM ARGS... */
+static struct e2e_result run_with(const char *backend, const char *dir,
+				  const char *const *prog)
+{
+	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+				backend, "-o", NULL};
+	char out[512];
+	size_t n = 7;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	argv[n++] = out;
+	for (size_t i = 0; prog[i] && n < 31; i++)
+		argv[n++] = prog[i];
+	argv[n] = NULL;
+	e2e_need(E2E_RLPROF);
+	return e2e_run(argv);
+}
+
+/* Without the id check the runtime read()s a pipe the program made on a
+ * perf descriptor's old number: it hangs (timeout) or eats a byte. */
+Test(e2e_break, perf_never_reads_a_descriptor_the_program_reused,
+     .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_fdreuse"), NULL};
+	struct e2e_result r;
+
+	e2e_need(prog[0]);
+	r = run_with("perf", dir, prog);
+	if (r.status == 1 && strstr(r.err, "does not work here"))
+		cr_skip_test("the perf backend does not work here");
+	cr_expect_eq(r.status, 0, "status %d, stdout: %s\nstderr: %s",
+		     r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "lost their byte: 0") != NULL, "%s", r.out);
+	cr_expect(strstr(r.err, "could not read the counters of thread"),
+		  "stderr: %s", r.err);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
