@@ -1,8 +1,25 @@
 /* rlprof run against programs that misbehave the way real ones do:
  * descriptors closed under the runtime, interrupts, vanished output. */
+#include <dirent.h>
 #include <signal.h>
 
 #include "test_e2e_util.h"
+
+/* How many entries of dir start with prefix. */
+static int count_prefixed(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
 
 /* rlprof run -q --no-probe -b BACKEND -o DIR/out PROGRAM ARGS... */
 static struct e2e_result run_with(const char *backend, const char *dir,
@@ -40,6 +57,41 @@ Test(e2e_break, perf_never_reads_a_descriptor_the_program_reused,
 	cr_expect(strstr(r.out, "lost their byte: 0") != NULL, "%s", r.out);
 	cr_expect(strstr(r.err, "could not read the counters of thread"),
 		  "stderr: %s", r.err);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* -b sim runs the program natively first for the times: a Ctrl-C there
+ * means stop, not "go on under the simulator". */
+Test(e2e_break, interrupt_in_native_timing_run_stops_the_run, .timeout = 120)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_interrupt"), NULL};
+	struct e2e_result r;
+	char *csv, log[600];
+
+	e2e_need(prog[0]);
+	signal(SIGINT, SIG_DFL); /* the program's Ctrl-C must kill it */
+	r = run_with("sim", dir, prog);
+	if (r.status == 1 && strstr(r.err, "does not work here"))
+		cr_skip_test("the sim backend does not work here");
+	cr_expect_eq(r.status, 128 + SIGINT, "status %d, stderr: %s",
+		     r.status, r.err);
+	cr_expect(strstr(r.err, "the simulator run was not started") != NULL,
+		  "stderr: %s", r.err);
+	cr_expect(strstr(r.err, "counting run") == NULL, "stderr: %s", r.err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "before-interrupt"), "csv: %s",
+			   csv);
+	free(csv);
+	snprintf(log, sizeof log, "%s/out/raw-native", dir);
+	cr_expect_neq(access(log, F_OK), 0, "raw-native left behind");
+	snprintf(log, sizeof log, "%s/out/raw", dir);
+	cr_expect_eq(count_prefixed(log, "valgrind-"), 0,
+		     "the simulator ran after the interrupt");
+	cr_expect_eq(count_prefixed(log, "rlprof-"), 1,
+		     "the timing run's results are not in raw/");
 	e2e_free(&r);
 	e2e_rmtree(dir);
 	free(dir);

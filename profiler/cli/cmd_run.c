@@ -297,12 +297,15 @@ int cmd_run(int argc, char **argv)
 		   run->probes[run->chosen].backend->name,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"
 							 : "requested");
-	if (run->native_timing) {
+	if (!run->native_timing) {
+		rl_run_spawn_wait(run);
+	} else {
 		rl_run_say(run, "timing run (native, backend time)...");
-		rl_run_native(run);
-		rl_run_say(run, "counting run (simulator)...");
+		if (rl_run_native(run) == 0) {
+			rl_run_say(run, "counting run (simulator)...");
+			rl_run_spawn_wait(run);
+		}
 	}
-	rl_run_spawn_wait(run);
 	if (rl_run_write_record(run, err, sizeof err) < 0)
 		rl_run_warn("%s", err);
 	rc = run->exit_status;

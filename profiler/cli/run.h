@@ -81,8 +81,11 @@ void rl_run_spawn_wait(struct rl_run *run);
 
 /* run_native.c: the timing run (native_launch, native_dir) when
  * native_timing; fills the native_* fields and leaves the outcome fields
- * as before it. Warns when the program failed natively. */
-void rl_run_native(struct rl_run *run);
+ * as before it. Warns when the program failed natively. Returns 1 when a
+ * user stopped it (SIGINT, SIGQUIT, SIGTERM, SIGHUP): its outcome and its
+ * results (moved into raw_dir) are then the run's, native_timing is
+ * cleared, and the counting run must not start; else 0. */
+int rl_run_native(struct rl_run *run);
 
 /* run_record.c */
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);

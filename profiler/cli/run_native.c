@@ -6,17 +6,52 @@
  * DIR/raw-native; rl_results_load_dir() then takes each region's time from
  * there. A failed timing run leaves the simulator's times (one warning).
  */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "run.h"
 
-void rl_run_native(struct rl_run *run)
+/* Signals by which a user stops a run (Ctrl-C, Ctrl-\, kill, hangup). */
+static bool stopped_by_user(int sig)
+{
+	return sig == SIGINT || sig == SIGQUIT || sig == SIGTERM ||
+	       sig == SIGHUP;
+}
+
+/* The timing run's results become the run's: DIR/raw-native/rlprof-*.json
+ * into DIR/raw (the directory is left empty, then removed). */
+static void keep_native_results(struct rl_run *run)
+{
+	DIR *d = opendir(run->native_dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char from[PATH_MAX + 256], to[PATH_MAX + 256];
+		if (strncmp(de->d_name, "rlprof-", 7) != 0)
+			continue;
+		snprintf(from, sizeof from, "%s/%s", run->native_dir,
+			 de->d_name);
+		snprintf(to, sizeof to, "%s/%s", run->raw_dir, de->d_name);
+		if (rename(from, to) != 0)
+			rl_run_warn("cannot move '%s' to '%s': %s", from, to,
+				    strerror(errno));
+	}
+	closedir(d);
+	rmdir(run->native_dir);
+}
+
+int rl_run_native(struct rl_run *run)
 {
 	struct rl_launch counting;
 
 	if (!run->native_timing)
-		return;
+		return 0;
 	/* the spawn path runs run->launch and fills the outcome fields:
 	 * lend it the timing launch, then give the counting run a clean
 	 * outcome */
@@ -32,6 +67,21 @@ void rl_run_native(struct rl_run *run)
 	run->native_exit_status = run->exit_status;
 	run->native_signal = run->started && WIFSIGNALED(run->wait_status)
 				     ? WTERMSIG(run->wait_status) : 0;
+	if (stopped_by_user(run->native_signal)) {
+		/* Ctrl-C means stop: no simulator run; the outcome stays
+		 * this run's (exit status 128+N) and so do its results */
+		fprintf(stderr,
+			"rlprof: '%s' was stopped by signal %d (%s) in its "
+			"native timing run: the simulator run was not "
+			"started; the report has the region times of what "
+			"ran, no counts\n",
+			run->name, run->native_signal,
+			strsignal(run->native_signal));
+		keep_native_results(run);
+		run->native_timing = false;
+		run->native_done = false;
+		return 1;
+	}
 	if (!run->started)
 		rl_run_warn("the native timing run of '%s' could not start "
 			    "(%s): times will be the simulator's",
@@ -52,4 +102,5 @@ void rl_run_native(struct rl_run *run)
 	run->wait_status = 0;
 	run->exit_status = 0;
 	run->start_ns = run->end_ns = run->elapsed_ns = 0;
+	return 0;
 }
