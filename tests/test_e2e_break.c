@@ -96,3 +96,49 @@ Test(e2e_break, interrupt_in_native_timing_run_stops_the_run, .timeout = 120)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* The output directory removed while the program runs: the runtime makes
+ * it again, so the regions measured are kept and the report is written. */
+Test(e2e_break, output_dir_removed_during_the_run_is_made_again,
+     .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[512];
+	const char *prog[] = {E2E_PROG("e2e_rmout"), out, NULL};
+	struct e2e_result r;
+	char *csv;
+
+	e2e_need(prog[0]);
+	snprintf(out, sizeof out, "%s/out", dir);
+	r = run_with("time", dir, prog);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "cannot write") == NULL, "stderr: %s", r.err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "before-removal"), "csv: %s", csv);
+	cr_expect_not_null(e2e_csv_row(csv, "after-removal"), "csv: %s", csv);
+	free(csv);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* A results file that cannot be written: one line that says where, why,
+ * and what to do; the program's own exit status is kept. */
+Test(e2e_break, unwritable_results_dir_is_said_with_its_reason,
+     .timeout = 60)
+{
+	const char *argv[] = {E2E_PROG("e2e_exit"), "0", NULL};
+	const char *env[] = {"RLPROF_OUT=/proc/self/no-such-dir/raw",
+			     "RLPROF_BACKEND=time", NULL};
+	struct e2e_result r;
+
+	e2e_need(argv[0]);
+	r = e2e_run_in(NULL, argv, env);
+	cr_expect_eq(r.status, 0, "status %d", r.status);
+	cr_expect(strstr(r.err, "rlprof: cannot write '/proc/self/no-such-dir"
+				"/raw/") != NULL, "stderr: %s", r.err);
+	cr_expect(strstr(r.err, "No such file or directory: the regions this "
+				"process measured are lost") != NULL,
+		  "stderr: %s", r.err);
+	e2e_free(&r);
+}

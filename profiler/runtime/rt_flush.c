@@ -36,19 +36,60 @@ static const char *signal_name(int sig)
 	return "signal";
 }
 
-static void say(const char *a, const char *b, const char *c)
+/* errno in words, without strerror (not async-signal-safe). */
+static const char *errno_text(int e)
 {
-	char line[4096 + 256];
+	switch (e) {
+	case ENOENT: return "No such file or directory";
+	case EACCES: return "Permission denied";
+	case EPERM: return "Operation not permitted";
+	case ENOSPC: return "No space left on device";
+	case EDQUOT: return "Disk quota exceeded";
+	case EROFS: return "Read-only file system";
+	case ENOTDIR: return "Not a directory";
+	case EIO: return "Input/output error";
+	case ENAMETOOLONG: return "File name too long";
+	case EMFILE: return "Too many open files";
+	}
+	return "error";
+}
+
+/* mkdir -p: the directory may have been removed while the program ran. */
+static void make_dirs(const char *dir)
+{
+	char buf[sizeof rl_rt.out_dir];
+	struct rl_sb b = {buf, sizeof buf, 0};
+	rl_sb_str(&b, dir);
+	for (size_t i = 1; i <= b.len; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		char saved = buf[i];
+		buf[i] = '\0';
+		mkdir(buf, 0777);
+		buf[i] = saved;
+	}
+}
+
+static void write_failed(const char *path, int e)
+{
+	char line[sizeof rl_rt.out_dir + 384];
 	struct rl_sb s = {line, sizeof line, 0};
-	rl_sb_str(&s, a);
-	rl_sb_str(&s, b);
-	rl_sb_str(&s, c);
-	rl_sb_str(&s, "\n");
+	rl_sb_str(&s, "rlprof: cannot write '");
+	rl_sb_str(&s, path);
+	rl_sb_str(&s, "': ");
+	rl_sb_str(&s, errno_text(e));
+	if (!strcmp(errno_text(e), "error")) {
+		rl_sb_str(&s, " ");
+		rl_sb_u64(&s, (uint64_t)e);
+	}
+	rl_sb_str(&s, ": the regions this process measured are lost; keep "
+		      "the output directory (RLPROF_OUT) writable while the "
+		      "program runs\n");
 	ssize_t n = write(2, line, s.len);
 	(void)n;
 }
 
-static void write_file(const struct rl_process_results *r, bool in_signal)
+static void write_file(const struct rl_process_results *r)
 {
 	char tmp[sizeof rl_rt.out_dir + 64], fin[sizeof rl_rt.out_dir + 64];
 	struct rl_sb a = {tmp, sizeof tmp, 0}, b = {fin, sizeof fin, 0};
@@ -61,32 +102,29 @@ static void write_file(const struct rl_process_results *r, bool in_signal)
 	rl_sb_u64(&b, (uint64_t)r->pid);
 	rl_sb_str(&b, ".json");
 
-	if (mkdir(rl_rt.out_dir, 0777) < 0 && errno != EEXIST)
-		goto fail_tmp;
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto fail_tmp;
+	if (fd < 0 && errno == ENOENT) {
+		make_dirs(rl_rt.out_dir);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	}
+	if (fd < 0) {
+		write_failed(tmp, errno);
+		return;
+	}
 	int rc = rl_results_write_fd(fd, r);
 	int saved = errno;
 	if (close(fd) < 0 && rc == 0)
 		rc = -1, saved = errno;
 	if (rc < 0) {
 		unlink(tmp);
-		errno = saved;
-		goto fail_tmp;
+		write_failed(tmp, saved);
+		return;
 	}
 	if (rename(tmp, fin) < 0) {
 		saved = errno;
 		unlink(tmp);
-		errno = saved;
-		say("rlprof: cannot write '", fin,
-		    in_signal ? "'" : "': results are lost");
+		write_failed(fin, saved);
 	}
-	return;
-fail_tmp:
-	say("rlprof: cannot write '", tmp,
-	    in_signal ? "'" : (errno == ENOSPC ? "': No space left on device"
-					       : "': check RLPROF_OUT"));
 }
 
 void rl_rt_flush(int sig)
@@ -155,7 +193,7 @@ void rl_rt_flush(int sig)
 				      : NULL;
 	for (int i = 0; i < RL_EXTRA_MAX; i++)
 		r.extra_name[i] = rl_rt.setup.extra_name[i];
-	write_file(&r, in_signal);
+	write_file(&r);
 
 	if (!in_signal && rl_rt.backend->fini)
 		rl_rt.backend->fini();
