@@ -142,3 +142,51 @@ Test(e2e_break, unwritable_results_dir_is_said_with_its_reason,
 		  "stderr: %s", r.err);
 	e2e_free(&r);
 }
+
+/* `rlprof run ./app | head`: the reader goes, the program dies of
+ * SIGPIPE. Its results are still written (the runtime catches SIGPIPE)
+ * and rlprof, whose table goes to the same closed pipe, still writes the
+ * report files and exits with the program's status instead of dying. */
+Test(e2e_break, closed_stdout_pipe_keeps_results_and_report, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[512], errp[600], buf[256];
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, E2E_PROG("e2e_pipe"), NULL};
+	int p[2], st;
+	pid_t pid;
+	char *csv, *err;
+
+	e2e_need(E2E_RLPROF);
+	e2e_need(argv[8]);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(errp, sizeof errp, "%s/stderr", dir);
+	cr_assert_eq(pipe(p), 0);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		signal(SIGPIPE, SIG_DFL);
+		if (fd < 0 || dup2(fd, 2) < 0 || dup2(p[1], 1) < 0)
+			_exit(250);
+		close(p[0]);
+		close(p[1]);
+		execv(argv[0], (char *const *)argv);
+		_exit(252);
+	}
+	close(p[1]);
+	cr_assert_gt(read(p[0], buf, sizeof buf), 0, "no output");
+	close(p[0]);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	err = e2e_file(dir, "stderr");
+	cr_expect(WIFEXITED(st), "rlprof was killed by signal %d; stderr: %s",
+		  WIFSIGNALED(st) ? WTERMSIG(st) : 0, err);
+	cr_expect_eq(WEXITSTATUS(st), 128 + SIGPIPE, "status %d",
+		     WEXITSTATUS(st));
+	free(err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "before-pipe"), "csv: %s", csv);
+	free(csv);
+	e2e_rmtree(dir);
+	free(dir);
+}

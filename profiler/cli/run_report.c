@@ -4,6 +4,7 @@
  * files in DIR.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,10 @@ int rl_run_report(struct rl_run *run)
 			    "or report files");
 		return -1;
 	}
+	/* stdout may be a pipe its reader closed (`rlprof run ./app | head`,
+	 * which also stopped the program): a failed print must not kill
+	 * rlprof before it writes the report files */
+	signal(SIGPIPE, SIG_IGN);
 	memset(&res, 0, sizeof res);
 	if (load_results(run, &res) < 0)
 		return -1;

@@ -16,9 +16,16 @@
 
 #define RL_ALTSTACK_BYTES (64 * 1024)
 
-static const int rl_fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE,
-				       SIGILL,  SIGABRT, SIGTERM,
-				       SIGINT,  SIGQUIT, SIGXCPU};
+/* Every signal whose default action ends the process and that programs
+ * meet in practice: faults, abort, stop requests (Ctrl-C, kill, hangup of
+ * the terminal), a closed pipe (`rlprof run ./app | head`), alarm(),
+ * limits. SIGKILL cannot be caught; SIGPROF/SIGVTALRM belong to
+ * profilers. */
+static const int rl_fatal_signals[] = {
+	SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,  SIGABRT, SIGTERM, SIGINT,
+	SIGQUIT, SIGXCPU, SIGHUP,  SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXFSZ, SIGSYS,
+};
 
 static const char *signal_name(int sig)
 {
@@ -32,6 +39,13 @@ static const char *signal_name(int sig)
 	case SIGINT: return "SIGINT";
 	case SIGQUIT: return "SIGQUIT";
 	case SIGXCPU: return "SIGXCPU";
+	case SIGHUP: return "SIGHUP";
+	case SIGPIPE: return "SIGPIPE";
+	case SIGALRM: return "SIGALRM";
+	case SIGUSR1: return "SIGUSR1";
+	case SIGUSR2: return "SIGUSR2";
+	case SIGXFSZ: return "SIGXFSZ";
+	case SIGSYS: return "SIGSYS";
 	}
 	return "signal";
 }
