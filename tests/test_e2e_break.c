@@ -190,3 +190,23 @@ Test(e2e_break, closed_stdout_pipe_keeps_results_and_report, .timeout = 60)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* SIGKILL leaves no results: the message says so, and what to do. */
+Test(e2e_break, sigkill_says_nothing_could_be_written, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {"/bin/sh", "-c", "kill -9 $$", NULL};
+	struct e2e_result r = run_with("time", dir, prog);
+	char *csv;
+
+	cr_expect_eq(r.status, 128 + SIGKILL, "status %d", r.status);
+	cr_expect(strstr(r.err, "killed by SIGKILL") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "stop a program with SIGTERM or Ctrl-C") !=
+			  NULL, "%s", r.err);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "<program>"), "csv: %s", csv);
+	free(csv);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}

@@ -46,6 +46,14 @@ static void no_results_why(const struct rl_run *run, char *buf, size_t len)
 			 "was measured, by rlprof's clock (link it with "
 			 "librlprof and mark regions to count)",
 			 run->name, run->no_preload_why);
+	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+		snprintf(buf, len, "no counts for '%s': it was killed by "
+			 "SIGKILL (kill -9, or the kernel's out-of-memory "
+			 "killer), which no program can catch, so librlprof "
+			 "wrote nothing; only its wall time was measured, by "
+			 "rlprof's clock; stop a program with SIGTERM or "
+			 "Ctrl-C to keep the regions measured so far",
+			 run->name);
 	else if (WIFSIGNALED(st))
 		snprintf(buf, len, "no counts for '%s': it died of signal %d "
 			 "before librlprof wrote its results; only its wall "
