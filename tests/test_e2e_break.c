@@ -210,3 +210,29 @@ Test(e2e_break, sigkill_says_nothing_could_be_written, .timeout = 60)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* The output directory replaced by a file while the program runs: one
+ * line says so; the table is still printed; exit status 1 (the program
+ * succeeded but rlprof could not write its report). */
+Test(e2e_break, output_dir_unusable_after_the_run_is_status_1,
+     .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[512];
+	const char *prog[] = {E2E_PROG("e2e_rmout"), out, "file", NULL};
+	struct e2e_result r;
+
+	e2e_need(prog[0]);
+	snprintf(out, sizeof out, "%s/out", dir);
+	r = run_with("time", dir, prog);
+	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "rlprof: the output directory changed while "
+				"the program ran: cannot use '") != NULL,
+		  "stderr: %s", r.err);
+	cr_expect(strstr(r.err, "warning: cannot write") == NULL,
+		  "a line per report file: %s", r.err);
+	cr_expect(strstr(r.out, "<program>") != NULL, "stdout: %s", r.out);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}

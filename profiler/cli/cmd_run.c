@@ -44,7 +44,8 @@ static void usage(FILE *out)
 		"exit status: the program's own (128+N if it died of signal N; with sim,\n"
 		"that of its run under the simulator), 127 if PROGRAM is not found, 126\n"
 		"if it cannot be executed, 2 usage error, 1 when rlprof itself fails\n"
-		"before running it\n");
+		"before running it, or (the program having succeeded) cannot build or\n"
+		"write the report\n");
 }
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
@@ -306,10 +307,14 @@ int cmd_run(int argc, char **argv)
 			rl_run_spawn_wait(run);
 		}
 	}
-	if (rl_run_write_record(run, err, sizeof err) < 0)
+	if (rl_run_recheck_dir(run, err, sizeof err) < 0) {
+		fprintf(stderr, "rlprof: %s\n", err);
+		run->no_files = true;
+	} else if (rl_run_write_record(run, err, sizeof err) < 0) {
 		rl_run_warn("%s", err);
+	}
 	rc = run->exit_status;
-	if (rl_run_report(run) < 0 && rc == 0)
+	if ((rl_run_report(run) < 0 || run->no_files) && rc == 0)
 		rc = RL_EXIT_FAILURE;
 out:
 	rl_launch_release(&run->launch);

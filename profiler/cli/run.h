@@ -49,6 +49,7 @@ struct rl_run {
 	int chosen;              /* index into probes */
 	char reason[2048];       /* why the chosen backend */
 	bool whole_program, preloaded;
+	bool no_files;           /* DIR unusable after the run: table only */
 	char no_preload_why[PATH_MAX + 128];/* when whole_program && !preloaded */
 	struct rl_launch launch;
 
@@ -75,6 +76,9 @@ struct rl_run {
 /* run_prepare.c */
 int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen);
 int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen);
+/* After the program: DIR made again if it was removed, and writable?
+ * 0, or -1 with the message in err. */
+int rl_run_recheck_dir(const struct rl_run *run, char *err, size_t errlen);
 
 /* run_spawn.c: starts the launch and waits; fills the outcome fields. */
 void rl_run_spawn_wait(struct rl_run *run);

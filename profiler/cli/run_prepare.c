@@ -214,6 +214,20 @@ int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
 	return prepare_native_dir(run, err, errlen);
 }
 
+int rl_run_recheck_dir(const struct rl_run *run, char *err, size_t errlen)
+{
+	char why[PATH_MAX + 512];
+
+	if (make_dirs(run->out_dir, why, sizeof why) == 0 &&
+	    check_writable(run->out_dir, run->opt.out_dir, why,
+			   sizeof why) == 0)
+		return 0;
+	return rl_fail(err, errlen, RL_EIO,
+		       "the output directory changed while the program ran: "
+		       "%s (the table is printed, no report files are "
+		       "written)", why);
+}
+
 static void add_option(char *buf, size_t len, const char *key,
 		       const char *value)
 {

@@ -41,6 +41,11 @@ static void no_results_why(const struct rl_run *run, char *buf, size_t len)
 		snprintf(buf, len, "'%s' could not be started (%s): only "
 			 "rlprof's own clock measured the attempt",
 			 run->name, strerror(run->spawn_errno));
+	else if (run->no_files)
+		snprintf(buf, len, "no counts for '%s': its results could not "
+			 "be written (the output directory changed while it "
+			 "ran); only its wall time was measured, by rlprof's "
+			 "clock", run->name);
 	else if (run->whole_program && run->no_preload_why[0])
 		snprintf(buf, len, "no counts for '%s': %s; only its wall time "
 			 "was measured, by rlprof's clock (link it with "
@@ -146,7 +151,9 @@ static int load_results(const struct rl_run *run, struct rl_run_results *res)
 	char err[1024];
 	int rc;
 
-	if (!rl_results_load_dir) {
+	if (run->no_files) {
+		/* the directory is unusable (already said): nothing to read */
+	} else if (!rl_results_load_dir) {
 		rl_run_warn("this rlprof was built without the results reader: "
 			    "no counts can be shown");
 	} else {
@@ -285,7 +292,8 @@ int rl_run_report(struct rl_run *run)
 		fflush(stdout);
 	}
 	ropt.color = 0;
-	write_files(run, &rep, &ropt);
+	if (!run->no_files)
+		write_files(run, &rep, &ropt);
 	print_warnings(&rep);
 	rc = 0;
 	if (rl_report_release)
