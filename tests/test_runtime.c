@@ -395,6 +395,24 @@ Test(runtime, expect_before_inside_and_after)
 	run_free(&r);
 }
 
+Test(runtime, expect_sum_that_overflows_is_refused)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "expect-overflow", NULL, false);
+	assert_exit0(&r);
+	json_t *big = reg0(&r, "big");
+	cr_assert_eq(json_number_value(json_object_get(big, "expected_flops")),
+		     1e308);
+	cr_assert_eq(json_number_value(json_object_get(big, "expected_bytes")),
+		     1e308);
+	cr_assert_eq(num(big, "expect_calls"), 1);
+	const char *m = warning(r.doc[0], "bad-expect", "big", NULL);
+	cr_assert_not_null(m);
+	cr_assert_not_null(strstr(m, "would make the declared total infinite"),
+			   "%s", m);
+	run_free(&r);
+}
+
 Test(runtime, inactive_writes_nothing)
 {
 	struct run r;

@@ -394,7 +394,21 @@ void rl_region_expect(const char *name, double flops, double bytes)
 	int i = rl_rt_region_index(t, name, len);
 	if (i < 0)
 		return;
-	t->regions[i].expected_flops += flops;
-	t->regions[i].expected_bytes += bytes;
-	t->regions[i].expect_calls++;
+	struct rl_region_stats *s = &t->regions[i];
+	if (isinf(s->expected_flops + flops) ||
+	    isinf(s->expected_bytes + bytes)) {
+		char msg[RL_NAME_MAX + 160];
+		struct rl_sb b = {msg, sizeof msg, 0};
+		rl_sb_str(&b, "flops or bytes declared for region ");
+		rl_sb_name(&b, s->name);
+		rl_sb_str(&b, " (thread ");
+		rl_sb_u64(&b, t->tid);
+		rl_sb_str(&b, ") would make the declared total infinite: "
+			      "ignored");
+		rl_rt_warn("bad-expect", s->name, t->tid, false, msg);
+		return;
+	}
+	s->expected_flops += flops;
+	s->expected_bytes += bytes;
+	s->expect_calls++;
 }

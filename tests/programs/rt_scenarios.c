@@ -111,6 +111,15 @@ static void expect(void)
 	RL_REGION_EXPECT("only", 8.0, 80.0); /* never entered */
 }
 
+/* Two finite declarations whose sum is not: the second is refused. */
+static void expect_overflow(void)
+{
+	RL_REGION_EXPECT("big", 1e308, 1e308);
+	RL_REGION_EXPECT("big", 1e308, 1.0);
+	RL_REGION_BEGIN("big");
+	RL_REGION_END("big");
+}
+
 static void do_fork(void)
 {
 	RL_REGION_BEGIN("parent");
@@ -209,7 +218,8 @@ int main(int argc, char **argv)
 		     {"threads", threads}, {"misuse", misuse},
 		     {"expect", expect}, {"fork", do_fork},
 		     {"escape", escape}, {"fork-thread", fork_thread}, {"busy", busy},
-		     {"deep", deep},     {"many", many}};
+		     {"deep", deep},     {"many", many},
+		     {"expect-overflow", expect_overflow}};
 	if (argc < 2) {
 		fprintf(stderr, "usage: rt_scenarios MODE\n");
 		return 2;
