@@ -100,3 +100,37 @@ Test(render_plot, without_a_model_points_and_a_note)
 	cr_assert(strstr(s, "  A triad"));
 	free(s);
 }
+
+/* A roof below the axis range (12 decades at most, set by a point far
+ * above it) is left out, not written past the grid (which the SANITIZE=1
+ * build reports as an out-of-bounds index). */
+Test(render_plot, a_roof_below_the_axis_range_is_left_out)
+{
+	report.rows[1].gflops = 1e16; /* every roof drops off the axis */
+	report.rows[1].flops = 1e16 * 1e9 * report.rows[1].time_s;
+	char *s = plot();
+	cr_assert(strstr(s, "  B horner64"));
+	cr_assert(strstr(s, "= avx512-fma f64 200 GFLOP/s"));
+	cr_assert_null(strstr(s, "==="), "%s", s);
+	size_t rows = 0;
+	for (const char *p = s; (p = strstr(p, " |")); p++)
+		rows++;
+	cr_assert_eq(rows, 20);
+	free(s);
+}
+
+/* Names reach the terminal escaped: no control character, no escape
+ * sequence, and the legend stays aligned; an infinite rate is no point. */
+Test(render_plot, names_are_escaped_and_infinities_left_out)
+{
+	free(report.rows[5].region);
+	report.rows[5].region = strdup("idle\x1b[2J\tnow");
+	report.rows[4].gflops_expected = INFINITY;
+	char *s = plot();
+	cr_assert_null(strchr(s, '\x1b'), "%s", s);
+	cr_assert_null(strchr(s, '\t'), "%s", s);
+	cr_assert(strstr(s, "  F idle\\x1b[2J\\tnow     not on the plot"), "%s", s);
+	cr_assert(strstr(s, "  E declared only        not on the plot"), "%s", s);
+	cr_assert_null(strstr(s, "inf"), "%s", s);
+	free(s);
+}

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "render.h"
 
@@ -133,4 +134,80 @@ Test(render_table, declared_bound_is_marked)
 
 	cr_assert(strstr(t, "  66.7  memory DRAM* (decl)\n"), "%s", t);
 	free(t);
+}
+
+/* Columns of a line up to p, as a terminal shows them (CJK: 2). */
+static size_t cols(const char *line, const char *p)
+{
+	size_t n = 0;
+	for (const unsigned char *q = (const unsigned char *)line;
+	     q < (const unsigned char *)p; q++) {
+		if ((*q & 0xc0) == 0x80)
+			continue;
+		n += *q >= 0xe4 && *q <= 0xe9 ? 2 : 1;
+	}
+	return n;
+}
+
+/* Control characters and escape sequences in names are shown escaped,
+ * never sent; UTF-8 names stay; columns stay aligned; a very long name is
+ * cut with an ellipsis. */
+Test(render_table, names_cannot_break_the_table)
+{
+	char path[] = "/tmp/rlprof-rt-XXXXXX", *s, *hdr, *thr;
+	int fd = mkstemp(path);
+	FILE *f;
+	static const char *const shown[] = {
+		"tab\\there", "esc\\x1b[31mred", "c1\\u009b2J", "\xc3\xa9t\xc3\xa9",
+		"\xe4\xb8\xad\xe6\x96\x87", "llllllllll"};
+
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	fputs("{\"format\":\"rlprof-results\",\"version\":1,\"pid\":1,"
+	      "\"program\":\"p\",\"backend\":\"time\\u001b[31m\",\"counters\":"
+	      "[],\"threads\":[{\"tid\":1,\"regions\":["
+	      "{\"name\":\"tab\\there\",\"calls\":1,\"time_ns\":5},"
+	      "{\"name\":\"esc\\u001b[31mred\",\"calls\":1,\"time_ns\":5},"
+	      "{\"name\":\"c1\\u009b2J\",\"calls\":1,\"time_ns\":5},"
+	      "{\"name\":\"\\u00e9t\\u00e9\",\"calls\":1,\"time_ns\":5},"
+	      "{\"name\":\"\\u4e2d\\u6587\",\"calls\":1,\"time_ns\":5},"
+	      "{\"name\":\"llllllllllllllllllllllllllllllllllllllllllllllll"
+	      "llllllllllllllllllllllllllllllllllllllllllllll\",\"calls\":1,"
+	      "\"time_ns\":5}]}],\"warnings\":[{\"kind\":\"end-mismatch\","
+	      "\"message\":\"bad \\u001b[2J\\r\\nend\"}]}",
+	      f);
+	fclose(f);
+	s = render(path, 0, 0);
+	unlink(path);
+	cr_assert_null(strchr(s, '\x1b'), "%s", s);
+	cr_assert_null(strchr(s, '\t'), "%s", s);
+	cr_assert_null(strchr(s, '\r'), "%s", s);
+	cr_assert_null(strstr(s, "\xc2\x9b"), "%s", s);
+	cr_assert(strstr(s, "backend: time\\x1b[31m (auto"), "%s", s);
+	cr_assert(strstr(s, "warning: bad \\x1b[2J\\r\\nend\n"), "%s", s);
+	/* the long name: 59 columns and an ellipsis */
+	cr_assert(strstr(s, "\n" "lllllllllllllllllllllllllllllllllllllllllllllll"
+			    "llllllllllll\xe2\x80\xa6  "),
+		  "%s", s);
+	hdr = strstr(s, "\nregion");
+	cr_assert_not_null(hdr);
+	hdr++;
+	thr = strstr(hdr, "thr");
+	cr_assert_eq(cols(hdr, thr), 62, "%s", s);
+	for (size_t i = 0; i < sizeof shown / sizeof *shown; i++) {
+		char *line = strstr(s, shown[i]), *p;
+		cr_assert(line && line[-1] == '\n', "%s in %s", shown[i], s);
+		p = line + strlen(shown[i]);
+		while (*p == 'l')
+			p++;
+		if (strncmp(p, "\xe2\x80\xa6", 3) == 0)
+			p += 3;
+		while (*p == ' ')
+			p++;
+		/* thr column: right-aligned under "thr" */
+		cr_assert_eq(cols(line, p), cols(hdr, thr) + 2, "%s: %s",
+			     shown[i], s);
+		cr_assert_eq(*p, '1');
+	}
+	free(s);
 }

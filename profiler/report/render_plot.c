@@ -12,6 +12,7 @@
 #include "render.h"
 #include "rl_error.h"
 #include "svg_chart.h"
+#include "term_text.h"
 
 #define PLOT_W 60
 #define PLOT_H 20
@@ -60,6 +61,8 @@ static void draw_flat(struct grid *g, double gflops, double from_log_ai,
 		      char ch)
 {
 	int row = row_of(g, log10(gflops));
+	if (row < 0 || row >= PLOT_H) /* off the axis range */
+		return;
 	for (int col = col_of(g, from_log_ai); col < PLOT_W; col++)
 		if (g->cell[row][col] == ' ' || ch == '=')
 			put(g, row, col, ch);
@@ -132,16 +135,17 @@ static void item(FILE *out, int *col, const char *text)
 static void write_legend(FILE *out, const struct rl_report *r,
 			 const struct rl_chart *c)
 {
-	char a[32], b[32], t[160];
+	char a[32], b[32], t[240], n1[64], n2[64], n3[64];
 	int col = 0;
 	if (!c->has_model) {
 		fputs("  no machine model: run rlprof probe\n", out);
 	} else {
 		for (size_t i = 0; i < c->n_slope; i++) {
+			rl_term_cut(n1, sizeof n1, c->slope[i].roof->level, 12);
 			snprintf(t, sizeof t, "%c %s %s GB/s",
 				 strcmp(c->slope[i].roof->level, "DRAM") == 0 ? '/'
 									     : '.',
-				 c->slope[i].roof->level,
+				 n1,
 				 rl_chart_num(a, sizeof a, c->slope[i].gbs));
 			item(out, &col, t);
 		}
@@ -153,16 +157,17 @@ static void write_legend(FILE *out, const struct rl_report *r,
 		}
 		for (size_t f = 0; f < c->n_flat; f++) {
 			const struct rl_compute_roof *k = c->flat[f].roof;
+			rl_term_cut(n1, sizeof n1, k->kind, 14);
+			rl_term_cut(n2, sizeof n2, k->name, 14);
+			rl_term_cut(n3, sizeof n3, k->precision, 6);
 			if (c->flat[f].is_peak || strcmp(k->name, k->kind) == 0)
 				snprintf(t, sizeof t, "%c %s %s %s GFLOP/s",
 					 c->flat[f].is_peak ? '=' : '-',
-					 c->flat[f].is_peak ? k->name : k->kind,
-					 k->precision,
+					 c->flat[f].is_peak ? n2 : n1, n3,
 					 rl_chart_num(a, sizeof a, k->gflops));
 			else
-				snprintf(t, sizeof t, "- %s %s %s %s GFLOP/s", k->kind,
-					 k->name, k->precision,
-					 rl_chart_num(a, sizeof a, k->gflops));
+				snprintf(t, sizeof t, "- %s %s %s %s GFLOP/s", n1,
+					 n2, n3, rl_chart_num(a, sizeof a, k->gflops));
 			item(out, &col, t);
 		}
 		if (c->n_flat)
@@ -171,7 +176,8 @@ static void write_legend(FILE *out, const struct rl_report *r,
 	}
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
-		fprintf(out, "  %c %-20.20s", letter(i, 0), row->region);
+		size_t w = rl_term_cut(n1, sizeof n1, row->region, 20);
+		fprintf(out, "  %c %s%*s", letter(i, 0), n1, (int)(20 - w), "");
 		if (rl_chart_has_counted(row))
 			fprintf(out, " AI %s, %s GFLOP/s",
 				rl_chart_num(a, sizeof a, row->ai),
@@ -184,10 +190,13 @@ static void write_legend(FILE *out, const struct rl_report *r,
 				rl_chart_num(b, sizeof b, row->gflops_expected));
 		if (!rl_chart_has_counted(row) && !rl_chart_has_declared(row))
 			fputs(" not on the plot: no flops or no time", out);
-		if (row->bound != RL_BOUND_UNKNOWN && rl_known(row->roof_pct))
-			fprintf(out, " (%s%% of %s)",
-				rl_chart_num(a, sizeof a, row->roof_pct),
-				row->bound_roof ? row->bound_roof : "its roof");
+		if (row->bound != RL_BOUND_UNKNOWN && rl_known(row->roof_pct)) {
+			fprintf(out, " (%s%% of ",
+				rl_chart_num(a, sizeof a, row->roof_pct));
+			rl_term_put(out, row->bound_roof ? row->bound_roof
+							 : "its roof");
+			fputc(')', out);
+		}
 		fputc('\n', out);
 	}
 }

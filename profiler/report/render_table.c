@@ -2,7 +2,10 @@
  * Table renderer: what `rlprof run` prints. Aligned columns with SI units,
  * "-" where a figure was not measured, the binding roof marked with '*',
  * the backend above, the method, diagnosis and warnings below. Formats
- * only what the analysis computed.
+ * only what the analysis computed. Every user string goes through
+ * term_text.h: control characters and invalid UTF-8 are shown escaped
+ * (\t, \x1b), so a name can neither break the alignment nor reach the
+ * terminal as an escape sequence.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -12,9 +15,11 @@
 
 #include "render.h"
 #include "rl_error.h"
+#include "term_text.h"
 
 #define NCOL 12
-#define CELL 64
+#define CELL 256       /* bytes: REGION_COLS columns of up to 4 bytes */
+#define REGION_COLS 60 /* a longer name is cut, ending in an ellipsis */
 
 enum { C_REGION, C_THR, C_CALLS, C_TIME, C_FLOPS, C_BYTES, C_AI, C_AIDECL,
        C_GFLOPS, C_GBS, C_ROOFPCT, C_BOUND };
@@ -100,8 +105,10 @@ static void fmt_bound(char *b, size_t n, const struct rl_region_row *row)
 		snprintf(b, n, "-");
 		return;
 	}
-	snprintf(b, n, "%s %s*%s", word,
-		 row->bound_roof ? row->bound_roof : "?",
+	char roof[CELL / 2];
+	rl_term_cut(roof, sizeof roof, row->bound_roof ? row->bound_roof : "?",
+		    30);
+	snprintf(b, n, "%s %s*%s", word, roof,
 		 row->basis == RL_BASIS_DECLARED ? " (decl)" : "");
 }
 
@@ -115,7 +122,7 @@ static void fill_cells(cell_t *c, const struct rl_region_row *row,
 		else
 			snprintf(c[C_REGION], CELL, "  tid %" PRIu64, row->tid);
 	} else {
-		snprintf(c[C_REGION], CELL, "%s", row->region);
+		rl_term_cut(c[C_REGION], CELL, row->region, REGION_COLS);
 	}
 	snprintf(c[C_THR], CELL, "%u", row->n_threads);
 	snprintf(c[C_CALLS], CELL, "%" PRIu64, row->calls);
@@ -136,12 +143,20 @@ static void fill_cells(cell_t *c, const struct rl_region_row *row,
 	fmt_bound(c[C_BOUND], CELL, row);
 }
 
+/* Padding counted in columns, not bytes (a name may be UTF-8). */
+static void pad(FILE *out, size_t width, const char *cell)
+{
+	for (size_t k = rl_term_width(cell); k < width; k++)
+		fputc(' ', out);
+}
+
 static void print_line(FILE *out, cell_t *c, const size_t *w, int color,
 		       const char *bound_color)
 {
 	for (int k = 0; k < NCOL; k++) {
 		if (k == C_REGION) {
-			fprintf(out, "%-*s", (int)w[k], c[k]);
+			fputs(c[k], out);
+			pad(out, w[k], c[k]);
 		} else if (k == C_BOUND) {
 			/* last column: no padding, colour allowed */
 			if (color && bound_color)
@@ -149,7 +164,9 @@ static void print_line(FILE *out, cell_t *c, const size_t *w, int color,
 			else
 				fprintf(out, "  %s", c[k]);
 		} else {
-			fprintf(out, "  %*s", (int)w[k], c[k]);
+			fputs("  ", out);
+			pad(out, w[k], c[k]);
+			fputs(c[k], out);
 		}
 	}
 	fputc('\n', out);
@@ -165,25 +182,33 @@ static int show_row(const struct rl_report *r, size_t i,
 
 static void print_header(FILE *out, const struct rl_report *r)
 {
-	fprintf(out, "backend: %s", r->backend && *r->backend ? r->backend
-							       : "-");
-	if (r->backend_reason && *r->backend_reason)
-		fprintf(out, " (%s)", r->backend_reason);
+	fputs("backend: ", out);
+	rl_term_put(out, r->backend && *r->backend ? r->backend : "-");
+	if (r->backend_reason && *r->backend_reason) {
+		fputs(" (", out);
+		rl_term_put(out, r->backend_reason);
+		fputc(')', out);
+	}
 	fputc('\n', out);
-	if (r->backend_note && *r->backend_note)
-		fprintf(out, "note: %s\n", r->backend_note);
+	if (r->backend_note && *r->backend_note) {
+		fputs("note: ", out);
+		rl_term_put(out, r->backend_note);
+		fputc('\n', out);
+	}
 	if (r->command) {
-		fprintf(out, "command: %s", r->command);
+		fputs("command: ", out);
+		rl_term_put(out, r->command);
 		if (r->exit_status >= 0)
 			fprintf(out, " (exit status %d)", r->exit_status);
 		fputc('\n', out);
 	}
-	if (r->machine)
-		fprintf(out, "machine: %s, %u threads%s\n",
-			*r->machine->cpu_model ? r->machine->cpu_model : "?",
-			r->machine->cores,
+	if (r->machine) {
+		fputs("machine: ", out);
+		rl_term_put(out, *r->machine->cpu_model ? r->machine->cpu_model
+							: "?");
+		fprintf(out, ", %u threads%s\n", r->machine->cores,
 			r->machine->quick ? ", quick probe" : "");
-	else
+	} else
 		fputs("machine: no model: bounds are not shown (run rlprof "
 		      "probe)\n",
 		      out);
@@ -204,13 +229,15 @@ static void print_methods(FILE *out, const struct rl_report *r)
 			seen = strcmp(r->rows[k].method, m) == 0;
 		if (seen)
 			continue;
-		fprintf(out, "method: %s", m);
+		fputs("method: ", out);
+		rl_term_put(out, m);
 		if (several) {
 			const char *sep = " [";
 			for (size_t k = i; k < r->n_summed; k++) {
 				if (strcmp(r->rows[k].method, m) != 0)
 					continue;
-				fprintf(out, "%s%s", sep, r->rows[k].region);
+				fputs(sep, out);
+				rl_term_put(out, r->rows[k].region);
 				sep = ", ";
 			}
 			fputc(']', out);
@@ -259,11 +286,17 @@ static void print_footer(FILE *out, const struct rl_report *r)
 	print_methods(out, r);
 	print_legend(out, r);
 	for (size_t i = 0; i < r->n_summed; i++)
-		if (r->rows[i].diagnosis && *r->rows[i].diagnosis)
-			fprintf(out, "%s: %s\n", r->rows[i].region,
-				r->rows[i].diagnosis);
-	for (size_t i = 0; i < r->n_warnings; i++)
-		fprintf(out, "warning: %s\n", r->warnings[i].message);
+		if (r->rows[i].diagnosis && *r->rows[i].diagnosis) {
+			rl_term_put(out, r->rows[i].region);
+			fputs(": ", out);
+			rl_term_put(out, r->rows[i].diagnosis);
+			fputc('\n', out);
+		}
+	for (size_t i = 0; i < r->n_warnings; i++) {
+		fputs("warning: ", out);
+		rl_term_put(out, r->warnings[i].message);
+		fputc('\n', out);
+	}
 }
 
 static int render_table(FILE *out, const struct rl_report *r,
@@ -292,8 +325,8 @@ static int render_table(FILE *out, const struct rl_report *r,
 			fill_cells(cells + nl * NCOL, &r->rows[i], i != s,
 				   (int)pids);
 			for (int k = 0; k < NCOL; k++)
-				if (strlen(cells[nl * NCOL + k]) > w[k])
-					w[k] = strlen(cells[nl * NCOL + k]);
+				if (rl_term_width(cells[nl * NCOL + k]) > w[k])
+					w[k] = rl_term_width(cells[nl * NCOL + k]);
 			nl++;
 		}
 	}

@@ -63,14 +63,16 @@ pick_compute(const struct rl_machine *m, const char *prec, const char *kind,
 
 int rl_chart_has_counted(const struct rl_region_row *row)
 {
-	return rl_known(row->ai) && row->ai > 0 && rl_known(row->gflops) &&
-	       row->gflops > 0;
+	return rl_known(row->ai) && row->ai > 0 && isfinite(row->ai) &&
+	       rl_known(row->gflops) && row->gflops > 0 &&
+	       isfinite(row->gflops);
 }
 
 int rl_chart_has_declared(const struct rl_region_row *row)
 {
 	return rl_known(row->ai_expected) && row->ai_expected > 0 &&
-	       rl_known(row->gflops_expected) && row->gflops_expected > 0;
+	       isfinite(row->ai_expected) && rl_known(row->gflops_expected) &&
+	       row->gflops_expected > 0 && isfinite(row->gflops_expected);
 }
 
 static void add_precision(struct rl_chart *c, const char *p)
@@ -271,7 +273,7 @@ double rl_chart_px_y(const struct rl_chart *c, double gflops)
 
 const char *rl_chart_num(char *buf, size_t len, double v)
 {
-	if (!rl_known(v))
+	if (!rl_known(v) || !isfinite(v))
 		snprintf(buf, len, "-");
 	else if (fabs(v) >= 1000 && fabs(v) < 1e6)
 		snprintf(buf, len, "%.0f", v);

@@ -1,0 +1,149 @@
+/* Terminal-safe text (term_text.h). */
+#include <string.h>
+
+#include "term_text.h"
+
+/* Length of the valid UTF-8 sequence at s and its code point, 0 when
+ * invalid (overlong, surrogate, beyond U+10FFFF, truncated). */
+static size_t utf8_decode(const unsigned char *s, unsigned *cp)
+{
+	unsigned c = s[0], min, v;
+	size_t n;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000;
+	else
+		return 0;
+	v = c & (0x7fu >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3fu);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+static size_t cp_cols(unsigned cp)
+{
+	if ((cp >= 0x300 && cp <= 0x36f) || cp == 0x200b ||
+	    (cp >= 0xfe00 && cp <= 0xfe0f))
+		return 0;
+	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
+	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+	    (cp >= 0xffe0 && cp <= 0xffe6) ||
+	    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+	    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+	    (cp >= 0x20000 && cp <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+/* The next piece of s as shown: into tok (>= 8 bytes, terminated), its
+ * columns in *cols; returns the bytes of s it stands for (0 at the end). */
+static size_t next_piece(const unsigned char *s, char tok[8], size_t *cols)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned cp;
+	size_t n;
+
+	if (!*s)
+		return 0;
+	n = utf8_decode(s, &cp);
+	if (n == 0) { /* invalid byte */
+		tok[0] = '\\', tok[1] = 'x', tok[2] = hex[*s >> 4];
+		tok[3] = hex[*s & 15], tok[4] = '\0';
+		*cols = 4;
+		return 1;
+	}
+	if (cp == '\t' || cp == '\n' || cp == '\r') {
+		tok[0] = '\\';
+		tok[1] = cp == '\t' ? 't' : cp == '\n' ? 'n' : 'r';
+		tok[2] = '\0';
+		*cols = 2;
+	} else if (cp < 0x20 || cp == 0x7f) {
+		tok[0] = '\\', tok[1] = 'x', tok[2] = hex[cp >> 4];
+		tok[3] = hex[cp & 15], tok[4] = '\0';
+		*cols = 4;
+	} else if (cp >= 0x80 && cp <= 0x9f) { /* C1: CSI and friends */
+		memcpy(tok, "\\u00", 4);
+		tok[4] = hex[cp >> 4], tok[5] = hex[cp & 15], tok[6] = '\0';
+		*cols = 6;
+	} else {
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		*cols = cp_cols(cp);
+	}
+	return n;
+}
+
+size_t rl_term_cut(char *buf, size_t len, const char *s, size_t max_cols)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t cols = 0, used = 0, n, w, total = 0;
+	char tok[8];
+
+	/* does it fit whole? */
+	for (const unsigned char *q = p; (n = next_piece(q, tok, &w)); q += n)
+		total += w;
+	buf[0] = '\0';
+	while ((n = next_piece(p, tok, &w))) {
+		size_t tl = strlen(tok);
+		int last_room = total > max_cols; /* keep one column for … */
+		if (cols + w + (size_t)last_room > max_cols ||
+		    used + tl + 4 > len) {
+			if (max_cols > cols && used + 4 <= len) {
+				memcpy(buf + used, "\xe2\x80\xa6", 4);
+				cols++;
+			}
+			return cols;
+		}
+		memcpy(buf + used, tok, tl + 1);
+		used += tl;
+		cols += w;
+		p += n;
+	}
+	return cols;
+}
+
+void rl_term_put(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n, w;
+	char tok[8];
+
+	while ((n = next_piece(p, tok, &w))) {
+		fputs(tok, out);
+		p += n;
+	}
+}
+
+size_t rl_term_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n, w, cols = 0;
+	char tok[8];
+
+	while ((n = next_piece(p, tok, &w))) {
+		cols += w;
+		p += n;
+	}
+	return cols;
+}
+
+size_t rl_utf8_seq(const unsigned char *s)
+{
+	unsigned cp;
+	return utf8_decode(s, &cp);
+}

@@ -1,0 +1,26 @@
+/*
+ * Text for a terminal (table, --plot, one-line error messages): every
+ * control character (C0, DEL, C1), and every byte that is not valid UTF-8,
+ * shown as an escape (\t, \n, \r, \xNN, \u0085) so that a user string
+ * (a region name, a command line, a file's field) can neither break the
+ * alignment nor send a terminal escape sequence. Columns are counted per
+ * code point (2 for East Asian wide ones, 0 for combining marks).
+ */
+#ifndef RL_TERM_TEXT_H
+#define RL_TERM_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* s (NULL: "") escaped, into buf (len >= 8, always terminated), at most
+ * max_cols columns: when cut, the last column is an ellipsis. Returns the
+ * columns written. */
+size_t rl_term_cut(char *buf, size_t len, const char *s, size_t max_cols);
+/* s escaped, whole, to out. */
+void rl_term_put(FILE *out, const char *s);
+/* Columns of s, an already escaped (valid UTF-8) string. */
+size_t rl_term_width(const char *s);
+/* Bytes of the valid UTF-8 character at s, 0 when s[0] starts none. */
+size_t rl_utf8_seq(const unsigned char *s);
+
+#endif
