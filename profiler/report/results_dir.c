@@ -94,6 +94,10 @@ static int parse_run(struct rl_json_ctx *c, const json_t *root,
 			       &nat->signal)) ||
 	    (rc = rl_json_str(c, root, NULL, "program", 0, &nat->program)))
 		return rc;
+	/* what rlprof run returns: 0..255 (128+N for a signal), -1 unknown */
+	if (status < -1 || status > 255)
+		return rl_json_bad(c, NULL, "exit_status",
+				   "an exit status (0 to 255)");
 	out->exit_status = (int)status;
 	cmd = json_object_get(root, "command");
 	if (json_is_array(cmd)) {

@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "results_json.h"
 #include "rl_error.h"
+#include "term_text.h"
 
 int rl_json_missing(struct rl_json_ctx *c, const char *where, const char *field)
 {
@@ -75,7 +77,8 @@ int rl_json_long(struct rl_json_ctx *c, const json_t *o, const char *where,
 	return 0;
 }
 
-/* A double; null or absent -> NAN (unless required). */
+/* A non-negative double (a count or a sum of counts); null or absent ->
+ * NAN (unless required). */
 int rl_json_dbl(struct rl_json_ctx *c, const json_t *o, const char *where,
 		const char *key, int required, double *out)
 {
@@ -83,8 +86,8 @@ int rl_json_dbl(struct rl_json_ctx *c, const json_t *o, const char *where,
 	*out = NAN;
 	if (!v || json_is_null(v))
 		return required ? rl_json_missing(c, where, key) : 0;
-	if (!json_is_number(v))
-		return rl_json_bad(c, where, key, "a number");
+	if (!json_is_number(v) || json_number_value(v) < 0)
+		return rl_json_bad(c, where, key, "a non-negative number");
 	*out = json_number_value(v);
 	return 0;
 }
@@ -92,8 +95,28 @@ int rl_json_dbl(struct rl_json_ctx *c, const json_t *o, const char *where,
 json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc)
 {
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	struct stat st;
+	json_t *root;
 
+	/* what parsing would misreport as corrupt JSON */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		*rc = rl_fail(err, errlen, RL_EIO,
+			      "cannot read '%s': not a regular file (%s): "
+			      "remove it or give the output directory of "
+			      "rlprof run",
+			      path, S_ISDIR(st.st_mode) ? "a directory"
+							: "a special file");
+		return NULL;
+	}
+	if (stat(path, &st) == 0 && st.st_size == 0) {
+		*rc = rl_fail(err, errlen, RL_EFORMAT,
+			      "cannot read '%s': the file is empty (the "
+			      "process was killed while writing it?): "
+			      "re-run rlprof run",
+			      path);
+		return NULL;
+	}
+	root = json_load_file(path, 0, &je);
 	if (root) {
 		*rc = 0;
 		return root;
@@ -117,20 +140,23 @@ int rl_json_check_header(struct rl_json_ctx *c, const json_t *root,
 			 int *got)
 {
 	const json_t *f, *v;
+	char shown[160];
 
 	if (!json_is_object(root))
 		return rl_fail(c->err, c->errlen, RL_EFORMAT,
 			       "cannot read '%s': not a JSON object: %s",
 			       c->path, RL_JSON_RERUN);
 	f = json_object_get(root, "format");
-	if (!json_is_string(f) || strcmp(json_string_value(f), format) != 0)
+	if (!json_is_string(f) || strcmp(json_string_value(f), format) != 0) {
+		/* the file's text, shown escaped: one line, no escapes */
+		rl_term_cut(shown, sizeof shown,
+			    json_is_string(f) ? json_string_value(f) : "none",
+			    40);
 		return rl_fail(c->err, c->errlen, RL_EFORMAT,
 			       "'%s' is not an rlprof %s file (format '%s', "
 			       "expected '%s')",
-			       c->path, what,
-			       json_is_string(f) ? json_string_value(f)
-						 : "none",
-			       format);
+			       c->path, what, shown, format);
+	}
 	v = json_object_get(root, "version");
 	if (!v)
 		return rl_json_missing(c, NULL, "version");

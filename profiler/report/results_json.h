@@ -28,7 +28,7 @@ char *rl_json_strdup(const char *s); /* NULL -> "" */
 
 /* Typed fields of object o (where names it in messages, may be NULL).
  * Absent or null and not required: 0, *out untouched (a string: NULL, a
- * double: NAN). */
+ * double: NAN). Numbers (u64, dbl) must not be negative. */
 int rl_json_str(struct rl_json_ctx *c, const json_t *o, const char *where,
 		const char *key, int required, char **out);
 int rl_json_u64(struct rl_json_ctx *c, const json_t *o, const char *where,

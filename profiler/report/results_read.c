@@ -15,6 +15,7 @@
 #include "results.h"
 #include "results_json.h"
 #include "rl_error.h"
+#include "term_text.h"
 
 static int read_counters(struct rl_json_ctx *c, const json_t *arr,
 			 struct rl_process_results *r)
@@ -37,12 +38,15 @@ static int read_counters(struct rl_json_ctx *c, const json_t *arr,
 		if (!name)
 			return rl_json_missing(c, where, "name");
 		id = rl_counter_from_name(name);
-		if (id < 0)
+		if (id < 0) {
+			char shown[160]; /* the file's text, escaped */
+			rl_term_cut(shown, sizeof shown, name, 40);
 			return rl_fail(
 				c->err, c->errlen, RL_EFORMAT,
 				"cannot read '%s': %s: unknown counter "
 				"'%s': upgrade rlprof or re-run rlprof run",
-				c->path, where, name);
+				c->path, where, shown);
+		}
 		scope = json_string_value(json_object_get(e, "scope"));
 		sc = scope ? rl_scope_from_name(scope) : RL_SCOPE_THREAD;
 		if (sc < 0)
@@ -128,6 +132,41 @@ static int read_region(struct rl_json_ctx *c, const json_t *o,
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	const struct rl_region_stats *const *x = a, *const *y = b;
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/* The runtime keeps one entry per region name and thread: a name listed
+ * twice would be counted twice (and as two threads). */
+static int check_unique_regions(struct rl_json_ctx *c, const char *where,
+				const struct rl_thread_results *t)
+{
+	const struct rl_region_stats **v;
+	const char *dup = NULL;
+	char shown[160];
+
+	if (t->n_regions < 2)
+		return 0;
+	if (!(v = malloc(t->n_regions * sizeof *v)))
+		return rl_fail(c->err, c->errlen, RL_ENOMEM, "out of memory");
+	for (size_t i = 0; i < t->n_regions; i++)
+		v[i] = &t->regions[i];
+	qsort(v, t->n_regions, sizeof *v, cmp_name);
+	for (size_t i = 1; i < t->n_regions && !dup; i++)
+		if (strcmp(v[i - 1]->name, v[i]->name) == 0)
+			dup = v[i]->name;
+	if (dup)
+		rl_term_cut(shown, sizeof shown, dup, 40);
+	free(v);
+	if (!dup)
+		return 0;
+	return rl_fail(c->err, c->errlen, RL_EFORMAT,
+		       "cannot read '%s': %s: region '%s' is listed twice: %s",
+		       c->path, where, shown, RL_JSON_RERUN);
+}
+
 static int read_thread(struct rl_json_ctx *c, const json_t *o, size_t ti,
 		       uint64_t provided, struct rl_thread_results *t)
 {
@@ -159,7 +198,7 @@ static int read_thread(struct rl_json_ctx *c, const json_t *o, size_t ti,
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return check_unique_regions(c, where, t);
 }
 
 static int read_warnings(struct rl_json_ctx *c, const json_t *arr,
@@ -221,6 +260,8 @@ static int parse_results(struct rl_json_ctx *c, const json_t *root,
 		return rc;
 	if (!r->backend_note && !(r->backend_note = rl_json_strdup("")))
 		return RL_ENOMEM;
+	if (sig < 0 || sig > 255)
+		return rl_json_bad(c, NULL, "signal", "a signal number");
 	r->signal = (int)sig;
 	v = json_object_get(root, "complete");
 	if (v && !json_is_boolean(v))
@@ -244,6 +285,15 @@ static int parse_results(struct rl_json_ctx *c, const json_t *root,
 		r->n_threads = i + 1;
 		if (rc)
 			return rc;
+		/* a tid may be reused by a later thread; the index may not */
+		for (size_t k = 0; k < i; k++)
+			if (r->threads[k].index == r->threads[i].index)
+				return rl_fail(
+					c->err, c->errlen, RL_EFORMAT,
+					"cannot read '%s': threads[%zu]: thread "
+					"index %u is listed twice: %s",
+					c->path, i, r->threads[i].index,
+					RL_JSON_RERUN);
 	}
 	return read_warnings(c, json_object_get(root, "warnings"), r);
 }
