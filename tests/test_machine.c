@@ -346,3 +346,38 @@ Test(machine, ridge_is_peak_over_bandwidth)
 	cr_expect(isnan(rl_ridge(100, 0)));
 	cr_expect(isnan(rl_ridge(NAN, 10)));
 }
+
+/* A damaged model reads without undefined conversions (a negative or
+ * huge count reads as 0 = unknown), and a long name is cut at a character
+ * boundary so that it stays valid UTF-8 for the JSON and SVG writers. */
+Test(machine, damaged_numbers_and_long_names_read_safely)
+{
+	struct rl_machine m;
+	char path[256], err[512], text[2048];
+	int n = snprintf(text, sizeof text,
+			 "{\"format\": \"rlprof-machine\", \"version\": 1, "
+			 "\"cpu_model\": \"");
+	for (int i = 0; i < 100; i++) /* 200 bytes of "é" */
+		n += snprintf(text + n, sizeof text - (size_t)n, "\\u00e9");
+	snprintf(text + n, sizeof text - (size_t)n,
+		 "\", \"cores\": -5, \"mem_bytes\": 1e300, \"clock_ghz\": -3, "
+		 "\"bandwidth\": [{\"level\": \"DRAM\", \"threads\": 1e300, "
+		 "\"stream_gbs\": 20, \"working_set_bytes\": -1}], "
+		 "\"compute\": [{\"name\": \"k\", \"kind\": \"peak\", "
+		 "\"precision\": \"f64\", \"threads\": 4294967296, "
+		 "\"chains\": -1, \"gflops\": -7}]}");
+	snprintf(path, sizeof path, "%s/damaged.json", dir);
+	write_text(path, text);
+	cr_assert_eq(rl_machine_load(path, &m, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(m.cores, 0);
+	cr_expect_eq(m.mem_bytes, 0);
+	cr_expect_eq(m.clock_ghz, 0);
+	cr_expect_eq(m.bw[0].threads, 0);
+	cr_expect_eq(m.bw[0].working_set_bytes, 0);
+	cr_expect_eq(m.compute[0].threads, 0);
+	cr_expect_eq(m.compute[0].chains, 0);
+	cr_expect_eq(m.compute[0].gflops, 0);
+	/* 127 bytes fit: 63 whole "é", not half of the 64th */
+	cr_expect_eq(strlen(m.cpu_model), 126);
+	cr_expect_eq((unsigned char)m.cpu_model[125], 0xa9);
+}

@@ -130,16 +130,42 @@ out:
 
 /* ---- load ------------------------------------------------------------ */
 
+/* Cut to the buffer at a UTF-8 character boundary: a cut name stays
+ * valid UTF-8 (the JSON and SVG writers need it). */
 static void get_str(json_t *o, const char *key, char *buf, size_t len)
 {
 	const char *s = json_string_value(json_object_get(o, key));
-	snprintf(buf, len, "%s", s ? s : "");
+	size_t n = s ? strlen(s) : 0;
+
+	if (n >= len) {
+		n = len - 1;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(buf, s ? s : "", n);
+	buf[n] = '\0';
 }
 
+/* A number; absent, mistyped, negative or not finite: 0 (unknown). */
 static double get_num(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : 0;
+	double d = json_is_number(v) ? json_number_value(v) : 0;
+	return d >= 0 && isfinite(d) ? d : 0;
+}
+
+/* A count: out of range reads as 0 (a double beyond the type would be
+ * undefined behaviour to convert). */
+static unsigned get_unsigned(json_t *o, const char *key)
+{
+	double d = get_num(o, key);
+	return d < 4294967296.0 ? (unsigned)d : 0;
+}
+
+static uint64_t get_u64(json_t *o, const char *key)
+{
+	double d = get_num(o, key);
+	return d < 18446744073709551616.0 ? (uint64_t)d : 0;
 }
 
 static int bad(char *err, size_t errlen, const char *path, const char *what)
@@ -163,12 +189,12 @@ static int load_bw(json_t *arr, struct rl_machine *m, const char *path,
 			break;
 		struct rl_bw_roof *b = &m->bw[m->n_bw++];
 		get_str(e, "level", b->level, sizeof b->level);
-		b->threads = (unsigned)get_num(e, "threads");
+		b->threads = get_unsigned(e, "threads");
 		b->stream_gbs = get_num(e, "stream_gbs");
 		b->moved_gbs = get_num(e, "moved_gbs");
 		b->nt_gbs = get_num(e, "nt_gbs");
 		b->spread_pct = get_num(e, "spread_pct");
-		b->working_set_bytes = (uint64_t)get_num(e, "working_set_bytes");
+		b->working_set_bytes = get_u64(e, "working_set_bytes");
 		get_str(e, "method", b->method, sizeof b->method);
 	}
 	return 0;
@@ -189,10 +215,10 @@ static int load_compute(json_t *arr, struct rl_machine *m, const char *path,
 		get_str(e, "name", c->name, sizeof c->name);
 		get_str(e, "kind", c->kind, sizeof c->kind);
 		get_str(e, "precision", c->precision, sizeof c->precision);
-		c->threads = (unsigned)get_num(e, "threads");
+		c->threads = get_unsigned(e, "threads");
 		c->gflops = get_num(e, "gflops");
 		c->theoretical_gflops = get_num(e, "theoretical_gflops");
-		c->chains = (unsigned)get_num(e, "chains");
+		c->chains = get_unsigned(e, "chains");
 		c->latency_cycles = get_num(e, "latency_cycles");
 		get_str(e, "method", c->method, sizeof c->method);
 		/* absent in older files: 0 = unknown */
@@ -251,8 +277,8 @@ int rl_machine_load(const char *path, struct rl_machine *m, char *err,
 	m->version = (int)json_integer_value(ver);
 	get_str(root, "cpu_model", m->cpu_model, sizeof m->cpu_model);
 	get_str(root, "isa", m->isa, sizeof m->isa);
-	m->cores = (unsigned)get_num(root, "cores");
-	m->mem_bytes = (uint64_t)get_num(root, "mem_bytes");
+	m->cores = get_unsigned(root, "cores");
+	m->mem_bytes = get_u64(root, "mem_bytes");
 	m->clock_ghz = get_num(root, "clock_ghz");
 	m->nominal_ghz = get_num(root, "nominal_ghz");
 	get_str(root, "caches", m->caches, sizeof m->caches);
