@@ -152,3 +152,44 @@ Test(render_json, null_where_unmeasured)
 			 "RL_REGION_EXPECT)");
 	json_decref(doc);
 }
+
+/* Bytes that are not UTF-8 (a command line from argv, a name cut in the
+ * middle of a character) become U+FFFD; the key is never dropped. */
+Test(render_json, invalid_utf8_is_replaced_not_dropped)
+{
+	struct rl_process_results p;
+	struct rl_run_results run = {&p, 1, (char *)"auto", NULL,
+				     (char *)"./kern \xff<1>", 0, 0};
+	struct rl_machine *m = calloc(1, sizeof *m);
+	struct rl_report rep;
+	struct rl_render_options opt = {0, 0, 0};
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	json_error_t je;
+	json_t *doc;
+	FILE *f;
+
+	cr_assert_not_null(m);
+	json_machine(m);
+	snprintf(m->cpu_model, sizeof m->cpu_model, "CPU \xc3");
+	cr_assert_eq(rl_results_load(DATA "good.json", &p, err, sizeof err), 0,
+		     "%s", err);
+	cr_assert_eq(rl_report_build(&run, m, &rep, err, sizeof err), 0, "%s",
+		     err);
+	f = open_memstream(&text, &len);
+	cr_assert_eq(rl_renderer_find("json")->render(f, &rep, &opt, err,
+						      sizeof err),
+		     0, "%s", err);
+	fclose(f);
+	doc = json_loads(text, 0, &je);
+	cr_assert_not_null(doc, "line %d: %s\n%s", je.line, je.text, text);
+	cr_assert_str_eq(json_string_value(at(doc, "command")),
+			 "./kern \xef\xbf\xbd<1>");
+	cr_assert_str_eq(json_string_value(at(at(doc, "machine"), "cpu_model")),
+			 "CPU \xef\xbf\xbd");
+	json_decref(doc);
+	free(text);
+	rl_report_release(&rep);
+	rl_results_release(&p);
+	free(m);
+}

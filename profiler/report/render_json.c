@@ -5,10 +5,12 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
 #include "rl_error.h"
+#include "term_text.h"
 
 static const char *const level_keys[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
 
@@ -17,9 +19,35 @@ static json_t *num(double x)
 	return rl_known(x) && isfinite(x) ? json_real(x) : json_null();
 }
 
+/* A string; bytes that are not UTF-8 (jansson would refuse the whole
+ * string, and the key would go missing) become U+FFFD. */
 static json_t *str(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	json_t *j;
+	char *fixed, *p;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	if (!(fixed = p = malloc(3 * strlen(s) + 1)))
+		return NULL;
+	for (const unsigned char *q = (const unsigned char *)s; *q;) {
+		size_t k = rl_utf8_seq(q);
+		if (k == 0) {
+			memcpy(p, "\xef\xbf\xbd", 3);
+			p += 3;
+			q++;
+		} else {
+			memcpy(p, q, k);
+			p += k;
+			q += k;
+		}
+	}
+	*p = '\0';
+	j = json_string(fixed);
+	free(fixed);
+	return j;
 }
 
 static const char *bound_word(enum rl_bound b)
@@ -98,26 +126,26 @@ static json_t *machine_json(const struct rl_machine *m)
 	if (!m)
 		return json_null();
 	o = json_object();
-	json_object_set_new(o, "cpu_model", json_string(m->cpu_model));
-	json_object_set_new(o, "isa", json_string(m->isa));
+	json_object_set_new(o, "cpu_model", str(m->cpu_model));
+	json_object_set_new(o, "isa", str(m->isa));
 	json_object_set_new(o, "cores", json_integer(m->cores));
 	json_object_set_new(o, "clock_ghz", m->clock_ghz > 0
 						    ? json_real(m->clock_ghz)
 						    : json_null());
-	json_object_set_new(o, "probed_at", json_string(m->probed_at));
+	json_object_set_new(o, "probed_at", str(m->probed_at));
 	json_object_set_new(o, "quick", json_boolean(m->quick));
 	bw = json_array();
 	for (size_t i = 0; i < m->n_bw; i++) {
 		const struct rl_bw_roof *b = &m->bw[i];
 		json_t *e = json_object();
-		json_object_set_new(e, "level", json_string(b->level));
+		json_object_set_new(e, "level", str(b->level));
 		json_object_set_new(e, "threads", json_integer(b->threads));
 		json_object_set_new(e, "stream_gbs", num(b->stream_gbs));
 		json_object_set_new(e, "moved_gbs", num(b->moved_gbs));
 		json_object_set_new(e, "nt_gbs", b->nt_gbs > 0
 							 ? json_real(b->nt_gbs)
 							 : json_null());
-		json_object_set_new(e, "method", json_string(b->method));
+		json_object_set_new(e, "method", str(b->method));
 		json_array_append_new(bw, e);
 	}
 	json_object_set_new(o, "bandwidth", bw);
@@ -125,12 +153,12 @@ static json_t *machine_json(const struct rl_machine *m)
 	for (size_t i = 0; i < m->n_compute; i++) {
 		const struct rl_compute_roof *c = &m->compute[i];
 		json_t *e = json_object();
-		json_object_set_new(e, "name", json_string(c->name));
-		json_object_set_new(e, "kind", json_string(c->kind));
-		json_object_set_new(e, "precision", json_string(c->precision));
+		json_object_set_new(e, "name", str(c->name));
+		json_object_set_new(e, "kind", str(c->kind));
+		json_object_set_new(e, "precision", str(c->precision));
 		json_object_set_new(e, "threads", json_integer(c->threads));
 		json_object_set_new(e, "gflops", num(c->gflops));
-		json_object_set_new(e, "method", json_string(c->method));
+		json_object_set_new(e, "method", str(c->method));
 		json_array_append_new(cp, e);
 	}
 	json_object_set_new(o, "compute", cp);
