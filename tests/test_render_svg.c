@@ -546,3 +546,40 @@ Test(render_svg, roofs_follow_the_thread_count_most_regions_ran_with)
 	cr_assert_eq(c.threads, 2);
 	charts_test_report_free(&r);
 }
+
+/* Thousands of regions: the label search (quadratic) is done for the
+ * first 100 only, the others are numbered beside their point. */
+Test(render_svg, labels_of_many_regions_are_numbered)
+{
+	if (!have_xmllint())
+		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
+	struct rl_report many = report;
+	char name[16];
+	many.rows = calloc(150, sizeof *many.rows);
+	cr_assert_not_null(many.rows);
+	for (int i = 0; i < 150; i++) {
+		snprintf(name, sizeof name, "r%d", i + 1);
+		double t = i / 149.0;
+		many.rows[i] = row(name, "f64", pow(10, -2 + 4 * t),
+				   pow(10, -1 + 3 * ((i * 37) % 150) / 149.0),
+				   NAN, NAN);
+	}
+	many.n_rows = many.n_summed = 150;
+	char *path = charts_test_render(&rl_renderer_svg, &many, ".svg");
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
+	free(run(cmd));
+	cr_assert_eq(count(path, "//*[@class=\"label-region\"][.=\"150\"]"), 1);
+	cr_assert_eq(count(path, "//*[@class=\"label-region\"][.=\"r101\" or "
+				 ".=\"r150\"]"),
+		     0);
+	cr_assert_geq(count(path, "//*[@class=\"label-region\"][.=\"r1\"]"), 1);
+	unlink(path);
+	free(path);
+	for (int i = 0; i < 150; i++) {
+		free(many.rows[i].region);
+		free(many.rows[i].method);
+		free(many.rows[i].diagnosis);
+	}
+	free(many.rows);
+}

@@ -18,6 +18,9 @@
 #define CHAR_PX (0.58 * FONT_PX)
 #define POINT_R 4.5
 #define LABEL_CHARS 24
+#define MAX_PLACED 100 /* regions whose label spot is searched; the rest
+			  are numbered beside their point (the search is
+			  quadratic: thousands of regions took minutes) */
 #define PI 3.14159265358979323846
 
 static const char *const palette[] = {
@@ -266,10 +269,15 @@ static int place_regions(struct svg *s)
 		double wname = text_px(n < LABEL_CHARS ? n : LABEL_CHARS + 1, FONT_PX);
 		snprintf(num, sizeof num, "%zu", i + 1);
 		double wnum = text_px(strlen(num), FONT_PX);
-		int rc = place_near(s, x, y, wname, 1, &d->label);
-		if (rc == 0)
-			rc = place_near(s, x, y, wname, 0, &d->label);
-		if (rc == 0) {
+		int rc = 0;
+		if (i >= MAX_PLACED) {
+			d->numbered = 1;
+		} else {
+			rc = place_near(s, x, y, wname, 1, &d->label);
+			if (rc == 0)
+				rc = place_near(s, x, y, wname, 0, &d->label);
+		}
+		if (rc == 0 && i < MAX_PLACED) {
 			d->numbered = 1;
 			rc = place_near(s, x, y, wnum, 1, &d->label);
 			if (rc == 0)

@@ -336,8 +336,24 @@ static int separated_on(const struct rl_quad *a, const struct rl_quad *b,
 	return amax <= bmin || bmax <= amin;
 }
 
+/* Bounding boxes apart (touching counts as apart, as below): no overlap. */
+static int boxes_apart(const struct rl_quad *a, const struct rl_quad *b)
+{
+	double ax0 = a->x[0], ax1 = a->x[0], ay0 = a->y[0], ay1 = a->y[0];
+	double bx0 = b->x[0], bx1 = b->x[0], by0 = b->y[0], by1 = b->y[0];
+	for (int i = 1; i < 4; i++) {
+		ax0 = fmin(ax0, a->x[i]), ax1 = fmax(ax1, a->x[i]);
+		ay0 = fmin(ay0, a->y[i]), ay1 = fmax(ay1, a->y[i]);
+		bx0 = fmin(bx0, b->x[i]), bx1 = fmax(bx1, b->x[i]);
+		by0 = fmin(by0, b->y[i]), by1 = fmax(by1, b->y[i]);
+	}
+	return ax1 <= bx0 || bx1 <= ax0 || ay1 <= by0 || by1 <= ay0;
+}
+
 static int quads_overlap(const struct rl_quad *a, const struct rl_quad *b)
 {
+	if (boxes_apart(a, b)) /* the common case, cheaply */
+		return 0;
 	for (int e = 0; e < 2; e++)
 		if (separated_on(a, b, e) || separated_on(b, a, e))
 			return 0;
