@@ -152,3 +152,15 @@ Test(render_html, renderer_is_registered_with_its_file_name)
 	cr_assert_str_eq(rl_renderer_html.format, "html");
 	cr_assert_str_eq(rl_renderer_html.file_name, "report.html");
 }
+
+/* A figure that overflowed to infinity (sums of damaged counts) is shown
+ * as unknown, never as "inf" (which would also break the sort). */
+Test(render_html, infinite_figures_are_dashes)
+{
+	report.rows[0].flops = INFINITY;
+	report.rows[0].roof_pct = INFINITY;
+	report.rows[1].time_s = INFINITY;
+	char *html = render();
+	cr_assert_null(strstr(html, "inf"), "an inf in the page");
+	free(html);
+}

@@ -79,7 +79,7 @@ static void esc(FILE *out, const char *s)
 static void td_num(FILE *out, double v, const char *fmt)
 {
 	char buf[48];
-	if (!rl_known(v)) {
+	if (!rl_known(v) || !isfinite(v)) { /* inf: a sum that overflowed */
 		fputs("<td data-v=\"\" class=\"muted\">-</td>", out);
 		return;
 	}
@@ -113,7 +113,7 @@ static void td_bound(FILE *out, const struct rl_region_row *row)
 		fputs(" <span class=\"muted\">(declared)</span>", out);
 	fputs("</td>", out);
 	char buf[32];
-	if (!rl_known(row->roof_pct)) {
+	if (!rl_known(row->roof_pct) || !isfinite(row->roof_pct)) {
 		fputs("<td data-v=\"\" class=\"muted\">-</td>", out);
 		return;
 	}
