@@ -535,3 +535,26 @@ Test(analysis, simulated_counts_give_a_bound_but_no_percentage)
 	rl_report_release(&rep);
 	free(m);
 }
+
+/* Declared flops near DBL_MAX over a microsecond: the rate overflows.
+ * It is unknown (with everything derived from it), never "inf". */
+Test(analysis, an_overflowing_rate_is_unknown)
+{
+	struct one o;
+	struct rl_machine *m = machine();
+	struct rl_report rep;
+
+	one_init(&o, 1, 0, "huge", 1e-6);
+	o.reg.expected_flops = 1e308;
+	o.reg.expected_bytes = 8;
+	o.reg.expect_calls = 1;
+	build(&o.proc, 1, m, &rep);
+	cr_assert(isnan(rep.rows[0].gflops_expected));
+	cr_assert(isnan(rep.rows[0].ai_expected) ||
+		  isfinite(rep.rows[0].ai_expected));
+	cr_assert(isnan(rep.rows[0].roof_pct));
+	cr_assert_null(strstr(rep.rows[0].diagnosis, "inf"), "%s",
+		       rep.rows[0].diagnosis);
+	rl_report_release(&rep);
+	free(m);
+}

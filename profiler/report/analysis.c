@@ -89,11 +89,16 @@ static double both(const struct acc *a, int rd, int wr)
 	return cval(a, rd) + cval(a, wr); /* NAN unless both known */
 }
 
+/* NAN also when the quotient overflows (huge sums over a tiny time): an
+ * infinite rate is no figure. */
 static double ratio(double num, double den)
 {
+	double q;
+
 	if (isnan(num) || isnan(den) || den <= 0)
 		return NAN;
-	return num / den;
+	q = num / den;
+	return isfinite(q) ? q : NAN;
 }
 
 static const char *precision_of(double f64, double f32)
