@@ -526,3 +526,20 @@ Test(e2e_run, environment_given_to_the_program, .timeout = 60)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+Test(e2e_run, warnings_show_control_characters_escaped, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_ctrlname"), NULL};
+	struct e2e_result r;
+
+	e2e_need(prog[0]);
+	r = run_time(dir, prog);
+	cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "\\u009b31mred") != NULL, "stderr: %s", r.err);
+	cr_expect(strstr(r.err, "\xc2\x9b") == NULL, "raw CSI on stderr");
+	cr_expect(strstr(r.out, "\xc2\x9b") == NULL, "raw CSI on stdout");
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "run.h"
 #include "shell_quote.h"
+#include "term_text.h"
 
 /* The report library is written in parallel: a build without a part of
  * it still runs programs and says what is missing. */
@@ -239,11 +240,17 @@ static void write_files(const struct rl_run *run, const struct rl_report *rep,
 		rl_run_say(run, "report in '%s':%s", run->out_dir, written);
 }
 
+/* The warnings hold user strings (region names): escaped for the
+ * terminal like the table. */
 static void print_warnings(const struct rl_report *rep)
 {
-	for (size_t i = 0; i < rep->n_warnings; i++)
-		if (rep->warnings[i].message)
-			rl_run_warn("%s", rep->warnings[i].message);
+	for (size_t i = 0; i < rep->n_warnings; i++) {
+		if (!rep->warnings[i].message)
+			continue;
+		fputs("rlprof: warning: ", stderr);
+		rl_term_put(stderr, rep->warnings[i].message);
+		fputc('\n', stderr);
+	}
 }
 
 int rl_run_report(struct rl_run *run)
