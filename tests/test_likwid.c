@@ -1,25 +1,9 @@
 /* The likwid backend: a forwarder in librlprof that dlopens the plugin
  * rlprof-likwid.so; here without a PMU it must initialise, find no counters,
  * say why in one line, and keep the library's own stderr out. */
-#include <criterion/criterion.h>
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "backend.h"
-#include "perf_probe.h"
-#include "plugins/plugin.h"
+#include "test_plugin_util.h"
 
 #define PLUGIN RL_BUILD_DIR "/lib/rlprof/rlprof-likwid.so"
-
-/* Is there a hardware PMU at all? (perf's view, independent of likwid) */
-static int host_has_pmu(void)
-{
-	char why[512];
-	return rl_perf_probe_hw(why, sizeof why) > RL_CAP_SOFTWARE;
-}
 
 Test(likwid, plugin_is_built_next_to_librlprof)
 {
@@ -48,45 +32,12 @@ Test(likwid, probe_says_why_in_one_line)
 
 Test(likwid, missing_plugin_is_explained)
 {
-	const struct rl_backend *be = rl_backend_find("likwid");
-	char why[512] = "";
-
-	setenv("RLPROF_PLUGIN_DIR", "/nonexistent-rlprof-plugins", 1);
-	cr_assert_eq(be->probe(why, sizeof why), RL_CAP_NONE);
-	cr_assert(strstr(why, "rlprof-likwid.so") && strstr(why, "not installed"),
-		  "%s", why);
-	cr_assert_eq(be->init("", &(struct rl_backend_setup){0}, why,
-			      sizeof why),
-		     RL_ENOTSUP);
-	cr_assert(strstr(why, "not installed"), "%s", why);
+	plugin_missing_is_explained("likwid", "rlprof-likwid.so");
 }
 
 Test(likwid, plugin_init_finds_no_counters_without_pmu)
 {
-	void *h;
-	rl_plugin_get_fn get;
-	const struct rl_backend *be;
-	struct rl_backend_setup setup;
-	char err[512] = "";
-	int r, saved;
-
-	if (host_has_pmu())
-		cr_skip_test("this host has a PMU: see scripts/check-hw-counters");
-	h = dlopen(PLUGIN, RTLD_NOW | RTLD_LOCAL);
-	cr_assert_not_null(h, "%s", dlerror());
-	get = (rl_plugin_get_fn)(uintptr_t)dlsym(h, RL_PLUGIN_SYMBOL);
-	cr_assert_not_null(get);
-	cr_assert_null(get(RL_BACKEND_ABI + 1), "refuses another ABI");
-	be = get(RL_BACKEND_ABI);
-	cr_assert_str_eq(be->name, "likwid");
-	cr_assert_leq(be->thread_state_size, RL_PLUGIN_STATE_MAX);
-	memset(&setup, 0, sizeof setup);
-	saved = rl_stderr_mute();
-	r = be->init("", &setup, err, sizeof err);
-	rl_stderr_restore(saved, NULL, 0);
-	cr_assert_eq(r, RL_ENOCOUNTERS, "init: %d (%s)", r, err);
-	cr_assert_eq(setup.provided, 0, "nothing counted, nothing provided");
-	cr_assert_gt(strlen(err), 10);
+	plugin_init_finds_no_counters(PLUGIN, "likwid");
 }
 
 Test(likwid, rlprof_counters_keeps_likwid_noise_out)
