@@ -196,6 +196,26 @@ static void jw_key(struct jw *w, const char *key, int first)
 	jw_mem(w, ":", 1);
 }
 
+/* "key": value pairs, the comma before all but the first. */
+static void jw_field_u64(struct jw *w, const char *key, int first, uint64_t v)
+{
+	jw_key(w, key, first);
+	jw_u64(w, v);
+}
+
+static void jw_field_double(struct jw *w, const char *key, int first, double v)
+{
+	jw_key(w, key, first);
+	jw_double(w, v);
+}
+
+static void jw_field_str(struct jw *w, const char *key, int first,
+			 const char *v)
+{
+	jw_key(w, key, first);
+	jw_str(w, v);
+}
+
 static void write_counter_defs(struct jw *w, const struct rl_process_results *r)
 {
 	int first = 1;
@@ -205,17 +225,12 @@ static void write_counter_defs(struct jw *w, const struct rl_process_results *r)
 			continue;
 		jw_raw(w, first ? "\n  {" : ",\n  {");
 		first = 0;
-		jw_key(w, "name", 1);
-		jw_str(w, rl_counter_name((enum rl_counter)c));
-		jw_key(w, "unit", 0);
-		jw_str(w, rl_counter_unit((enum rl_counter)c));
-		jw_key(w, "scope", 0);
-		jw_str(w, rl_scope_name((enum rl_scope)r->scope[c]));
-		jw_key(w, "method", 0);
-		jw_str(w, r->method[c]);
+		jw_field_str(w, "name", 1, rl_counter_name((enum rl_counter)c));
+		jw_field_str(w, "unit", 0, rl_counter_unit((enum rl_counter)c));
+		jw_field_str(w, "scope", 0, rl_scope_name((enum rl_scope)r->scope[c]));
+		jw_field_str(w, "method", 0, r->method[c]);
 		if (c >= RL_C_EXTRA0 && c < RL_C_EXTRA0 + RL_EXTRA_MAX) {
-			jw_key(w, "extra_name", 0);
-			jw_str(w, r->extra_name[c - RL_C_EXTRA0]);
+			jw_field_str(w, "extra_name", 0, r->extra_name[c - RL_C_EXTRA0]);
 		}
 		jw_raw(w, "}");
 	}
@@ -226,20 +241,13 @@ static void write_region(struct jw *w, const struct rl_process_results *r,
 			 const struct rl_region_stats *s)
 {
 	jw_raw(w, "{");
-	jw_key(w, "name", 1);
-	jw_str(w, s->name);
-	jw_key(w, "calls", 0);
-	jw_u64(w, s->calls);
-	jw_key(w, "time_ns", 0);
-	jw_u64(w, s->time_ns);
-	jw_key(w, "expected_flops", 0);
-	jw_double(w, s->expected_flops);
-	jw_key(w, "expected_bytes", 0);
-	jw_double(w, s->expected_bytes);
-	jw_key(w, "expect_calls", 0);
-	jw_u64(w, s->expect_calls);
-	jw_key(w, "open_at_exit", 0);
-	jw_u64(w, s->open_at_exit);
+	jw_field_str(w, "name", 1, s->name);
+	jw_field_u64(w, "calls", 0, s->calls);
+	jw_field_u64(w, "time_ns", 0, s->time_ns);
+	jw_field_double(w, "expected_flops", 0, s->expected_flops);
+	jw_field_double(w, "expected_bytes", 0, s->expected_bytes);
+	jw_field_u64(w, "expect_calls", 0, s->expect_calls);
+	jw_field_u64(w, "open_at_exit", 0, s->open_at_exit);
 	jw_key(w, "counters", 0);
 	jw_raw(w, "{");
 	int first = 1;
@@ -250,14 +258,10 @@ static void write_region(struct jw *w, const struct rl_process_results *r,
 		jw_key(w, rl_counter_name((enum rl_counter)c), first);
 		first = 0;
 		jw_raw(w, "{");
-		jw_key(w, "value", 1);
-		jw_u64(w, t->value);
-		jw_key(w, "scaled", 0);
-		jw_double(w, t->scaled);
-		jw_key(w, "enabled_ns", 0);
-		jw_u64(w, t->enabled_ns);
-		jw_key(w, "running_ns", 0);
-		jw_u64(w, t->running_ns);
+		jw_field_u64(w, "value", 1, t->value);
+		jw_field_double(w, "scaled", 0, t->scaled);
+		jw_field_u64(w, "enabled_ns", 0, t->enabled_ns);
+		jw_field_u64(w, "running_ns", 0, t->running_ns);
 		jw_raw(w, "}");
 	}
 	jw_raw(w, "}}");
@@ -269,10 +273,8 @@ static void write_threads(struct jw *w, const struct rl_process_results *r)
 	for (size_t i = 0; i < r->n_threads; i++) {
 		const struct rl_thread_results *t = &r->threads[i];
 		jw_raw(w, i ? ",\n  {" : "\n  {");
-		jw_key(w, "tid", 1);
-		jw_u64(w, t->tid);
-		jw_key(w, "index", 0);
-		jw_u64(w, t->index);
+		jw_field_u64(w, "tid", 1, t->tid);
+		jw_field_u64(w, "index", 0, t->index);
 		jw_key(w, "regions", 0);
 		jw_raw(w, "[");
 		for (size_t k = 0; k < t->n_regions; k++) {
@@ -290,17 +292,14 @@ static void write_warnings(struct jw *w, const struct rl_process_results *r)
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		const struct rl_warning *x = &r->warnings[i];
 		jw_raw(w, i ? ",\n  {" : "\n  {");
-		jw_key(w, "kind", 1);
-		jw_str(w, x->kind);
+		jw_field_str(w, "kind", 1, x->kind);
 		jw_key(w, "region", 0);
 		if (x->region)
 			jw_str(w, x->region);
 		else
 			jw_raw(w, "null");
-		jw_key(w, "tid", 0);
-		jw_u64(w, x->tid);
-		jw_key(w, "message", 0);
-		jw_str(w, x->message);
+		jw_field_u64(w, "tid", 0, x->tid);
+		jw_field_str(w, "message", 0, x->message);
 		jw_raw(w, "}");
 	}
 	jw_raw(w, "]");
