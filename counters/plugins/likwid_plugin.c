@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <errno.h>
+#include <unistd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,12 +145,19 @@ static int likwid_probe(char *why, size_t len)
 	}
 	topo = get_cpuTopology();
 	cpu0 = topo && topo->threadPool ? (int)topo->threadPool[0].apicId : 0;
+	/* liblikwid calls exit() from perfmon_init on a CPU it does not
+	 * know: these are the words the probe's caller reads then. */
+	cpu_text(cpu, sizeof cpu);
+	snprintf(why, len,
+		 "LIKWID cannot count on this CPU (%s): liblikwid exited "
+		 "during perfmon_init (unsupported processor, or no access "
+		 "to the MSRs)",
+		 cpu);
 	r = perfmon_init(1, &cpu0);
 	if (r < 0) {
 		init_failure(r, why, len);
 		goto out_topo;
 	}
-	cpu_text(cpu, sizeof cpu);
 	gid = perfmon_addEventSet("FLOPS_DP");
 	if (gid < 0) {
 		snprintf(why, len, "LIKWID does not support this CPU model "
@@ -171,6 +181,25 @@ out_topo:
 	return cap;
 }
 
+/* liblikwid calls exit() from perfmon_init on a CPU it does not know:
+ * try it in a child first, so the profiled program is never ended by it.
+ * Returns 1 when perfmon_init returned (whatever its result). */
+static int perfmon_init_returns(void)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 1; /* cannot tell: try for real */
+	if (pid == 0) {
+		perfmon_init(lw.ncpus, lw.cpus);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 static int likwid_init(const char *options, struct rl_backend_setup *setup,
 		       char *err, size_t errlen)
 {
@@ -189,6 +218,15 @@ static int likwid_init(const char *options, struct rl_backend_setup *setup,
 	for (unsigned i = 0; i < topo->numHWThreads && lw.ncpus < MAX_CPUS; i++)
 		if (topo->threadPool[i].inCpuSet)
 			lw.cpus[lw.ncpus++] = (int)topo->threadPool[i].apicId;
+	if (!perfmon_init_returns()) {
+		char cpu[160];
+		cpu_text(cpu, sizeof cpu);
+		return rl_fail(err, errlen, RL_ENOCOUNTERS,
+			       "LIKWID cannot count on this CPU (%s): liblikwid "
+			       "exits during perfmon_init (unsupported "
+			       "processor, or no access to the MSRs)",
+			       cpu);
+	}
 	if ((r = perfmon_init(lw.ncpus, lw.cpus)) < 0) {
 		init_failure(r, why, sizeof why);
 		return rl_fail(err, errlen, RL_ENOCOUNTERS, "%s", why);

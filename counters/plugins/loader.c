@@ -147,6 +147,30 @@ int rl_plugin_load(struct rl_plugin *p)
 /* The probe runs in a child process: the libraries' stderr noise, their
  * leaks (liblikwid leaks after a failed perfmon_init) and any crash stay
  * there; the child sends back the capability and the why line. */
+/* The probe child's words, said at exit() too: a library that exits from
+ * inside the probe (liblikwid does on a CPU it does not know) leaves
+ * whatever the probe wrote into its `why` before the call. */
+static char probe_words[580];
+static int probe_fd = -1;
+
+static void probe_say(int cap)
+{
+	char buf[600];
+
+	if (probe_fd < 0)
+		return;
+	snprintf(buf, sizeof buf, "%d %s", cap, probe_words);
+	if (write(probe_fd, buf, strlen(buf)) < 0)
+		_exit(1);
+	probe_fd = -1;
+}
+
+static void probe_say_at_exit(void)
+{
+	if (probe_words[0])
+		probe_say(RL_CAP_NONE);
+}
+
 int rl_plugin_probe(struct rl_plugin *p, char *why, size_t len)
 {
 	int fds[2], status = 0, cap = RL_CAP_NONE;
@@ -159,19 +183,18 @@ int rl_plugin_probe(struct rl_plugin *p, char *why, size_t len)
 		return RL_CAP_NONE;
 	}
 	if (pid == 0) {
-		char w[580] = "";
 		int c;
 		close(fds[0]);
 		rl_stderr_mute();
+		probe_fd = fds[1];
+		atexit(probe_say_at_exit);
 		if (rl_plugin_load(p) < 0) {
-			snprintf(w, sizeof w, "%s", p->why);
+			snprintf(probe_words, sizeof probe_words, "%s", p->why);
 			c = RL_CAP_NONE;
 		} else {
-			c = p->backend->probe(w, sizeof w);
+			c = p->backend->probe(probe_words, sizeof probe_words);
 		}
-		snprintf(buf, sizeof buf, "%d %s", c, w);
-		if (write(fds[1], buf, strlen(buf)) < 0)
-			_exit(1);
+		probe_say(c);
 		_exit(0);
 	}
 	close(fds[1]);
