@@ -1,6 +1,6 @@
 # rlprof - top-level build. Each folder adds its part in its build.mk:
 #   counters/build.mk   librlprof's backends, plugins, event resolution
-#   profiler/build.mk   librlprof runtime, the report library, the command
+#   profiler/build.mk   librlprof runtime, model, analysis, renderers, the command
 #   probes/build.mk     roof probes (linked into rlprof)
 #   kernels/build.mk    reference kernels and rlprof-kernels
 #   counters/sim/build.mk  the Valgrind tool (simulated PMU)
@@ -21,8 +21,9 @@ OPT     ?= -O2
 SANITIZE ?= 0
 
 WARN      := -Wall -Wextra
+PROFILER_INC := $(addprefix -Iprofiler/,runtime model analysis render inspect text)
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -gdwarf-4 $(WARN) -fPIC -MMD -MP \
-             -Iprofiler -Icounters -Iprobes -Ikernels
+             $(PROFILER_INC) -Icounters -Iprobes -Ikernels
 ifeq ($(SANITIZE),1)
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
@@ -86,7 +87,7 @@ format:
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 \
-	  --suppress=missingIncludeSystem -Iprofiler -Icounters -Iprobes \
+	  --suppress=missingIncludeSystem $(PROFILER_INC) -Iprofiler/cli -Icounters -Iprobes \
 	  -icounters/sim profiler counters probes kernels
 
 clean:

@@ -62,7 +62,7 @@ struct rl_backend_setup {
 };
 
 /* The program rlprof run is about to start; prepare_launch() may change it
- * with the helpers below (in profiler/cli/launch.c). */
+ * with the helpers below (in profiler/runtime/launch.c). */
 struct rl_launch {
 	char **argv;              /* NULL-terminated, owned by the launch */
 	size_t argc, argv_cap;

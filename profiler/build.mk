@@ -1,16 +1,21 @@
-# profiler/: librlprof (runtime), the report library and the rlprof command.
-# launch.c (rl_launch_prepend/setenv) goes into librlprof: the backends
-# compiled there call it from prepare_launch(), and a shared library with
-# undefined symbols would not link into programs.
-RUNTIME_SRCS += $(wildcard profiler/runtime/*.c) profiler/cli/launch.c
-REPORT_SRCS  := $(wildcard profiler/report/*.c)
-CLI_SRCS     := $(filter-out profiler/cli/launch.c,$(wildcard profiler/cli/*.c))
+# profiler/: one folder per job, in the order data flows:
+#   runtime/   librlprof (behind rlprof.h): regions, counter reads, the
+#              results file of each process; launch.c sets up the launch
+#              environment for the backends compiled into librlprof
+#   model/     the results files and the machine model: read, check, merge
+#   analysis/  placement against roofs and ceilings, diagnosis
+#   render/    one file per output format (table, JSON, CSV, SVG, HTML, plot)
+#   inspect/   region records of an ELF binary (rlprof inspect)
+#   text/      text made safe for a terminal or a shell
+#   cli/       the rlprof command, one file per subcommand
+RUNTIME_SRCS += $(wildcard profiler/runtime/*.c)
+REPORT_SRCS  := $(foreach d,model analysis render inspect text,$(wildcard profiler/$(d)/*.c))
+CLI_SRCS     := $(wildcard profiler/cli/*.c)
 
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(OBJ)/%.o)
 REPORT_OBJS  := $(REPORT_SRCS:%.c=$(OBJ)/%.o)
 CLI_OBJS     := $(CLI_SRCS:%.c=$(OBJ)/%.o)
-CFLAGS_profiler_cli_ = -Iprofiler/cli -Iprofiler/report
-CFLAGS_profiler_report_ = -Iprofiler/report
+CFLAGS_profiler_cli_ = -Iprofiler/cli
 EVENTS_OBJS  := $(EVENTS_SRCS:%.c=$(OBJ)/%.o)
 
 RUNTIME_LIBS := -lpthread -ldl -lm

@@ -4,7 +4,7 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(OBJ)/%.o)
 TEST_PROGRAMS := $(patsubst tests/programs/%.c,$(TESTBIN)/programs/%,$(wildcard tests/programs/*.c))
 
-CFLAGS_tests_ = -Iprofiler/report -Iprofiler/cli -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
+CFLAGS_tests_ = -Iprofiler/cli -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
 
 $(TESTBIN)/rlprof-tests: $(TEST_OBJS) $(REPORT_OBJS) $$(PROBE_OBJS) $(EVENTS_OBJS) $$(KERNEL_LIB_OBJS) $(RLPROF_A)
 	@mkdir -p $(dir $@)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "render.h"
-#include "report/svg_chart.h"
+#include "svg_chart.h"
 
 extern const struct rl_renderer rl_renderer_svg;
 
