@@ -1,7 +1,6 @@
 /* rlprof run: profile a program and write its roofline report. */
 #include <getopt.h>
 #include <stdbool.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,30 +137,6 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 	o->argv = argv + optind;
 	o->argc = argc - optind;
 	return -1;
-}
-
-void rl_run_say(const struct rl_run *run, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (run->opt.quiet)
-		return;
-	fputs("rlprof: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void rl_run_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rlprof: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* The program file: found, and of a kind that can run. */

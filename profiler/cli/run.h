@@ -99,6 +99,8 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);
  * when no report could be built (already said on stderr). */
 int rl_run_report(struct rl_run *run);
 
+/* run_say.c: a progress line ("rlprof: ...", not with --quiet) and a
+ * warning ("rlprof: warning: ..."), both on stderr. */
 void rl_run_say(const struct rl_run *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rl_run_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
