@@ -20,6 +20,8 @@ enum rl_counter_kind {
 	RL_KIND_CYCLES,  /* core or reference cycles, instructions */
 	RL_KIND_SOFT,    /* software events: ns, faults, switches */
 	RL_KIND_EXTRA,   /* user-requested raw events (--events) */
+	RL_KIND_FLOPS_PART, /* a part of the flops the FLOPS counters already
+			       hold (never added to them) */
 };
 
 #define RL_COUNTERS(X)                                                     \
@@ -33,6 +35,7 @@ enum rl_counter_kind {
 	X(FLOPS_F32_512, "flops_f32_512", "flop", RL_KIND_FLOPS)           \
 	X(FLOPS_F16, "flops_f16", "flop", RL_KIND_FLOPS)                   \
 	X(FLOPS_ANY, "flops_any", "flop", RL_KIND_FLOPS)                   \
+	X(FLOPS_FMA, "flops_fma", "flop", RL_KIND_FLOPS_PART)              \
 	X(DRAM_READ_BYTES, "dram_read_bytes", "B", RL_KIND_BYTES)          \
 	X(DRAM_WRITE_BYTES, "dram_write_bytes", "B", RL_KIND_BYTES)        \
 	X(DRAM_BYTES, "dram_bytes", "B", RL_KIND_BYTES)                    \
@@ -67,7 +70,10 @@ enum rl_counter {
 #define RL_EXTRA_MAX 8 /* RL_C_EXTRA0 .. RL_C_EXTRA7 */
 
 /* Flop weights are already applied by the backend: a FLOPS_* counter holds
- * flops (lanes x ops, FMA = 2), never instructions. */
+ * flops (lanes x ops, FMA = 2), never instructions. FLOPS_FMA is the part
+ * of those flops done by fused multiply-adds (2 per lane), whatever the
+ * width or precision: it tells which compute ceiling (with or without
+ * FMA) a region is held against, and is never added to the flop total. */
 
 /* How a counter's figure was obtained; a backend sets one per counter. */
 enum rl_scope {

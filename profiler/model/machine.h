@@ -9,6 +9,26 @@
  * what the hardware and the counters see), "nt" is the non-temporal-store
  * triad at 24 B (no write-allocate happens). The report compares counted
  * bytes against "moved" roofs and declared bytes against "stream" roofs.
+ *
+ * Access-mix roofs (the analysis holds a region against the bandwidth for
+ * its own read/write mix): beside the triad, each level is measured with a
+ * read-only stream (read_gbs) and a write-only fill (write_gbs, plain
+ * stores, "moved": the write-allocate reads included; write_nt_gbs with
+ * non-temporal stores, no write-allocate). In the "moved" convention the
+ * points sit at these write fractions w = written / (read + written)
+ * bytes: read-only 0, triad 1/4, nt triad 1/3, fill 1/2, nt fill 1.
+ *
+ * Cache levels (levels[]): what sysfs/CPUID claim (size, ways, line) and
+ * what the probe measured (effective capacity: where the level's plateau
+ * ends in the triad sweep). The simulated PMU takes its default geometry
+ * from here; the analysis and the self-check compare a region's working
+ * set with it.
+ *
+ * Compute ceilings: one per (ISA width, FMA or not, kind, precision,
+ * thread count). width_bits 64 (scalar), 128, 256, 512; fma 1 when the
+ * chain step is one FMA, 0 when it is a multiply and an add. Names:
+ * "scalar", "scalar-fma", "sse2", "sse-fma" (128-bit FMA), "avx2",
+ * "avx2-fma", "avx512", "avx512-fma".
  */
 #ifndef RL_MACHINE_H
 #define RL_MACHINE_H
@@ -19,7 +39,8 @@
 #define RL_MACHINE_FORMAT "rlprof-machine"
 #define RL_MACHINE_VERSION 1
 #define RL_MACHINE_MAX_BW 32
-#define RL_MACHINE_MAX_COMPUTE 96
+#define RL_MACHINE_MAX_COMPUTE 160
+#define RL_MACHINE_MAX_LEVELS 6
 
 struct rl_bw_roof {
 	char level[8];          /* "L1", "L2", "L3", "DRAM" */
@@ -31,6 +52,27 @@ struct rl_bw_roof {
 	double spread_pct;      /* (median - best) / best of the trials */
 	uint64_t working_set_bytes; /* the sweep point the roof comes from */
 	char method[128];       /* "triad avx512 best of 20, 3x64 MiB" */
+	/* appended for access-mix roofs (see the top); 0 = not measured */
+	double read_gbs;        /* read-only stream: bytes read per second */
+	double write_gbs;       /* fill, plain stores: written + write-
+				   allocate bytes per second ("moved") */
+	double write_nt_gbs;    /* fill, non-temporal stores: bytes written
+				   per second */
+};
+
+/* One cache level as claimed and as measured (see the top). */
+struct rl_cache_level {
+	char level[8];          /* "L1", "L2", "L3", "L4" */
+	uint64_t claimed_bytes; /* per instance, from sysfs or CPUID; 0 n/a */
+	unsigned ways;          /* associativity; 0 unknown */
+	unsigned line_bytes;    /* 0 unknown */
+	unsigned shared_cpus;   /* logical CPUs sharing one instance; 0 n/a */
+	char source[16];        /* "sysfs", "cpuid", "none" */
+	/* where this level's plateau ends in the triad sweep: the working
+	 * set per thread on one thread, and summed over all threads on all
+	 * cores; 0 when the sweep did not see this level's plateau */
+	uint64_t effective_bytes;
+	uint64_t effective_all_bytes;
 };
 
 struct rl_compute_roof {
@@ -50,6 +92,10 @@ struct rl_compute_roof {
 	 * written before these fields, scalar and add-only roofs) */
 	double load_clock_ghz;
 	double theoretical_load_gflops;
+	/* appended: the ISA ceiling this roof belongs to (see the top);
+	 * width_bits 0 in files written before these fields */
+	unsigned width_bits;    /* 64 scalar, 128, 256, 512 */
+	int fma;                /* 1: one FMA per step; 0: multiply + add */
 };
 
 struct rl_machine {
@@ -68,6 +114,11 @@ struct rl_machine {
 	size_t n_bw;
 	struct rl_compute_roof compute[RL_MACHINE_MAX_COMPUTE];
 	size_t n_compute;
+	/* appended */
+	struct rl_cache_level levels[RL_MACHINE_MAX_LEVELS];
+	size_t n_levels;
+	double loadavg1;        /* 1-minute load average when probed; -1
+				   unknown (the self-check compares it) */
 };
 
 int rl_machine_load(const char *path, struct rl_machine *m, char *err,
