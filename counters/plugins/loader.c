@@ -152,12 +152,15 @@ int rl_plugin_load(struct rl_plugin *p)
  * whatever the probe wrote into its `why` before the call. */
 static char probe_words[580];
 static int probe_fd = -1;
+static pid_t probe_pid; /* the probe child: not a process the library
+			   forked from it (liblikwid starts its access
+			   daemon so), which inherits the atexit handler */
 
 static void probe_say(int cap)
 {
 	char buf[600];
 
-	if (probe_fd < 0)
+	if (probe_fd < 0 || getpid() != probe_pid)
 		return;
 	snprintf(buf, sizeof buf, "%d %s", cap, probe_words);
 	if (write(probe_fd, buf, strlen(buf)) < 0)
@@ -187,6 +190,7 @@ int rl_plugin_probe(struct rl_plugin *p, char *why, size_t len)
 		close(fds[0]);
 		rl_stderr_mute();
 		probe_fd = fds[1];
+		probe_pid = getpid();
 		atexit(probe_say_at_exit);
 		if (rl_plugin_load(p) < 0) {
 			snprintf(probe_words, sizeof probe_words, "%s", p->why);
