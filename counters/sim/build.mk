@@ -39,6 +39,9 @@ $(OBJ)/vgtool/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
 
+# rs_fma.c alone uses the host's FMA unit (checked by CPUID at tool start)
+$(OBJ)/vgtool/counters/sim/rs_fma.o: SIM_CFLAGS += -mfma
+
 $(SIM_TOOL): $(SIM_OBJS)
 	@mkdir -p $(dir $@)
 	$(SIM_CC) $(SIM_LDFLAGS) $^ -o $@ $(VG_LIBDIR)/libcoregrind-amd64-linux.a \

@@ -9,8 +9,9 @@
  * counters of the calling thread through a client request.
  *
  * Files: rs_main.c (tool registration, options, threads, client requests),
- * rs_instrument.c (IR instrumentation, flop classification), rs_cache.c
- * (the cache model), rs_decode.c (guest instruction bytes: non-temporal
+ * rs_instrument.c (IR instrumentation, flop classification), rs_fma.c
+ * (FMA lanes on the host's FMA unit), rs_cache.c (the cache model),
+ * rs_decode.c (guest instruction bytes: non-temporal
  * stores, VEX.L, addsub, dpp).
  */
 #ifndef RS_H
@@ -94,5 +95,19 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 		    IRType hWordTy);
 extern Bool rs_census_on;
 void rs_census_print(void);
+
+/* rs_fma.c (built with -mfma): FMA lanes on the host's FMA unit */
+extern Bool rs_fma_native; /* set by rs_fma_init when the host has FMA */
+void rs_fma_init(void);
+/* +-(a*b) +- c as x86's vf[n]m{add,sub}231s[ds] computes it; the operands
+ * and result as bits (F32 in the low half) */
+ULong rs_fmadd64(ULong a, ULong b, ULong c);
+ULong rs_fmsub64(ULong a, ULong b, ULong c);
+ULong rs_fnmadd64(ULong a, ULong b, ULong c);
+ULong rs_fnmsub64(ULong a, ULong b, ULong c);
+ULong rs_fmadd32(ULong a, ULong b, ULong c);
+ULong rs_fmsub32(ULong a, ULong b, ULong c);
+ULong rs_fnmadd32(ULong a, ULong b, ULong c);
+ULong rs_fnmsub32(ULong a, ULong b, ULong c);
 
 #endif

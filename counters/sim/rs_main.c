@@ -26,6 +26,7 @@ static ThreadId cur_tid = VG_INVALID_THREADID;
 
 static const HChar *clo_caches = "48K:12,1M:8,32M:16";
 static Bool clo_bounds_raw = False;
+static Bool clo_native_fma = True;
 static struct rs_level_spec spec[RS_MAX_LEVELS];
 static Int nspec;
 
@@ -143,6 +144,7 @@ static Bool process_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected region or raw\n");
 	} else if VG_BOOL_CLO (arg, "--sim-census", rs_census_on) {
+	} else if VG_BOOL_CLO (arg, "--sim-native-fma", clo_native_fma) {
 	} else {
 		return False;
 	}
@@ -156,7 +158,9 @@ static void print_usage(void)
 "                           [48K:12,1M:8,32M:16]\n"
 "    --sim-bounds=region|raw  region: write back dirty lines at each\n"
 "                           counter read [region]\n"
-"    --sim-census=yes|no    print the floating-point IR ops seen [no]\n");
+"    --sim-census=yes|no    print the floating-point IR ops seen [no]\n"
+"    --sim-native-fma=yes|no  compute FMA lanes on the host's FMA unit\n"
+"                           (same bits; when the host has FMA) [yes]\n");
 }
 
 static void print_debug_usage(void)
@@ -172,6 +176,8 @@ static void post_clo_init(void)
 		VG_(fmsg_bad_option)("--sim-caches", "'%s': %s\n", clo_caches,
 				     err);
 	rs_cache_init(spec, nspec);
+	if (clo_native_fma)
+		rs_fma_init();
 }
 
 static void fini(Int exitcode)

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rlprofsim: FMA on the host's own FMA unit.
+ *
+ * VEX 3.19 turns each lane of an x86 FMA into MAddF64/MAddF32, which its
+ * amd64 back end computes with a generic software helper (tens of times
+ * slower than a multiply and an add). rs_instrument.c replaces each such
+ * op whose rounding mode is the constant round-to-nearest (the mode VEX
+ * gives every SSE/AVX FMA) by a call to the clean helpers below, which
+ * this file, compiled with -mfma, computes with one hardware vfmadd: the
+ * same correctly rounded result (IEEE 754 fusedMultiplyAdd), bit for bit.
+ * VEX writes vfmsub as MAdd(a, b, Neg c), vfnmadd as Neg(MAdd(a, b,
+ * Neg c)) and vfnmsub as Neg(MAdd(a, b, c)): rs_instrument.c recognises
+ * these and calls the matching instruction, so that signed zeros and NaN
+ * signs come out as natively (negating after the rounding does not).
+ * Valgrind's host code runs with MXCSR at its default (round to nearest,
+ * no FTZ/DAZ), as the generic helper assumes too.
+ *
+ * rs_fma_init() checks CPUID for FMA and for the OS saving the AVX state;
+ * without them the original ops stay.
+ */
+#include "rs.h"
+
+Bool rs_fma_native = False;
+
+static void cpuid(UInt leaf, UInt sub, UInt *a, UInt *b, UInt *c, UInt *d)
+{
+	__asm__ __volatile__("cpuid"
+			     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+			     : "a"(leaf), "c"(sub));
+}
+
+void rs_fma_init(void)
+{
+	UInt a, b, c, d, lo, hi;
+	cpuid(0, 0, &a, &b, &c, &d);
+	if (a < 1)
+		return;
+	cpuid(1, 0, &a, &b, &c, &d);
+	/* ECX bit 12 FMA, bit 27 OSXSAVE, bit 28 AVX */
+	if (!(c & (1u << 12)) || !(c & (1u << 27)) || !(c & (1u << 28)))
+		return;
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	(void)hi;
+	if ((lo & 6u) != 6u) /* XMM and YMM state enabled by the OS */
+		return;
+	rs_fma_native = True;
+}
+
+/* One hardware FMA instruction per helper (231 form: c = +-(a*b) +- c),
+ * the operands as bits. */
+#define RS_FMA_HELPER(name, insn, T, U)                                      \
+	ULong name(ULong ua, ULong ub, ULong uc)                             \
+	{                                                                    \
+		union { U u; T f; } a = {(U)ua}, b = {(U)ub}, c = {(U)uc};   \
+		__asm__(insn " %[b], %[a], %[c]"                             \
+			: [c] "+x"(c.f)                                      \
+			: [a] "x"(a.f), [b] "x"(b.f));                       \
+		return (ULong)c.u;                                           \
+	}
+RS_FMA_HELPER(rs_fmadd64, "vfmadd231sd", double, ULong)
+RS_FMA_HELPER(rs_fmsub64, "vfmsub231sd", double, ULong)
+RS_FMA_HELPER(rs_fnmadd64, "vfnmadd231sd", double, ULong)
+RS_FMA_HELPER(rs_fnmsub64, "vfnmsub231sd", double, ULong)
+RS_FMA_HELPER(rs_fmadd32, "vfmadd231ss", float, UInt)
+RS_FMA_HELPER(rs_fmsub32, "vfmsub231ss", float, UInt)
+RS_FMA_HELPER(rs_fnmadd32, "vfnmadd231ss", float, UInt)
+RS_FMA_HELPER(rs_fnmsub32, "vfnmsub231ss", float, UInt)

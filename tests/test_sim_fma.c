@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * FMA under the simulated PMU: results bit-identical to native (the tool
+ * computes FMA lanes on the host's FMA unit, rs_fma.c). tests/programs/sim_fma prints the bits of FMA results
+ * (all four kinds, scalar/128/256, f64/f32) on operands where fused and
+ * unfused rounding differ, signed zeros and NaNs, and hashes of random
+ * cases; its regions hold a known number of FMA lanes.
+ */
+#include "test_sim_util.h"
+
+/* one run, under the simulator (no native timing run printing too) */
+static const char *const sim_only[] = {"--sim-timing", "sim", NULL};
+
+static int count_lines(const char *text, const char *needle)
+{
+	int n = 0;
+	for (const char *l = text; l && *l; l = strchr(l, '\n')) {
+		if (*l == '\n')
+			l++;
+		const char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		const char *hit = strstr(l, needle);
+		if (hit && hit < l + len)
+			n++;
+		if (!end)
+			break;
+	}
+	return n;
+}
+
+/* the first line where a and b differ, into buf */
+static void first_diff(const char *a, const char *b, char *buf, size_t len)
+{
+	while (*a && *b) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+		if (la != lb || memcmp(a, b, la) != 0) {
+			snprintf(buf, len, "native '%.*s', simulated '%.*s'",
+				 (int)la, a, (int)lb, b);
+			return;
+		}
+		a += la + (a[la] == '\n');
+		b += lb + (b[lb] == '\n');
+	}
+	snprintf(buf, len, "the same lines, then %s", *a ? "more natively"
+			: *b ? "more under the simulator" : "nothing");
+}
+
+static void need_fma(void)
+{
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("fma") || !__builtin_cpu_supports("avx2"))
+		cr_skip_test("this CPU has no FMA/AVX2: sim_fma cannot run "
+			     "natively");
+}
+
+Test(sim_fma, results_bit_identical_to_native, .timeout = 60)
+{
+	const char *native[] = {E2E_PROG("sim_fma"), "10", NULL};
+	const char *prog[] = {E2E_PROG("sim_fma"), "10", NULL};
+	struct sim_run r;
+	char diff[600];
+	sim_need();
+	need_fma();
+	struct e2e_result nat = e2e_run(native);
+	cr_assert_eq(nat.status, 0, "sim_fma natively: %s", nat.err);
+	/* the cases tell fused from unfused natively: 2 precisions x 3
+	 * widths, several cases each */
+	int fused = count_lines(nat.out, "fused!=unfused");
+	cr_assert_geq(fused, 24, "cases where fused != unfused: %d", fused);
+	cr_assert_eq(count_lines(nat.out, "random "), 12);
+	sim_run(&r, sim_only, prog);
+	cr_assert_eq(r.res.status, 0, "rlprof run: %s", r.res.err);
+	/* the program's output, then rlprof's report */
+	size_t n = strlen(nat.out);
+	first_diff(nat.out, r.res.out, diff, sizeof diff);
+	cr_expect(strncmp(r.res.out, nat.out, n) == 0 &&
+			  strncmp(r.res.out + n, "backend:", 8) == 0,
+		  "FMA results differ: %s", diff);
+	e2e_free(&nat);
+	sim_run_free(&r);
+}
