@@ -58,10 +58,10 @@ enum {
 	RS_F64_S, RS_F64_128, RS_F64_256, RS_F32_S, RS_F32_128, RS_F32_256,
 	RS_L1_R, RS_L1_W,
 	RS_B1_R, RS_B1_W, RS_B2_R, RS_B2_W, RS_B3_R, RS_B3_W,
-	RS_NLEVELS, RS_VERSION,
+	RS_NLEVELS, RS_VERSION, RS_FMA,
 	RS_NSLOTS
 };
-#define RS_PROTOCOL 0x524c0001UL
+#define RS_PROTOCOL 0x524c0002UL
 #define RS_REQ_READ (VG_USERREQ_TOOL_BASE('R', 'L') + 0)
 #define RS_REQ_INFO (VG_USERREQ_TOOL_BASE('R', 'L') + 1)
 
@@ -627,7 +627,7 @@ static int sim_nlevels; /* set once by init(), read-only afterwards */
 static int sim_request(uint64_t *slots)
 {
 	unsigned long r = VALGRIND_DO_CLIENT_REQUEST_EXPR(
-		(unsigned long)-1, RS_REQ_READ, slots, 0, 0, 0, 0);
+		(unsigned long)-1, RS_REQ_READ, slots, RS_NSLOTS, 0, 0, 0);
 	if (r != 0 || slots[RS_VERSION] != RS_PROTOCOL)
 		return RL_ENOTSUP;
 	return 0;
@@ -687,6 +687,10 @@ static int sim_init(const char *options, struct rl_backend_setup *setup,
 		set_method(setup, flops[k],
 			   "simulated by rlprofsim (%s): exact flop count%s",
 			   vg, ", FMA = 2");
+	set_method(setup, RL_C_FLOPS_FMA,
+		   "simulated by rlprofsim (%s): flops done by FMA "
+		   "instructions, 2 per lane, any width%s", vg,
+		   "; a part of the flops above");
 	set_method(setup, RL_C_L1_READ_BYTES,
 		   "simulated by rlprofsim (%s): every load%s", vg, "");
 	set_method(setup, RL_C_L1_WRITE_BYTES,
@@ -739,6 +743,7 @@ static int sim_read(void *state, struct rl_counter_value *v)
 	PUT(RL_C_FLOPS_F32_SCALAR, s[RS_F32_S]);
 	PUT(RL_C_FLOPS_F32_128, s[RS_F32_128]);
 	PUT(RL_C_FLOPS_F32_256, s[RS_F32_256]);
+	PUT(RL_C_FLOPS_FMA, s[RS_FMA]);
 	PUT(RL_C_L1_READ_BYTES, s[RS_L1_R]);
 	PUT(RL_C_L1_WRITE_BYTES, s[RS_L1_W]);
 	for (int b = 1; b <= n; b++) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * FMA under the simulated PMU: results bit-identical to native (the tool
- * computes FMA lanes on the host's FMA unit, rs_fma.c). tests/programs/sim_fma prints the bits of FMA results
+ * computes FMA lanes on the host's FMA unit, rs_fma.c) and the flops_fma
+ * counter exact. tests/programs/sim_fma prints the bits of FMA results
  * (all four kinds, scalar/128/256, f64/f32) on operands where fused and
  * unfused rounding differ, signed zeros and NaNs, and hashes of random
  * cases; its regions hold a known number of FMA lanes.
@@ -77,5 +78,42 @@ Test(sim_fma, results_bit_identical_to_native, .timeout = 60)
 			  strncmp(r.res.out + n, "backend:", 8) == 0,
 		  "FMA results differ: %s", diff);
 	e2e_free(&nat);
+	sim_run_free(&r);
+}
+
+Test(sim_fma, fma_flops_counted_exactly, .timeout = 60)
+{
+	static const enum rl_counter flops[] = {
+		RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F64_128, RL_C_FLOPS_F64_256,
+		RL_C_FLOPS_F32_SCALAR, RL_C_FLOPS_F32_128, RL_C_FLOPS_F32_256};
+	const char *prog[] = {E2E_PROG("sim_fma"), "1000", NULL};
+	struct sim_run r;
+	sim_need();
+	need_fma();
+	sim_run(&r, NULL, prog);
+	cr_assert_eq(r.res.status, 0, "rlprof run: %s", r.res.err);
+	sim_load(&r);
+	int checked = 0;
+	for (int i = 0; i < r.n; i++) {
+		const struct sim_row *w = &r.row[i];
+		uint64_t all = 0;
+		if (w->tid != -1)
+			continue;
+		for (size_t k = 0; k < 6; k++)
+			all += w->c[flops[k]];
+		cr_assert(w->provided & (1ull << RL_C_FLOPS_FMA),
+			  "%s: flops_fma not in the results", w->name);
+		cr_expect_eq(all, (uint64_t)w->expected_flops,
+			     "%s: flops %llu, declared %.0f", w->name,
+			     (unsigned long long)all, w->expected_flops);
+		uint64_t want = strncmp(w->name, "fma_", 4) == 0
+					? (uint64_t)w->expected_flops : 0;
+		cr_expect_eq(w->c[RL_C_FLOPS_FMA], want,
+			     "%s: flops_fma %llu, want %llu", w->name,
+			     (unsigned long long)w->c[RL_C_FLOPS_FMA],
+			     (unsigned long long)want);
+		checked++;
+	}
+	cr_assert_eq(checked, 7, "regions checked: %d", checked);
 	sim_run_free(&r);
 }

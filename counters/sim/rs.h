@@ -29,22 +29,24 @@
  *         last level is DRAM
  *   14    number of cache levels
  *   15    RS_PROTOCOL
+ *   16    flops done by FMA (2 per lane; a part of slots 0..5)
  */
 enum {
 	RS_F64_S, RS_F64_128, RS_F64_256, RS_F32_S, RS_F32_128, RS_F32_256,
 	RS_L1_R, RS_L1_W,
 	RS_B1_R, RS_B1_W, RS_B2_R, RS_B2_W, RS_B3_R, RS_B3_W,
-	RS_NLEVELS, RS_VERSION,
+	RS_NLEVELS, RS_VERSION, RS_FMA,
 	RS_NSLOTS
 };
 #define RS_NFLOP 6
-#define RS_PROTOCOL 0x524c0001UL /* "RL" v1 */
+#define RS_PROTOCOL 0x524c0002UL /* "RL" v2 */
 #define RS_MAX_LEVELS 3
 #define RS_LINE_SHIFT 6 /* 64-byte lines */
 
 /* Client requests (VG_USERREQ_TOOL_BASE('R','L') + n). */
-#define RS_REQ_READ 0 /* arg1 ULong[RS_NSLOTS] out; flushes dirty lines
-			 first when --sim-bounds=region; returns 0 */
+#define RS_REQ_READ 0 /* arg1 ULong[arg2] out (arg2 0: 16 slots);
+			 flushes dirty lines first when --sim-bounds=region;
+			 returns 0 */
 #define RS_REQ_INFO 1 /* arg1 char* out, arg2 its size, arg3 0: the
 			 geometry and bounds as text, 1: the geometry as
 			 --sim-caches writes it; returns the text length */

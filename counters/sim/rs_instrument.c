@@ -116,8 +116,9 @@ struct insn_acc {
 	UInt fma_lanes[2];
 };
 
-/* Pending counts of the block: flops and register <-> L1 bytes. */
-#define RS_NPEND (RS_L1_W + 1)
+/* Pending counts of the block, by slot: flops, FMA flops and register
+ * <-> L1 bytes. */
+#define RS_NPEND RS_NSLOTS
 
 static void insn_finish(struct insn_acc *a, ULong pend[RS_NPEND])
 {
@@ -137,6 +138,7 @@ static void insn_finish(struct insn_acc *a, ULong pend[RS_NPEND])
 			else if (n == (p == 0 ? 4U : 8U))
 				w = W_256;
 			f[p][w] += 2ULL * n;
+			pend[RS_FMA] += 2ULL * n;
 			if (a->d.vex_256) {
 				f[p][W_256] += f[p][W_128];
 				f[p][W_128] = 0;

@@ -113,10 +113,18 @@ static Bool handle_request(ThreadId tid, UWord *arg, UWord *ret)
 			rs_cache_flush();
 		fold_live();
 		ULong *t = thread_slots(tid);
-		for (Int k = 0; k < RS_NSLOTS; k++)
+		/* arg2: the slots the caller has room for (0: a v1 caller's
+		 * 16); it finds RS_PROTOCOL in slot 15 and refuses a newer
+		 * one */
+		UWord n = arg[2] ? arg[2] : RS_VERSION + 1;
+		if (n > RS_NSLOTS)
+			n = RS_NSLOTS;
+		for (UWord k = 0; k < n; k++)
 			out[k] = t[k];
-		out[RS_NLEVELS] = (ULong)rs_cache_nlevels();
-		out[RS_VERSION] = RS_PROTOCOL;
+		if (n > RS_NLEVELS)
+			out[RS_NLEVELS] = (ULong)rs_cache_nlevels();
+		if (n > RS_VERSION)
+			out[RS_VERSION] = RS_PROTOCOL;
 		*ret = 0;
 		return True;
 	}
