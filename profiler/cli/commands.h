@@ -22,6 +22,8 @@ int cmd_report(int argc, char **argv);   /* cmd_report.c (report) */
 int cmd_inspect(int argc, char **argv);
 int cmd_counters(int argc, char **argv);
 int cmd_probe(int argc, char **argv);    /* cmd_probe.c (probes) */
+int cmd_diff(int argc, char **argv);     /* cmd_diff.c */
+int cmd_check(int argc, char **argv);    /* cmd_check.c (CI gate) */
 
 /* "0.1" from rlprof.h */
 const char *rl_version_string(void);

@@ -27,6 +27,8 @@ static const struct rl_command commands[] = {
 	{"inspect", cmd_inspect, "list the regions compiled into a program"},
 	{"counters", cmd_counters, "list the counter backends, what works here and why not"},
 	{"probe", cmd_probe, "measure this machine's roofs (cached)"},
+	{"diff", cmd_diff, "compare two runs region by region"},
+	{"check", cmd_check, "CI gate: exit 1 when a region misses a limit"},
 };
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 

@@ -1,0 +1,295 @@
+/*
+ * rlprof check DIR: the CI gate. Checks a run's report against limits and
+ * exits 0 when all hold, 1 when one fails (each failure on its own line),
+ * 2 on bad input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "compare.h"
+#include "report_file.h"
+#include "rl_error.h"
+#include "term_text.h"
+
+#define MAX_RULES 64
+
+static void usage(FILE *out)
+{
+	fputs("usage: rlprof check DIR [--min-roof-pct [REGION=]PCT]...\n"
+	      "                        [--max-regression PCT --baseline BASE]\n"
+	      "                        [--require-region NAME]...\n"
+	      "\n"
+	      "The CI gate: checks the report that 'rlprof run' saved in DIR\n"
+	      "(DIR/report.json, or a report.json named directly).\n"
+	      "\n"
+	      "  -m, --min-roof-pct [REGION=]PCT\n"
+	      "                       REGION reaches at least PCT % of its\n"
+	      "                       binding roof; without REGION= every\n"
+	      "                       region does. A region whose % of roof is\n"
+	      "                       unknown (no machine model, no counts and\n"
+	      "                       nothing declared) fails.\n"
+	      "  -r, --max-regression PCT\n"
+	      "                       no region of the baseline takes more than\n"
+	      "                       PCT % more time in DIR, nor is missing\n"
+	      "                       from DIR (needs --baseline)\n"
+	      "  -b, --baseline BASE  the run to compare with (its output\n"
+	      "                       directory or report.json)\n"
+	      "  -R, --require-region NAME\n"
+	      "                       the report has a region NAME\n"
+	      "  -q, --quiet          say nothing when every check holds\n"
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "Options may be repeated. Each failure is one line on standard\n"
+	      "output, starting with 'fail: '.\n"
+	      "\n"
+	      "Exit status: 0 every check holds, 1 a check failed, 2 usage\n"
+	      "error or unreadable report.\n",
+	      out);
+}
+
+struct roof_rule {
+	const char *region; /* NULL: every region */
+	double pct;
+};
+
+struct check_state {
+	size_t n_checks, n_failed;
+};
+
+/* A percentage >= 0 (a trailing '%' allowed); -1 when not one. */
+static double parse_pct(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	if (errno || end == s || *end || !isfinite(v) || v < 0)
+		return -1;
+	return v;
+}
+
+static void fail_region(struct check_state *st, const char *name,
+			const char *fmt_rest)
+{
+	st->n_failed++;
+	fputs("fail: region '", stdout);
+	rl_term_put(stdout, name);
+	fputs("' ", stdout);
+	fputs(fmt_rest, stdout);
+	fputc('\n', stdout);
+}
+
+static void check_roof(struct check_state *st, const struct rl_report_file *f,
+		       const struct rl_report_region *r, double min)
+{
+	char msg[256];
+
+	st->n_checks++;
+	if (isnan(r->roof_pct)) {
+		snprintf(msg, sizeof msg,
+			 "has no %% of roof to check against the minimum %g%% "
+			 "(%s)",
+			 min,
+			 !f->has_machine ? "the report has no machine model: "
+					   "run 'rlprof probe' first"
+					 : "no counted flops and nothing "
+					   "declared: add RL_REGION_EXPECT or "
+					   "use a counting backend");
+		fail_region(st, r->region, msg);
+	} else if (r->roof_pct < min) {
+		snprintf(msg, sizeof msg,
+			 "reaches %.3g%% of its roof (%s), under the minimum "
+			 "%g%%",
+			 r->roof_pct, r->bound_roof ? r->bound_roof : "-", min);
+		fail_region(st, r->region, msg);
+	}
+}
+
+static void fmt_s(char *b, size_t n, double s)
+{
+	if (s >= 1)
+		snprintf(b, n, "%.3g s", s);
+	else if (s >= 1e-3)
+		snprintf(b, n, "%.3g ms", s * 1e3);
+	else
+		snprintf(b, n, "%.3g us", s * 1e6);
+}
+
+static void check_regression(struct check_state *st,
+			     const struct rl_report_file *cur,
+			     const struct rl_report_file *base, double max)
+{
+	char msg[256], ta[32], tb[32];
+
+	for (size_t i = 0; i < base->n_regions; i++) {
+		const struct rl_report_region *b = &base->regions[i];
+		const struct rl_report_region *r =
+			rl_report_file_find(cur, b->region);
+		double pct;
+
+		st->n_checks++;
+		if (!r) {
+			fail_region(st, b->region,
+				    "of the baseline is not in the report");
+			continue;
+		}
+		pct = rl_rel_change_pct(b->time_s, r->time_s);
+		if (!isnan(pct) && pct > max) {
+			fmt_s(ta, sizeof ta, b->time_s);
+			fmt_s(tb, sizeof tb, r->time_s);
+			snprintf(msg, sizeof msg,
+				 "takes %.1f%% more time than in the baseline "
+				 "(%s -> %s), over the maximum %g%%",
+				 pct, ta, tb, max);
+			fail_region(st, b->region, msg);
+		}
+	}
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"min-roof-pct", required_argument, NULL, 'm'},
+		{"max-regression", required_argument, NULL, 'r'},
+		{"baseline", required_argument, NULL, 'b'},
+		{"require-region", required_argument, NULL, 'R'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct roof_rule roof[MAX_RULES];
+	const char *require[MAX_RULES], *baseline = NULL;
+	size_t n_roof = 0, n_require = 0;
+	double max_regression = -1;
+	struct rl_report_file cur, base;
+	struct check_state st = {0, 0};
+	char err[1024];
+	int c, quiet = 0;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "m:r:b:R:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': {
+			char *eq = strrchr(optarg, '=');
+			const char *pct = eq ? eq + 1 : optarg;
+			if (n_roof == MAX_RULES) {
+				fprintf(stderr, "rlprof: more than %d "
+						"--min-roof-pct options\n",
+					MAX_RULES);
+				return RL_EXIT_USAGE;
+			}
+			roof[n_roof].pct = parse_pct(pct);
+			if (roof[n_roof].pct < 0 || (eq && eq == optarg)) {
+				fprintf(stderr,
+					"rlprof: --min-roof-pct '%s' is not "
+					"[REGION=]PCT: give e.g. "
+					"--min-roof-pct 50 or --min-roof-pct "
+					"triad=50\n",
+					optarg);
+				return RL_EXIT_USAGE;
+			}
+			if (eq)
+				*eq = '\0';
+			roof[n_roof++].region = eq ? optarg : NULL;
+			break;
+		}
+		case 'r':
+			if ((max_regression = parse_pct(optarg)) < 0) {
+				fprintf(stderr,
+					"rlprof: --max-regression '%s' is not "
+					"a percentage: give a number >= 0, "
+					"e.g. --max-regression 10\n",
+					optarg);
+				return RL_EXIT_USAGE;
+			}
+			break;
+		case 'b': baseline = optarg; break;
+		case 'R':
+			if (n_require == MAX_RULES) {
+				fprintf(stderr, "rlprof: more than %d "
+						"--require-region options\n",
+					MAX_RULES);
+				return RL_EXIT_USAGE;
+			}
+			require[n_require++] = optarg;
+			break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); return RL_EXIT_OK;
+		default:
+			fputs("rlprof: see 'rlprof check --help'\n", stderr);
+			return RL_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fputs("rlprof: check needs one results directory: rlprof check "
+		      "DIR [checks] (the output directory of rlprof run)\n",
+		      stderr);
+		return RL_EXIT_USAGE;
+	}
+	if ((max_regression >= 0) != (baseline != NULL)) {
+		fputs("rlprof: --max-regression and --baseline go together: "
+		      "give both, e.g. --max-regression 10 --baseline "
+		      "main-run/\n",
+		      stderr);
+		return RL_EXIT_USAGE;
+	}
+	if (n_roof == 0 && n_require == 0 && !baseline) {
+		fputs("rlprof: nothing to check: give --min-roof-pct, "
+		      "--max-regression with --baseline, or --require-region\n",
+		      stderr);
+		return RL_EXIT_USAGE;
+	}
+	if (rl_report_file_load(argv[optind], &cur, err, sizeof err)) {
+		fprintf(stderr, "rlprof: %s\n", err);
+		return RL_EXIT_USAGE;
+	}
+	if (baseline && rl_report_file_load(baseline, &base, err, sizeof err)) {
+		fprintf(stderr, "rlprof: baseline: %s\n", err);
+		rl_report_file_release(&cur);
+		return RL_EXIT_USAGE;
+	}
+
+	for (size_t i = 0; i < n_require; i++) {
+		st.n_checks++;
+		if (!rl_report_file_find(&cur, require[i]))
+			fail_region(&st, require[i], "is not in the report");
+	}
+	for (size_t k = 0; k < n_roof; k++) {
+		if (!roof[k].region) {
+			for (size_t i = 0; i < cur.n_regions; i++)
+				check_roof(&st, &cur, &cur.regions[i],
+					   roof[k].pct);
+			continue;
+		}
+		const struct rl_report_region *r =
+			rl_report_file_find(&cur, roof[k].region);
+		if (r) {
+			check_roof(&st, &cur, r, roof[k].pct);
+		} else {
+			st.n_checks++;
+			fail_region(&st, roof[k].region,
+				    "is not in the report: its % of roof "
+				    "cannot be checked");
+		}
+	}
+	if (baseline) {
+		check_regression(&st, &cur, &base, max_regression);
+		rl_report_file_release(&base);
+	}
+	rl_report_file_release(&cur);
+	if (st.n_failed) {
+		printf("%zu of %zu checks failed\n", st.n_failed, st.n_checks);
+		return RL_EXIT_FAILURE;
+	}
+	if (!quiet)
+		printf("all %zu checks hold\n", st.n_checks);
+	return RL_EXIT_OK;
+}

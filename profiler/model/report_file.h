@@ -1,0 +1,51 @@
+/*
+ * A saved report (DIR/report.json, format "rlprof-report") read back: the
+ * summed row of each region with the figures `rlprof diff` and `rlprof
+ * check` compare. What the run reported is compared, on the roofs it was
+ * placed under, so a baseline copied from another job needs no machine
+ * model here. A figure the report left null stays NAN.
+ *
+ * Ownership: rl_report_file_load() fills a caller-allocated struct and
+ * allocates every string and the regions array; rl_report_file_release()
+ * frees them and leaves a zeroed struct.
+ */
+#ifndef RL_REPORT_FILE_H
+#define RL_REPORT_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rl_report_region {
+	char *region;
+	double calls;
+	double time_s;
+	double gflops;       /* counted flops / time */
+	double ai;           /* counted flops / DRAM bytes */
+	double roof_pct;     /* attained / binding roof x 100 */
+	double gflops_expected;
+	char *bound_roof;    /* NULL when none */
+	char *bound;         /* "memory", "compute" or NULL */
+	char *basis;         /* "counted", "declared" or NULL */
+};
+
+struct rl_report_file {
+	char *path;          /* the report.json read */
+	int version;
+	char *backend;       /* NULL when the report says none */
+	bool has_machine;    /* the report was placed under a machine model */
+	struct rl_report_region *regions;
+	size_t n_regions;
+};
+
+/* Reads DIR/report.json (or the file itself when path names a regular
+ * file). RL_ENOENT when absent, RL_EFORMAT when not a report,
+ * RL_EVERSION when written by a newer rlprof. */
+int rl_report_file_load(const char *path, struct rl_report_file *out,
+			char *err, size_t errlen);
+void rl_report_file_release(struct rl_report_file *f);
+
+/* The region named name, or NULL. */
+const struct rl_report_region *
+rl_report_file_find(const struct rl_report_file *f, const char *name);
+
+#endif

@@ -1,0 +1,297 @@
+/* rlprof diff and rlprof check: the comparison (compare.c), the saved
+ * report reader (report_file.c) and both commands end to end, on the
+ * hand-written reports of tests/data/reports/ (base; slow: triad 25%
+ * slower, dgemm 2% slower, init gone, setup new; fast: triad 20% faster,
+ * dgemm on another roof) and on a real run. */
+#include <jansson.h>
+#include <math.h>
+
+#include "compare.h"
+#include "report_file.h"
+#include "rl_error.h"
+#include "test_e2e_util.h"
+
+#define REPORTS RL_SOURCE_DIR "/tests/data/reports/"
+
+/* rlprof with the arguments given (a NULL among them ends the list). */
+static struct e2e_result rl_argv(const char **argv)
+{
+	e2e_need(E2E_RLPROF);
+	return e2e_run(argv);
+}
+#define rl(...) rl_argv((const char *[]){E2E_RLPROF, __VA_ARGS__, NULL})
+
+static size_t count_lines(const char *s, const char *prefix)
+{
+	size_t n = 0, k = strlen(prefix);
+	for (const char *p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (strncmp(p, prefix, k) == 0)
+			n++;
+	return n;
+}
+
+Test(compare, rel_change)
+{
+	cr_expect_float_eq(rl_rel_change_pct(2.0, 2.5), 25.0, 1e-9);
+	cr_expect_float_eq(rl_rel_change_pct(2.0, 1.0), -50.0, 1e-9);
+	cr_expect(isnan(rl_rel_change_pct(0.0, 1.0)));
+	cr_expect(isnan(rl_rel_change_pct(NAN, 1.0)));
+	cr_expect(isnan(rl_rel_change_pct(1.0, NAN)));
+}
+
+Test(compare, base_against_slow)
+{
+	struct rl_report_file a, b;
+	struct rl_diff d;
+	char err[512];
+
+	cr_assert_eq(rl_report_file_load(REPORTS "base", &a, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_report_file_load(REPORTS "slow", &b, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(a.n_regions, 3);
+	cr_expect(a.has_machine);
+	cr_assert_eq(rl_diff_build(&a, &b, 5.0, &d, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(d.n_rows, 4);
+	cr_expect_str_eq(d.rows[0].region, "triad");
+	cr_expect_float_eq(d.rows[0].time_pct, 25.0, 1e-9);
+	cr_expect_eq(d.rows[0].time, RL_CHANGE_WORSE);
+	cr_expect_eq(d.rows[0].gflops, RL_CHANGE_WORSE);
+	cr_expect_str_eq(d.rows[0].verdict, "slower");
+	cr_expect_str_eq(d.rows[1].region, "dgemm");
+	cr_expect_eq(d.rows[1].time, RL_CHANGE_NONE, "2%% is within 5%%");
+	cr_expect_str_eq(d.rows[1].verdict, "same");
+	cr_expect_str_eq(d.rows[2].verdict, "gone");
+	cr_expect_eq(d.rows[2].presence, RL_ONLY_A);
+	cr_expect_str_eq(d.rows[3].region, "setup");
+	cr_expect_str_eq(d.rows[3].verdict, "new");
+	cr_expect_eq(d.n_worse, 1);
+	cr_expect_eq(d.n_better, 0);
+	rl_diff_release(&d);
+	/* a threshold of 1%: dgemm's 2% counts */
+	cr_assert_eq(rl_diff_build(&a, &b, 1.0, &d, err, sizeof err), 0);
+	cr_expect_eq(d.rows[1].time, RL_CHANGE_WORSE);
+	cr_expect_eq(d.n_worse, 2);
+	rl_diff_release(&d);
+	cr_expect_eq(rl_diff_build(&a, &b, -1.0, &d, err, sizeof err), RL_EINVAL);
+	rl_report_file_release(&a);
+	rl_report_file_release(&b);
+}
+
+Test(compare, roof_change_and_unknowns)
+{
+	struct rl_report_file a, b;
+	struct rl_diff d;
+	char err[512];
+
+	cr_assert_eq(rl_report_file_load(REPORTS "base", &a, err, sizeof err), 0);
+	cr_assert_eq(rl_report_file_load(REPORTS "fast/report.json", &b, err, sizeof err), 0);
+	cr_assert_eq(rl_diff_build(&a, &b, 5.0, &d, err, sizeof err), 0);
+	cr_expect_str_eq(d.rows[0].verdict, "faster");
+	cr_expect(d.rows[1].roof_changed, "avx512-fma f64 -> L2");
+	cr_expect_float_eq(d.rows[1].roof_pct_delta, 5.0, 1e-9);
+	/* init has no flops: its GFLOP/s change is unknown, never flagged */
+	cr_expect(isnan(d.rows[2].gflops_pct));
+	cr_expect_eq(d.rows[2].gflops, RL_CHANGE_NONE);
+	rl_diff_release(&d);
+	rl_report_file_release(&a);
+	rl_report_file_release(&b);
+}
+
+Test(report_file, errors)
+{
+	struct rl_report_file f;
+	char err[512], *dir = e2e_tmpdir(), path[600];
+	FILE *fp;
+
+	cr_expect_eq(rl_report_file_load("/nonexistent/x", &f, err, sizeof err), RL_ENOENT);
+	cr_expect_eq(rl_report_file_load(dir, &f, err, sizeof err), RL_ENOENT);
+	cr_expect(strstr(err, "rlprof report") != NULL, "%s", err);
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	fp = fopen(path, "w");
+	fputs("{\"format\": \"rlprof-run\", \"version\": 1}", fp);
+	fclose(fp);
+	cr_expect_eq(rl_report_file_load(dir, &f, err, sizeof err), RL_EFORMAT);
+	fp = fopen(path, "w");
+	fputs("{\"format\": \"rlprof-report\", \"version\": 99, \"regions\": []}", fp);
+	fclose(fp);
+	cr_expect_eq(rl_report_file_load(dir, &f, err, sizeof err), RL_EVERSION);
+	fp = fopen(path, "w");
+	fputs("{\"format\": \"rlprof-report\", \"version\": 1, \"regions\": [{\"region\": \"a\", \"time_s\": \"x\"}]}", fp);
+	fclose(fp);
+	cr_expect_eq(rl_report_file_load(dir, &f, err, sizeof err), RL_EFORMAT);
+	fp = fopen(path, "w");
+	fputs("{\"format\": \"rlprof-report\", \"version\": 1, ", fp);
+	fclose(fp);
+	cr_expect_eq(rl_report_file_load(dir, &f, err, sizeof err), RL_EFORMAT);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(diff_cmd, table_marks_changes, .timeout = 30)
+{
+	struct e2e_result r = rl("diff", REPORTS "base", REPORTS "slow", NULL, NULL, NULL, NULL);
+
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect(strstr(r.out, "+25.0%*") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "+2.0% ") != NULL, "2%% unmarked: %s", r.out);
+	cr_expect(strstr(r.out, "slower") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "gone") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "new") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "threshold of 5%") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "1 region slower, 0 faster") != NULL, "%s", r.out);
+	e2e_free(&r);
+	r = rl("diff", "--threshold", "1", REPORTS "base", REPORTS "slow", NULL, NULL);
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect(strstr(r.out, "+2.0%*") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "2 regions slower") != NULL, "%s", r.out);
+	e2e_free(&r);
+	r = rl("diff", REPORTS "base", REPORTS "fast", NULL, NULL, NULL, NULL);
+	cr_expect(strstr(r.out, "avx512-fma f64 -> L2*") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "+15.0 pt*") != NULL, "%s", r.out);
+	e2e_free(&r);
+}
+
+Test(diff_cmd, json_and_csv, .timeout = 30)
+{
+	struct e2e_result r = rl("diff", "-f", "json", REPORTS "base", REPORTS "fast", NULL, NULL);
+	json_error_t je;
+	json_t *root, *row;
+
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	root = json_loads(r.out, 0, &je);
+	cr_assert_not_null(root, "not JSON: %s: %s", je.text, r.out);
+	cr_expect_str_eq(json_string_value(json_object_get(root, "format")), "rlprof-diff");
+	cr_expect_eq(json_integer_value(json_object_get(root, "faster")), 1);
+	row = json_array_get(json_object_get(root, "regions"), 1);
+	cr_expect_str_eq(json_string_value(json_object_get(row, "region")), "dgemm");
+	cr_expect(json_is_true(json_object_get(row, "bound_roof_changed")));
+	cr_expect_float_eq(json_number_value(json_object_get(row, "ai_change_pct")), -75.0, 1e-6);
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(row, "flagged"), "ai")), "worse");
+	row = json_array_get(json_object_get(root, "regions"), 2);
+	cr_expect(json_is_null(json_object_get(row, "gflops_change_pct")));
+	json_decref(root);
+	e2e_free(&r);
+
+	r = rl("diff", "--format=csv", REPORTS "base", REPORTS "slow", NULL, NULL, NULL);
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect(strncmp(r.out, "region,presence,time_s_a,", 25) == 0, "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\ntriad,both,0.001,0.00125,25,"), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\ninit,only_a,0.0005,,"), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\nsetup,only_b,,0.0001,"), "%s", r.out);
+	e2e_free(&r);
+}
+
+Test(diff_cmd, bad_input_exits_2, .timeout = 30)
+{
+	struct e2e_result r = rl("diff", REPORTS "base", NULL, NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	e2e_free(&r);
+	r = rl("diff", REPORTS "base", REPORTS "missing", NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "missing") != NULL, "%s", r.err);
+	e2e_free(&r);
+	r = rl("diff", "-t", "-3", REPORTS "base", REPORTS "slow", NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "'-3' is not a percentage") != NULL, "%s", r.err);
+	e2e_free(&r);
+	r = rl("diff", "-f", "svg", REPORTS "base", REPORTS "slow", NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "unknown format 'svg'") != NULL, "%s", r.err);
+	e2e_free(&r);
+}
+
+Test(check_cmd, all_hold_exits_0, .timeout = 30)
+{
+	struct e2e_result r = rl("check", REPORTS "base", "--min-roof-pct", "triad=50",
+				 "--require-region", "dgemm", NULL, NULL);
+	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_expect_str_eq(r.out, "all 2 checks hold\n");
+	e2e_free(&r);
+	r = rl("check", REPORTS "fast", "--max-regression", "10", "--baseline", REPORTS "base", "-q", NULL);
+	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_expect_str_empty(r.out);
+	e2e_free(&r);
+	/* within 30%: triad (+25%) and dgemm (+2%) hold; init is gone */
+	r = rl("check", REPORTS "slow", "-r", "30%", "-b", REPORTS "base", "-R", "setup", NULL);
+	cr_expect_eq(r.status, 1, "init is gone: %s", r.out);
+	cr_expect_eq(count_lines(r.out, "fail: "), 1, "%s", r.out);
+	e2e_free(&r);
+}
+
+Test(check_cmd, failures_exit_1_one_line_each, .timeout = 30)
+{
+	struct e2e_result r = rl("check", REPORTS "base", "--min-roof-pct", "50", NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 1, "%s", r.out);
+	cr_expect_eq(count_lines(r.out, "fail: "), 2, "%s", r.out);
+	cr_expect(strstr(r.out, "fail: region 'dgemm' reaches 30% of its roof (avx512-fma f64), under the minimum 50%\n") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "fail: region 'init' has no % of roof") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "2 of 3 checks failed\n") != NULL, "%s", r.out);
+	e2e_free(&r);
+
+	r = rl("check", REPORTS "slow", "--max-regression", "10", "--baseline", REPORTS "base", NULL, NULL);
+	cr_expect_eq(r.status, 1, "%s", r.out);
+	cr_expect_eq(count_lines(r.out, "fail: "), 2, "%s", r.out);
+	cr_expect(strstr(r.out, "fail: region 'triad' takes 25.0% more time than in the baseline") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "fail: region 'init' of the baseline is not in the report\n") != NULL, "%s", r.out);
+	e2e_free(&r);
+
+	r = rl("check", REPORTS "base", "--require-region", "nope", "-m", "nope2=1", NULL, NULL);
+	cr_expect_eq(r.status, 1, "%s", r.out);
+	cr_expect(strstr(r.out, "fail: region 'nope' is not in the report\n") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "fail: region 'nope2' is not in the report") != NULL, "%s", r.out);
+	e2e_free(&r);
+}
+
+Test(check_cmd, bad_input_exits_2, .timeout = 30)
+{
+	struct e2e_result r = rl("check", REPORTS "base", NULL, NULL, NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "nothing to check") != NULL, "%s", r.err);
+	e2e_free(&r);
+	r = rl("check", REPORTS "missing", "-R", "a", NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	e2e_free(&r);
+	r = rl("check", REPORTS "base", "-m", "triad=lots", NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "'triad=lots' is not [REGION=]PCT") != NULL, "%s", r.err);
+	e2e_free(&r);
+	r = rl("check", REPORTS "base", "--max-regression", "10", NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "go together") != NULL, "%s", r.err);
+	e2e_free(&r);
+	r = rl("check", REPORTS "base", "-r", "10", "-b", REPORTS "missing", NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "baseline: ") != NULL, "%s", r.err);
+	e2e_free(&r);
+	r = rl("check", REPORTS "base", "--frobnicate", NULL, NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 2);
+	e2e_free(&r);
+}
+
+/* A real run's directory: check and diff read what rlprof run wrote. */
+Test(check_cmd, real_run, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[512];
+	const char *run[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b", "time", "-o", out,
+			     E2E_PROG("e2e_regions"), NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	e2e_need(run[8]);
+	snprintf(out, sizeof out, "%s/run", dir);
+	r = e2e_run(run);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	e2e_free(&r);
+	r = rl("check", out, "--require-region", "alpha", "-R", "dyn-1", NULL, NULL);
+	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+	e2e_free(&r);
+	r = rl("check", out, "--require-region", "beta", NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+	e2e_free(&r);
+	r = rl("diff", out, out, NULL, NULL, NULL, NULL, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "0 regions slower, 0 faster") != NULL, "%s", r.out);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
