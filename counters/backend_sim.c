@@ -592,9 +592,10 @@ static int sim_explain_exit(const char *raw_dir, int st, char *msg,
 			       NULL, 0)) {
 		snprintf(msg, msglen,
 			 "the program uses AVX-512 instructions, which the "
-			 "simulator (Valgrind %d.%d) cannot execute: rebuild "
-			 "it with -march=x86-64-v3 or -mno-avx512f, or use a "
-			 "hardware backend",
+			 "simulator (Valgrind %d.%d) cannot execute: the "
+			 "report keeps the native run's times; to count, build "
+			 "it also with -march=x86-64-v3 and add "
+			 "'--count-with PORTABLE' (or use a hardware backend)",
 			 __VALGRIND_MAJOR__, __VALGRIND_MINOR__);
 		return 1;
 	}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "name_index.h"
 #include "report.h"
 #include "rl_error.h"
 
@@ -366,6 +367,7 @@ int rl_report_build(const struct rl_run_results *res,
 {
 	struct acc *sum = NULL, *per = NULL;
 	size_t n_sum = 0, cap_sum = 0, n_per = 0, cap_per = 0;
+	struct rl_name_index by_name = {0}; /* region name -> index in sum */
 	int rc = RL_ENOMEM;
 
 	memset(out, 0, sizeof *out);
@@ -382,21 +384,30 @@ int rl_report_build(const struct rl_run_results *res,
 					&th->regions[i];
 				struct acc *a = NULL;
 				const char *name = s->name ? s->name : "";
+				/* a region the counting run never finished
+				 * has no counts: a summed row with it has
+				 * none either (never a partial sum) */
+				uint64_t counted =
+					s->uncounted ? 0 : pr->provided;
+				size_t k;
 
-				for (size_t k = 0; k < n_sum && !a; k++)
-					if (strcmp(sum[k].name, name) == 0)
-						a = &sum[k];
-				if (!a && !(a = acc_new(&sum, &n_sum,
-							&cap_sum)))
-					goto out;
+				if (rl_name_index_get(&by_name, name, &k)) {
+					a = &sum[k];
+				} else {
+					if (!(a = acc_new(&sum, &n_sum,
+							  &cap_sum)) ||
+					    rl_name_index_put(&by_name, name,
+							      n_sum - 1))
+						goto out;
+				}
 				a->name = name;
-				acc_add(a, s, pr->provided);
+				acc_add(a, s, counted);
 				if (!(a = acc_new(&per, &n_per, &cap_per)))
 					goto out;
 				a->name = name;
 				a->pid = pr->pid;
 				a->tid = th->tid;
-				acc_add(a, s, pr->provided);
+				acc_add(a, s, counted);
 			}
 		}
 	}
@@ -426,6 +437,7 @@ int rl_report_build(const struct rl_run_results *res,
 	out->n_summed = n_sum;
 	rc = build_warnings(res, out);
 out:
+	rl_name_index_release(&by_name);
 	free(sum);
 	free(per);
 	if (rc) {

@@ -38,6 +38,9 @@ struct rl_region_stats {
 	uint64_t expect_calls;                 /* 0: nothing declared */
 	uint64_t open_at_exit;                 /* begins never ended */
 	uint8_t time_native; /* time_ns from the native timing run (sim) */
+	uint8_t uncounted;   /* calls and time from the native timing run;
+				the counting run stopped before they ended,
+				so no counter of this region was measured */
 };
 
 struct rl_thread_results {
@@ -85,6 +88,12 @@ struct rl_run_results {
 	int sim_timing_native;   /* 1: some simulated region's time_ns was
 				    replaced by DIR/raw-native's (a native
 				    timing run of the same program) */
+	/* rlprof run --count-with (NULL when not used): the counted build,
+	 * the ISA of the timed build ("avx512", ...; NULL unknown) and where
+	 * that ISA came from (option, GNU property note, or why unknown) */
+	char *count_with;
+	char *timed_isa;
+	char *timed_isa_source;
 };
 
 /* Reading (profiler side, uses a JSON library). */

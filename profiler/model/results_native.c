@@ -7,10 +7,12 @@
  * Anything else keeps the simulator's time and says so in a warning.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_index.h"
 #include "results_native.h"
 #include "rl_error.h"
 
@@ -89,49 +91,140 @@ find_thread(const struct rl_process_results *p, unsigned index)
 	return NULL;
 }
 
-static const struct rl_region_stats *
-find_region(const struct rl_thread_results *t, const char *name)
+/* A copy of a native region, for a counting run that stopped before it:
+ * calls, time and declared figures, no counts. */
+static int adopt_region(struct rl_thread_results *t,
+			const struct rl_region_stats *nr)
 {
-	for (size_t i = 0; i < t->n_regions; i++)
-		if (t->regions[i].name && strcmp(t->regions[i].name, name) == 0)
-			return &t->regions[i];
-	return NULL;
+	struct rl_region_stats *v = realloc(t->regions,
+					    (t->n_regions + 1) * sizeof *v);
+
+	if (!v)
+		return RL_ENOMEM;
+	t->regions = v;
+	v += t->n_regions;
+	memset(v, 0, sizeof *v);
+	if (!(v->name = strdup(nr->name ? nr->name : "")))
+		return RL_ENOMEM;
+	v->calls = nr->calls;
+	v->time_ns = nr->time_ns;
+	v->expected_flops = nr->expected_flops;
+	v->expected_bytes = nr->expected_bytes;
+	v->expect_calls = nr->expect_calls;
+	v->open_at_exit = nr->open_at_exit;
+	v->time_native = 1;
+	v->uncounted = 1;
+	t->n_regions++;
+	return 0;
+}
+
+/* The counting run stopped (signal) before this region's calls ended:
+ * the native run's calls, time and declared figures, no counts. */
+static void take_native(struct rl_region_stats *r,
+			const struct rl_region_stats *nr)
+{
+	r->calls = nr->calls;
+	r->time_ns = nr->time_ns;
+	r->expected_flops = nr->expected_flops;
+	r->expected_bytes = nr->expected_bytes;
+	r->expect_calls = nr->expect_calls;
+	r->time_native = 1;
+	r->uncounted = 1;
+}
+
+static int index_regions(struct rl_name_index *ix,
+			 const struct rl_thread_results *t)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < t->n_regions && !rc; i++)
+		rc = rl_name_index_put(ix, t->regions[i].name
+						   ? t->regions[i].name : "",
+				       i);
+	return rc;
 }
 
 static int merge_thread(struct merge *m, struct rl_process_results *p,
 			struct rl_thread_results *t,
 			const struct rl_thread_results *nt)
 {
+	struct rl_name_index native = {0}, sim = {0};
+	const bool stopped = !p->complete;
+	size_t n_sim = t->n_regions, k;
 	char msg[512];
 	int rc;
 
-	for (size_t i = 0; i < t->n_regions; i++) {
+	if ((rc = index_regions(&native, nt)) || (rc = index_regions(&sim, t)))
+		goto out;
+	for (size_t i = 0; i < n_sim; i++) {
 		struct rl_region_stats *r = &t->regions[i];
 		const char *name = r->name ? r->name : "";
-		const struct rl_region_stats *nr = find_region(nt, name);
+		const struct rl_region_stats *nr =
+			rl_name_index_get(&native, name, &k) ? &nt->regions[k]
+							      : NULL;
 
 		if (!nr) {
 			snprintf(msg, sizeof msg,
 				 "region '%s' (thread %u): not in the native "
 				 "timing run: time from the simulator",
 				 name, t->index);
-		} else if (nr->calls != r->calls) {
+		} else if (nr->calls == r->calls) {
+			r->time_ns = nr->time_ns;
+			r->time_native = 1;
+			m->merged = 1;
+			continue;
+		} else if (stopped && r->calls < nr->calls) {
+			snprintf(msg, sizeof msg,
+				 "region '%s' (thread %u): the counting run "
+				 "stopped on signal %d after %" PRIu64
+				 " of its %" PRIu64 " call%s: calls and time "
+				 "from the native run, no counts",
+				 name, t->index, p->signal, r->calls,
+				 nr->calls, nr->calls == 1 ? "" : "s");
+			take_native(r, nr);
+			m->merged = 1;
+		} else {
 			snprintf(msg, sizeof msg,
 				 "region '%s' (thread %u): native run had "
 				 "%" PRIu64 " call%s, simulated run %" PRIu64
 				 ": time from the simulator",
 				 name, t->index, nr->calls,
 				 nr->calls == 1 ? "" : "s", r->calls);
-		} else {
-			r->time_ns = nr->time_ns;
-			r->time_native = 1;
-			m->merged = 1;
-			continue;
 		}
 		if ((rc = row_warn(m, p, name, t->tid, msg)))
-			return rc;
+			goto out;
 	}
-	return 0;
+	/* regions only the native run reached */
+	for (size_t i = 0; i < nt->n_regions; i++) {
+		const struct rl_region_stats *nr = &nt->regions[i];
+		const char *name = nr->name ? nr->name : "";
+
+		if (rl_name_index_get(&sim, name, &k))
+			continue;
+		if (stopped) {
+			snprintf(msg, sizeof msg,
+				 "region '%s' (thread %u): the counting run "
+				 "stopped on signal %d before it: calls and "
+				 "time from the native run, no counts",
+				 name, t->index, p->signal);
+			if ((rc = adopt_region(t, nr)))
+				goto out;
+			m->merged = 1;
+		} else {
+			snprintf(msg, sizeof msg,
+				 "region '%s' (thread %u): only in the native "
+				 "timing run (%" PRIu64 " call%s), never in the "
+				 "counting run: not in the report",
+				 name, t->index, nr->calls,
+				 nr->calls == 1 ? "" : "s");
+		}
+		if ((rc = row_warn(m, p, name, t->tid, msg)))
+			goto out;
+	}
+out:
+	rl_name_index_release(&native);
+	rl_name_index_release(&sim);
+	return rc;
 }
 
 static int merge_process(struct merge *m, struct rl_process_results *p,
@@ -161,6 +254,35 @@ static int merge_process(struct merge *m, struct rl_process_results *p,
 			rc = row_warn(m, p, NULL, th->tid, msg);
 		}
 		if (rc)
+			return rc;
+	}
+	if (p->complete)
+		return 0;
+	/* threads the counting run stopped (signal) before */
+	for (size_t t = 0; t < np->n_threads; t++) {
+		const struct rl_thread_results *nt = &np->threads[t];
+		struct rl_thread_results *v;
+
+		if (find_thread(p, nt->index))
+			continue;
+		v = realloc(p->threads, (p->n_threads + 1) * sizeof *v);
+		if (!v)
+			return RL_ENOMEM;
+		p->threads = v;
+		v += p->n_threads++;
+		memset(v, 0, sizeof *v);
+		v->tid = nt->tid;
+		v->index = nt->index;
+		for (size_t i = 0; i < nt->n_regions; i++)
+			if ((rc = adopt_region(v, &nt->regions[i])))
+				return rc;
+		m->merged = 1;
+		snprintf(msg, sizeof msg,
+			 "thread %u of process %ld: the counting run stopped "
+			 "on signal %d before it: calls and times from the "
+			 "native run, no counts",
+			 nt->index, p->pid, p->signal);
+		if ((rc = row_warn(m, p, NULL, nt->tid, msg)))
 			return rc;
 	}
 	return 0;

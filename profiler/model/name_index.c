@@ -1,0 +1,81 @@
+/* A hash index from names to positions (see name_index.h). */
+#include "name_index.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rl_error.h"
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of key, or of the empty slot where it would go. */
+static struct rl_name_slot *find(struct rl_name_slot *slots, size_t cap,
+				 const char *key)
+{
+	size_t i = (size_t)hash(key) & (cap - 1);
+
+	while (slots[i].key && strcmp(slots[i].key, key) != 0)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+static int grow(struct rl_name_index *ix)
+{
+	size_t cap = ix->cap ? 2 * ix->cap : 64;
+	struct rl_name_slot *s = calloc(cap, sizeof *s);
+
+	if (!s)
+		return RL_ENOMEM;
+	for (size_t i = 0; i < ix->cap; i++)
+		if (ix->slots[i].key)
+			*find(s, cap, ix->slots[i].key) = ix->slots[i];
+	free(ix->slots);
+	ix->slots = s;
+	ix->cap = cap;
+	return 0;
+}
+
+int rl_name_index_put(struct rl_name_index *ix, const char *key,
+		      size_t value)
+{
+	struct rl_name_slot *slot;
+	int rc;
+
+	if (2 * (ix->n + 1) > ix->cap && (rc = grow(ix)))
+		return rc;
+	slot = find(ix->slots, ix->cap, key);
+	if (!slot->key) {
+		slot->key = key;
+		ix->n++;
+	}
+	slot->value = value;
+	return 0;
+}
+
+int rl_name_index_get(const struct rl_name_index *ix, const char *key,
+		      size_t *value)
+{
+	const struct rl_name_slot *slot;
+
+	if (!ix->cap)
+		return 0;
+	slot = find(ix->slots, ix->cap, key);
+	if (!slot->key)
+		return 0;
+	*value = slot->value;
+	return 1;
+}
+
+void rl_name_index_release(struct rl_name_index *ix)
+{
+	free(ix->slots);
+	memset(ix, 0, sizeof *ix);
+}
