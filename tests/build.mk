@@ -25,3 +25,15 @@ $(E2E_STATIC): $(TESTBIN)/programs/%: tests/programs/%.c
 # The end-to-end tests run the real command and the kernels.
 .PHONY: tests
 tests: $(TARGETS) $(TESTBIN)/rlprof-tests $(TEST_PROGRAMS)
+
+# tests/programs/count_with/dot.c built twice (rlprof run --count-with):
+# for AVX-512 (the simulator cannot run it) and for x86-64-v3 (it can).
+# The reduction's flops do not count in the region: both builds do 2N.
+COUNT_WITH_PROGRAMS := $(TESTBIN)/programs/dot-native $(TESTBIN)/programs/dot-portable
+$(TESTBIN)/programs/dot-native: tests/programs/count_with/dot.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -mavx512f -mfma $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+$(TESTBIN)/programs/dot-portable: tests/programs/count_with/dot.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -march=x86-64-v3 $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+tests: $(COUNT_WITH_PROGRAMS)

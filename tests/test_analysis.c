@@ -102,7 +102,8 @@ static void setc(struct one *o, int c, double v)
 static void build(struct rl_process_results *procs, size_t n,
 		  const struct rl_machine *m, struct rl_report *rep)
 {
-	struct rl_run_results run = {procs, n, NULL, NULL, NULL, -1, 0};
+	struct rl_run_results run = {.procs = procs, .n_procs = n,
+					     .exit_status = -1};
 	char err[256] = "";
 
 	cr_assert_eq(rl_report_build(&run, m, rep, err, sizeof err), 0, "%s",

@@ -37,7 +37,8 @@ static void csv_machine(struct rl_machine *m)
 static char *render(const char *file, int with_machine)
 {
 	struct rl_process_results p;
-	struct rl_run_results run = {&p, 1, NULL, NULL, NULL, -1, 0};
+	struct rl_run_results run = {.procs = &p, .n_procs = 1,
+					     .exit_status = -1};
 	struct rl_machine *m = calloc(1, sizeof *m);
 	struct rl_report rep;
 	struct rl_render_options opt = {0, 0, 0};

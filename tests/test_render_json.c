@@ -32,9 +32,11 @@ static void json_machine(struct rl_machine *m)
 static json_t *render(const char *file, int with_machine)
 {
 	struct rl_process_results p;
-	struct rl_run_results run = {&p, 1, (char *)"auto",
-				     (char *)"no PMU: \"time\" chosen",
-				     (char *)"./kern <1>", 3, 0};
+	struct rl_run_results run = {.procs = &p, .n_procs = 1,
+					     .backend_requested = (char *)"auto",
+					     .backend_reason = (char *)"no PMU: \"time\" chosen",
+					     .command = (char *)"./kern <1>",
+					     .exit_status = 3};
 	struct rl_machine *m = calloc(1, sizeof *m);
 	struct rl_report rep;
 	struct rl_render_options opt = {0, 0, 0};
@@ -158,8 +160,10 @@ Test(render_json, null_where_unmeasured)
 Test(render_json, invalid_utf8_is_replaced_not_dropped)
 {
 	struct rl_process_results p;
-	struct rl_run_results run = {&p, 1, (char *)"auto", NULL,
-				     (char *)"./kern \xff<1>", 0, 0};
+	struct rl_run_results run = {.procs = &p, .n_procs = 1,
+					     .backend_requested = (char *)"auto",
+					     .command = (char *)"./kern \xff<1>",
+					     .exit_status = 0};
 	struct rl_machine *m = calloc(1, sizeof *m);
 	struct rl_report rep;
 	struct rl_render_options opt = {0, 0, 0};

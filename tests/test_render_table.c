@@ -35,9 +35,11 @@ static void table_machine(struct rl_machine *m)
 static char *render(const char *file, int with_machine, int per_thread)
 {
 	struct rl_process_results p;
-	struct rl_run_results run = {&p, 1, (char *)"auto",
-				     (char *)"auto: no hardware PMU",
-				     (char *)"./app 1", 0, 0};
+	struct rl_run_results run = {.procs = &p, .n_procs = 1,
+					     .backend_requested = (char *)"auto",
+					     .backend_reason = (char *)"auto: no hardware PMU",
+					     .command = (char *)"./app 1",
+					     .exit_status = 0};
 	struct rl_machine *m = calloc(1, sizeof *m);
 	struct rl_report rep;
 	struct rl_render_options opt = {0, 0, per_thread};

@@ -34,6 +34,15 @@ static void usage(FILE *out)
 		"                          natively for the region times (backend time, into\n"
 		"                          DIR/raw-native), then under the simulator for the\n"
 		"                          counts; 'sim' runs it once, times then Valgrind's\n"
+		"      --count-with PORTABLE  sim: time PROGRAM natively but count\n"
+		"                          PORTABLE, a build of the same source the\n"
+		"                          simulator can run (e.g. PROGRAM built with\n"
+		"                          -march=native, PORTABLE with -march=x86-64-v3)\n"
+		"      --timed-isa ISA     with --count-with: the ISA PROGRAM was built for\n"
+		"                          (scalar, sse2, sse, avx2, avx512), whose compute\n"
+		"                          ceiling its regions are held against (default:\n"
+		"                          its GNU property note, when it says more than\n"
+		"                          x86-64-baseline)\n"
 		"      --no-probe          do not measure this machine when no machine model\n"
 		"                          is cached (the report then has no roofs)\n"
 		"      --plot              draw a small text roofline under the table\n"
@@ -48,7 +57,7 @@ static void usage(FILE *out)
 }
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
-       OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD };
+       OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -69,6 +78,8 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"sim-caches", required_argument, NULL, OPT_SIM_CACHES},
 		{"sim-bounds", required_argument, NULL, OPT_SIM_BOUNDS},
 		{"sim-timing", required_argument, NULL, OPT_SIM_TIMING},
+		{"count-with", required_argument, NULL, OPT_COUNT_WITH},
+		{"timed-isa", required_argument, NULL, OPT_TIMED_ISA},
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
@@ -92,6 +103,8 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_SIM_CACHES: o->sim_caches = optarg; break;
 		case OPT_SIM_BOUNDS: o->sim_bounds = optarg; break;
 		case OPT_SIM_TIMING: o->sim_timing = optarg; break;
+		case OPT_COUNT_WITH: o->count_with = optarg; break;
+		case OPT_TIMED_ISA: o->timed_isa = optarg; break;
 		case OPT_NO_PROBE: o->no_probe = true; break;
 		case OPT_PLOT: o->plot = true; break;
 		case OPT_PER_THREAD: o->per_thread = true; break;
@@ -263,6 +276,8 @@ int cmd_run(int argc, char **argv)
 	run->native_timing =
 		strcmp(run->probes[run->chosen].backend->name, "sim") == 0 &&
 		strcmp(run->opt.sim_timing, "native") == 0;
+	if ((rc = rl_run_check_count_with(run)) != 0)
+		goto out;
 	if (rl_run_prepare_dir(run, err, sizeof err) < 0 ||
 	    rl_run_prepare_launch(run, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
@@ -295,6 +310,7 @@ out:
 	rl_launch_release(&run->launch);
 	rl_launch_release(&run->native_launch);
 	rl_elf_info_release(&run->elf);
+	rl_elf_info_release(&run->count_elf);
 	free(run);
 	return rc;
 }

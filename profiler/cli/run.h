@@ -29,6 +29,10 @@ struct rl_run_options {
 	const char *sim_caches;  /* --sim-caches */
 	const char *sim_bounds;  /* --sim-bounds: "region" or "raw" */
 	const char *sim_timing;  /* --sim-timing: "native" (default) or "sim" */
+	const char *count_with;  /* --count-with PROGRAM: counted instead of
+				    the timed PROGRAM (sim, native timing) */
+	const char *timed_isa;   /* --timed-isa: scalar, sse2, sse, avx2,
+				    avx512 (the timed build's ceiling) */
 	bool quiet, no_probe, plot, per_thread;
 	char **argv;             /* PROGRAM ARGS..., NULL-terminated */
 	int argc;
@@ -71,6 +75,14 @@ struct rl_run {
 	bool native_done;            /* the timing run was attempted */
 	int native_exit_status;      /* its exit status (128+N on signal N) */
 	int native_signal;           /* 0, or the signal that ended it */
+
+	/* --count-with: the build that is counted (the timed one is
+	 * program); timed_isa names the timed build's compute ceiling ("" when
+	 * unknown) and timed_isa_source says where that came from */
+	char count_program[PATH_MAX];
+	struct rl_elf_info count_elf;
+	char timed_isa[16];
+	char timed_isa_source[PATH_MAX + 160];
 };
 
 /* run_prepare.c */
@@ -90,6 +102,12 @@ void rl_run_spawn_wait(struct rl_run *run);
  * results (moved into raw_dir) are then the run's, native_timing is
  * cleared, and the counting run must not start; else 0. */
 int rl_run_native(struct rl_run *run);
+
+/* run_count_with.c: --count-with and --timed-isa checked against the
+ * backend, the counted build found and its regions compared with the timed
+ * build's (differences warned), the timed build's ISA found (option, else
+ * its GNU property note). Returns 0, or an exit status (message said). */
+int rl_run_check_count_with(struct rl_run *run);
 
 /* run_record.c */
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);

@@ -269,10 +269,11 @@ static int set_preload(struct rl_run *run, struct rl_launch *l, char *err,
 	return 0;
 }
 
-/* The launch of the program under backend b, results into raw_dir. */
+/* The launch of program (run->program, or --count-with's) under backend
+ * b, results into raw_dir. */
 static int fill_launch(struct rl_run *run, struct rl_launch *l,
-		       const struct rl_backend *b, const char *raw_dir,
-		       char *err, size_t errlen)
+		       const char *program, const struct rl_backend *b,
+		       const char *raw_dir, char *err, size_t errlen)
 {
 	char **argv;
 	int rc;
@@ -281,7 +282,7 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 	argv = calloc((size_t)run->opt.argc + 1, sizeof *argv);
 	if (!argv)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	argv[0] = run->program;
+	argv[0] = (char *)program;
 	for (int i = 1; i < run->opt.argc; i++)
 		argv[i] = run->opt.argv[i];
 	rc = rl_launch_init(l, argv, (size_t)run->opt.argc);
@@ -326,8 +327,10 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 		   run->opt.sim_caches);
 	add_option(run->options, sizeof run->options, "sim-bounds",
 		   run->opt.sim_bounds);
-	if ((rc = fill_launch(run, &run->launch, b, run->raw_dir, err,
-			      errlen)) < 0 ||
+	if ((rc = fill_launch(run, &run->launch,
+			      run->count_program[0] ? run->count_program
+						    : run->program,
+			      b, run->raw_dir, err, errlen)) < 0 ||
 	    !run->native_timing)
 		return rc;
 	/* the timing run: the same program, environment and preload, under
@@ -336,6 +339,6 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "this rlprof has no 'time' backend for the "
 			       "native timing run; use --sim-timing sim");
-	return fill_launch(run, &run->native_launch, timer, run->native_dir,
-			   err, errlen);
+	return fill_launch(run, &run->native_launch, run->program, timer,
+			   run->native_dir, err, errlen);
 }

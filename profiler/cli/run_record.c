@@ -112,6 +112,19 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 				    ? json_integer(run->native_signal)
 				    : json_null());
 
+	/* --count-with: the counted build, and the ceiling of the timed one */
+	json_object_set_new(o, "count_with",
+			    run->count_program[0]
+				    ? json_string(run->count_program)
+				    : json_null());
+	json_object_set_new(o, "timed_isa",
+			    run->timed_isa[0] ? json_string(run->timed_isa)
+					      : json_null());
+	json_object_set_new(o, "timed_isa_source",
+			    run->count_program[0]
+				    ? json_string(run->timed_isa_source)
+				    : json_null());
+
 	snprintf(path, sizeof path, "%s/run.json", run->out_dir);
 	rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(o);

@@ -31,6 +31,9 @@ void rl_run_results_release(struct rl_run_results *r)
 	free(r->backend_requested);
 	free(r->backend_reason);
 	free(r->command);
+	free(r->count_with);
+	free(r->timed_isa);
+	free(r->timed_isa_source);
 	memset(r, 0, sizeof *r);
 	r->exit_status = -1;
 }
@@ -92,7 +95,13 @@ static int parse_run(struct rl_json_ctx *c, const json_t *root,
 			       &nat->exit_status)) ||
 	    (rc = rl_json_long(c, root, NULL, "native_signal", 0,
 			       &nat->signal)) ||
-	    (rc = rl_json_str(c, root, NULL, "program", 0, &nat->program)))
+	    (rc = rl_json_str(c, root, NULL, "program", 0, &nat->program)) ||
+	    (rc = rl_json_str(c, root, NULL, "count_with", 0,
+			      &out->count_with)) ||
+	    (rc = rl_json_str(c, root, NULL, "timed_isa", 0,
+			      &out->timed_isa)) ||
+	    (rc = rl_json_str(c, root, NULL, "timed_isa_source", 0,
+			      &out->timed_isa_source)))
 		return rc;
 	/* what rlprof run returns: 0..255 (128+N for a signal), -1 unknown */
 	if (status < -1 || status > 255)

@@ -1,0 +1,148 @@
+/*
+ * rlprof run --count-with PORTABLE: on a machine without a PMU the
+ * simulated PMU counts, but Valgrind cannot run every build (AVX-512 code
+ * stops it with SIGILL). The native timing run then times PROGRAM (the
+ * build the user cares about) and the counting run counts PORTABLE, a
+ * build of the same source the simulator can run. Their regions are
+ * matched by name and calls (results_native.c); here they are compared
+ * before the run as far as the binaries tell (their region records), and
+ * the ISA the timed build was made for is found, for its compute ceiling.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "elf_isa.h"
+#include "run.h"
+
+static const char *const timed_isas[] = {"scalar", "sse2", "sse", "avx2",
+					 "avx512"};
+
+static bool known_isa(const char *isa)
+{
+	for (size_t i = 0; i < sizeof timed_isas / sizeof *timed_isas; i++)
+		if (strcmp(isa, timed_isas[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool has_site(const struct rl_elf_info *e, const char *expr)
+{
+	for (size_t i = 0; i < e->n_sites; i++)
+		if (strcmp(e->sites[i].expr, expr) == 0)
+			return true;
+	return false;
+}
+
+/* Region records (name expressions) in one build and not the other. */
+static void compare_sites(const struct rl_run *run)
+{
+	const struct rl_elf_info *a = &run->elf, *b = &run->count_elf;
+	size_t said = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const struct rl_elf_info *x = pass ? b : a, *y = pass ? a : b;
+		for (size_t i = 0; i < x->n_sites; i++) {
+			if (has_site(y, x->sites[i].expr) || said++ >= 8)
+				continue;
+			rl_run_warn("region %s (%s:%u) is in '%s' but not in "
+				    "'%s': the two builds differ, so its counts "
+				    "and times may not match",
+				    x->sites[i].expr, x->sites[i].file,
+				    x->sites[i].line,
+				    pass ? run->count_program : run->program,
+				    pass ? run->program : run->count_program);
+		}
+	}
+	if (said > 8)
+		rl_run_warn("%zu more regions differ between the two builds",
+			    said - 8);
+}
+
+static void find_timed_isa(struct rl_run *run)
+{
+	enum rl_isa_level level;
+	char err[PATH_MAX + 128];
+
+	if (run->opt.timed_isa) {
+		snprintf(run->timed_isa, sizeof run->timed_isa, "%s",
+			 run->opt.timed_isa);
+		snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
+			 "--timed-isa %s", run->opt.timed_isa);
+		return;
+	}
+	if (rl_elf_isa_level(run->program, &level, err, sizeof err) < 0)
+		level = RL_ISA_LEVEL_NONE;
+	if (level >= RL_ISA_LEVEL_V2) {
+		snprintf(run->timed_isa, sizeof run->timed_isa, "%s",
+			 rl_isa_level_ceiling(level));
+		snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
+			 "the GNU property note of '%s' (%s)", run->name,
+			 rl_isa_level_name(level));
+		return;
+	}
+	run->timed_isa[0] = '\0';
+	snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
+		 "unknown: the GNU property note of '%s' says %s, which "
+		 "compilers write whatever -march was; say it with "
+		 "--timed-isa",
+		 run->name, rl_isa_level_name(level));
+}
+
+int rl_run_check_count_with(struct rl_run *run)
+{
+	const char *backend = run->probes[run->chosen].backend->name;
+	char msg[PATH_MAX + 256], err[1024];
+	int rc;
+
+	if (run->opt.timed_isa && !run->opt.count_with) {
+		fprintf(stderr, "rlprof run: option '--timed-isa' goes with "
+				"'--count-with'; see 'rlprof run --help'\n");
+		return RL_EXIT_USAGE;
+	}
+	if (run->opt.timed_isa && !known_isa(run->opt.timed_isa)) {
+		fprintf(stderr,
+			"rlprof run: option '--timed-isa' takes scalar, sse2, "
+			"sse, avx2 or avx512, not '%s'; see 'rlprof run "
+			"--help'\n",
+			run->opt.timed_isa);
+		return RL_EXIT_USAGE;
+	}
+	if (!run->opt.count_with)
+		return 0;
+	if (strcmp(backend, "sim") != 0) {
+		if (strcmp(run->opt.backend, "auto") != 0) {
+			fprintf(stderr,
+				"rlprof run: option '--count-with' goes with "
+				"the simulated PMU ('-b sim'), not '-b %s', "
+				"which counts '%s' itself\n",
+				backend, run->name);
+			return RL_EXIT_USAGE;
+		}
+		rl_run_warn("'--count-with %s' is not used: backend '%s' "
+			    "counts '%s' itself",
+			    run->opt.count_with, backend, run->name);
+		return 0;
+	}
+	if (!run->native_timing) {
+		fprintf(stderr,
+			"rlprof run: options '--count-with' and '--sim-timing "
+			"sim' do not go together: the timed build runs natively; "
+			"see 'rlprof run --help'\n");
+		return RL_EXIT_USAGE;
+	}
+	rc = rl_resolve_program(run->opt.count_with, run->count_program,
+				sizeof run->count_program, msg, sizeof msg);
+	if (rc != 0) {
+		fprintf(stderr, "rlprof: --count-with: %s\n", msg);
+		return rc;
+	}
+	if (rl_elf_inspect(run->count_program, &run->count_elf, err,
+			   sizeof err) < 0) {
+		fprintf(stderr, "rlprof: --count-with: %s\n", err);
+		return RL_EXIT_NOEXEC;
+	}
+	compare_sites(run);
+	find_timed_isa(run);
+	return 0;
+}
