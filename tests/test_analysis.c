@@ -173,7 +173,10 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 	cr_assert_str_eq(t->method,
 			 "flops: perf fp_arith_inst_retired 256b x4, "
 			 "per-thread; bytes: perf offcore dram x64, "
-			 "per-thread");
+			 "per-thread; roofs: the triad's (this machine model "
+			 "has no read-only or fill points: rlprof probe "
+			 "--force); ceiling: the best peak (flops by width not "
+			 "counted)");
 	cr_assert_str_eq(rep.rows[1].method,
 			 "flops: perf fp_arith_inst_retired 256b x4, "
 			 "per-thread; bytes: perf offcore dram x64, "
@@ -263,7 +266,10 @@ Test(analysis, the_lowest_level_roof_binds)
 	cr_assert_float_eq(rep.rows[0].roof_pct, 100, EPS);
 	cr_assert_str_eq(rep.rows[0].method,
 			 "flops: test; bytes: test; cache bytes: L2 "
-			 "(per-thread)");
+			 "(per-thread); roofs: the triad's (read/write split "
+			 "not counted); ceiling: the best peak (flops by width "
+			 "not counted)");
+	cr_assert_str_eq(rep.rows[0].roof_label, "L2 triad");
 	rl_report_release(&rep);
 	free(m);
 }
@@ -296,7 +302,11 @@ Test(analysis, declared_basis_without_counters)
 	cr_assert_float_eq(s->roof_gflops, 6, EPS);
 	cr_assert_float_eq(s->roof_pct, 100 * 4.0 / 6, 1e-9);
 	cr_assert_str_eq(s->method, "time only: no counters (declared "
-				    "figures from RL_REGION_EXPECT)");
+				    "figures from RL_REGION_EXPECT); roofs: "
+				    "declared figures against the triad "
+				    "(STREAM, 24 B/element) roofs and the best "
+				    "peak");
+	cr_assert_str_eq(s->roof_label, "DRAM triad");
 	/* nothing declared, nothing counted: only calls and time */
 	cr_assert_eq(q->calls, 2);
 	cr_assert_float_eq(q->time_s, 1, EPS);

@@ -101,12 +101,16 @@ Test(diagnosis, far_below_on_the_single_chain_ceiling)
 	r.bound_roof = "avx512-fma f64";
 	r.gflops = 3.5; /* the fixture's single-chain f64 is 3.4 */
 	r.roof_pct = 1.75;
+	r.named_ceiling = &machine.compute[5]; /* set by the analysis */
 	expect_has(&r, &machine, "1.8% of the compute roof, near the scalar "
 				 "single-chain ceiling (3.4 GFLOP/s): if it is one "
 				 "dependent chain");
 	r.gflops = 24; /* the fixture's scalar f64 is 25 */
+	r.named_ceiling = &machine.compute[4];
 	expect_has(&r, &machine, "near the scalar ceiling (25 GFLOP/s): if it is "
 				 "not vectorised");
+	r.named_ceiling = NULL; /* none of the flops' width near */
+	expect_not_has(&r, &machine, "near the");
 }
 
 Test(diagnosis, far_below_the_bandwidth_roof)
@@ -118,23 +122,21 @@ Test(diagnosis, far_below_the_bandwidth_roof)
 				 "parallelism: more threads");
 }
 
-Test(diagnosis, above_the_dram_roof_means_cache)
+Test(diagnosis, above_the_roof_states_the_self_check)
 {
 	struct rl_region_row r = counted();
-	r.basis = RL_BASIS_DECLARED; /* declared bytes: cache hits in them */
-	r.roof_pct = 180;
-	expect_has(&r, &machine, "180% of DRAM, above it: the data is reused "
-				 "from cache");
-}
-
-Test(diagnosis, above_a_counted_dram_roof_blames_the_roof_not_the_cache)
-{
-	struct rl_region_row r = counted();
-	r.basis = RL_BASIS_COUNTED; /* DRAM bytes counted: no cache hits */
 	r.roof_pct = 117;
-	expect_has(&r, &machine, "117% of DRAM, above the triad-measured roof: "
-				 "this access mix");
+	r.roof_label = "DRAM 33% write";
+	r.check = "117% of DRAM 33% write, above it: likeliest cause: X";
+	r.check_cause = "unexplained";
+	expect(&r, &machine,
+	       "self-check: 117% of DRAM 33% write, above it: likeliest cause: "
+	       "X");
 	expect_not_has(&r, &machine, "reused from cache");
+	/* 105% is within the noise: no finding, at the roof */
+	r.roof_pct = 105;
+	r.check = NULL;
+	expect_has(&r, &machine, "memory-bound at 105% of DRAM 33% write");
 }
 
 Test(diagnosis, counted_bytes_above_declared_is_write_allocate)

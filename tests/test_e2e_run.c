@@ -4,7 +4,7 @@
 #define CSV_HEADER                                                           \
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,"  \
 	"ai,flops_expected,bytes_expected,ai_expected,gflops,gbs,bound,"     \
-	"roof_pct,backend\n"
+	"roof_pct,backend,roof,ceiling,check,diagnosis\n"
 
 /* rlprof run -q --no-probe -b time -o DIR/out PROGRAM ARGS... */
 static struct e2e_result run_time(const char *dir, const char *const *prog)

@@ -71,15 +71,28 @@ Test(render_csv, exact_text_for_a_fixed_input)
 		text,
 		"region,thread,calls,time_s,flops,dram_read_bytes,"
 		"dram_write_bytes,ai,flops_expected,bytes_expected,ai_expected,"
-		"gflops,gbs,bound,roof_pct,backend\n"
-		"triad,,20,1.5,4e+09,3.2e+10,1.6e+10,0.0833333,4e+09,4.8e+10,"
-		"0.0833333,2.66667,32,memory,66.6667,perf\n"
-		"\"init, setup\",,1,0.5,0,8e+09,8e+09,0,,,,0,32,,,perf\n"
-		"triad,100,10,1,2e+09,1.6e+10,8e+09,0.0833333,2e+09,2.4e+10,"
-		"0.0833333,2,24,memory,80,perf\n"
-		"\"init, setup\",100,1,0.5,0,8e+09,8e+09,0,,,,0,32,,,perf\n"
-		"triad,101,10,1.5,2e+09,1.6e+10,8e+09,0.0833333,2e+09,2.4e+10,"
-		"0.0833333,1.33333,16,memory,53.3333,perf\n");
+		"gflops,gbs,bound,roof_pct,backend,roof,ceiling,check,"
+		"diagnosis\n"
+		"triad,,20,1.5,4000000000,32000000000,16000000000,0.0833333,"
+		"4000000000,48000000000,0.0833333,2.66667,32,memory,66.6667,perf,"
+		"DRAM triad,avx2-fma f64,,\"67% of the DRAM triad roof: latency "
+		"or too little parallelism: more threads, contiguous "
+		"prefetch-friendly access, independent loads\"\n"
+		"\"init, setup\",,1,0.5,0,8000000000,8000000000,0,,,,0,32,,,perf,"
+		",,,no floating-point work counted: the roofline does not apply "
+		"(integer or data-movement code)\n"
+		"triad,100,10,1,2000000000,16000000000,8000000000,0.0833333,"
+		"2000000000,24000000000,0.0833333,2,24,memory,80,perf,DRAM triad,"
+		"avx2-fma f64,,\"memory-bound at 80% of DRAM triad: raise AI: "
+		"tiling, fusion, smaller types\"\n"
+		"\"init, setup\",100,1,0.5,0,8000000000,8000000000,0,,,,0,32,,,"
+		"perf,,,,no floating-point work counted: the roofline does not "
+		"apply (integer or data-movement code)\n"
+		"triad,101,10,1.5,2000000000,16000000000,8000000000,0.0833333,"
+		"2000000000,24000000000,0.0833333,1.33333,16,memory,53.3333,perf,"
+		"DRAM triad,avx2-fma f64,,\"53% of the DRAM triad roof: latency "
+		"or too little parallelism: more threads, contiguous "
+		"prefetch-friendly access, independent loads\"\n");
 	free(text);
 }
 
@@ -91,11 +104,20 @@ Test(render_csv, unmeasured_cells_are_empty_never_zero)
 		text,
 		"region,thread,calls,time_s,flops,dram_read_bytes,"
 		"dram_write_bytes,ai,flops_expected,bytes_expected,ai_expected,"
-		"gflops,gbs,bound,roof_pct,backend\n"
-		"stream,,4,2,,,,,8e+09,3.2e+10,0.25,,,,,time\n"
-		"plain,,2,1,,,,,,,,,,,,time\n"
-		"stream,7,4,2,,,,,8e+09,3.2e+10,0.25,,,,,time\n"
-		"plain,7,2,1,,,,,,,,,,,,time\n");
+		"gflops,gbs,bound,roof_pct,backend,roof,ceiling,check,"
+		"diagnosis\n"
+		"stream,,4,2,,,,,8000000000,32000000000,0.25,,,,,time,,,,"
+		"\"no flop or byte counts (time backend): declared AI 0.25, roof "
+		"from declared figures; no machine model: run rlprof probe\"\n"
+		"plain,,2,1,,,,,,,,,,,,time,,,,no flop or byte counts and nothing "
+		"declared: add RL_REGION_EXPECT or use a counting backend (rlprof "
+		"counters)\n"
+		"stream,7,4,2,,,,,8000000000,32000000000,0.25,,,,,time,,,,"
+		"\"no flop or byte counts (time backend): declared AI 0.25, roof "
+		"from declared figures; no machine model: run rlprof probe\"\n"
+		"plain,7,2,1,,,,,,,,,,,,time,,,,no flop or byte counts and nothing "
+		"declared: add RL_REGION_EXPECT or use a counting backend (rlprof "
+		"counters)\n");
 	free(text);
 }
 
@@ -124,7 +146,7 @@ Test(render_csv, quotes_per_rfc_4180)
 						     sizeof err),
 		     0);
 	fclose(f);
-	cr_assert(strstr(text, "\n\"say \"\"hi\"\"\nnow\",,1,,,,,,,,,,,,,perf\n"),
+	cr_assert(strstr(text, "\n\"say \"\"hi\"\"\nnow\",,1,,,,,,,,,,,,,perf,,,,\n"),
 		  "%s", text);
 	free(text);
 }
@@ -140,4 +162,79 @@ Test(render_csv, registry_names_and_file_names)
 	cr_assert_str_eq(rl_renderer_at(3)->format, "svg");
 	cr_assert_str_eq(rl_renderer_at(4)->format, "html");
 	cr_assert_null(rl_renderer_at(5));
+}
+
+/* Counts are exact integers however large; a multiplexed (scaled) count
+ * is rounded to one; rates keep 6 significant digits. */
+Test(render_csv, counts_are_exact_integers)
+{
+	struct rl_region_row row;
+	struct rl_report rep;
+	struct rl_render_options opt = {0, 0, 0};
+	char err[128], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&row, 0, sizeof row);
+	memset(&rep, 0, sizeof rep);
+	row.region = (char *)"k";
+	row.calls = 1000001;
+	row.time_s = 0.123456789012;
+	row.flops = 199600200;
+	row.dram_read_bytes = 123456789012345.0;
+	row.dram_write_bytes = 7.6; /* scaled up for multiplexing */
+	row.flops_expected = 199600200;
+	row.bytes_expected = 0;
+	row.ai = 1.0 / 3;
+	row.ai_expected = row.gflops = row.gbs = row.roof_pct = NAN;
+	rep.rows = &row;
+	rep.n_rows = rep.n_summed = 1;
+	f = open_memstream(&text, &len);
+	cr_assert_eq(rl_renderer_find("csv")->render(f, &rep, &opt, err,
+						     sizeof err),
+		     0);
+	fclose(f);
+	cr_assert(strstr(text, "\nk,,1000001,0.123456789,199600200,"
+			       "123456789012345,8,0.333333,199600200,0,,,,,,,,"
+			       ",,\n"),
+		  "%s", text);
+	cr_assert_null(strstr(text, "e+"), "%s", text);
+	free(text);
+}
+
+/* Issue 14: a region name a spreadsheet would run as a formula gets a
+ * leading single quote (OWASP); quoting still applies. */
+Test(render_csv, formula_cells_are_neutralised)
+{
+	static const char *const names[] = {"=1+1", "+cmd", "-2+3", "@SUM(A1)",
+					    "\tx", "=HYPERLINK(\"a\",\"b\")",
+					    "a=b"};
+	static const char *const want[] = {
+		"\n'=1+1,,", "\n'+cmd,,", "\n'-2+3,,", "\n'@SUM(A1),,", "\n'\tx,,",
+		"\n\"'=HYPERLINK(\"\"a\"\",\"\"b\"\")\",,", "\na=b,,"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct rl_region_row row;
+		struct rl_report rep;
+		struct rl_render_options opt = {0, 0, 0};
+		char err[128], *text = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		memset(&row, 0, sizeof row);
+		memset(&rep, 0, sizeof rep);
+		row.region = (char *)names[i];
+		row.time_s = row.flops = row.dram_read_bytes =
+			row.dram_write_bytes = row.ai = row.flops_expected =
+				row.bytes_expected = row.ai_expected =
+					row.gflops = row.gbs = row.roof_pct = NAN;
+		rep.rows = &row;
+		rep.n_rows = rep.n_summed = 1;
+		f = open_memstream(&text, &len);
+		cr_assert_eq(rl_renderer_find("csv")->render(f, &rep, &opt, err,
+							     sizeof err),
+			     0);
+		fclose(f);
+		cr_assert(strstr(text, want[i]), "%s", text);
+		free(text);
+	}
 }

@@ -77,7 +77,7 @@ Test(render_table, counted_rows_with_the_binding_roof)
 		  "%s", t);
 	cr_assert(strstr(t, "\ntriad          2     20  1.50 s  4.00 G     48.0 "
 			    "GB  0.083    0.083     2.67  32.0    66.7  memory "
-			    "DRAM*\n"),
+			    "DRAM triad*\n"),
 		  "%s", t);
 	cr_assert(strstr(t, "\ninit, setup    1      1  500 ms       0     16.0 "
 			    "GB      0        -        0  32.0       -  -\n"),
@@ -85,7 +85,7 @@ Test(render_table, counted_rows_with_the_binding_roof)
 	cr_assert_null(strstr(t, "tid 100"), "%s", t);
 	cr_assert(strstr(t, "\nmethod: flops: perf fp_arith_inst_retired 256b "
 			    "x4, per-thread; bytes: perf offcore dram x64, "
-			    "per-thread\n"),
+			    "per-thread [init, setup]\n"),
 		  "%s", t);
 	cr_assert(strstr(t, "* binding roof: "), "%s", t);
 	cr_assert(strstr(t, "\nwarning: region 'solve' was still open at exit "
@@ -105,7 +105,7 @@ Test(render_table, per_thread_rows_follow_their_region)
 	cr_assert(a < b && b < c, "%s", t);
 	cr_assert(strstr(t, "\n  tid 100      1     10  1.00 s  2.00 G     24.0 "
 			    "GB  0.083    0.083     2.00  24.0    80.0  memory "
-			    "DRAM*\n"),
+			    "DRAM triad*\n"),
 		  "%s", t);
 	free(t);
 }
@@ -134,7 +134,7 @@ Test(render_table, declared_bound_is_marked)
 {
 	char *t = render(DATA "time_only.json", 1, 0);
 
-	cr_assert(strstr(t, "  66.7  memory DRAM* (decl)\n"), "%s", t);
+	cr_assert(strstr(t, "  66.7  memory DRAM triad* (decl)\n"), "%s", t);
 	free(t);
 }
 

@@ -149,6 +149,30 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->dram_bytes = row->dram_read_bytes + row->dram_write_bytes;
 	if (isnan(row->dram_bytes))
 		row->dram_bytes = cval(a, RL_C_DRAM_BYTES);
+	for (int l = 0; l < RL_LEVELS - 1; l++) {
+		row->level_read_bytes[l] = cval(a, RL_C_L1_READ_BYTES + 2 * l);
+		row->level_write_bytes[l] =
+			cval(a, RL_C_L1_WRITE_BYTES + 2 * l);
+	}
+	row->level_read_bytes[3] = row->dram_read_bytes;
+	row->level_write_bytes[3] = row->dram_write_bytes;
+	for (int l = 0; l < RL_LEVELS; l++)
+		row->write_frac[l] = ratio(row->level_write_bytes[l],
+					   row->level_read_bytes[l] +
+						   row->level_write_bytes[l]);
+	for (int w = 0; w < 4; w++) {
+		double f64 = cval(a, RL_C_FLOPS_F64_SCALAR + w),
+		       f32 = cval(a, RL_C_FLOPS_F32_SCALAR + w);
+		/* a width is known when either precision's counter is */
+		row->flops_width[w] = isnan(f64) ? f32
+				      : isnan(f32) ? f64
+						   : f64 + f32;
+	}
+	row->code_width = rl_code_width(row->flops_width);
+	/* flops_fma is a part of the flops, never added to them */
+	row->fma_share = ratio(cval(a, RL_C_FLOPS_FMA), row->flops);
+	if (rl_known(row->fma_share) && row->fma_share > 1)
+		row->fma_share = 1;
 	row->level_bytes[0] = both(a, RL_C_L1_READ_BYTES, RL_C_L1_WRITE_BYTES);
 	row->level_bytes[1] = both(a, RL_C_L2_READ_BYTES, RL_C_L2_WRITE_BYTES);
 	row->level_bytes[2] = both(a, RL_C_L3_READ_BYTES, RL_C_L3_WRITE_BYTES);
@@ -189,11 +213,29 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->bound = RL_BOUND_UNKNOWN;
 	row->basis = RL_BASIS_NONE;
 	row->roof_gflops = row->roof_pct = NAN;
+	row->roof_gbs = row->ceiling_gflops = NAN;
 	if (rl_report_place(rep, row))
+		return RL_ENOMEM;
+	if (rep->machine && row->bound != RL_BOUND_UNKNOWN) {
+		const char *prec = row->precision &&
+					   strcmp(row->precision, "f32") == 0
+				   ? "f32" : "f64";
+		row->named_ceiling = rl_near_ceiling(row, rep->machine, prec);
+	}
+	if (rl_self_check(rep, row, rep->run_start_s))
 		return RL_ENOMEM;
 	if (!(row->method = rl_method_line(a->provided, method, scope,
 					   declared)))
 		return RL_ENOMEM;
+	if (row->place_note) {
+		size_t n = strlen(row->method);
+		char *m = realloc(row->method,
+				  n + 2 + strlen(row->place_note) + 1);
+		if (!m)
+			return RL_ENOMEM;
+		sprintf(m + n, "; %s", row->place_note);
+		row->method = m;
+	}
 	if (row->simulated && row->time_native) {
 		static const char pre[] = "time: native run (backend time); ";
 		char *m = malloc(sizeof pre + strlen(row->method));
@@ -373,6 +415,11 @@ int rl_report_build(const struct rl_run_results *res,
 	memset(out, 0, sizeof *out);
 	out->version = RL_REPORT_VERSION;
 	out->machine = machine;
+	for (size_t p = 0; p < res->n_procs; p++) {
+		double s = (double)res->procs[p].start_ns / 1e9;
+		if (s > 0 && (out->run_start_s == 0 || s < out->run_start_s))
+			out->run_start_s = s;
+	}
 	if (build_header(res, out))
 		goto out;
 	for (size_t p = 0; p < res->n_procs; p++) {
@@ -435,6 +482,8 @@ int rl_report_build(const struct rl_run_results *res,
 			goto out;
 	}
 	out->n_summed = n_sum;
+	for (size_t k = 0; k < n_sum; k++)
+		out->n_checks += out->rows[k].check != NULL;
 	rc = build_warnings(res, out);
 out:
 	rl_name_index_release(&by_name);
@@ -456,6 +505,7 @@ void rl_report_release(struct rl_report *r)
 		free(r->rows[i].region);
 		free(r->rows[i].method);
 		free(r->rows[i].diagnosis);
+		free(r->rows[i].check);
 	}
 	free(r->rows);
 	for (size_t i = 0; i < r->n_warnings; i++) {

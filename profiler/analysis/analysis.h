@@ -14,6 +14,47 @@
  * NULL). Returns 0 or RL_ENOMEM. */
 int rl_report_place(struct rl_report *rep, struct rl_region_row *row);
 
+
+/* Mix roofs (analysis_mix.c). */
+struct rl_mix {
+	double w;       /* the mix asked for, NAN unknown */
+	double gbs;     /* the bandwidth for it ("moved" convention) */
+	int clamped;    /* outside the probed points: the nearest one */
+	int triad_only; /* the model has only the triad point */
+};
+int rl_mix_points(const struct rl_bw_roof *b, double w[4], double gbs[4]);
+void rl_mix_roof(const struct rl_bw_roof *b, double w, struct rl_mix *out);
+void rl_mix_label(char *buf, size_t len, const char *level,
+		  const struct rl_mix *mix);
+
+/* ISA ceilings (analysis_ceiling.c). */
+struct rl_ceiling {
+	const struct rl_compute_roof *roof; /* NULL: none in the model */
+	const struct rl_compute_roof *pair; /* no-FMA roof of a partial
+					       FMA share, else NULL */
+	double share;   /* that share, NAN otherwise */
+	double gflops;  /* the ceiling (harmonic for a partial share) */
+	const char *note; /* how it was chosen, for the method line */
+};
+unsigned rl_roof_width(const struct rl_compute_roof *c);
+int rl_roof_fma(const struct rl_compute_roof *c);
+unsigned rl_code_width(const double flops_width[4]);
+void rl_pick_ceiling(const struct rl_machine *m, const char *prec,
+		     unsigned threads, unsigned width, double fma_share,
+		     const struct rl_compute_roof *best_peak,
+		     struct rl_ceiling *out);
+void rl_ceiling_label(char *buf, size_t len, const struct rl_ceiling *c);
+const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
+					      const struct rl_machine *m,
+					      const char *prec);
+
+/* The self-check (analysis_check.c): sets row->check and check_cause
+ * when the row is above its bound roof by more than RL_CHECK_PCT.
+ * run_start_s: when the run began (seconds since the epoch), 0 unknown.
+ * Returns 0 or RL_ENOMEM. */
+int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
+		  double run_start_s);
+
 /* One line saying where a row's figures come from; malloc'd, NULL when out
  * of memory. declared: the row has RL_REGION_EXPECT figures. */
 char *rl_method_line(uint64_t provided, char *const method[],

@@ -110,6 +110,38 @@ static int peak_name(struct rl_report *r, const struct rl_compute_roof *p,
 	return *out ? 0 : RL_ENOMEM;
 }
 
+/* The method text of the placement: generic (no per-row figures), so
+ * that rows placed the same way share one method line. */
+static int place_note(struct rl_report *rep, struct rl_region_row *row,
+		      const struct rl_bw_roof *dram, const char *ceiling_note)
+{
+	char buf[512];
+	double w[4], g[4];
+	const char *roofs;
+
+	if (row->basis == RL_BASIS_DECLARED)
+		roofs = "roofs: declared figures against the triad (STREAM, 24 "
+			"B/element) roofs and the best peak";
+	else if (isnan(row->write_frac[RL_LEVELS - 1]))
+		roofs = "roofs: the triad's (read/write split not counted)";
+	else if (rl_mix_points(dram, w, g) < 2 ||
+		 !(dram->read_gbs > 0 || dram->write_gbs > 0 ||
+		   dram->write_nt_gbs > 0))
+		roofs = "roofs: the triad's (this machine model has no "
+			"read-only or fill points: rlprof probe --force)";
+	else
+		roofs = "roofs: each level's bandwidth for the region's "
+			"read/write mix (1/BW linear in the write fraction "
+			"between the probed read-only, triad and fill points)";
+	if (ceiling_note)
+		snprintf(buf, sizeof buf, "%s; ceiling: %s", roofs,
+			 ceiling_note);
+	else
+		snprintf(buf, sizeof buf, "%s", roofs);
+	row->place_note = intern(rep, buf);
+	return row->place_note ? 0 : RL_ENOMEM;
+}
+
 int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 {
 	const struct rl_machine *m = rep->machine;
@@ -117,6 +149,7 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 	const struct rl_bw_roof *dram;
 	unsigned threads = row->n_threads ? row->n_threads : 1;
 	const char *prec;
+	char label[96];
 	int rc;
 
 	if (!m)
@@ -129,6 +162,7 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 	dram = find_bw(m, "DRAM", threads);
 	if (!peak || !dram)
 		return 0;
+	row->best_peak = peak;
 
 	/* No floating-point work: the roofline says nothing (diagnosis
 	 * tells); neither counted nor declared zero flops get a bound. */
@@ -138,24 +172,45 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 		return 0;
 	if (rl_known(row->flops) && rl_known(row->dram_bytes) &&
 	    rl_known(row->gflops)) {
+		struct rl_ceiling ce;
+
+		rl_pick_ceiling(m, prec, threads, row->code_width,
+				row->fma_share, peak, &ce);
+		if (!ce.roof)
+			return 0;
+		rl_ceiling_label(label, sizeof label, &ce);
+		if (!(row->ceiling = intern(rep, label)))
+			return RL_ENOMEM;
+		row->ceiling_roof = ce.roof;
+		row->fma_pair = ce.pair;
+		row->ceiling_gflops = ce.gflops;
 		row->basis = RL_BASIS_COUNTED;
 		row->bound = RL_BOUND_COMPUTE;
-		row->roof_gflops = peak->gflops;
-		if ((rc = peak_name(rep, peak, &row->bound_roof)))
-			return rc;
+		row->roof_gflops = ce.gflops;
+		row->bound_roof = row->roof_label = row->ceiling;
+		row->roof_gbs = NAN;
 		for (int l = 0; l < RL_LEVELS; l++) {
 			const struct rl_bw_roof *b;
+			struct rl_mix mx;
 			double slope;
 			if (!rl_known(row->level_ai[l]))
 				continue; /* unknown, or no bytes crossed */
 			b = find_bw(m, level_names[l], threads);
 			if (!b || !(b->moved_gbs > 0))
 				continue;
-			slope = row->level_ai[l] * b->moved_gbs;
+			rl_mix_roof(b, row->write_frac[l], &mx);
+			if (!(mx.gbs > 0))
+				continue;
+			slope = row->level_ai[l] * mx.gbs;
 			if (slope < row->roof_gflops) {
 				row->roof_gflops = slope;
 				row->bound = RL_BOUND_MEMORY;
 				row->bound_roof = b->level;
+				rl_mix_label(label, sizeof label, b->level, &mx);
+				if (!(row->roof_label = intern(rep, label)))
+					return RL_ENOMEM;
+				row->roof_gbs = mx.gbs;
+				row->mix_clamped = mx.clamped != 0;
 			}
 		}
 		/* under the simulated PMU the time is Valgrind's, many times
@@ -166,6 +221,7 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 					(!row->simulated || row->time_native)
 					? row->gflops / row->roof_gflops * 100
 					: NAN;
+		return place_note(rep, row, dram, ce.note);
 	} else if (rl_known(row->ai_expected) &&
 		   rl_known(row->gflops_expected) && dram->stream_gbs > 0) {
 		row->basis = RL_BASIS_DECLARED;
@@ -173,14 +229,24 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 					 row->ai_expected);
 		row->roof_gflops = rl_attainable_gflops(
 			peak->gflops, dram->stream_gbs, row->ai_expected);
-		if (row->bound == RL_BOUND_MEMORY)
-			row->bound_roof = dram->level;
-		else if ((rc = peak_name(rep, peak, &row->bound_roof)))
+		if ((rc = peak_name(rep, peak, &row->ceiling)))
 			return rc;
+		row->ceiling_roof = peak;
+		row->ceiling_gflops = peak->gflops;
+		if (row->bound == RL_BOUND_MEMORY) {
+			row->bound_roof = dram->level;
+			snprintf(label, sizeof label, "%s triad", dram->level);
+			if (!(row->roof_label = intern(rep, label)))
+				return RL_ENOMEM;
+			row->roof_gbs = dram->stream_gbs;
+		} else {
+			row->bound_roof = row->roof_label = row->ceiling;
+		}
 		row->roof_pct = row->roof_gflops > 0
 					? row->gflops_expected /
 						  row->roof_gflops * 100
 					: NAN;
+		return place_note(rep, row, dram, NULL);
 	}
 	return 0;
 }

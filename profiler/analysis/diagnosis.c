@@ -3,10 +3,13 @@
  * roofline seeds. Pure function of the row and the machine model.
  *
  * Parts, the most important first, at most two joined by "; ":
- *   1. the position: no model / no counts / above, at (>= 70 %) or far
- *      below its roof, with the lever that fits (raise AI; fewer flops;
- *      latency and parallelism, naming a ceiling when the attained rate
- *      sits on one: single-chain, scalar, add-only);
+ *   1. the position: no model / no counts / above its roof (the
+ *      self-check's finding and cause, analysis_check.c), at (>= 70 %) or
+ *      far below it, with the lever that fits (raise AI; fewer flops, or
+ *      at an ISA ceiling under the machine's best peak, the build flags
+ *      that reach it; latency and parallelism, naming a ceiling of the
+ *      flops' own width when the attained rate sits on one:
+ *      single-chain, add-only);
  *   2. the gap between counted and declared figures: flops off by more
  *      than a factor 2 first (the AI itself is then in doubt), else bytes
  *      (write-allocate at 1.2-1.6x, whole lines or poor reuse above, cache
@@ -17,56 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "report.h"
 
 #define AT_ROOF_PCT 70.0
-#define ABOVE_ROOF_PCT 110.0
 
 static double ratio(double a, double b)
 {
 	return rl_known(a) && rl_known(b) && b > 0 && a >= 0 ? a / b : NAN;
-}
-
-/* The ceiling (single-chain, scalar or add-only, any ISA) of the row's
- * precision that the attained rate sits near, within 25 %, or NULL; among
- * the roofs measured with the thread count closest to the row's. */
-static const struct rl_compute_roof *
-ceiling_hit(const struct rl_region_row *row, const struct rl_machine *m)
-{
-	const char *prec = row->precision && strcmp(row->precision, "f32") == 0
-				   ? "f32" : "f64";
-	static const char *const kinds[] = {"single-chain", "scalar",
-					    "add-only"};
-	const struct rl_compute_roof *best = NULL;
-	double best_dist = log(1.25);
-	int min_dt[3] = {-1, -1, -1};
-	if (!m || !rl_known(row->gflops) || !(row->gflops > 0))
-		return NULL;
-	/* pass 0: per kind, the closest thread count; pass 1: the match */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE;
-		     i++) {
-			const struct rl_compute_roof *c = &m->compute[i];
-			int k = 0;
-			while (k < 3 && strcmp(c->kind, kinds[k]) != 0)
-				k++;
-			if (k == 3 || strcmp(c->precision, prec) != 0 ||
-			    !(c->gflops > 0))
-				continue;
-			int dt = abs((int)c->threads - (int)row->n_threads);
-			if (pass == 0) {
-				if (min_dt[k] < 0 || dt < min_dt[k])
-					min_dt[k] = dt;
-				continue;
-			}
-			double dist = fabs(log(row->gflops / c->gflops));
-			if (dt == min_dt[k] && dist <= best_dist) {
-				best = c;
-				best_dist = dist;
-			}
-		}
-	}
-	return best;
 }
 
 static const char *ceiling_lever(const char *kind)
@@ -86,13 +47,89 @@ static const char *pct_text(char *buf, size_t len, double pct)
 	return buf;
 }
 
+static const char *width_name(unsigned w)
+{
+	return w == 64 ? "scalar" : w == 128 ? "128-bit" : w == 256 ? "256-bit"
+			 : "512-bit";
+}
+
+/* "flops are 100% 256-bit without FMA" */
+static void flops_mix(FILE *o, const struct rl_region_row *row)
+{
+	int wi = row->code_width == 64 ? 0 : row->code_width == 128 ? 1
+		 : row->code_width == 256 ? 2 : 3;
+	double share = ratio(row->flops_width[wi], row->flops);
+	char p[32];
+
+	if (!rl_known(share))
+		snprintf(p, sizeof p, "?");
+	else if (share >= 0.9995)
+		snprintf(p, sizeof p, "100%%");
+	else
+		snprintf(p, sizeof p, "%.3g%%", share * 100);
+	fprintf(o, "flops are %s %s", p, width_name(row->code_width));
+	if (!rl_known(row->fma_share))
+		fputs(" (FMA not counted)", o);
+	else if (row->fma_share <= 0.01)
+		fputs(" without FMA", o);
+	else if (row->fma_share >= 0.99)
+		fputs(" with FMA", o);
+	else
+		fprintf(o, ", %s of them in FMAs",
+			pct_text(p, sizeof p, row->fma_share * 100));
+}
+
+/* "; this machine's avx512-fma f64 peak is 3.7x higher: build with
+ * -march=native (or -mavx512f -mfma -mprefer-vector-width=512)", when the
+ * region's ceiling is well under the best peak; 1 when written. */
+static int isa_advice(FILE *o, const struct rl_region_row *row)
+{
+	const struct rl_compute_roof *best = row->best_peak;
+	double gap;
+	unsigned bw;
+	int bf;
+
+	if (!best || !row->ceiling_roof || !row->code_width ||
+	    !rl_known(row->ceiling_gflops) || !(row->ceiling_gflops > 0))
+		return 0;
+	gap = best->gflops / row->ceiling_gflops;
+	if (!(gap >= 1.15))
+		return 0;
+	bw = rl_roof_width(best);
+	bf = rl_roof_fma(best) == 1;
+	fputs(": ", o);
+	flops_mix(o, row);
+	fprintf(o, "; this machine's %s %s peak is %.2g\xc3\x97 higher: ",
+		best->name, best->precision, gap);
+	if (row->code_width == 64) {
+		fputs("vectorise (-O3 -march=native; a reduction also needs "
+		      "-ffast-math or independent accumulators)", o);
+		return 1;
+	}
+	fputs("build with -march=native", o);
+	if (bw > row->code_width || (bf && !(row->fma_share > 0.5))) {
+		fputs(" (or", o);
+		if (bw == 512 && row->code_width < 512)
+			fputs(" -mavx512f", o);
+		else if (bw == 256 && row->code_width < 256)
+			fputs(" -mavx2", o);
+		if (bf && !(row->fma_share > 0.5))
+			fputs(" -mfma", o);
+		if (bw == 512 && row->code_width < 512)
+			fputs(" -mprefer-vector-width=512", o);
+		fputc(')', o);
+	}
+	return 1;
+}
+
 static void position(FILE *o, const struct rl_region_row *row,
 		     const struct rl_machine *m)
 {
 	char p[32];
-	const char *roof = row->bound_roof;
+	const char *roof = row->roof_label ? row->roof_label : row->bound_roof;
 	double pct = row->roof_pct;
 	int mem = row->bound == RL_BOUND_MEMORY;
+	(void)m;
 	if (row->simulated && !row->time_native &&
 	    row->bound != RL_BOUND_UNKNOWN) {
 		/* Valgrind dilates time: only the AI position means anything */
@@ -109,32 +146,32 @@ static void position(FILE *o, const struct rl_region_row *row,
 	}
 	if (!roof)
 		roof = mem ? "the memory" : "the compute";
-	if (pct >= ABOVE_ROOF_PCT && mem && row->basis == RL_BASIS_COUNTED) {
-		/* the bytes were counted at that level: no cache hit is in
-		 * them, so the triad's roof is what falls short */
-		fprintf(o, "%s of %s, above the triad-measured roof: this "
-			"access mix (e.g. fewer writes) streams faster than the "
-			"triad, or the machine was busier when probed (rlprof "
-			"probe --force)", pct_text(p, sizeof p, pct), roof);
-	} else if (pct >= ABOVE_ROOF_PCT && mem) {
-		fprintf(o, "%s of %s, above it: the data is reused from "
-			"cache, judge it against the cache-level roofs",
-			pct_text(p, sizeof p, pct), roof);
-	} else if (pct >= ABOVE_ROOF_PCT) {
-		fprintf(o, "%s of %s, above it: the flop count or the roof "
-			"is off (check the counted flops and rlprof probe)",
+	if (pct > RL_CHECK_PCT && row->check) {
+		/* the self-check's finding, with its likeliest cause */
+		fprintf(o, "self-check: %s", row->check);
+	} else if (pct > RL_CHECK_PCT) {
+		fprintf(o, "%s of %s, above it: the counts or the roof are off",
 			pct_text(p, sizeof p, pct), roof);
 	} else if (pct >= AT_ROOF_PCT && mem) {
 		fprintf(o, "memory-bound at %s of %s: raise AI: tiling, "
 			"fusion, smaller types", pct_text(p, sizeof p, pct), roof);
 	} else if (pct >= AT_ROOF_PCT) {
-		fprintf(o, "compute-bound at %s of %s: at the roof, only "
-			"fewer flops (a better algorithm) or a lower precision "
-			"help", pct_text(p, sizeof p, pct), roof);
+		fprintf(o, "compute-bound at %s of %s", pct_text(p, sizeof p, pct),
+			roof);
+		if (!isa_advice(o, row))
+			fputs(": at the roof, only fewer flops (a better "
+			      "algorithm) or a lower precision help", o);
 	} else {
-		const struct rl_compute_roof *c = ceiling_hit(row, m);
-		fprintf(o, "%s of the %s roof", pct_text(p, sizeof p, pct),
-			mem ? roof : "compute");
+		const struct rl_compute_roof *c = row->named_ceiling;
+		if (mem)
+			fprintf(o, "%s of the %s roof", pct_text(p, sizeof p, pct),
+				roof);
+		else if (row->code_width)
+			fprintf(o, "%s of the %s ceiling",
+				pct_text(p, sizeof p, pct), roof);
+		else
+			fprintf(o, "%s of the compute roof",
+				pct_text(p, sizeof p, pct));
 		if (c && strcmp(c->kind, "scalar") == 0)
 			fprintf(o, ", near the scalar ceiling (%.3g GFLOP/s): %s",
 				c->gflops, ceiling_lever(c->kind));

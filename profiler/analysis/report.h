@@ -71,7 +71,46 @@ struct rl_region_row {
 	bool has_proxy, simulated;
 	bool time_native;      /* simulated counts, time from a native run
 				  (rlprof run -b sim --sim-timing native) */
+	/* appended: true placement (README "Mix roofs, ISA ceilings and the
+	 * self-check") */
+	double level_read_bytes[RL_LEVELS], level_write_bytes[RL_LEVELS];
+	double write_frac[RL_LEVELS]; /* written / (read + written) bytes at
+				  each level; NAN unknown */
+	const char *roof_label;/* the roof the region was held against, with
+				  its mix: "DRAM 37% write", "DRAM triad",
+				  "avx2 f64" (interned; NULL unplaced) */
+	double roof_gbs;       /* the bandwidth of that roof, NAN when the
+				  compute ceiling binds */
+	bool mix_clamped;      /* the binding level's mix lies outside the
+				  probed points (nearest point used) */
+	double flops_width[4]; /* flops per vector width: scalar, 128, 256,
+				  512 bits (both precisions); NAN unknown */
+	unsigned code_width;   /* the widest width the flops used (64..512),
+				  0 unknown (see analysis_ceiling.c) */
+	double fma_share;      /* flops_fma / flops; NAN not counted */
+	const struct rl_compute_roof *ceiling_roof; /* held against */
+	const char *ceiling;   /* its name with precision, "avx2 f64"; with
+				  the FMA share when between its FMA and
+				  no-FMA ceilings: "avx2 f64 40% FMA" */
+	double ceiling_gflops; /* that ceiling (harmonic mix for a partial
+				  FMA share) */
+	const struct rl_compute_roof *fma_pair; /* the other ceiling of a
+				  partial FMA share, else NULL */
+	const struct rl_compute_roof *named_ceiling; /* the single-chain,
+				  add-only or scalar ceiling the diagnosis
+				  names (same width as the flops), or NULL */
+	const struct rl_compute_roof *best_peak; /* machine's best of the
+				  precision, for the ISA advice */
+	char *check;           /* self-check finding (above the bound roof by
+				  more than RL_CHECK_PCT - 100 %), or NULL */
+	const char *place_note; /* how the roofs and the ceiling were
+				  chosen (interned), appended to method */
+	const char *check_cause; /* "short-region", "cache-capacity",
+				  "mix-outside-probe", "probe-load",
+				  "unexplained"; NULL when no finding */
 };
+
+#define RL_CHECK_PCT 105.0 /* a region above this % of its roof: finding */
 
 struct rl_report {
 	int version;
@@ -91,7 +130,10 @@ struct rl_report {
 	unsigned char scope[RL_COUNTER_COUNT];
 	char **strings;         /* owned names rows' bound_roof may point to
 				   (e.g. "avx512-fma f64"), freed by release */
-	size_t n_strings;
+	size_t n_strings;	/* appended */
+	double run_start_s;     /* when the earliest process began, seconds
+				   since the epoch; 0 unknown (self-check) */
+	size_t n_checks;        /* summed rows with a self-check finding */
 };
 
 int rl_report_build(const struct rl_run_results *res,

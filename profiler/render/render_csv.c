@@ -3,6 +3,15 @@
  * per-thread rows (thread = tid). RFC 4180: fields with a comma, quote or
  * line break are quoted, quotes doubled. An unmeasured figure is an empty
  * cell, never 0.
+ *
+ * Counts (calls, flops, bytes) are exact integers (a count scaled up for
+ * multiplexing is rounded to one); rates and ratios keep 6 significant
+ * digits, times 9 (nanoseconds). The header of issue 2 is the prefix; the
+ * placement columns follow it.
+ *
+ * Text cells that a spreadsheet would read as a formula (beginning with
+ * =, +, -, @, tab or carriage return: OWASP "CSV injection") get a
+ * leading single quote; numbers rlprof writes are never touched.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -14,17 +23,24 @@
 static const char csv_header[] =
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,ai,"
 	"flops_expected,bytes_expected,ai_expected,gflops,gbs,bound,roof_pct,"
-	"backend\n";
+	"backend,roof,ceiling,check,diagnosis\n";
 
 static void csv_text(FILE *out, const char *s)
 {
+	int formula;
+
 	if (!s)
 		return;
+	formula = *s && strchr("=+-@\t\r", *s) != NULL;
 	if (!strpbrk(s, ",\"\r\n")) {
+		if (formula)
+			fputc('\'', out);
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -38,6 +54,22 @@ static void csv_num(FILE *out, double x)
 	fputc(',', out);
 	if (rl_known(x) && isfinite(x))
 		fprintf(out, "%.6g", x);
+}
+
+/* A count: an exact integer ("%.0f" prints a double's integral value
+ * exactly, 199600200 and not 1.996e+08). */
+static void csv_count(FILE *out, double x)
+{
+	fputc(',', out);
+	if (rl_known(x) && isfinite(x))
+		fprintf(out, "%.0f", x == 0 ? 0.0 : nearbyint(x));
+}
+
+static void csv_time(FILE *out, double x)
+{
+	fputc(',', out);
+	if (rl_known(x) && isfinite(x))
+		fprintf(out, "%.9g", x);
 }
 
 static const char *bound_word(enum rl_bound b)
@@ -61,13 +93,13 @@ static int render_csv(FILE *out, const struct rl_report *r,
 		if (i >= r->n_summed)
 			fprintf(out, "%" PRIu64, row->tid);
 		fprintf(out, ",%" PRIu64, row->calls);
-		csv_num(out, row->time_s);
-		csv_num(out, row->flops);
-		csv_num(out, row->dram_read_bytes);
-		csv_num(out, row->dram_write_bytes);
+		csv_time(out, row->time_s);
+		csv_count(out, row->flops);
+		csv_count(out, row->dram_read_bytes);
+		csv_count(out, row->dram_write_bytes);
 		csv_num(out, row->ai);
-		csv_num(out, row->flops_expected);
-		csv_num(out, row->bytes_expected);
+		csv_count(out, row->flops_expected);
+		csv_count(out, row->bytes_expected);
 		csv_num(out, row->ai_expected);
 		csv_num(out, row->gflops);
 		csv_num(out, row->gbs);
@@ -76,6 +108,14 @@ static int render_csv(FILE *out, const struct rl_report *r,
 		csv_num(out, row->roof_pct);
 		fputc(',', out);
 		csv_text(out, r->backend);
+		fputc(',', out);
+		csv_text(out, row->roof_label);
+		fputc(',', out);
+		csv_text(out, row->ceiling);
+		fputc(',', out);
+		csv_text(out, row->check);
+		fputc(',', out);
+		csv_text(out, row->diagnosis);
 		fputc('\n', out);
 	}
 	if (ferror(out))

@@ -73,6 +73,22 @@ static json_t *levels(const double *v)
 	return o;
 }
 
+/* The self-check finding of a row, or null. */
+static json_t *check_json(const struct rl_region_row *row)
+{
+	json_t *o;
+
+	if (!row->check)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "region", str(row->region));
+	json_object_set_new(o, "cause", str(row->check_cause));
+	json_object_set_new(o, "roof", str(row->roof_label));
+	json_object_set_new(o, "roof_pct", num(row->roof_pct));
+	json_object_set_new(o, "message", str(row->check));
+	return o;
+}
+
 static json_t *row_json(const struct rl_region_row *row, int per_thread)
 {
 	json_t *o = json_object();
@@ -108,6 +124,16 @@ static json_t *row_json(const struct rl_region_row *row, int per_thread)
 	json_object_set_new(o, "bound_roof", str(row->bound_roof));
 	json_object_set_new(o, "roof_gflops", num(row->roof_gflops));
 	json_object_set_new(o, "roof_pct", num(row->roof_pct));
+	json_object_set_new(o, "roof", str(row->roof_label));
+	json_object_set_new(o, "roof_gbs", num(row->roof_gbs));
+	json_object_set_new(o, "write_share", levels(row->write_frac));
+	json_object_set_new(o, "ceiling", str(row->ceiling));
+	json_object_set_new(o, "ceiling_gflops", num(row->ceiling_gflops));
+	json_object_set_new(o, "flops_width_bits",
+			    row->code_width ? json_integer(row->code_width)
+					    : json_null());
+	json_object_set_new(o, "fma_share", num(row->fma_share));
+	json_object_set_new(o, "check", check_json(row));
 	json_object_set_new(o, "scaled_ratio", num(row->scaled_ratio));
 	json_object_set_new(o, "method", str(row->method));
 	json_object_set_new(o, "diagnosis", str(row->diagnosis));
@@ -134,6 +160,10 @@ static json_t *machine_json(const struct rl_machine *m)
 						    : json_null());
 	json_object_set_new(o, "probed_at", str(m->probed_at));
 	json_object_set_new(o, "quick", json_boolean(m->quick));
+	json_object_set_new(o, "loadavg1", num(m->loadavg1 >= 0 &&
+							 (m->loadavg1 > 0 ||
+							  m->n_levels)
+						       ? m->loadavg1 : NAN));
 	bw = json_array();
 	for (size_t i = 0; i < m->n_bw; i++) {
 		const struct rl_bw_roof *b = &m->bw[i];
@@ -145,6 +175,14 @@ static json_t *machine_json(const struct rl_machine *m)
 		json_object_set_new(e, "nt_gbs", b->nt_gbs > 0
 							 ? json_real(b->nt_gbs)
 							 : json_null());
+		json_object_set_new(e, "read_gbs", num(b->read_gbs > 0
+							   ? b->read_gbs : NAN));
+		json_object_set_new(e, "write_gbs", num(b->write_gbs > 0
+							    ? b->write_gbs
+							    : NAN));
+		json_object_set_new(e, "write_nt_gbs",
+				    num(b->write_nt_gbs > 0 ? b->write_nt_gbs
+							    : NAN));
 		json_object_set_new(e, "method", str(b->method));
 		json_array_append_new(bw, e);
 	}
@@ -158,6 +196,13 @@ static json_t *machine_json(const struct rl_machine *m)
 		json_object_set_new(e, "precision", str(c->precision));
 		json_object_set_new(e, "threads", json_integer(c->threads));
 		json_object_set_new(e, "gflops", num(c->gflops));
+		json_object_set_new(e, "width_bits", c->width_bits
+							     ? json_integer(
+								       c->width_bits)
+							     : json_null());
+		json_object_set_new(e, "fma", c->width_bits
+						      ? json_boolean(c->fma)
+						      : json_null());
 		json_object_set_new(e, "method", str(c->method));
 		json_array_append_new(cp, e);
 	}
@@ -203,6 +248,14 @@ static json_t *report_json(const struct rl_report *r)
 		json_array_append_new(regs, o);
 	}
 	json_object_set_new(doc, "regions", regs);
+	{
+		json_t *checks = json_array();
+		for (size_t i = 0; i < r->n_summed; i++)
+			if (r->rows[i].check)
+				json_array_append_new(checks,
+						      check_json(&r->rows[i]));
+		json_object_set_new(doc, "checks", checks);
+	}
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		const struct rl_warning *w = &r->warnings[i];
 		json_t *e = json_object();

@@ -106,7 +106,10 @@ static void fmt_bound(char *b, size_t n, const struct rl_region_row *row)
 		return;
 	}
 	char roof[CELL / 2];
-	rl_term_cut(roof, sizeof roof, row->bound_roof ? row->bound_roof : "?",
+	rl_term_cut(roof, sizeof roof,
+		    row->roof_label   ? row->roof_label
+		    : row->bound_roof ? row->bound_roof
+				      : "?",
 		    30);
 	snprintf(b, n, "%s %s*%s", word, roof,
 		 row->basis == RL_BASIS_DECLARED ? " (decl)" : "");
@@ -259,7 +262,10 @@ static void print_legend(FILE *out, const struct rl_report *r)
 	}
 	if (bound)
 		fputs("* binding roof: the lowest roof at the region's "
-		      "arithmetic intensity (counted bytes against "
+		      "arithmetic intensity, each level's bandwidth for the "
+		      "region's own write share (\"DRAM 33% write\"; \"triad\" "
+		      "where the mix or the model's points are missing) and the "
+		      "ceiling of the ISA its flops used (counted bytes against "
 		      "write-allocate roofs; (decl): RL_REGION_EXPECT figures "
 		      "against STREAM roofs)\n",
 		      out);
@@ -292,6 +298,19 @@ static void print_footer(FILE *out, const struct rl_report *r)
 			rl_term_put(out, r->rows[i].diagnosis);
 			fputc('\n', out);
 		}
+	for (size_t i = 0; i < r->n_summed; i++)
+		if (r->rows[i].check) {
+			fputs("check: ", out);
+			rl_term_put(out, r->rows[i].region);
+			fputs(": ", out);
+			rl_term_put(out, r->rows[i].check);
+			fputc('\n', out);
+		}
+	if (r->n_checks)
+		fprintf(out, "self-check: %zu region%s above %s roof by more "
+			"than %.0f%%: the figures or the roofs are off there\n",
+			r->n_checks, r->n_checks == 1 ? "" : "s",
+			r->n_checks == 1 ? "its" : "their", RL_CHECK_PCT - 100);
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		fputs("warning: ", out);
 		rl_term_put(out, r->warnings[i].message);

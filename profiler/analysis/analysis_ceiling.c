@@ -1,0 +1,234 @@
+/*
+ * ISA ceilings: the compute ceiling a region is held against, from the
+ * vector widths and the FMA share of its own flops (analysis.h; README
+ * "Mix roofs, ISA ceilings and the self-check").
+ *
+ * Width: the narrowest width W such that the flops at widths wider than W
+ * are under 1 % of the total. Ignoring that 1 % lowers the bound by at
+ * most 1 % (the time of those flops at a higher rate is not counted), and
+ * a scalar loop with a vectorised prologue is held against the scalar
+ * ceiling, not the vector one.
+ *
+ * FMA: with flops_fma counted, a share s of the flops done by FMAs; s >=
+ * 99 %: the FMA ceiling of width W; s <= 1 %: the no-FMA one (a multiply
+ * and an add per step); in between, both run on the same ports, so the
+ * times add: P = 1 / (s / P_fma + (1 - s) / P_nofma). Without flops_fma
+ * the FMA ceiling is used: the optimistic bound, said in the method line.
+ *
+ * Fallbacks, each said in the method line: no width counted, or no
+ * ceiling of that width in the model: the best peak of the precision; a
+ * no-FMA ceiling missing: the FMA one of the same width (optimistic).
+ * Roofs from files written before width_bits/fma: width and FMA from the
+ * name ("scalar" 64, "sse*" 128, "avx2*" 256, "avx512*" 512; "-fma").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#define WIDTH_SHARE 0.01
+#define FMA_ALL 0.99
+#define FMA_NONE 0.01
+
+static const unsigned widths[4] = {64, 128, 256, 512};
+
+unsigned rl_roof_width(const struct rl_compute_roof *c)
+{
+	if (c->width_bits)
+		return c->width_bits;
+	if (strncmp(c->name, "avx512", 6) == 0)
+		return 512;
+	if (strncmp(c->name, "avx", 3) == 0)
+		return 256;
+	if (strncmp(c->name, "sse", 3) == 0)
+		return 128;
+	if (strncmp(c->name, "scalar", 6) == 0)
+		return 64;
+	return 0;
+}
+
+/* 1 FMA, 0 not, -1 unknown (a file written before the field: "scalar"
+ * was the FMA-based scalar plateau or not, by version). */
+int rl_roof_fma(const struct rl_compute_roof *c)
+{
+	if (c->width_bits)
+		return c->fma != 0;
+	if (strstr(c->name, "fma"))
+		return 1;
+	return strcmp(c->name, "scalar") == 0 ? -1 : 0;
+}
+
+unsigned rl_code_width(const double fw[4])
+{
+	double tot = 0, wider = 0;
+
+	for (int i = 0; i < 4; i++) {
+		if (isnan(fw[i]))
+			return 0;
+		tot += fw[i];
+	}
+	if (!(tot > 0))
+		return 0;
+	for (int i = 3; i >= 0; i--) {
+		if (wider + fw[i] >= WIDTH_SHARE * tot)
+			return widths[i];
+		wider += fw[i];
+	}
+	return 64;
+}
+
+static unsigned tdist(unsigned a, unsigned b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* The peak-like roof ("peak", or the scalar plateau "scalar") of a
+ * precision, width and FMA-ness (-1: unknown-FMA roofs) measured with the
+ * thread count closest to `threads` (fewer on a tie, faster on a tie). */
+static const struct rl_compute_roof *lookup(const struct rl_machine *m,
+					    const char *prec, unsigned width,
+					    int fma, unsigned threads)
+{
+	const struct rl_compute_roof *best = NULL;
+
+	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		if ((strcmp(c->kind, "peak") && strcmp(c->kind, "scalar")) ||
+		    strcmp(c->precision, prec) || !(c->gflops > 0) ||
+		    rl_roof_width(c) != width || rl_roof_fma(c) != fma)
+			continue;
+		if (!best)
+			best = c;
+		else if (tdist(c->threads, threads) <
+				 tdist(best->threads, threads) ||
+			 (tdist(c->threads, threads) ==
+				  tdist(best->threads, threads) &&
+			  (c->threads < best->threads ||
+			   (c->threads == best->threads &&
+			    c->gflops > best->gflops))))
+			best = c;
+	}
+	return best;
+}
+
+void rl_pick_ceiling(const struct rl_machine *m, const char *prec,
+		     unsigned threads, unsigned width, double fma_share,
+		     const struct rl_compute_roof *best_peak,
+		     struct rl_ceiling *out)
+{
+	const struct rl_compute_roof *cf, *cn, *cu;
+	double s = fma_share;
+
+	memset(out, 0, sizeof *out);
+	out->roof = best_peak;
+	out->gflops = best_peak ? best_peak->gflops : NAN;
+	out->share = NAN;
+	if (!width) {
+		out->note = "the best peak (flops by width not counted)";
+		return;
+	}
+	cf = lookup(m, prec, width, 1, threads);
+	cn = lookup(m, prec, width, 0, threads);
+	cu = lookup(m, prec, width, -1, threads);
+	if (isnan(s)) {
+		out->note = "the widest ISA the flops used, with FMA "
+			    "(flops_fma not counted: the optimistic bound)";
+		out->roof = cf ? cf : cu ? cu : cn;
+	} else if (s >= FMA_ALL) {
+		out->note = "the widest ISA the flops used, with FMA as "
+			    "counted";
+		out->roof = cf ? cf : cu;
+	} else if (s <= FMA_NONE) {
+		out->note = "the widest ISA the flops used, with FMA as "
+			    "counted";
+		out->roof = cn ? cn : cu;
+		if (!out->roof && cf) {
+			out->roof = cf;
+			out->note = "the widest ISA the flops used (no no-FMA "
+				    "ceiling of that width in the model: its "
+				    "FMA ceiling, an optimistic bound)";
+		}
+	} else {
+		out->note = "the widest ISA the flops used, with FMA as "
+			    "counted (between the FMA and no-FMA ceilings: "
+			    "1/P = s/P_fma + (1-s)/P_nofma)";
+		if (cf && cn) {
+			out->roof = cf;
+			out->pair = cn;
+			out->share = s;
+			out->gflops = 1.0 / (s / cf->gflops +
+					     (1 - s) / cn->gflops);
+			return;
+		}
+		out->roof = cf ? cf : cu;
+	}
+	if (!out->roof) {
+		out->roof = best_peak;
+		out->note = "the best peak (no ceiling of the flops' width "
+			    "in the model)";
+	}
+	out->gflops = out->roof ? out->roof->gflops : NAN;
+}
+
+void rl_ceiling_label(char *buf, size_t len, const struct rl_ceiling *c)
+{
+	if (!c->roof) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (c->pair && !isnan(c->share)) {
+		/* name the ISA without its "-fma" suffix */
+		const char *fma = c->pair->name;
+		snprintf(buf, len, "%s %s %.0f%% FMA", fma, c->roof->precision,
+			 c->share * 100);
+		return;
+	}
+	snprintf(buf, len, "%s %s", c->roof->name, c->roof->precision);
+}
+
+/* The single-chain, add-only (or, width unknown, scalar) ceiling of the
+ * row's precision and width that the attained rate sits near (within
+ * 25 %), among those measured with the thread count closest to the
+ * row's; NULL when none. */
+const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
+					      const struct rl_machine *m,
+					      const char *prec)
+{
+	static const char *const kinds[] = {"single-chain", "add-only",
+					    "scalar"};
+	const struct rl_compute_roof *best = NULL;
+	double best_dist = log(1.25);
+	int min_dt[3] = {-1, -1, -1};
+	int nk = row->code_width ? 2 : 3;
+
+	if (!m || !rl_known(row->gflops) || !(row->gflops > 0))
+		return NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE;
+		     i++) {
+			const struct rl_compute_roof *c = &m->compute[i];
+			int k = 0;
+			while (k < nk && strcmp(c->kind, kinds[k]) != 0)
+				k++;
+			if (k == nk || strcmp(c->precision, prec) != 0 ||
+			    !(c->gflops > 0) ||
+			    (row->code_width &&
+			     rl_roof_width(c) != row->code_width))
+				continue;
+			int dt = abs((int)c->threads - (int)row->n_threads);
+			if (pass == 0) {
+				if (min_dt[k] < 0 || dt < min_dt[k])
+					min_dt[k] = dt;
+				continue;
+			}
+			double dist = fabs(log(row->gflops / c->gflops));
+			if (dt == min_dt[k] && dist <= best_dist) {
+				best = c;
+				best_dist = dist;
+			}
+		}
+	}
+	return best;
+}

@@ -1,0 +1,176 @@
+/*
+ * The self-check (analysis.h; README "Mix roofs, ISA ceilings and the
+ * self-check"): a region above its bound roof by more than 5 % cannot be
+ * where physics says it is, so one of the figures is wrong. The finding
+ * names the likeliest cause from what rlprof knows, in this order:
+ *   short-region       under 1 ms in all or 10 us per call: the timer,
+ *                      the begin/end cost and one-time effects dominate;
+ *   cache-capacity     its working set (counted bytes per call, per
+ *                      thread) lies between a cache level's claimed
+ *                      capacity (what the simulator models) and the one
+ *                      the probe measured: the data may stay in cache
+ *                      natively while counted as going further;
+ *   mix-outside-probe  its read/write mix lies outside the probed points;
+ *   probe-load         the model was probed under load (1-minute load
+ *                      average >= 0.25 per CPU), quickly (--quick: fewer
+ *                      trials, lower roofs), or over 30 days before the
+ *                      run;
+ *   unexplained        none of these: the counts or the roof are off.
+ * Every cause that applies is listed, the likeliest first.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis.h"
+#include "rl_error.h"
+
+#define SHORT_TOTAL_S 1e-3
+#define SHORT_CALL_S 1e-5
+#define LOAD_PER_CPU 0.25
+#define STALE_DAYS 30.0
+
+static void human_bytes(char *b, size_t n, double x)
+{
+	if (x >= 1024.0 * 1024 * 1024)
+		snprintf(b, n, "%.3g GiB", x / (1024.0 * 1024 * 1024));
+	else if (x >= 1024.0 * 1024)
+		snprintf(b, n, "%.3g MiB", x / (1024.0 * 1024));
+	else
+		snprintf(b, n, "%.3g KiB", x / 1024.0);
+}
+
+/* Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ", NAN unparsable. */
+static double parse_utc(const char *s)
+{
+	struct tm tm;
+	char *end;
+
+	memset(&tm, 0, sizeof tm);
+	if (!s || !(end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+/* The working set per call and per thread: the largest counted bytes
+ * beyond L1 (what does not fit a level crosses the next boundary). */
+static double working_set(const struct rl_region_row *row)
+{
+	double ws = NAN;
+	unsigned t = row->n_threads ? row->n_threads : 1;
+
+	for (int l = 1; l < RL_LEVELS; l++)
+		if (rl_known(row->level_bytes[l]) &&
+		    (isnan(ws) || row->level_bytes[l] > ws))
+			ws = row->level_bytes[l];
+	if (isnan(ws) || row->calls == 0)
+		return NAN;
+	return ws / (double)row->calls / t;
+}
+
+struct causes {
+	FILE *o;
+	const char *first;
+	int n;
+};
+
+static FILE *cause(struct causes *c, const char *key)
+{
+	if (!c->first)
+		c->first = key;
+	fputs(c->n++ == 0 ? "likeliest cause: " : "; also possible: ", c->o);
+	return c->o;
+}
+
+int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
+		  double run_start_s)
+{
+	const struct rl_machine *m = rep->machine;
+	struct causes c = {NULL, NULL, 0};
+	char *buf = NULL, a[32], b[32], d[32];
+	size_t len = 0;
+	double ws;
+
+	if (!rl_known(row->roof_pct) || row->roof_pct <= RL_CHECK_PCT || !m)
+		return 0;
+	if (!(c.o = open_memstream(&buf, &len)))
+		return RL_ENOMEM;
+	fprintf(c.o, "%.0f%% of %s, above it: ", row->roof_pct,
+		row->roof_label ? row->roof_label : "its roof");
+	if (row->time_s < SHORT_TOTAL_S ||
+	    (row->calls && row->time_s / (double)row->calls < SHORT_CALL_S))
+		fprintf(cause(&c, "short-region"),
+			"too short to time reliably (%.3g ms in all, %.3g us "
+			"per call): make it run 10 ms or more",
+			row->time_s * 1e3,
+			row->calls ? row->time_s / (double)row->calls * 1e6
+				   : NAN);
+	ws = working_set(row);
+	for (size_t i = 0; rl_known(ws) && i < m->n_levels &&
+			   i < RL_MACHINE_MAX_LEVELS; i++) {
+		const struct rl_cache_level *lv = &m->levels[i];
+		double cl = (double)lv->claimed_bytes,
+		       ef = (double)lv->effective_bytes;
+		if (!(cl > 0) || !(ef > 0) || !(ws > fmin(cl, ef)) ||
+		    !(ws < fmax(cl, ef)))
+			continue;
+		human_bytes(a, sizeof a, ws);
+		human_bytes(b, sizeof b, cl);
+		human_bytes(d, sizeof d, ef);
+		fprintf(cause(&c, "cache-capacity"),
+			"its working set, %s per call and thread, lies between "
+			"the %s's claimed capacity (%s, what the simulator "
+			"models) and its measured one (%s): the data may stay "
+			"in %s natively while counted as going further, or the "
+			"reverse",
+			a, lv->level, b, d, ef > cl ? "that cache" : "it");
+		break;
+	}
+	if (row->mix_clamped && row->bound == RL_BOUND_MEMORY)
+		fprintf(cause(&c, "mix-outside-probe"),
+			"its access mix lies outside the probed points, so its "
+			"roof is the nearest point's (rlprof probe --force "
+			"measures read-only and fill points)");
+	{
+		int load = m->loadavg1 > 0 && m->cores &&
+			   m->loadavg1 / m->cores >= LOAD_PER_CPU;
+		double probed = parse_utc(m->probed_at);
+		double age = rl_known(probed) && run_start_s > 0
+				     ? (run_start_s - probed) / 86400
+				     : NAN;
+		int stale = rl_known(age) && fabs(age) > STALE_DAYS;
+		if (load || stale || m->quick) {
+			FILE *o = cause(&c, "probe-load");
+			fputs("the machine model may understate the roof: it was "
+			      "probed", o);
+			if (load)
+				fprintf(o, " under load (load average %.2f on "
+					"%u CPUs)", m->loadavg1, m->cores);
+			if (m->quick)
+				fprintf(o, "%s with --quick (fewer trials)",
+					load ? "," : "");
+			if (stale)
+				fprintf(o, "%s %.0f days %s the run",
+					load || m->quick ? "," : "", fabs(age),
+					age > 0 ? "before" : "after");
+			fprintf(o, " (at %s): rlprof probe --force on an idle "
+				"machine", *m->probed_at ? m->probed_at : "?");
+		}
+	}
+	if (!c.first) {
+		c.first = "unexplained";
+		fputs("unexplained by what rlprof knows: the counted flops or "
+		      "bytes, or the roof, are off (compare the declared "
+		      "figures, rlprof probe --force)",
+		      c.o);
+	}
+	if (fclose(c.o) != 0 || !buf) {
+		free(buf);
+		return RL_ENOMEM;
+	}
+	row->check = buf;
+	row->check_cause = c.first;
+	return 0;
+}

@@ -1,0 +1,419 @@
+/* True placement (analysis_mix.c, analysis_ceiling.c, analysis_check.c):
+ * mix roofs, ISA ceilings and the self-check, on a hand-made model with
+ * the fields the probe fills (read-only and fill points, ISA width and
+ * FMA of each ceiling, cache levels, load average). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "report.h"
+
+#define BIT(c) (UINT64_C(1) << (c))
+#define EPS 1e-9
+
+static void add_bw(struct rl_machine *m, const char *level, double rd,
+		   double triad, double fill, double fill_nt)
+{
+	struct rl_bw_roof *b = &m->bw[m->n_bw++];
+
+	snprintf(b->level, sizeof b->level, "%s", level);
+	b->threads = 1;
+	b->stream_gbs = triad * 0.75;
+	b->moved_gbs = triad;
+	b->read_gbs = rd;
+	b->write_gbs = fill;
+	b->write_nt_gbs = fill_nt;
+}
+
+static void add_c(struct rl_machine *m, const char *name, const char *kind,
+		  unsigned width, int fma, double gflops)
+{
+	struct rl_compute_roof *c = &m->compute[m->n_compute++];
+
+	snprintf(c->name, sizeof c->name, "%s", name);
+	snprintf(c->kind, sizeof c->kind, "%s", kind);
+	snprintf(c->precision, sizeof c->precision, "f64");
+	c->threads = 1;
+	c->gflops = gflops;
+	c->width_bits = width;
+	c->fma = fma;
+}
+
+/* One core. DRAM: read-only 40, triad 30, fill 20, nt fill 25 GB/s
+ * ("moved"); L3 claimed 32 MiB, measured 64 MiB. f64 ceilings: scalar 5,
+ * scalar-fma 10, sse2 10, avx2 20, avx2-fma 40, avx512 40, avx512-fma 80;
+ * single-chain scalar-fma 1, avx2-fma 4. Probed idle, not --quick. */
+static struct rl_machine *model(void)
+{
+	struct rl_machine *m = calloc(1, sizeof *m);
+
+	cr_assert_not_null(m);
+	m->version = 1;
+	m->cores = 1;
+	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU");
+	snprintf(m->probed_at, sizeof m->probed_at, "2026-12-01T00:00:00Z");
+	m->loadavg1 = 0.05;
+	add_bw(m, "DRAM", 40, 30, 20, 25);
+	add_c(m, "scalar", "scalar", 64, 0, 5);
+	add_c(m, "scalar-fma", "scalar", 64, 1, 10);
+	add_c(m, "sse2", "peak", 128, 0, 10);
+	add_c(m, "avx2", "peak", 256, 0, 20);
+	add_c(m, "avx2-fma", "peak", 256, 1, 40);
+	add_c(m, "avx512", "peak", 512, 0, 40);
+	add_c(m, "avx512-fma", "peak", 512, 1, 80);
+	add_c(m, "scalar-fma", "single-chain", 64, 1, 1);
+	add_c(m, "avx2-fma", "single-chain", 256, 1, 4);
+	snprintf(m->levels[0].level, sizeof m->levels[0].level, "L3");
+	m->levels[0].claimed_bytes = 32u << 20;
+	m->levels[0].effective_bytes = 64u << 20;
+	m->n_levels = 1;
+	return m;
+}
+
+/* A one-thread, one-region process counted like the simulated PMU (every
+ * width, flops_fma, DRAM read and write) but with a native time. */
+struct one {
+	struct rl_process_results proc;
+	struct rl_thread_results thr;
+	struct rl_region_stats reg;
+};
+
+static const uint64_t sim_like =
+	BIT(RL_C_FLOPS_F64_SCALAR) | BIT(RL_C_FLOPS_F64_128) |
+	BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_FLOPS_F64_512) |
+	BIT(RL_C_FLOPS_F32_SCALAR) | BIT(RL_C_FLOPS_F32_128) |
+	BIT(RL_C_FLOPS_F32_256) | BIT(RL_C_FLOPS_F32_512) |
+	BIT(RL_C_FLOPS_FMA) | BIT(RL_C_DRAM_READ_BYTES) |
+	BIT(RL_C_DRAM_WRITE_BYTES);
+
+static void one_init(struct one *o, uint64_t provided, double time_s)
+{
+	memset(o, 0, sizeof *o);
+	o->reg.name = (char *)"k";
+	o->reg.calls = 1;
+	o->reg.time_ns = (uint64_t)(time_s * 1e9);
+	o->reg.expected_flops = o->reg.expected_bytes = NAN;
+	o->thr.tid = 1;
+	o->thr.regions = &o->reg;
+	o->thr.n_regions = 1;
+	o->proc.version = 1;
+	o->proc.pid = 1;
+	o->proc.program = (char *)"./t";
+	o->proc.backend = (char *)"test";
+	o->proc.backend_note = (char *)"";
+	o->proc.provided = provided;
+	o->proc.complete = true;
+	o->proc.start_ns = UINT64_C(1796256000) * 1000000000u; /* 2026-12-03 */
+	o->proc.threads = &o->thr;
+	o->proc.n_threads = 1;
+	for (int c = 0; c < RL_COUNTER_COUNT; c++)
+		if (provided & BIT(c))
+			o->proc.method[c] = (char *)"test";
+}
+
+static void setc(struct one *o, int c, double v)
+{
+	o->reg.counters[c].value = (uint64_t)v;
+	o->reg.counters[c].scaled = v;
+	o->reg.counters[c].enabled_ns = 1000;
+	o->reg.counters[c].running_ns = 1000;
+}
+
+static void build(struct one *o, const struct rl_machine *m,
+		  struct rl_report *rep)
+{
+	struct rl_run_results run = {&o->proc, 1, NULL, NULL, NULL, -1, 0};
+	char err[256] = "";
+
+	cr_assert_eq(rl_report_build(&run, m, rep, err, sizeof err), 0, "%s",
+		     err);
+}
+
+/* flops f at width w (index 0..3, f64), bytes read r and written w. */
+static const struct rl_region_row *place(struct rl_report *rep,
+					 const struct rl_machine *m,
+					 struct one *o, int width, double flops,
+					 double fma, double rd, double wr,
+					 double time_s)
+{
+	one_init(o, sim_like, time_s);
+	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
+		setc(o, c, 0);
+	setc(o, RL_C_FLOPS_F64_SCALAR + width, flops);
+	setc(o, RL_C_FLOPS_FMA, fma);
+	setc(o, RL_C_DRAM_READ_BYTES, rd);
+	setc(o, RL_C_DRAM_WRITE_BYTES, wr);
+	build(o, m, rep);
+	return &rep->rows[0];
+}
+
+static void expect_in(const char *text, const char *part)
+{
+	cr_assert_not_null(text);
+	cr_assert(strstr(text, part), "'%s' lacks '%s'", text, part);
+}
+
+Test(placement, the_bandwidth_of_the_regions_own_mix)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	const struct rl_region_row *r;
+
+	/* daxpy-like: 2 reads, 1 write, no write-allocate: w = 1/3, between
+	 * the triad (1/4, 30) and the fill (1/2, 20): t = 1/3,
+	 * 1/BW = (2/3)/30 + (1/3)/20 */
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 8e9, 4e9, 1.0);
+	cr_assert_eq(r->bound, RL_BOUND_MEMORY);
+	cr_assert_str_eq(r->bound_roof, "DRAM");
+	cr_assert_str_eq(r->roof_label, "DRAM 33% write");
+	cr_assert_float_eq(r->write_frac[3], 1.0 / 3, EPS);
+	cr_assert_float_eq(r->roof_gbs, 1 / ((2.0 / 3) / 30 + (1.0 / 3) / 20),
+			   1e-9);
+	cr_assert_not(r->mix_clamped);
+	expect_in(r->method, "roofs: each level's bandwidth for the region's "
+			     "read/write mix (1/BW linear in the write "
+			     "fraction");
+	rl_report_release(&rep);
+
+	/* read-only (a dot product): the read-only point */
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 12e9, 0, 1.0);
+	cr_assert_str_eq(r->roof_label, "DRAM 0% write");
+	cr_assert_float_eq(r->roof_gbs, 40, EPS);
+	cr_assert_float_eq(r->roof_gflops, 40 / 12.0, 1e-9);
+	rl_report_release(&rep);
+
+	/* non-temporal writes past 1/2: towards the nt fill point */
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 3e9, 9e9, 1.0);
+	cr_assert_str_eq(r->roof_label, "DRAM 75% write");
+	cr_assert_float_eq(r->roof_gbs, 1 / (0.5 / 20 + 0.5 / 25), 1e-9);
+	rl_report_release(&rep);
+
+	/* without the nt fill point that mix is outside the probed range */
+	m->bw[0].write_nt_gbs = 0;
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 3e9, 9e9, 1.0);
+	cr_assert_float_eq(r->roof_gbs, 20, EPS);
+	cr_assert(r->mix_clamped);
+	rl_report_release(&rep);
+	free(m);
+}
+
+Test(placement, a_model_without_mix_points_falls_back_to_the_triad)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	const struct rl_region_row *r;
+
+	m->bw[0].read_gbs = m->bw[0].write_gbs = m->bw[0].write_nt_gbs = 0;
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 8e9, 4e9, 1.0);
+	cr_assert_str_eq(r->roof_label, "DRAM triad");
+	cr_assert_float_eq(r->roof_gbs, 30, EPS);
+	expect_in(r->method, "roofs: the triad's (this machine model has no "
+			     "read-only or fill points");
+	rl_report_release(&rep);
+	free(m);
+}
+
+/* Issue 10: a scalar-only high-intensity region is held against the
+ * scalar ceiling (not the machine's best), and told how far the best is. */
+Test(placement, scalar_flops_are_held_against_the_scalar_ceiling)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	const struct rl_region_row *r;
+
+	/* 10 GFLOP over 2.5 s = 4 GFLOP/s, AI 100: 80% of scalar (5) */
+	r = place(&rep, m, &o, 0, 10e9, 0, 1e8, 0, 2.5);
+	cr_assert_eq(r->code_width, 64);
+	cr_assert_float_eq(r->fma_share, 0, EPS);
+	cr_assert_eq(r->bound, RL_BOUND_COMPUTE);
+	cr_assert_str_eq(r->bound_roof, "scalar f64");
+	cr_assert_str_eq(r->ceiling, "scalar f64");
+	cr_assert_str_eq(r->roof_label, "scalar f64");
+	cr_assert_float_eq(r->roof_pct, 80, EPS);
+	expect_in(r->diagnosis, "compute-bound at 80% of scalar f64: flops are "
+				"100% scalar without FMA; this machine's "
+				"avx512-fma f64 peak is 16\xc3\x97 higher: "
+				"vectorise");
+	rl_report_release(&rep);
+
+	/* a 0.5 % vector prologue does not make it a vector loop */
+	one_init(&o, sim_like, 2.5);
+	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
+		setc(&o, c, 0);
+	setc(&o, RL_C_FLOPS_F64_SCALAR, 9.95e9);
+	setc(&o, RL_C_FLOPS_F64_256, 0.05e9);
+	setc(&o, RL_C_FLOPS_FMA, 0);
+	setc(&o, RL_C_DRAM_READ_BYTES, 1e8);
+	setc(&o, RL_C_DRAM_WRITE_BYTES, 0);
+	build(&o, m, &rep);
+	cr_assert_str_eq(rep.rows[0].ceiling, "scalar f64");
+	expect_in(rep.rows[0].diagnosis, "flops are 99.5% scalar");
+	rl_report_release(&rep);
+	free(m);
+}
+
+/* Issue 10: AVX2 without FMA is held against the AVX2 (no-FMA) ceiling;
+ * the advice names the best ISA and the flags. */
+Test(placement, avx2_without_fma_is_held_against_the_avx2_ceiling)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	const struct rl_region_row *r;
+
+	/* 20 GFLOP in 1.1 s = 18.2 GFLOP/s of 20: 91% */
+	r = place(&rep, m, &o, 2, 20e9, 0, 1e8, 0, 1.1);
+	cr_assert_eq(r->code_width, 256);
+	cr_assert_str_eq(r->bound_roof, "avx2 f64");
+	cr_assert_float_eq(r->ceiling_gflops, 20, EPS);
+	cr_assert_eq(r->ceiling_roof, &m->compute[3]);
+	expect_in(r->diagnosis, "compute-bound at 91% of avx2 f64: flops are "
+				"100% 256-bit without FMA; this machine's "
+				"avx512-fma f64 peak is 4\xc3\x97 higher: build "
+				"with -march=native (or -mavx512f -mfma "
+				"-mprefer-vector-width=512)");
+	expect_in(r->method, "ceiling: the widest ISA the flops used, with FMA "
+			     "as counted");
+	rl_report_release(&rep);
+
+	/* all FMA: the avx2-fma ceiling */
+	r = place(&rep, m, &o, 2, 20e9, 20e9, 1e8, 0, 1.1);
+	cr_assert_str_eq(r->ceiling, "avx2-fma f64");
+	cr_assert_float_eq(r->roof_pct, 100 * (20 / 1.1) / 40, 1e-9);
+	rl_report_release(&rep);
+
+	/* half of the flops in FMAs: the times add, 1/P = .5/40 + .5/20 */
+	r = place(&rep, m, &o, 2, 20e9, 10e9, 1e8, 0, 1.1);
+	cr_assert_str_eq(r->ceiling, "avx2 f64 50% FMA");
+	cr_assert_float_eq(r->ceiling_gflops, 1 / (0.5 / 40 + 0.5 / 20), 1e-9);
+	cr_assert_eq(r->fma_pair, &m->compute[3]);
+	rl_report_release(&rep);
+	free(m);
+}
+
+Test(placement, without_an_fma_count_the_fma_ceiling_is_the_optimistic_bound)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	const struct rl_region_row *r;
+
+	one_init(&o, sim_like & ~BIT(RL_C_FLOPS_FMA), 1.0);
+	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
+		setc(&o, c, 0);
+	setc(&o, RL_C_FLOPS_F64_256, 20e9);
+	setc(&o, RL_C_DRAM_READ_BYTES, 1e8);
+	setc(&o, RL_C_DRAM_WRITE_BYTES, 0);
+	build(&o, m, &rep);
+	r = &rep.rows[0];
+	cr_assert(isnan(r->fma_share));
+	cr_assert_str_eq(r->ceiling, "avx2-fma f64");
+	expect_in(r->method, "flops_fma not counted: the optimistic bound");
+	rl_report_release(&rep);
+
+	/* no width counted at all: the best peak, said so */
+	one_init(&o, BIT(RL_C_FLOPS_ANY) | BIT(RL_C_DRAM_BYTES), 1.0);
+	setc(&o, RL_C_FLOPS_ANY, 20e9);
+	setc(&o, RL_C_DRAM_BYTES, 1e8);
+	build(&o, m, &rep);
+	cr_assert_str_eq(rep.rows[0].ceiling, "avx512-fma f64");
+	expect_in(rep.rows[0].method, "ceiling: the best peak (flops by width "
+				      "not counted)");
+	rl_report_release(&rep);
+	free(m);
+}
+
+/* The single-chain ceiling a diagnosis names is of the flops' own width. */
+Test(placement, named_ceilings_are_of_the_flops_width)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	const struct rl_region_row *r;
+
+	/* scalar at 1 GFLOP/s: the scalar single chain */
+	r = place(&rep, m, &o, 0, 1e9, 1e9, 1e7, 0, 1.0);
+	cr_assert_eq(r->named_ceiling, &m->compute[7]);
+	expect_in(r->diagnosis, "near the scalar-fma single-chain ceiling");
+	rl_report_release(&rep);
+	/* scalar at 4 GFLOP/s: near the avx2 single chain, not named */
+	r = place(&rep, m, &o, 0, 4e9, 4e9, 1e7, 0, 1.0);
+	cr_assert_null(r->named_ceiling);
+	cr_assert_null(strstr(r->diagnosis, "avx2-fma single-chain"), "%s",
+		       r->diagnosis);
+	rl_report_release(&rep);
+	free(m);
+}
+
+/* Issue 10: a region forced above its roof (a model probed under load)
+ * gets a check entry with a cause, in JSON and in the table footer. */
+Test(placement, above_the_roof_is_a_finding_with_a_cause)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	const struct rl_region_row *r;
+	char *text = NULL, err[128];
+	size_t len = 0;
+	FILE *f;
+
+	m->loadavg1 = 1.5; /* busy when probed: roofs too low */
+	/* 12 GB read at 1 s against the 40 GB/s read-only roof: 1.2 s
+	 * would be the roof; 0.24 s is 125 % of it */
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 12e9, 0, 0.24);
+	cr_assert_float_eq(r->roof_pct, 100 * (1 / 0.24) / (40 / 12.0), 1e-6);
+	cr_assert_not_null(r->check);
+	cr_assert_str_eq(r->check_cause, "probe-load");
+	expect_in(r->check, "125% of DRAM 0% write, above it: likeliest cause: "
+			    "the machine model may understate the roof: it was "
+			    "probed under load (load average 1.50 on 1 CPUs)");
+	expect_in(r->diagnosis, "self-check: 125% of DRAM 0% write");
+	cr_assert_eq(rep.n_checks, 1);
+
+	f = open_memstream(&text, &len);
+	cr_assert_eq(rl_renderer_find("json")->render(f, &rep, NULL, err,
+						      sizeof err),
+		     0);
+	fclose(f);
+	expect_in(text, "\"checks\": [\n    {\n      \"region\": \"k\",\n"
+			"      \"cause\": \"probe-load\",");
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	cr_assert_eq(rl_renderer_find("table")->render(f, &rep, NULL, err,
+						       sizeof err),
+		     0);
+	fclose(f);
+	expect_in(text, "\ncheck: k: 125% of DRAM 0% write, above it: "
+			"likeliest cause:");
+	expect_in(text, "\nself-check: 1 region above its roof by more than "
+			"5%");
+	free(text);
+	rl_report_release(&rep);
+
+	/* a working set between the L3's claimed 32 and measured 64 MiB */
+	m->loadavg1 = 0.05;
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 48e6, 0, 0.001);
+	cr_assert_str_eq(r->check_cause, "cache-capacity");
+	expect_in(r->check, "its working set, 45.8 MiB per call and thread, "
+			    "lies between the L3's claimed capacity (32 MiB");
+	rl_report_release(&rep);
+
+	/* too short to time */
+	r = place(&rep, m, &o, 2, 1e6, 1e6, 12e6, 0, 0.0001);
+	cr_assert_str_eq(r->check_cause, "short-region");
+	rl_report_release(&rep);
+
+	/* within 5 %: no finding */
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 12e9, 0, 0.3 / 1.04);
+	cr_assert_null(r->check);
+	cr_assert_eq(rep.n_checks, 0);
+	rl_report_release(&rep);
+	free(m);
+}
