@@ -488,9 +488,10 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 		geometry_detect(caches, sizeof caches, note, sizeof note);
 	}
 	if (opt_get(l->options, "sim-bounds", bounds, sizeof bounds) &&
-	    strcmp(bounds, "region") != 0 && strcmp(bounds, "raw") != 0)
+	    strcmp(bounds, "cause") != 0 && strcmp(bounds, "region") != 0 &&
+	    strcmp(bounds, "raw") != 0)
 		return rl_fail(err, errlen, RL_EINVAL,
-			       "sim-bounds '%s': expected region or raw",
+			       "sim-bounds '%s': expected cause, region or raw",
 			       bounds);
 	args[n++] = valgrind;
 	args[n++] = "--tool=rlprofsim";

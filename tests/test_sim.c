@@ -261,7 +261,8 @@ Test(sim, crash_in_a_region_keeps_completed_regions, .timeout = 60)
 }
 
 /* raw bounds: a read-only kernel (sum) pays for the write-backs of lines
- * dirtied before it; with region bounds (previous test) it does not */
+ * dirtied before it; with cause bounds (the default, the streaming test
+ * above) it does not */
 Test(sim, raw_bounds_and_geometry_are_recorded, .timeout = 60)
 {
 	struct sim_run r;

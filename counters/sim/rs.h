@@ -8,10 +8,11 @@
  * each boundary. The profiled program's runtime (librlprof) reads the
  * counters of the calling thread through a client request.
  *
- * Files: rs_main.c (tool registration, options, threads, client requests),
- * rs_instrument.c (IR instrumentation, flop classification), rs_fma.c
- * (FMA lanes on the host's FMA unit), rs_cache.c (the cache model),
- * rs_decode.c (guest instruction bytes: non-temporal
+ * Files: rs_main.c (tool registration, options, threads, client requests,
+ * skipping the code of rlprof's runtime), rs_instrument.c (IR
+ * instrumentation, flop classification), rs_fma.c (FMA lanes on the
+ * host's FMA unit), rs_cache.c (the cache model), rs_decode.c (guest
+ * instruction bytes: non-temporal
  * stores, VEX.L, addsub, dpp).
  */
 #ifndef RS_H
@@ -50,6 +51,17 @@ enum {
 #define RS_REQ_INFO 1 /* arg1 char* out, arg2 its size, arg3 0: the
 			 geometry and bounds as text, 1: the geometry as
 			 --sim-caches writes it; returns the text length */
+
+/* --sim-bounds: how write-backs are charged (see rs_cache.c).
+ * cause: to the store that dirtied the line, when it did (the default);
+ * region: every dirty line written back at each counter read;
+ * raw: when the line is evicted, to whatever runs then. */
+enum { RS_BOUNDS_CAUSE, RS_BOUNDS_REGION, RS_BOUNDS_RAW };
+extern Int rs_bounds;
+
+/* rs_main.c: is a in rlprof's own runtime (librlprof.so)? Its code is
+ * not instrumented: the runtime's instructions are never counted. */
+Bool rs_runtime_code(Addr a);
 
 /* Counters of the running thread, added to by generated code and the
  * cache helpers; folded into the thread's own totals on a switch. */

@@ -12,7 +12,26 @@
  *
  * Bytes are counted at each boundary: register <-> L1 by access size,
  * below level b by whole lines (the boundary below the last level is
- * DRAM); reads and writes apart. (Register <-> L1 bytes of unguarded
+ * DRAM); reads and writes apart.
+ *
+ * Write-backs are charged by rs_bounds (--sim-bounds):
+ *  - cause (default): to the store that causes them. A line crosses
+ *    boundary b once per "dirty episode" at b: from the store that makes
+ *    it dirty while no level at or above b holds it dirty, to its eviction
+ *    from the last of those levels (or a non-temporal store over it). The
+ *    crossing is charged when the episode begins, to the thread and
+ *    region running that store; the eviction itself, whenever and under
+ *    whichever region it happens, is not charged again. A line still
+ *    dirty at program end has been charged already, as it will be written
+ *    back eventually. Should a level evict a dirty line that a level above
+ *    still holds dirty (the levels are not strictly inclusive), the
+ *    episode goes on and its next crossing is charged at that eviction.
+ *    So every line written back, or still dirty at the end, is charged
+ *    exactly once per boundary crossing, independently of region bounds.
+ *  - region: every dirty line is written back at each counter read
+ *    (rs_cache_flush), charged to the region that ends or encloses it.
+ *  - raw: at the eviction, to whatever runs then (what a hardware counter
+ *    sees). (Register <-> L1 bytes of unguarded
  * accesses are counted statically per block by rs_instrument.c; the
  * counted helpers below are for guarded ones.)
  *
@@ -45,6 +64,7 @@ struct level {
 
 static struct level lv[RS_MAX_LEVELS];
 static Int nlv;
+Int rs_bounds = RS_BOUNDS_CAUSE;
 /* The last L1 line touched (a line number), and the same when it is
  * dirty already: generated code compares an access's lines with these
  * and calls a helper only when they differ. */
@@ -142,6 +162,8 @@ static inline UWord *set_of(const struct level *L, UWord line)
 
 static inline void log_dirty(struct level *L, UWord line)
 {
+	if (rs_bounds != RS_BOUNDS_REGION)
+		return; /* only rs_cache_flush reads the log */
 	if (L->dlog_n < L->dlog_cap)
 		L->dlog[L->dlog_n++] = line;
 	else
@@ -160,6 +182,41 @@ static UWord *find(const struct level *L, UWord line)
 
 static void writeback(Int from, UWord line);
 
+/* Cause mode: a store makes line dirty in L1, which held it clean or not
+ * at all (called before any level changes). Each boundary b that no level
+ * at or above b holds the line dirty for begins a dirty episode: its
+ * crossing is charged now. */
+static void charge_store(UWord line)
+{
+	Int d = 1;
+	for (; d < nlv; d++) {
+		const UWord *e = find(&lv[d], line);
+		if (e && (*e & 1))
+			break;
+	}
+	for (Int b = 0; b < d; b++)
+		rs_live[RS_B1_W + 2 * b] += RS_LINE_BYTES;
+}
+
+/* A line becomes dirty in level i. */
+static inline void became_dirty(Int i, UWord line)
+{
+	if (i == 0 && rs_bounds == RS_BOUNDS_CAUSE)
+		charge_store(line);
+	log_dirty(&lv[i], line);
+}
+
+/* Does a level above i hold line dirty? */
+static Bool dirty_above(Int i, UWord line)
+{
+	for (Int j = 0; j < i; j++) {
+		const UWord *e = find(&lv[j], line);
+		if (e && (*e & 1))
+			return True;
+	}
+	return False;
+}
+
 /* Look line up in level i, making it MRU; on a miss install it and evict
  * the LRU entry (written back when dirty). Returns True on a hit. One
  * pass: each entry moves down one way until the line is found (it then
@@ -173,7 +230,7 @@ static Bool touch(Int i, UWord line, UWord dirty)
 	if ((prev & ~1UL) == key) {
 		if (dirty && !(prev & 1)) {
 			set[0] = prev | 1;
-			log_dirty(L, line);
+			became_dirty(i, line);
 		}
 		return True;
 	}
@@ -183,14 +240,14 @@ static Bool touch(Int i, UWord line, UWord dirty)
 		set[w] = prev;
 		if ((cur & ~1UL) == key) {
 			if (dirty && !(cur & 1))
-				log_dirty(L, line);
+				became_dirty(i, line);
 			set[0] = cur | dirty;
 			return True;
 		}
 		prev = cur;
 	}
 	if (dirty)
-		log_dirty(L, line);
+		became_dirty(i, line);
 	if (prev != RS_EMPTY && (prev & 1))
 		writeback(i, prev >> 1);
 	return False;
@@ -200,7 +257,8 @@ static Bool touch(Int i, UWord line, UWord dirty)
  * into level i+1 (or DRAM below the last level). */
 static void writeback(Int i, UWord line)
 {
-	rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
+	if (rs_bounds != RS_BOUNDS_CAUSE || dirty_above(i, line))
+		rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
 	if (i + 1 < nlv)
 		touch(i + 1, line, 1);
 }
@@ -238,8 +296,8 @@ VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size)
 	for (; line <= last; line++) {
 		if (line == rs_mru_line) {
 			if (!(*mru_slot & 1)) {
+				became_dirty(0, line);
 				*mru_slot |= 1;
-				log_dirty(&lv[0], line);
 			}
 			rs_mru_wline = line;
 		} else {
@@ -280,7 +338,10 @@ VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size)
 				dirty_at = i;
 			*e = RS_EMPTY;
 		}
-		for (Int i = dirty_at; i >= 0 && i < nlv; i++)
+		/* in cause mode these crossings were charged by the store
+		 * that dirtied the line */
+		for (Int i = dirty_at; rs_bounds != RS_BOUNDS_CAUSE && i >= 0 &&
+				       i < nlv; i++)
 			rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
 		if (line == rs_mru_line)
 			rs_mru_line = rs_mru_wline = RS_EMPTY;

@@ -10,6 +10,7 @@
  * are shared by all threads.
  */
 #include "rs.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -24,8 +25,9 @@ static ULong (*thr)[RS_NSLOTS]; /* totals per ThreadId */
 static UInt thr_n;
 static ThreadId cur_tid = VG_INVALID_THREADID;
 
-static const HChar *clo_caches = "48K:12,1M:8,32M:16";
-static Bool clo_bounds_raw = False;
+static const HChar *clo_caches = NULL; /* required: rlprof run passes the
+					  geometry it derived or was given */
+static const HChar *const bounds_name[] = {"cause", "region", "raw"};
 static Bool clo_native_fma = True;
 static struct rs_level_spec spec[RS_MAX_LEVELS];
 static Int nspec;
@@ -72,6 +74,29 @@ static void thread_created(ThreadId parent, ThreadId child)
 	VG_(memset)(thread_slots(child), 0, sizeof *thr);
 }
 
+/* librlprof.so's text, found by its soname (a program linked with the
+ * static librlprof.a has the runtime inside its own text: not found). */
+Bool rs_runtime_code(Addr a)
+{
+	DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+	const HChar *so = di ? VG_(DebugInfo_get_soname)(di) : NULL;
+	return so && VG_(strncmp)(so, "librlprof.so", 12) == 0;
+}
+
+/* rlprof's runtime is not counted: its blocks run uninstrumented (no
+ * flops, no simulated cache access). */
+static IRSB *instrument(VgCallbackClosure *closure, IRSB *in,
+			const VexGuestLayout *layout,
+			const VexGuestExtents *vge,
+			const VexArchInfo *archinfo_host, IRType gWordTy,
+			IRType hWordTy)
+{
+	if (vge->n_used > 0 && rs_runtime_code((Addr)vge->base[0]))
+		return in;
+	return rs_instrument(closure, in, layout, vge, archinfo_host, gWordTy,
+			     hWordTy);
+}
+
 static Int info_text(HChar *buf, Int len, Bool compact)
 {
 	static const HChar *const names[] = {"L1", "L2", "L3"};
@@ -97,7 +122,7 @@ static Int info_text(HChar *buf, Int len, Bool compact)
 		n += VG_(snprintf)(buf + n, len - n,
 				   ", 64 B lines, LRU, write-allocate, "
 				   "write-back; bounds %s",
-				   clo_bounds_raw ? "raw" : "region");
+				   bounds_name[rs_bounds]);
 	return n;
 }
 
@@ -109,7 +134,7 @@ static Bool handle_request(ThreadId tid, UWord *arg, UWord *ret)
 	switch (arg[0] - VG_USERREQ_TOOL_BASE('R', 'L')) {
 	case RS_REQ_READ: {
 		ULong *out = (ULong *)arg[1];
-		if (!clo_bounds_raw)
+		if (rs_bounds == RS_BOUNDS_REGION)
 			rs_cache_flush();
 		fold_live();
 		ULong *t = thread_slots(tid);
@@ -145,12 +170,13 @@ static Bool process_option(const HChar *arg)
 	const HChar *bounds = NULL;
 	if VG_STR_CLO (arg, "--sim-caches", clo_caches) {
 	} else if VG_STR_CLO (arg, "--sim-bounds", bounds) {
-		if (VG_(strcmp)(bounds, "raw") == 0)
-			clo_bounds_raw = True;
-		else if (VG_(strcmp)(bounds, "region") == 0)
-			clo_bounds_raw = False;
-		else
-			VG_(fmsg_bad_option)(arg, "expected region or raw\n");
+		Int k = 0;
+		while (k < 3 && VG_(strcmp)(bounds, bounds_name[k]) != 0)
+			k++;
+		if (k == 3)
+			VG_(fmsg_bad_option)(arg,
+					     "expected cause, region or raw\n");
+		rs_bounds = k;
 	} else if VG_BOOL_CLO (arg, "--sim-census", rs_census_on) {
 	} else if VG_BOOL_CLO (arg, "--sim-native-fma", clo_native_fma) {
 	} else {
@@ -163,9 +189,10 @@ static void print_usage(void)
 {
 	VG_(printf)(
 "    --sim-caches=S:W,...   cache levels, size:ways each, 64 B lines\n"
-"                           [48K:12,1M:8,32M:16]\n"
-"    --sim-bounds=region|raw  region: write back dirty lines at each\n"
-"                           counter read [region]\n"
+"                           (required), e.g. 48K:12,1M:8,32M:16\n"
+"    --sim-bounds=cause|region|raw  write-backs charged to the store that\n"
+"                           dirtied the line (cause), at each counter read\n"
+"                           (region) or at eviction (raw) [cause]\n"
 "    --sim-census=yes|no    print the floating-point IR ops seen [no]\n"
 "    --sim-native-fma=yes|no  compute FMA lanes on the host's FMA unit\n"
 "                           (same bits; when the host has FMA) [yes]\n");
@@ -179,6 +206,10 @@ static void print_debug_usage(void)
 static void post_clo_init(void)
 {
 	HChar err[160];
+	if (!clo_caches)
+		VG_(fmsg_bad_option)("--sim-caches",
+				     "the cache geometry is required, e.g. "
+				     "--sim-caches=48K:12,1M:8,32M:16\n");
 	nspec = rs_parse_caches(clo_caches, spec, err, sizeof err);
 	if (nspec == 0)
 		VG_(fmsg_bad_option)("--sim-caches", "'%s': %s\n", clo_caches,
@@ -205,7 +236,7 @@ static void pre_clo_init(void)
 				      "GPL-2.0-or-later");
 	VG_(details_bug_reports_to)("the rlprof maintainers");
 	VG_(details_avg_translation_sizeB)(400);
-	VG_(basic_tool_funcs)(post_clo_init, rs_instrument, fini);
+	VG_(basic_tool_funcs)(post_clo_init, instrument, fini);
 	VG_(needs_command_line_options)(process_option, print_usage,
 					print_debug_usage);
 	VG_(needs_client_requests)(handle_request);

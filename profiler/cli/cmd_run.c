@@ -28,8 +28,10 @@ static void usage(FILE *out)
 		"      --events LIST       extra events to count, comma-separated\n"
 		"      --sim-caches SPEC   sim: cache geometry, SIZE:WAYS per level from L1\n"
 		"                          out, e.g. 48K:12,2M:16,32M:16\n"
-		"      --sim-bounds MODE   sim: 'region' (default) writes dirty lines back at\n"
-		"                          region bounds; 'raw' does not\n"
+		"      --sim-bounds MODE   sim: how write-backs are charged: 'cause' (default)\n"
+		"                          to the region whose store dirtied the line;\n"
+		"                          'region' writes dirty lines back at every region\n"
+		"                          bound; 'raw' to the region running at eviction\n"
 		"      --sim-timing MODE   sim: 'native' (default) runs PROGRAM twice: first\n"
 		"                          natively for the region times (backend time, into\n"
 		"                          DIR/raw-native), then under the simulator for the\n"
@@ -130,9 +132,10 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		return usage_error("%s", "missing PROGRAM to run");
 	if (!o->out_dir[0])
 		return usage_error("%s", "option '-o' needs a directory, not ''");
-	if (o->sim_bounds && strcmp(o->sim_bounds, "region") != 0 &&
+	if (o->sim_bounds && strcmp(o->sim_bounds, "cause") != 0 &&
+	    strcmp(o->sim_bounds, "region") != 0 &&
 	    strcmp(o->sim_bounds, "raw") != 0)
-		return usage_error("option '--sim-bounds' takes 'region' or 'raw', not '%s'",
+		return usage_error("option '--sim-bounds' takes 'cause', 'region' or 'raw', not '%s'",
 				   o->sim_bounds);
 	if (strcmp(o->sim_timing, "native") != 0 &&
 	    strcmp(o->sim_timing, "sim") != 0)

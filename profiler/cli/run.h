@@ -27,7 +27,7 @@ struct rl_run_options {
 	const char *backend;     /* -b, default "auto" */
 	const char *events;      /* --events, NULL when absent */
 	const char *sim_caches;  /* --sim-caches */
-	const char *sim_bounds;  /* --sim-bounds: "region" or "raw" */
+	const char *sim_bounds;  /* --sim-bounds: "cause", "region" or "raw" */
 	const char *sim_timing;  /* --sim-timing: "native" (default) or "sim" */
 	const char *count_with;  /* --count-with PROGRAM: counted instead of
 				    the timed PROGRAM (sim, native timing) */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated PMU charges write-backs to their cause (--sim-bounds
+ * cause, the default) and does not count rlprof's own runtime: the real
+ * `rlprof run -b sim` on tests/programs/sim_attrib.c with a small
+ * geometry (L3 256 KiB), counts read back from the raw results.
+ */
+#include <math.h>
+
+#include "test_sim_util.h"
+
+#define GEOMETRY "16K:4,64K:8,256K:8"
+
+static void run_mode(struct sim_run *r, const char *bounds, const char *mode)
+{
+	const char *opts[] = {"--sim-caches", GEOMETRY, "--sim-timing", "sim",
+			      bounds ? "--sim-bounds" : NULL, bounds, NULL};
+	const char *prog[] = {E2E_PROG("sim_attrib"), mode, NULL};
+	sim_need();
+	sim_run(r, opts, prog);
+	cr_assert_eq(r->res.status, 0, "rlprof run (%s): %s", mode, r->res.err);
+	sim_load(r);
+}
+
+static uint64_t flops_all(const struct sim_row *w)
+{
+	return w->c[RL_C_FLOPS_F64_SCALAR] + w->c[RL_C_FLOPS_F64_128] +
+	       w->c[RL_C_FLOPS_F64_256] + w->c[RL_C_FLOPS_F32_SCALAR] +
+	       w->c[RL_C_FLOPS_F32_128] + w->c[RL_C_FLOPS_F32_256];
+}
+
+/* 1000 updates of an L3-resident 128 KiB vector: about one write-back of
+ * the vector in all (cause), not one per call (region) */
+Test(sim_attrib, resident_vector_costs_one_write_back, .timeout = 120)
+{
+	const double vec = 16384 * 8.0;
+	struct sim_run r;
+	run_mode(&r, NULL, "resident");
+	cr_assert_not_null(strstr(r.note, "bounds cause"), "note: %s", r.note);
+	const struct sim_row *u = sim_row_get(&r, "update", -1);
+	const struct sim_row *in = sim_row_get(&r, "init", -1);
+	cr_assert_eq(u->calls, 1000);
+	cr_expect_leq((double)u->c[RL_C_DRAM_WRITE_BYTES], 2 * vec,
+		      "update: %llu B of DRAM writes in 1000 calls, vector %.0f B",
+		      (unsigned long long)u->c[RL_C_DRAM_WRITE_BYTES], vec);
+	cr_expect_leq((double)(u->c[RL_C_DRAM_WRITE_BYTES] +
+			       in->c[RL_C_DRAM_WRITE_BYTES]), 2 * vec);
+	/* init wrote the vector first: its write-back is init's */
+	cr_expect_geq((double)in->c[RL_C_DRAM_WRITE_BYTES], vec,
+		      "init: %llu B", (unsigned long long)in->c[RL_C_DRAM_WRITE_BYTES]);
+	cr_expect_eq(flops_all(u), 1000ull * 16384 * 2);
+	sim_run_free(&r);
+
+	/* region bounds write the vector back at every call */
+	run_mode(&r, "region", "resident");
+	u = sim_row_get(&r, "update", -1);
+	cr_expect_geq((double)u->c[RL_C_DRAM_WRITE_BYTES], 999 * vec,
+		      "region bounds: update wrote %llu B",
+		      (unsigned long long)u->c[RL_C_DRAM_WRITE_BYTES]);
+	sim_run_free(&r);
+}
+
+/* a streaming triad: 24 B/element read (b, c and a's write-allocate) and
+ * 8 B/element written, a's lines charged although still dirty at the end
+ * of the region */
+Test(sim_attrib, streaming_triad_is_32_bytes_per_element, .timeout = 120)
+{
+	const double n = 262144;
+	struct sim_run r;
+	run_mode(&r, NULL, "triad");
+	const struct sim_row *t = sim_row_get(&r, "triad", -1);
+	double got = (double)sim_dram(t) / n;
+	cr_expect(fabs(got - 32.0) <= 0.03 * 32.0, "triad: %.3f B/element", got);
+	double w = (double)t->c[RL_C_DRAM_WRITE_BYTES] / n;
+	cr_expect(fabs(w - 8.0) <= 0.03 * 8.0, "triad writes: %.3f B/element", w);
+	sim_run_free(&r);
+}
+
+/* the outer region's counts do not depend on inner annotations */
+Test(sim_attrib, outer_totals_ignore_inner_annotations, .timeout = 120)
+{
+	struct sim_run flat, nested;
+	run_mode(&flat, NULL, "flat");
+	run_mode(&nested, NULL, "nested");
+	const struct sim_row *f = sim_row_get(&flat, "outer", -1);
+	const struct sim_row *n = sim_row_get(&nested, "outer", -1);
+	const struct sim_row *s = sim_row_get(&nested, "step", -1);
+	cr_assert_eq(s->calls, 64);
+	cr_expect_eq(flops_all(f), flops_all(n), "flops: flat %llu, nested %llu",
+		     (unsigned long long)flops_all(f),
+		     (unsigned long long)flops_all(n));
+	/* DRAM within 0.1%; the inner boundaries within 1%: the libc calls
+	 * the runtime makes (strncmp of the name, clock_gettime) are counted
+	 * and touch a few lines of stack and strings */
+	static const enum rl_counter c[] = {
+		RL_C_DRAM_READ_BYTES, RL_C_DRAM_WRITE_BYTES, RL_C_L2_READ_BYTES,
+		RL_C_L2_WRITE_BYTES, RL_C_L3_READ_BYTES, RL_C_L3_WRITE_BYTES};
+	for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+		double a = (double)f->c[c[k]], b = (double)n->c[c[k]];
+		double tol = k < 2 ? 0.001 : 0.01;
+		cr_expect(fabs(a - b) <= tol * a + 128,
+			  "%s: flat %.0f, nested %.0f", rl_counter_name(c[k]),
+			  a, b);
+	}
+	/* all the work is in the steps: they add up to the outer region */
+	double so = (double)sim_dram(n), ss = (double)sim_dram(s);
+	cr_expect(fabs(so - ss) <= 0.001 * so + 256,
+		  "DRAM bytes: outer %.0f, steps %.0f", so, ss);
+	sim_run_free(&flat);
+	sim_run_free(&nested);
+}
+
+/* the runtime's own instructions are not counted: 1000 empty regions add
+ * no flop and almost no traffic to the region around them */
+Test(sim_attrib, empty_inner_regions_cost_nothing, .timeout = 120)
+{
+	struct sim_run r;
+	run_mode(&r, NULL, "empty");
+	const struct sim_row *o = sim_row_get(&r, "outer", -1);
+	const struct sim_row *i = sim_row_get(&r, "inner", -1);
+	cr_assert_eq(i->calls, 1000);
+	cr_expect_eq(flops_all(o), 0, "outer: %llu flops",
+		     (unsigned long long)flops_all(o));
+	cr_expect_leq(sim_dram(o), 64 * 1024, "outer: %llu DRAM bytes",
+		      (unsigned long long)sim_dram(o));
+	cr_expect_eq(flops_all(i), 0);
+	sim_run_free(&r);
+}
