@@ -154,7 +154,7 @@ Test(report_cli, corrupt_and_newer_results_fail_with_one_line)
 	run_report(&r, args);
 	cr_assert_eq(r.status, 1);
 	cr_assert(strstr(r.err, "was written by a newer rlprof (results "
-				"version 2, this one reads 1): upgrade rlprof\n"),
+				"version 3, this one reads 2): upgrade rlprof\n"),
 		  "%s", r.err);
 	remove_dir(dir2);
 }

@@ -165,7 +165,7 @@ Test(runtime, nesting_is_inclusive)
 	cr_assert(json_is_true(json_object_get(r.doc[0], "complete")));
 	cr_assert_str_eq(json_string_value(json_object_get(r.doc[0], "format")),
 			 "rlprof-results");
-	cr_assert_eq(num(r.doc[0], "version"), 1);
+	cr_assert_eq(num(r.doc[0], "version"), 2);
 	cr_assert_str_eq(json_string_value(json_object_get(r.doc[0], "backend")),
 			 "time");
 	cr_assert_eq(json_array_size(json_object_get(r.doc[0], "counters")), 0);

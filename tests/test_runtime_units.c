@@ -18,7 +18,9 @@ void rl_counter_total_add(struct rl_counter_total *tot,
 			  const struct rl_counter_value *b,
 			  const struct rl_counter_value *e);
 
-Test(runtime_units, scaling_multiplies_by_enabled_over_running)
+/* The runtime adds integer sums only (no flops inside the profiled
+ * program); the reader scales them (rl_counter_scaled). */
+Test(runtime_units, totals_are_integer_sums_scaled_by_the_reader)
 {
 	struct rl_counter_total t = {0};
 	struct rl_counter_value b = {100, 1000, 500}, e = {300, 3000, 1500};
@@ -26,30 +28,34 @@ Test(runtime_units, scaling_multiplies_by_enabled_over_running)
 	cr_assert_eq(t.value, 200);
 	cr_assert_eq(t.enabled_ns, 2000);
 	cr_assert_eq(t.running_ns, 1000);
-	cr_assert_float_eq(t.scaled, 400.0, 1e-9);
-	/* Not multiplexed: scaled == raw; intervals add up. */
+	cr_assert_eq(t.scaled, 0.0, "the runtime must not compute scaled");
+	cr_assert_float_eq(rl_counter_scaled(t.value, t.enabled_ns,
+					     t.running_ns),
+			   400.0, 1e-9);
+	/* Intervals add up. */
 	struct rl_counter_value b2 = {0, 0, 0}, e2 = {50, 10, 10};
 	rl_counter_total_add(&t, &b2, &e2);
 	cr_assert_eq(t.value, 250);
-	cr_assert_float_eq(t.scaled, 450.0, 1e-9);
+	cr_assert_eq(t.enabled_ns, 2010);
+	cr_assert_eq(t.running_ns, 1010);
 }
 
-Test(runtime_units, never_running_adds_nothing_but_shows_enabled)
+Test(runtime_units, never_running_scales_to_0_but_shows_enabled)
 {
 	struct rl_counter_total t = {0};
 	struct rl_counter_value b = {7, 100, 40}, e = {7, 900, 40};
 	rl_counter_total_add(&t, &b, &e);
-	cr_assert_float_eq(t.scaled, 0.0, 1e-12);
 	cr_assert_eq(t.enabled_ns, 800);
 	cr_assert_eq(t.running_ns, 0);
-	/* A backend without times (both 0): the raw delta. */
-	struct rl_counter_value b2 = {10, 0, 0}, e2 = {25, 0, 0};
-	rl_counter_total_add(&t, &b2, &e2);
-	cr_assert_float_eq(t.scaled, 15.0, 1e-12);
+	cr_assert_float_eq(rl_counter_scaled(t.value, t.enabled_ns,
+					     t.running_ns),
+			   0.0, 1e-12);
+	/* A backend without times (both 0): the raw value. */
+	cr_assert_float_eq(rl_counter_scaled(15, 0, 0), 15.0, 1e-12);
 	/* Running backwards (a broken backend): 0, not a wrapped figure. */
 	struct rl_counter_value b3 = {90, 5, 5}, e3 = {80, 4, 4};
 	rl_counter_total_add(&t, &b3, &e3);
-	cr_assert_eq(t.value, 15);
+	cr_assert_eq(t.value, 0);
 	cr_assert_eq(t.enabled_ns, 800);
 }
 
@@ -127,8 +133,9 @@ Test(runtime_units, writer_escapes_strings_and_writes_numbers)
 	json_t *tc = json_object_get(json_object_get(r0, "counters"),
 				     "task_clock_ns");
 	cr_assert_eq(json_integer_value(json_object_get(tc, "value")), 123);
-	cr_assert_float_eq(json_real_value(json_object_get(tc, "scaled")), 246.5,
-			   1e-12);
+	/* version 2: no "scaled", the reader computes it from the sums */
+	cr_assert_null(json_object_get(tc, "scaled"));
+	cr_assert_eq(json_integer_value(json_object_get(tc, "enabled_ns")), 20);
 	cr_assert_eq(json_integer_value(json_object_get(tc, "running_ns")), 10);
 	cr_assert_eq(json_object_size(json_object_get(r1, "counters")), 1);
 	json_t *defs = json_object_get(doc, "counters");

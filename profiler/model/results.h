@@ -18,12 +18,17 @@
 #include "counter_ids.h"
 
 #define RL_RESULTS_FORMAT "rlprof-results"
-#define RL_RESULTS_VERSION 1
+/* 2: "scaled" is no longer written; readers compute it from the sums
+ * (rl_counter_scaled). Version 1 files, with "scaled", still read. */
+#define RL_RESULTS_VERSION 2
 
 /* One counter summed over a region's calls in one thread. */
 struct rl_counter_total {
 	uint64_t value;      /* raw sum of per-call deltas */
-	double scaled;       /* sum of per-call value * enabled / running */
+	double scaled;       /* value * enabled / running (reader side:
+				computed from the sums, or a version 1
+				file's per-call sum); NAN: unknown. The
+				runtime leaves it 0 and never writes it */
 	uint64_t enabled_ns; /* sums of per-call deltas */
 	uint64_t running_ns;
 };
@@ -95,6 +100,12 @@ struct rl_run_results {
 	char *timed_isa;
 	char *timed_isa_source;
 };
+
+/* The scaled count of a counter from its sums: value * enabled / running
+ * when it ran, the raw value when the backend has no times (both 0), 0
+ * when it was enabled but never ran (nothing measured). */
+double rl_counter_scaled(uint64_t value, uint64_t enabled_ns,
+			 uint64_t running_ns);
 
 /* Reading (profiler side, uses a JSON library). */
 int rl_results_load(const char *path, struct rl_process_results *out,

@@ -4,8 +4,9 @@
  *
  * Required fields are checked and named when missing; optional ones take a
  * neutral default (README.md, "Results file"). A counter that the process
- * provides but a region does not list, or lists with "scaled": null, reads
- * as scaled = NAN so the report shows it as unknown, never as 0.
+ * provides but a region does not list, or lists as null or with "scaled":
+ * null, reads as scaled = NAN so the report shows it as unknown, never as
+ * 0. Without "scaled" (every version 2 file) it is computed from the sums.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,14 @@
 #include "results_json.h"
 #include "rl_error.h"
 #include "term_text.h"
+
+double rl_counter_scaled(uint64_t value, uint64_t enabled_ns,
+			 uint64_t running_ns)
+{
+	if (running_ns > 0)
+		return (double)value * ((double)enabled_ns / (double)running_ns);
+	return enabled_ns == 0 ? (double)value : 0.0;
+}
 
 static int read_counters(struct rl_json_ctx *c, const json_t *arr,
 			 struct rl_process_results *r)
@@ -120,10 +129,11 @@ static int read_region(struct rl_json_ctx *c, const json_t *o,
 		    (rc = rl_json_u64(c, v, w2, "running_ns", 0,
 				      &t->running_ns)))
 			return rc;
-		/* no "scaled" at all: not multiplexed, the raw value; null
-		 * (e.g. never running): unknown */
+		/* no "scaled" (the runtime does no floating-point work, so
+		 * version 2 never writes it): from the sums; null: unknown */
 		if (!json_object_get(v, "scaled"))
-			t->scaled = (double)t->value;
+			t->scaled = rl_counter_scaled(t->value, t->enabled_ns,
+						      t->running_ns);
 	}
 	/* An older writer without expect_calls: a number means declared. */
 	if (!json_object_get(o, "expect_calls") &&

@@ -1,6 +1,6 @@
 /*
  * rl_results_write_fd(): one struct rl_process_results as a JSON document
- * (schema "rlprof-results" version 1, documented in README.md).
+ * (schema "rlprof-results" version 2, documented in README.md).
  *
  * Runs from a fatal-signal handler too, so: libc only, no malloc, no stdio
  * streams. Output goes through a buffer on the stack and write(2). Strings
@@ -257,9 +257,14 @@ static void write_region(struct jw *w, const struct rl_process_results *r,
 		const struct rl_counter_total *t = &s->counters[c];
 		jw_key(w, rl_counter_name((enum rl_counter)c), first);
 		first = 0;
+		/* No "scaled": readers compute it from the sums. A count
+		 * known to be unknown (NAN) is null. */
+		if (isnan(t->scaled)) {
+			jw_raw(w, "null");
+			continue;
+		}
 		jw_raw(w, "{");
 		jw_field_u64(w, "value", 1, t->value);
-		jw_field_double(w, "scaled", 0, t->scaled);
 		jw_field_u64(w, "enabled_ns", 0, t->enabled_ns);
 		jw_field_u64(w, "running_ns", 0, t->running_ns);
 		jw_raw(w, "}");

@@ -143,11 +143,10 @@ void rl_rt_thread_free_tables(struct rl_thread *t);
 void rl_rt_self_set(struct rl_thread *t);
 struct rl_thread *rl_rt_self_get(void);
 
-/* Accumulate one interval b -> e into tot (exported for tests):
- * value and times add their deltas; scaled adds delta * enabled / running
- * when running > 0, 0 when running == 0 but enabled > 0 (the counter was
- * never scheduled: nothing measured; enabled_ns shows it), and the raw
- * delta when both are 0 (a backend without enabled/running times). */
+/* Accumulate one interval b -> e into tot (exported for tests): value
+ * and times add their deltas, with integer arithmetic only (no flops in
+ * the profiled program's counts); tot->scaled is left alone: readers
+ * compute it from the sums (rl_counter_scaled). */
 void rl_counter_total_add(struct rl_counter_total *tot,
 			  const struct rl_counter_value *b,
 			  const struct rl_counter_value *e);

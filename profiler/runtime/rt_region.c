@@ -20,8 +20,11 @@ void rl_counter_total_add(struct rl_counter_total *tot,
 			  const struct rl_counter_value *b,
 			  const struct rl_counter_value *e)
 {
-	/* A counter never runs backwards; if a backend says so, count 0
-	 * rather than a wrapped-around figure. */
+	/* Integers only: this runs between the counter reads, where any
+	 * floating-point work would be counted as the program's flops.
+	 * A counter never runs backwards; if a backend says so, count 0
+	 * rather than a wrapped-around figure. The scaled value (value *
+	 * enabled / running) is computed by the reader from these sums. */
 	uint64_t dv = e->value >= b->value ? e->value - b->value : 0;
 	uint64_t de = e->enabled_ns >= b->enabled_ns
 			      ? e->enabled_ns - b->enabled_ns
@@ -32,10 +35,6 @@ void rl_counter_total_add(struct rl_counter_total *tot,
 	tot->value += dv;
 	tot->enabled_ns += de;
 	tot->running_ns += dr;
-	if (dr > 0)
-		tot->scaled += (double)dv * ((double)de / (double)dr);
-	else if (de == 0)
-		tot->scaled += (double)dv;
 }
 
 static uint32_t hash_name(const char *s, size_t len)
@@ -132,20 +131,27 @@ static void read_failed(struct rl_thread *t)
 	rl_rt_warn("backend", NULL, t->tid, false, msg);
 }
 
-static void read_counters(struct rl_thread *t, struct rl_counter_value *out,
-			  uint32_t *ok)
+/* Read the thread's counters into t->scratch (indexed by counter id).
+ * Returns 0, or -1 when nothing could be read (*ok cleared). */
+static int read_scratch(struct rl_thread *t, uint32_t *ok)
 {
-	if (!rl_rt.n_prov)
-		return;
 	if (!t->counters_ok) {
 		*ok = 0;
-		return;
+		return -1;
 	}
 	if (rl_rt.backend->read(t->backend_state, t->scratch) < 0) {
 		*ok = 0;
 		read_failed(t);
-		return;
+		return -1;
 	}
+	return 0;
+}
+
+static void read_counters(struct rl_thread *t, struct rl_counter_value *out,
+			  uint32_t *ok)
+{
+	if (!rl_rt.n_prov || read_scratch(t, ok) < 0)
+		return;
 	for (size_t k = 0; k < rl_rt.n_prov; k++)
 		out[k] = t->scratch[rl_rt.prov[k]];
 }
@@ -178,16 +184,15 @@ void rl_rt_pop_complete(struct rl_thread *t)
 {
 	uint64_t now = rl_rt_now_ns();
 	struct rl_frame *f = rl_frame_at(t, t->depth - 1);
-	struct rl_counter_value v1[RL_COUNTER_COUNT];
 	uint32_t ok = f->counters_ok;
-	read_counters(t, v1, &ok);
 	struct rl_region_stats *s = &t->regions[f->region];
 	s->calls++;
 	s->time_ns += now - f->t0_ns;
-	if (ok)
+	if (rl_rt.n_prov && ok && read_scratch(t, &ok) == 0)
 		for (size_t k = 0; k < rl_rt.n_prov; k++)
 			rl_counter_total_add(&s->counters[rl_rt.prov[k]],
-					     &f->v0[k], &v1[k]);
+					     &f->v0[k],
+					     &t->scratch[rl_rt.prov[k]]);
 	t->depth--;
 }
 
