@@ -125,7 +125,7 @@ static void setc(struct one *o, int c, double v)
 static void build(struct one *o, const struct rl_machine *m,
 		  struct rl_report *rep)
 {
-	struct rl_run_results run = {&o->proc, 1, NULL, NULL, NULL, -1, 0};
+	struct rl_run_results run = {.procs = &o->proc, .n_procs = 1, .exit_status = -1};
 	char err[256] = "";
 
 	cr_assert_eq(rl_report_build(&run, m, rep, err, sizeof err), 0, "%s",
