@@ -417,3 +417,101 @@ Test(placement, above_the_roof_is_a_finding_with_a_cause)
 	rl_report_release(&rep);
 	free(m);
 }
+
+/* rlprof run --count-with: counted in a portable build, timed in the
+ * native one: the timed build's ISA gives the ceiling. */
+Test(placement, count_with_holds_against_the_timed_builds_isa)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	char err[256] = "";
+
+	one_init(&o, sim_like, 1.0);
+	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
+		setc(&o, c, 0);
+	setc(&o, RL_C_FLOPS_F64_SCALAR, 10e9); /* portable: scalar */
+	setc(&o, RL_C_FLOPS_FMA, 0);
+	setc(&o, RL_C_DRAM_READ_BYTES, 1e8);
+	setc(&o, RL_C_DRAM_WRITE_BYTES, 0);
+	o.reg.time_native = 1;
+	struct rl_run_results run = {.procs = &o.proc, .n_procs = 1,
+				     .exit_status = -1,
+				     .count_with = (char *)"./portable",
+				     .timed_isa = (char *)"avx2"};
+	cr_assert_eq(rl_report_build(&run, m, &rep, err, sizeof err), 0, "%s",
+		     err);
+	cr_assert_eq(rep.rows[0].code_width, 256);
+	cr_assert_str_eq(rep.rows[0].ceiling, "avx2-fma f64");
+	expect_in(rep.rows[0].method, "ceiling: the timed build's ISA "
+				      "(--count-with");
+	rl_report_release(&rep);
+
+	run.timed_isa = NULL;
+	cr_assert_eq(rl_report_build(&run, m, &rep, err, sizeof err), 0, "%s",
+		     err);
+	cr_assert_str_eq(rep.rows[0].ceiling, "avx512-fma f64");
+	expect_in(rep.rows[0].method, "the timed build's ISA is unknown");
+	rl_report_release(&rep);
+	free(m);
+}
+
+static char *render_to_text(const char *format, const struct rl_report *rep)
+{
+	char *text = NULL, err[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct rl_render_options opt = {0, 0, 0};
+
+	cr_assert_not_null(f);
+	cr_assert_eq(rl_renderer_find(format)->render(f, rep, &opt, err,
+							sizeof err),
+		     0, "%s", err);
+	fclose(f);
+	return text;
+}
+
+/* The chart draws the ceiling a region is held against, and rings a
+ * point above its roof; the HTML names the roof and the finding. */
+Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct one o;
+	char *svg, *html, *plot;
+
+	place(&rep, m, &o, 2, 20e9, 0, 1e8, 0, 1.1); /* avx2, no FMA */
+	svg = render_to_text("svg", &rep);
+	expect_in(svg, ">avx2 f64 20 GFLOP/s<");
+	cr_assert_null(strstr(svg, "class=\"check\""), "no finding here");
+	free(svg);
+	rl_report_release(&rep);
+
+	m->loadavg1 = 1.5;
+	place(&rep, m, &o, 2, 1e9, 1e9, 12e9, 0, 0.24);
+	svg = render_to_text("svg", &rep);
+	expect_in(svg, "<circle class=\"check\"");
+	expect_in(svg, "Red ring: above its roof by more than 5%");
+	expect_in(svg, "self-check: 125% of DRAM 0% write");
+	free(svg);
+	html = render_to_text("html", &rep);
+	expect_in(html, "of DRAM 0% write</span>");
+	expect_in(html, ">above its roof</span>");
+	free(html);
+	rep.n_summed = 1;
+	{
+		struct rl_render_options opt = {1, 0, 0};
+		char *text = NULL, err[128];
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		cr_assert_eq(rl_renderer_find("table")->render(f, &rep, &opt,
+								err, sizeof err),
+			     0);
+		fclose(f);
+		plot = text;
+	}
+	expect_in(plot, "of DRAM 0% write) [above its roof: see check]");
+	free(plot);
+	rl_report_release(&rep);
+	free(m);
+}

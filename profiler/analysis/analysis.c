@@ -168,11 +168,18 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 				      : isnan(f32) ? f64
 						   : f64 + f32;
 	}
-	row->code_width = rl_code_width(row->flops_width);
 	/* flops_fma is a part of the flops, never added to them */
 	row->fma_share = ratio(cval(a, RL_C_FLOPS_FMA), row->flops);
 	if (rl_known(row->fma_share) && row->fma_share > 1)
 		row->fma_share = 1;
+	row->code_width = 0; /* after the scopes, below */
+	if (rep->count_with && a->time_native) {
+		/* counted in a portable build, timed in another: the timed
+		 * build's ISA decides the ceiling; its FMA use is unknown */
+		row->timed_isa = rep->timed_isa;
+		row->code_width = rl_isa_width(rep->timed_isa);
+		row->fma_share = NAN;
+	}
 	row->level_bytes[0] = both(a, RL_C_L1_READ_BYTES, RL_C_L1_WRITE_BYTES);
 	row->level_bytes[1] = both(a, RL_C_L2_READ_BYTES, RL_C_L2_WRITE_BYTES);
 	row->level_bytes[2] = both(a, RL_C_L3_READ_BYTES, RL_C_L3_WRITE_BYTES);
@@ -209,6 +216,18 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		row->simulated |= scope[c] == RL_SCOPE_SIMULATED;
 	}
 	row->time_native = a->time_native != 0;
+	if (!(rep->count_with && a->time_native)) {
+		/* a width no counter covers is taken as unused when it is
+		 * narrower than the widest counted one, or under the
+		 * simulator (Valgrind runs no AVX-512); a wider uncounted
+		 * one leaves the width unknown (the best peak) */
+		unsigned w = rl_code_width(row->flops_width);
+		for (int i = 3; w && i >= 0 && !row->simulated; i--)
+			if (isnan(row->flops_width[i]) &&
+			    (64u << i) > w)
+				w = 0;
+		row->code_width = w;
+	}
 
 	row->bound = RL_BOUND_UNKNOWN;
 	row->basis = RL_BASIS_NONE;
@@ -415,6 +434,9 @@ int rl_report_build(const struct rl_run_results *res,
 	memset(out, 0, sizeof *out);
 	out->version = RL_REPORT_VERSION;
 	out->machine = machine;
+	out->count_with = res->count_with != NULL;
+	if (res->timed_isa && !(out->timed_isa = strdup(res->timed_isa)))
+		goto out;
 	for (size_t p = 0; p < res->n_procs; p++) {
 		double s = (double)res->procs[p].start_ns / 1e9;
 		if (s > 0 && (out->run_start_s == 0 || s < out->run_start_s))
@@ -518,6 +540,7 @@ void rl_report_release(struct rl_report *r)
 	free(r->backend_reason);
 	free(r->backend_note);
 	free(r->command);
+	free(r->timed_isa);
 	for (int c = 0; c < RL_COUNTER_COUNT; c++)
 		free(r->method[c]);
 	for (size_t i = 0; i < r->n_strings; i++)

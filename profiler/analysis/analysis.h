@@ -39,6 +39,9 @@ struct rl_ceiling {
 unsigned rl_roof_width(const struct rl_compute_roof *c);
 int rl_roof_fma(const struct rl_compute_roof *c);
 unsigned rl_code_width(const double flops_width[4]);
+/* The vector width of an ISA name of --timed-isa ("scalar" 64, "sse2" and
+ * "sse" 128, "avx2" 256, "avx512" 512); 0 for NULL or unknown. */
+unsigned rl_isa_width(const char *isa);
 void rl_pick_ceiling(const struct rl_machine *m, const char *prec,
 		     unsigned threads, unsigned width, double fma_share,
 		     const struct rl_compute_roof *best_peak,

@@ -4,7 +4,10 @@
  * "Mix roofs, ISA ceilings and the self-check").
  *
  * Width: the narrowest width W such that the flops at widths wider than W
- * are under 1 % of the total. Ignoring that 1 % lowers the bound by at
+ * are under 1 % of the total. A width no counter covers is taken as
+ * unused when it is narrower than W, or under the simulator (it has no
+ * 512-bit counters: Valgrind runs no AVX-512), and the method line says
+ * which; an uncounted width wider than W leaves the width unknown. Ignoring that 1 % lowers the bound by at
  * most 1 % (the time of those flops at a higher rate is not counted), and
  * a scalar loop with a vectorised prologue is held against the scalar
  * ceiling, not the vector one.
@@ -18,6 +21,9 @@
  * Fallbacks, each said in the method line: no width counted, or no
  * ceiling of that width in the model: the best peak of the precision; a
  * no-FMA ceiling missing: the FMA one of the same width (optimistic).
+ * rlprof run --count-with (counts from a portable build, time from the
+ * native one): the timed build's ISA gives the width, its FMA use is not
+ * counted (the FMA ceiling), and an unknown timed ISA gives the best peak.
  * Roofs from files written before width_bits/fma: width and FMA from the
  * name ("scalar" 64, "sse*" 128, "avx2*" 256, "avx512*" 512; "-fma").
  */
@@ -64,19 +70,39 @@ unsigned rl_code_width(const double fw[4])
 {
 	double tot = 0, wider = 0;
 
+	int known = 0;
+
 	for (int i = 0; i < 4; i++) {
 		if (isnan(fw[i]))
-			return 0;
+			continue; /* not counted: taken as none (said) */
+		known++;
 		tot += fw[i];
 	}
-	if (!(tot > 0))
+	if (!known || !(tot > 0))
 		return 0;
 	for (int i = 3; i >= 0; i--) {
+		if (isnan(fw[i]))
+			continue;
 		if (wider + fw[i] >= WIDTH_SHARE * tot)
 			return widths[i];
 		wider += fw[i];
 	}
 	return 64;
+}
+
+unsigned rl_isa_width(const char *isa)
+{
+	if (!isa)
+		return 0;
+	if (strcmp(isa, "scalar") == 0)
+		return 64;
+	if (strncmp(isa, "sse", 3) == 0)
+		return 128;
+	if (strcmp(isa, "avx2") == 0 || strcmp(isa, "avx") == 0)
+		return 256;
+	if (strncmp(isa, "avx512", 6) == 0)
+		return 512;
+	return 0;
 }
 
 static unsigned tdist(unsigned a, unsigned b)

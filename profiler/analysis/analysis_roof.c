@@ -133,10 +133,21 @@ static int place_note(struct rl_report *rep, struct rl_region_row *row,
 		roofs = "roofs: each level's bandwidth for the region's "
 			"read/write mix (1/BW linear in the write fraction "
 			"between the probed read-only, triad and fill points)";
-	if (ceiling_note)
-		snprintf(buf, sizeof buf, "%s; ceiling: %s", roofs,
-			 ceiling_note);
-	else
+	if (ceiling_note) {
+		static const char *const wn[4] = {"scalar", "128-bit",
+						  "256-bit", "512-bit"};
+		char missing[64] = "";
+		size_t n = 0;
+		for (int i = 0; row->code_width && !row->timed_isa && i < 4;
+		     i++)
+			if (isnan(row->flops_width[i]))
+				n += (size_t)snprintf(missing + n,
+						      sizeof missing - n, "%s%s",
+						      n ? ", " : "", wn[i]);
+		snprintf(buf, sizeof buf, "%s; ceiling: %s%s%s%s", roofs,
+			 ceiling_note, n ? " (" : "", missing,
+			 n ? " flops not counted: taken as none)" : "");
+	} else
 		snprintf(buf, sizeof buf, "%s", roofs);
 	row->place_note = intern(rep, buf);
 	return row->place_note ? 0 : RL_ENOMEM;
@@ -178,6 +189,21 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 				row->fma_share, peak, &ce);
 		if (!ce.roof)
 			return 0;
+		if (rep->count_with && row->time_native)
+			ce.note = row->timed_isa
+					  ? (ce.roof == peak && row->code_width !=
+								     rl_roof_width(
+									     peak)
+						     ? "the best peak (no ceiling of the "
+						       "timed build's ISA in the "
+						       "model)"
+						     : "the timed build's ISA (--count-with:"
+						       " flops counted in another build; "
+						       "its FMA use not counted: the "
+						       "optimistic bound)")
+					  : "the best peak (--count-with: the timed "
+					    "build's ISA is unknown; --timed-isa "
+					    "names it)";
 		rl_ceiling_label(label, sizeof label, &ce);
 		if (!(row->ceiling = intern(rep, label)))
 			return RL_ENOMEM;

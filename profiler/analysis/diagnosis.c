@@ -61,6 +61,11 @@ static void flops_mix(FILE *o, const struct rl_region_row *row)
 	double share = ratio(row->flops_width[wi], row->flops);
 	char p[32];
 
+	if (row->timed_isa) {
+		fprintf(o, "the timed build is %s (its flops counted in "
+			"another build)", row->timed_isa);
+		return;
+	}
 	if (!rl_known(share))
 		snprintf(p, sizeof p, "?");
 	else if (share >= 0.9995)

@@ -103,6 +103,9 @@ struct rl_region_row {
 				  precision, for the ISA advice */
 	char *check;           /* self-check finding (above the bound roof by
 				  more than RL_CHECK_PCT - 100 %), or NULL */
+	const char *timed_isa; /* --count-with: the ISA of the timed build,
+				  whose ceiling applies (into the report);
+				  NULL otherwise */
 	const char *place_note; /* how the roofs and the ceiling were
 				  chosen (interned), appended to method */
 	const char *check_cause; /* "short-region", "cache-capacity",
@@ -134,6 +137,10 @@ struct rl_report {
 	double run_start_s;     /* when the earliest process began, seconds
 				   since the epoch; 0 unknown (self-check) */
 	size_t n_checks;        /* summed rows with a self-check finding */
+	bool count_with;        /* rlprof run --count-with: the counts come
+				   from another build than the timed one */
+	char *timed_isa;        /* that timed build's ISA ("avx2"), NULL
+				   unknown; owned */
 };
 
 int rl_report_build(const struct rl_run_results *res,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "machine_stored.h"
 #include "render.h"
 #include "results.h"
 #include "rl_error.h"
@@ -21,16 +22,20 @@ static void usage(FILE *out)
 		"[--per-thread] [-o FILE]\n"
 		"\n"
 		"Re-renders the results that 'rlprof run' saved in DIR (its output\n"
-		"directory, rlprof-out/ by default) on this machine's roofs. Nothing\n"
-		"is run; the machine model is read from the cache (measured once\n"
-		"when missing, unless --no-probe).\n"
+		"directory, rlprof-out/ by default). Nothing is run. The regions are\n"
+		"placed against the machine model stored with the results\n"
+		"(DIR/machine.json), so the report stays the same after 'rlprof probe\n"
+		"--force'; results without one (an older rlprof) use the cached model\n"
+		"(measured once when missing, unless --no-probe).\n"
 		"\n"
 		"  -f, --format FORMAT  table (default), json, csv, svg or html\n"
 		"      --plot           table: add a small text roofline\n"
 		"      --per-thread     table: one row per thread under each region\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
-		"      --no-probe       never measure the machine: without a cached\n"
-		"                       model the bounds are left empty\n"
+		"      --no-probe       never measure the machine: without a stored\n"
+		"                       or cached model the bounds are left empty\n"
+		"      --model FILE     place against this machine model file instead\n"
+		"                       ('cache': this machine's cached model)\n"
 		"      --color WHEN     table colours: auto (default), always, never\n"
 		"  -h, --help           this text\n"
 		"\n"
@@ -49,7 +54,7 @@ static void list_formats(char *buf, size_t len)
 	}
 }
 
-enum { OPT_PLOT = 256, OPT_PER_THREAD, OPT_NO_PROBE, OPT_COLOR };
+enum { OPT_PLOT = 256, OPT_PER_THREAD, OPT_NO_PROBE, OPT_COLOR, OPT_MODEL };
 
 int cmd_report(int argc, char **argv)
 {
@@ -60,10 +65,12 @@ int cmd_report(int argc, char **argv)
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
 		{"color", required_argument, NULL, OPT_COLOR},
+		{"model", required_argument, NULL, OPT_MODEL},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *format = "table", *output = NULL, *color = "auto", *dir;
+	const char *model = NULL;
 	struct rl_render_options ro = {0, 0, 0};
 	const struct rl_renderer *rd;
 	struct rl_run_results res;
@@ -82,6 +89,7 @@ int cmd_report(int argc, char **argv)
 		case OPT_PER_THREAD: ro.per_thread = 1; break;
 		case OPT_NO_PROBE: no_probe = 1; break;
 		case OPT_COLOR: color = optarg; break;
+		case OPT_MODEL: model = optarg; break;
 		case 'h': usage(stdout); return RL_EXIT_OK;
 		default:
 			fputs("rlprof: see 'rlprof report --help'\n", stderr);
@@ -121,6 +129,22 @@ int cmd_report(int argc, char **argv)
 		fputs("rlprof: out of memory\n", stderr);
 		goto out_res;
 	}
+	if (model && strcmp(model, "cache") != 0) {
+		if (rl_machine_load(model, m, err, sizeof err)) {
+			fprintf(stderr, "rlprof: %s\n", err);
+			goto out_m;
+		}
+		goto build;
+	}
+	if (!model) {
+		int lr = rl_machine_load_stored(dir, m, err, sizeof err);
+		if (lr == 0)
+			goto build;
+		if (lr != RL_ENOENT)
+			fprintf(stderr, "rlprof: the machine model stored with the "
+				"results cannot be used (%s): placing against "
+				"this machine's cached model\n", err);
+	}
 	if (!no_probe) {
 		char cache[4096];
 		if (rl_machine_cache_path(cache, sizeof cache, err,
@@ -135,6 +159,7 @@ int cmd_report(int argc, char **argv)
 		free(m);
 		m = NULL;
 	}
+build:
 	if (rl_report_build(&res, m, &rep, err, sizeof err)) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		goto out_m;

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "machine_stored.h"
 #include "render.h"
 #include "report.h"
 #include "run.h"
@@ -22,6 +23,8 @@
 #pragma weak rl_results_load_dir
 #pragma weak rl_run_results_release
 #pragma weak rl_machine_obtain
+#pragma weak rl_machine_store
+#pragma weak rl_machine_load_stored
 #pragma weak rl_report_build
 #pragma weak rl_report_release
 #pragma weak rl_renderer_find
@@ -202,6 +205,29 @@ static const struct rl_machine *obtain_machine(const struct rl_run *run,
 	return NULL;
 }
 
+/* The model goes into DIR beside the results, so that rlprof report DIR
+ * places against the same roofs later (whatever rlprof probe --force does
+ * to the cache). The report is then built from the stored copy: the
+ * table printed now and every later rlprof report agree to the digit. */
+static void store_machine(const struct rl_run *run, struct rl_machine *m)
+{
+	struct rl_machine *back;
+	char err[1024];
+
+	if (!rl_machine_store || !rl_machine_load_stored)
+		return;
+	if (rl_machine_store(run->out_dir, m, err, sizeof err)) {
+		rl_run_warn("cannot store the machine model with the results "
+			    "(%s): rlprof report will use the cached one", err);
+		return;
+	}
+	if (!(back = malloc(sizeof *back)))
+		return;
+	if (rl_machine_load_stored(run->out_dir, back, err, sizeof err) == 0)
+		*m = *back;
+	free(back);
+}
+
 static void write_files(const struct rl_run *run, const struct rl_report *rep,
 			const struct rl_render_options *ropt)
 {
@@ -283,6 +309,8 @@ int rl_run_report(struct rl_run *run)
 		return -1;
 	}
 	model = obtain_machine(run, m);
+	if (model && !run->no_files)
+		store_machine(run, m);
 	memset(&rep, 0, sizeof rep);
 	if (rl_report_build(&res, model, &rep, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: cannot build the report: %s\n", err);

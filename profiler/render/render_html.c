@@ -119,10 +119,20 @@ static void td_bound(FILE *out, const struct rl_region_row *row)
 	}
 	fprintf(out, "<td data-v=\"%.17g\">%s%%", row->roof_pct,
 		rl_chart_num(buf, sizeof buf, row->roof_pct));
-	if (row->bound_roof) {
+	if (row->roof_label || row->bound_roof) {
 		fputs(" <span class=\"muted\">of ", out);
-		esc(out, row->bound_roof);
+		esc(out, row->roof_label ? row->roof_label : row->bound_roof);
 		fputs("</span>", out);
+	}
+	if (row->ceiling && row->bound == RL_BOUND_MEMORY) {
+		fputs(" <span class=\"muted\">(ceiling ", out);
+		esc(out, row->ceiling);
+		fputs(")</span>", out);
+	}
+	if (row->check) {
+		fputs(" <span class=\"warn check\" title=\"", out);
+		esc(out, row->check);
+		fputs("\">above its roof</span>", out);
 	}
 	fputs("</td>", out);
 }

@@ -193,10 +193,13 @@ static void write_legend(FILE *out, const struct rl_report *r,
 		if (row->bound != RL_BOUND_UNKNOWN && rl_known(row->roof_pct)) {
 			fprintf(out, " (%s%% of ",
 				rl_chart_num(a, sizeof a, row->roof_pct));
-			rl_term_put(out, row->bound_roof ? row->bound_roof
-							 : "its roof");
+			rl_term_put(out, row->roof_label    ? row->roof_label
+					 : row->bound_roof ? row->bound_roof
+							   : "its roof");
 			fputc(')', out);
 		}
+		if (row->check)
+			fputs(" [above its roof: see check]", out);
 		fputc('\n', out);
 	}
 }

@@ -106,7 +106,13 @@ static void write_region_title(FILE *out, const struct rl_region_row *row)
 		fprintf(out, "&#10;%s-bound, %s%% of ",
 			row->bound == RL_BOUND_MEMORY ? "memory" : "compute",
 			rl_chart_num(a, sizeof a, row->roof_pct));
-		rl_xml_escape(out, row->bound_roof ? row->bound_roof : "its roof");
+		rl_xml_escape(out, row->roof_label    ? row->roof_label
+				   : row->bound_roof ? row->bound_roof
+						     : "its roof");
+	}
+	if (row->check) {
+		fputs("&#10;self-check: ", out);
+		rl_xml_escape(out, row->check);
 	}
 	if (row->diagnosis && *row->diagnosis) {
 		fputs("&#10;", out);
@@ -301,10 +307,11 @@ static int place_roof_labels(struct svg *s)
 		const struct rl_compute_roof *fr = c->flat[f].roof;
 		if (!s->flat_drawn[f])
 			continue;
-		if (c->flat[f].is_peak || strcmp(fr->name, fr->kind) == 0)
+		if (c->flat[f].is_peak || strcmp(fr->name, fr->kind) == 0 ||
+		    strcmp(fr->kind, "peak") == 0 ||
+		    strcmp(fr->kind, "scalar") == 0)
 			snprintf(s->flat_text[f], sizeof s->flat_text[f],
-				 "%s %s %s GFLOP/s",
-				 c->flat[f].is_peak ? fr->name : fr->kind,
+				 "%s %s %s GFLOP/s", fr->name,
 				 fr->precision, rl_chart_num(v, sizeof v, fr->gflops));
 		else
 			snprintf(s->flat_text[f], sizeof s->flat_text[f],
@@ -539,6 +546,12 @@ static void write_regions(struct svg *s)
 		if (d->counted)
 			write_marker(out, "point", row->precision, d->cx, d->cy, col,
 				     "#000");
+		if (d->counted && row->check)
+			/* the self-check's mark: above its roof */
+			fprintf(out, "<circle class=\"check\" cx=\"%.2f\" "
+				"cy=\"%.2f\" r=\"%.1f\" fill=\"none\" "
+				"stroke=\"#d00\" stroke-width=\"2\"/>\n",
+				d->cx, d->cy, POINT_R + 4);
 		fputs("</g>\n", out);
 	}
 }
@@ -640,6 +653,10 @@ static double write_legend(struct svg *s, double y, int draw)
 		if (c->precision_assumed)
 			fputs("Precision unknown for some regions: drawn against the "
 			      "f64 roofs. ", out);
+		if (c->n_checks)
+			fprintf(out, "Red ring: above its roof by more than "
+				"5%% (self-check: %zu region%s; see the report). ",
+				c->n_checks, c->n_checks == 1 ? "" : "s");
 		fputs("Hover a point or a roof for its figures.</text>\n", out);
 		if (c->simulated && c->sim_valgrind_time)
 			fprintf(out, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "

@@ -117,6 +117,21 @@ static void add_flats(struct rl_chart *c, const struct rl_machine *m,
 	}
 }
 
+/* A ceiling a row is held against or its diagnosis names, once. */
+static void add_named(struct rl_chart *c, const struct rl_compute_roof *r)
+{
+	if (!r || !(r->gflops > 0) || c->n_flat >= RL_CHART_MAX_FLAT)
+		return;
+	for (size_t i = 0; i < c->n_flat; i++)
+		if (c->flat[i].roof == r ||
+		    (strcmp(c->flat[i].roof->name, r->name) == 0 &&
+		     strcmp(c->flat[i].roof->kind, r->kind) == 0 &&
+		     strcmp(c->flat[i].roof->precision, r->precision) == 0 &&
+		     c->flat[i].roof->threads == r->threads))
+			return;
+	c->flat[c->n_flat++] = (struct rl_chart_flat){r, 0};
+}
+
 const struct rl_compute_roof *rl_chart_peak_for(const struct rl_chart *c,
 						const char *precision)
 {
@@ -232,7 +247,19 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 			add_flats(c, m, "f64", !main_f32);
 		if (c->show_f32)
 			add_flats(c, m, "f32", main_f32);
+		for (size_t i = 0; i < r->n_summed; i++) {
+			const struct rl_region_row *row = &r->rows[i];
+			if (!rl_chart_has_counted(row) &&
+			    !rl_chart_has_declared(row))
+				continue;
+			add_named(c, row->ceiling_roof);
+			add_named(c, row->fma_pair);
+			add_named(c, row->named_ceiling);
+		}
 	}
+	for (size_t i = 0; i < r->n_summed; i++)
+		c->n_checks += r->rows[i].check != NULL &&
+			       rl_chart_has_counted(&r->rows[i]);
 
 	c->roof_threads = c->n_slope ? c->slope[0].roof->threads
 			  : c->n_flat ? c->flat[0].roof->threads : 0;

@@ -12,6 +12,8 @@
  * not count): the best "peak" roof and, under it, the best "add-only",
  * "scalar" and "single-chain" ceilings (with both precisions shown, the
  * ceilings of the one most regions use only, f64 on a tie).
+ * Every ceiling a row is held against (its ISA ceiling, both ceilings of
+ * a partial FMA share) or its diagnosis names is drawn too, dashed.
  * Slopes use the "moved" bandwidth (32 B per triad element, write-allocate
  * included: what counters see) when any row has counted bytes, else the
  * "stream" one (24 B, the convention of declared bytes).
@@ -38,7 +40,7 @@
 #define RL_CHART_PLOT_W 780.0
 #define RL_CHART_PLOT_H 440.0
 #define RL_CHART_MAX_DECADES 12
-#define RL_CHART_MAX_FLAT 8
+#define RL_CHART_MAX_FLAT 16
 
 struct rl_chart_slope {
 	const struct rl_bw_roof *roof;
@@ -68,6 +70,7 @@ struct rl_chart {
 	struct rl_chart_flat flat[RL_CHART_MAX_FLAT];
 	size_t n_flat;                   /* peaks first */
 	double peak_max_gflops;          /* highest peak shown, 0 none */
+	size_t n_checks;                 /* points marked by the self-check */
 };
 
 /* Choose roofs and axis ranges for the summed rows of r. */
