@@ -51,6 +51,7 @@ all:
 include counters/build.mk
 include profiler/build.mk
 include profiler/fortran/build.mk
+include profiler/compat/build.mk
 include probes/build.mk
 include kernels/build.mk
 include counters/sim/build.mk

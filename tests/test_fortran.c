@@ -92,6 +92,8 @@ Test(fortran, module_by_pkg_config_reports_regions, .timeout = 180)
 	cr_expect_eq(strtod(csv_col(row, 8, col, sizeof col), NULL), 100000.0,
 		     "%s", row);
 	cr_expect_null(strstr(csv, "f_padded "), "%s", csv);
+	/* it imports rl_region_begin: its own regions, no '<program>' */
+	cr_expect_null(e2e_csv_row(csv, "<program>"), "%s", csv);
 	free(csv);
 	e2e_rmtree(dir);
 	free(dir);

@@ -45,6 +45,11 @@ static void usage(FILE *out)
 		"                          ceiling its regions are held against (default:\n"
 		"                          its GNU property note, when it says more than\n"
 		"                          x86-64-baseline)\n"
+		"      --compat MODE       programs annotated for LIKWID's marker API or\n"
+		"                          PAPI's high-level API: 'auto' (default) finds\n"
+		"                          them by their imports and preloads a shim that\n"
+		"                          makes their regions rlprof regions; 'likwid' or\n"
+		"                          'papi' forces one; 'none' turns the shims off\n"
 		"      --no-probe          do not measure this machine when no machine model\n"
 		"                          is cached (the report then has no roofs)\n"
 		"      --plot              draw a small text roofline under the table\n"
@@ -59,7 +64,8 @@ static void usage(FILE *out)
 }
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
-       OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA };
+       OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
+       OPT_COMPAT };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -82,6 +88,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"sim-timing", required_argument, NULL, OPT_SIM_TIMING},
 		{"count-with", required_argument, NULL, OPT_COUNT_WITH},
 		{"timed-isa", required_argument, NULL, OPT_TIMED_ISA},
+		{"compat", required_argument, NULL, OPT_COMPAT},
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
@@ -94,6 +101,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 	o->out_dir = "rlprof-out";
 	o->backend = "auto";
 	o->sim_timing = "native";
+	o->compat = "auto";
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+o:b:qh", opts, NULL)) != -1) {
@@ -107,6 +115,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_SIM_TIMING: o->sim_timing = optarg; break;
 		case OPT_COUNT_WITH: o->count_with = optarg; break;
 		case OPT_TIMED_ISA: o->timed_isa = optarg; break;
+		case OPT_COMPAT: o->compat = optarg; break;
 		case OPT_NO_PROBE: o->no_probe = true; break;
 		case OPT_PLOT: o->plot = true; break;
 		case OPT_PER_THREAD: o->per_thread = true; break;
@@ -141,6 +150,10 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 	    strcmp(o->sim_timing, "sim") != 0)
 		return usage_error("option '--sim-timing' takes 'native' or 'sim', not '%s'",
 				   o->sim_timing);
+	if (strcmp(o->compat, "auto") != 0 && strcmp(o->compat, "likwid") != 0 &&
+	    strcmp(o->compat, "papi") != 0 && strcmp(o->compat, "none") != 0)
+		return usage_error("option '--compat' takes 'auto', 'likwid', 'papi' or 'none', not '%s'",
+				   o->compat);
 	if (strcmp(o->backend, "auto") != 0 && !rl_backend_find(o->backend)) {
 		char names[256];
 		rl_backend_names(names, sizeof names);

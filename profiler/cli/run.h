@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "backend_choice.h"
+#include "elf_imports.h"
 #include "inspect_elf.h"
 #include "launch.h"
 
@@ -33,6 +34,8 @@ struct rl_run_options {
 				    the timed PROGRAM (sim, native timing) */
 	const char *timed_isa;   /* --timed-isa: scalar, sse2, sse, avx2,
 				    avx512 (the timed build's ceiling) */
+	const char *compat;      /* --compat: auto (default), likwid, papi,
+				    none */
 	bool quiet, no_probe, plot, per_thread;
 	char **argv;             /* PROGRAM ARGS..., NULL-terminated */
 	int argc;
@@ -83,6 +86,12 @@ struct rl_run {
 	struct rl_elf_info count_elf;
 	char timed_isa[16];
 	char timed_isa_source[PATH_MAX + 160];
+
+	/* --compat (run_compat.c): the region APIs the program imports and
+	 * the shims preloaded for them */
+	struct rl_elf_imports imports;
+	bool imports_read;
+	bool compat_likwid, compat_papihl;
 };
 
 /* run_prepare.c */
@@ -108,6 +117,14 @@ int rl_run_native(struct rl_run *run);
  * build's (differences warned), the timed build's ISA found (option, else
  * its GNU property note). Returns 0, or an exit status (message said). */
 int rl_run_check_count_with(struct rl_run *run);
+
+/* run_compat.c: reads the program's imports once; with --compat auto
+ * (or likwid/papi) adds the shims for LIKWID's marker API and PAPI's
+ * high-level API to l's LD_PRELOAD and sets compat_likwid/compat_papihl. */
+int rl_run_compat(struct rl_run *run, struct rl_launch *l, char *err,
+		  size_t errlen);
+/* The program marks regions some way (records, imports, a shim). */
+bool rl_run_has_regions(const struct rl_run *run);
 
 /* run_record.c */
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);

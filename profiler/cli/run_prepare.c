@@ -297,7 +297,9 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 	    rl_launch_setenv(l, "RLPROF_BACKEND", b->name) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS", run->options) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	run->whole_program = run->elf.n_sites == 0;
+	if ((rc = rl_run_compat(run, l, err, errlen)) < 0)
+		return rc;
+	run->whole_program = !rl_run_has_regions(run);
 	if (run->whole_program) {
 		if (rl_launch_setenv(l, "RLPROF_WHOLE_PROGRAM", "1") < 0)
 			return rl_fail(err, errlen, RL_ENOMEM, "out of memory");

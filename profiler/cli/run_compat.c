@@ -1,0 +1,112 @@
+/*
+ * rlprof run --compat: programs annotated for LIKWID's marker API or PAPI's
+ * high-level API run unchanged. Their imports (elf_imports.c) say which
+ * API they call; the matching shim of profiler/compat/ is preloaded in
+ * front of the real library, so each of their regions becomes an rlprof
+ * region of the same name.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rl_error.h"
+#include "run.h"
+
+#define LIKWID_SHIM "librlprof-likwid.so"
+#define PAPIHL_SHIM "librlprof-papihl.so"
+
+static void decide(struct rl_run *run)
+{
+	const char *mode = run->opt.compat ? run->opt.compat : "auto";
+	char err[512];
+
+	if (run->elf.kind != RL_FILE_SCRIPT &&
+	    rl_elf_imports(run->program, &run->imports, err, sizeof err) < 0)
+		memset(&run->imports, 0, sizeof run->imports);
+	run->imports_read = true;
+	if (strcmp(mode, "none") == 0)
+		return;
+	run->compat_likwid = strcmp(mode, "likwid") == 0 ||
+			     (strcmp(mode, "auto") == 0 &&
+			      run->imports.likwid_marker);
+	run->compat_papihl = strcmp(mode, "papi") == 0 ||
+			     (strcmp(mode, "auto") == 0 && run->imports.papi_hl);
+	if (!run->compat_likwid && !run->compat_papihl)
+		return;
+	if (!run->elf.dynamic && run->elf.kind != RL_FILE_SCRIPT) {
+		rl_run_warn("'%s' is statically linked, so no shim can be "
+			    "preloaded into it: its %s regions are not seen "
+			    "(link it dynamically)",
+			    run->name,
+			    run->compat_likwid ? "LIKWID marker" : "PAPI "
+								 "high-level");
+		run->compat_likwid = run->compat_papihl = false;
+		return;
+	}
+	if (run->compat_likwid)
+		rl_run_say(run, "'%s' %s LIKWID's marker API: its regions are "
+				"rlprof regions (" LIKWID_SHIM " preloaded; "
+				"--compat none turns this off)",
+			   run->name,
+			   run->imports.likwid_marker ? "calls" : "is taken to "
+								  "call");
+	if (run->compat_papihl)
+		rl_run_say(run, "'%s' %s PAPI's high-level API: its regions are "
+				"rlprof regions (" PAPIHL_SHIM " preloaded; "
+				"--compat none turns this off)",
+			   run->name,
+			   run->imports.papi_hl ? "calls" : "is taken to call");
+}
+
+bool rl_run_has_regions(const struct rl_run *run)
+{
+	return run->elf.n_sites > 0 || run->imports.rl_regions ||
+	       run->compat_likwid || run->compat_papihl;
+}
+
+/* dir/name, when readable, appended to buf with a ':' */
+static int add_shim(const struct rl_run *run, char *buf, size_t len,
+		    const char *name, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	size_t used = strlen(buf);
+
+	snprintf(path, sizeof path, "%s/%s", run->lib_dir, name);
+	if (access(path, R_OK) != 0)
+		return rl_fail(err, errlen, RL_ENOENT,
+			       "'%s' is missing, so '%s' cannot be profiled by "
+			       "its own regions: reinstall rlprof, or run with "
+			       "--compat none",
+			       path, run->name);
+	snprintf(buf + used, len - used, "%s%s", used ? ":" : "", path);
+	return 0;
+}
+
+int rl_run_compat(struct rl_run *run, struct rl_launch *l, char *err,
+		  size_t errlen)
+{
+	char value[3 * PATH_MAX + 128] = "";
+	const char *old = getenv("LD_PRELOAD");
+	int rc;
+
+	if (!run->imports_read)
+		decide(run);
+	if (run->compat_likwid &&
+	    (rc = add_shim(run, value, sizeof value, LIKWID_SHIM, err,
+			   errlen)) < 0)
+		return rc;
+	if (run->compat_papihl &&
+	    (rc = add_shim(run, value, sizeof value, PAPIHL_SHIM, err,
+			   errlen)) < 0)
+		return rc;
+	if (!value[0])
+		return 0;
+	if (old && *old) {
+		size_t used = strlen(value);
+		snprintf(value + used, sizeof value - used, ":%s", old);
+	}
+	if (rl_launch_setenv(l, "LD_PRELOAD", value) < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * What the compatibility shims (librlprof-likwid.so, librlprof-papihl.so)
+ * keep per thread beside librlprof's own figures: for each region name,
+ * whether it is open in this thread, its accumulated time and its call
+ * count, which LIKWID's and PAPI's APIs give back to the program
+ * (LIKWID_MARKER_GET) or use to decide a return code. librlprof does the
+ * measuring; these are only the answers the foreign API owes its caller.
+ *
+ * Every function acts on the calling thread's table; nothing is shared
+ * between threads, so nothing is locked. Names are copied.
+ */
+#ifndef RL_COMPAT_REGIONS_H
+#define RL_COMPAT_REGIONS_H
+
+#define RL_COMPAT_HIDDEN __attribute__((visibility("hidden")))
+
+struct rl_compat_region {
+	char *name;
+	int open;        /* started and not stopped in this thread */
+	double t0;       /* CLOCK_MONOTONIC seconds at the start */
+	double time_s;   /* accumulated over completed start/stop pairs */
+	int count;       /* completed start/stop pairs */
+};
+
+/* The calling thread's entry for name; created (closed, zero) when create
+ * is set. NULL when absent and not created, or out of memory. */
+RL_COMPAT_HIDDEN struct rl_compat_region *rl_compat_find(const char *name,
+							  int create);
+
+/* CLOCK_MONOTONIC in seconds. */
+RL_COMPAT_HIDDEN double rl_compat_now(void);
+
+/* Number of regions the calling thread has entered (open or not). */
+RL_COMPAT_HIDDEN int rl_compat_count(void);
+
+#endif

@@ -1,0 +1,79 @@
+/* The region APIs a program imports (elf_imports.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf_imports.h"
+#include "rl_error.h"
+
+static void note(struct rl_elf_imports *out, const char *name)
+{
+	if (strcmp(name, "likwid_markerStartRegion") == 0)
+		out->likwid_marker = true;
+	else if (strcmp(name, "PAPI_hl_region_begin") == 0)
+		out->papi_hl = true;
+	else if (strcmp(name, "rl_region_begin") == 0)
+		out->rl_regions = true;
+}
+
+static void read_dynsym(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+			struct rl_elf_imports *out)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n;
+
+	if (!d || sh->sh_entsize == 0)
+		return;
+	n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != SHN_UNDEF)
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		    GELF_ST_TYPE(sym.st_info) != STT_NOTYPE)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (name)
+			note(out, name);
+	}
+}
+
+int rl_elf_imports(const char *path, struct rl_elf_imports *out, char *err,
+		   size_t errlen)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	int fd;
+
+	memset(out, 0, sizeof *out);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		return rl_fail(err, errlen,
+			       e == ENOENT ? RL_ENOENT
+			       : e == EACCES ? RL_EPERM : RL_EIO,
+			       "cannot open '%s': %s", path, strerror(e));
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		close(fd);
+		return rl_fail(err, errlen, RL_EIO, "cannot read '%s': libelf: %s",
+			       path, elf_errmsg(-1));
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+				read_dynsym(elf, scn, &sh, out);
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return 0;
+}
