@@ -37,3 +37,15 @@ $(TESTBIN)/programs/dot-portable: tests/programs/count_with/dot.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -march=x86-64-v3 $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(COUNT_WITH_PROGRAMS)
+
+# tests/mpi/: MPI programs of the MPI end-to-end tests (test_e2e_mpi.c),
+# built with Open MPI's mpicc around $(CC) when it is installed; the tests
+# skip when they are absent.
+MPICC ?= mpicc
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+MPI_TEST_PROGRAMS := $(patsubst tests/mpi/%.c,$(TESTBIN)/mpi/%,$(wildcard tests/mpi/*.c))
+$(MPI_TEST_PROGRAMS): $(TESTBIN)/mpi/%: tests/mpi/%.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+tests: $(MPI_TEST_PROGRAMS)
+endif
