@@ -82,6 +82,8 @@ struct rl_process_results {
 	size_t n_warnings;
 };
 
+struct rl_mpi_results;
+
 /* All processes of one `rlprof run`, as loaded from DIR. */
 struct rl_run_results {
 	struct rl_process_results *procs;
@@ -99,6 +101,8 @@ struct rl_run_results {
 	char *count_with;
 	char *timed_isa;
 	char *timed_isa_source;
+	struct rl_mpi_results *mpi; /* the ranks of an MPI run, NULL when
+				       not one (results_ranks.h) */
 };
 
 /* The scaled count of a counter from its sums: value * enabled / running

@@ -15,6 +15,7 @@
 #include "results.h"
 #include "results_json.h"
 #include "results_native.h"
+#include "results_ranks.h"
 #include "shell_quote.h"
 #include "rl_error.h"
 
@@ -34,6 +35,7 @@ void rl_run_results_release(struct rl_run_results *r)
 	free(r->count_with);
 	free(r->timed_isa);
 	free(r->timed_isa_source);
+	rl_mpi_results_free(r->mpi);
 	memset(r, 0, sizeof *r);
 	r->exit_status = -1;
 }
@@ -330,6 +332,9 @@ int rl_results_load_dir(const char *dir, struct rl_run_results *out, char *err,
 	snprintf(raw, len, "%s/raw", dir);
 	if ((rc = load_procs(raw, &out->procs, &out->n_procs, err, errlen)))
 		goto out;
+	if (out->n_procs == 0 &&
+	    (rc = rl_results_load_ranks(dir, out, err, errlen)))
+		goto out;
 	if (out->n_procs == 0) {
 		rc = rl_fail(err, errlen, RL_ENOENT,
 			     "no results in '%s': was the program run with "
@@ -351,7 +356,7 @@ int rl_results_load_dir(const char *dir, struct rl_run_results *out, char *err,
 		if (rc)
 			goto out;
 	}
-	if ((rc = merge_native(dir, &nat, out)))
+	if (!out->mpi && (rc = merge_native(dir, &nat, out)))
 		rl_fail(err, errlen, rc, "out of memory");
 out:
 	free(nat.sim_timing);

@@ -1,0 +1,294 @@
+/* The ranks of an MPI run: DIR/rank-<r>/ merged (results_ranks.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "results_json.h"
+#include "results_native.h"
+#include "results_ranks.h"
+#include "rl_error.h"
+
+void rl_mpi_results_free(struct rl_mpi_results *m)
+{
+	if (!m)
+		return;
+	for (long r = 0; m->ranks && r < m->size; r++) {
+		free(m->ranks[r].host);
+		free(m->ranks[r].why);
+	}
+	free(m->ranks);
+	free(m->proc_rank);
+	free(m);
+}
+
+/* "rank-<digits>" -> rank, else -1 */
+static long rank_of(const char *name)
+{
+	char *end;
+	long r;
+
+	if (strncmp(name, "rank-", 5) != 0 || name[5] < '0' || name[5] > '9')
+		return -1;
+	errno = 0;
+	r = strtol(name + 5, &end, 10);
+	return errno || *end || r > 1000000 ? -1 : r;
+}
+
+/* The highest rank directory + 1, or 0 when there is none. */
+static long scan_ranks(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	long n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		if (rank_of(de->d_name) >= n)
+			n = rank_of(de->d_name) + 1;
+	closedir(d);
+	return n;
+}
+
+static json_t *load_quiet(const char *path)
+{
+	return access(path, R_OK) == 0 ? json_load_file(path, 0, NULL) : NULL;
+}
+
+static long get_long(const json_t *o, const char *key, long dflt)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (long)json_integer_value(v) : dflt;
+}
+
+/* size from mpi.json (np) and the ranks' rank.json, host of rank r */
+static long job_size(const char *dir, long n_dirs)
+{
+	char path[PATH_MAX + 64];
+	long size = n_dirs;
+	json_t *o;
+
+	snprintf(path, sizeof path, "%s/mpi.json", dir);
+	if ((o = load_quiet(path))) {
+		long np = get_long(o, "np", -1);
+		if (np > size && np <= 1000000)
+			size = np;
+		json_decref(o);
+	}
+	for (long r = 0; r < n_dirs; r++) {
+		snprintf(path, sizeof path, "%s/rank-%ld/rank.json", dir, r);
+		if ((o = load_quiet(path))) {
+			long s = get_long(o, "size", -1);
+			if (s > size && s <= 1000000)
+				size = s;
+			json_decref(o);
+		}
+	}
+	return size;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* Host, exit status and signal of rank r from its rank.json / run.json. */
+static int rank_facts(const char *dir, struct rl_rank_info *ri)
+{
+	char path[PATH_MAX + 64];
+	json_t *o;
+
+	ri->exit_status = -1;
+	snprintf(path, sizeof path, "%s/rank-%ld/rank.json", dir, ri->rank);
+	if ((o = load_quiet(path))) {
+		ri->host = dup_or_null(
+			json_string_value(json_object_get(o, "host")));
+		json_decref(o);
+		if (!ri->host && errno == ENOMEM)
+			return RL_ENOMEM;
+	}
+	snprintf(path, sizeof path, "%s/rank-%ld/run.json", dir, ri->rank);
+	if ((o = load_quiet(path))) {
+		ri->exit_status = (int)get_long(o, "exit_status", -1);
+		ri->signal = (int)get_long(o, "signal", 0);
+		json_decref(o);
+	}
+	return 0;
+}
+
+static int set_why(struct rl_rank_info *ri, long size, const char *rank_dir,
+		   const char *load_err)
+{
+	char msg[1024];
+	int n = snprintf(msg, sizeof msg, "rank %ld of %ld%s%s%s left no "
+			 "results: ", ri->rank, size, ri->host ? " (host " : "",
+			 ri->host ? ri->host : "", ri->host ? ")" : "");
+	size_t k = n > 0 && (size_t)n < sizeof msg ? (size_t)n : 0;
+	struct stat st;
+
+	if (ri->signal > 0)
+		snprintf(msg + k, sizeof msg - k,
+			 "its program was killed by signal %d (%s)%s",
+			 ri->signal, strsignal(ri->signal),
+			 ri->signal == SIGKILL ? ", which no program can catch"
+					       : "");
+	else if (ri->exit_status >= 0)
+		snprintf(msg + k, sizeof msg - k,
+			 "its program ended (status %d) without writing them "
+			 "(%.512s)", ri->exit_status, load_err);
+	else if (stat(rank_dir, &st) == 0)
+		snprintf(msg + k, sizeof msg - k,
+			 "its rlprof did not finish (killed, or still running): "
+			 "'%.512s' has no run.json", rank_dir);
+	else
+		snprintf(msg + k, sizeof msg - k,
+			 "'%.512s' does not exist (the rank did not start under "
+			 "rlprof, or the output directory is not shared with "
+			 "its node)", rank_dir);
+	ri->why = strdup(msg);
+	return ri->why ? 0 : RL_ENOMEM;
+}
+
+/* Appends warning (kind "mpi-rank-missing") to process p. */
+static int warn_missing(struct rl_process_results *p, const char *message)
+{
+	struct rl_warning *w = realloc(p->warnings,
+				       (p->n_warnings + 1) * sizeof *w);
+
+	if (!w)
+		return RL_ENOMEM;
+	p->warnings = w;
+	w += p->n_warnings;
+	memset(w, 0, sizeof *w);
+	w->kind = strdup("mpi-rank-missing");
+	w->message = strdup(message);
+	if (!w->kind || !w->message) {
+		free(w->kind);
+		free(w->message);
+		return RL_ENOMEM;
+	}
+	p->n_warnings++;
+	return 0;
+}
+
+/* The native timing job's rank r (DIR/native/rank-<r>), when there is one,
+ * gives rr its times. */
+static int merge_native_rank(const char *dir, long r,
+			     struct rl_run_results *rr)
+{
+	char path[PATH_MAX + 64], lerr[512], msg[1024];
+	struct rl_run_results nr;
+	struct stat st;
+	int rc;
+
+	snprintf(path, sizeof path, "%s/native/rank-%ld", dir, r);
+	if (stat(path, &st) != 0)
+		return 0;
+	rc = rl_results_load_dir(path, &nr, lerr, sizeof lerr);
+	if (rc == RL_ENOMEM)
+		return rc;
+	if (rc) {
+		snprintf(msg, sizeof msg,
+			 "rank %ld: native timing results unreadable (%s): "
+			 "times are the simulator's (Valgrind's, many times "
+			 "slower)", r, lerr);
+		return rr->n_procs ? rl_results_native_warn(&rr->procs[0], NULL,
+							    0, msg)
+				   : 0;
+	}
+	rc = rl_results_merge_native(rr, nr.procs, nr.n_procs);
+	rl_run_results_release(&nr);
+	return rc;
+}
+
+/* Moves rr's processes (and, when out has none yet, its header) into out. */
+static int take(struct rl_run_results *out, struct rl_run_results *rr,
+		long rank, bool header)
+{
+	size_t n = out->n_procs + rr->n_procs;
+	struct rl_process_results *p = realloc(out->procs,
+					       (n ? n : 1) * sizeof *p);
+	long *pr = realloc(out->mpi->proc_rank, (n ? n : 1) * sizeof *pr);
+
+	if (p)
+		out->procs = p;
+	if (pr)
+		out->mpi->proc_rank = pr;
+	if (!p || !pr)
+		return RL_ENOMEM;
+	for (size_t i = 0; i < rr->n_procs; i++) {
+		out->procs[out->n_procs] = rr->procs[i];
+		out->mpi->proc_rank[out->n_procs++] = rank;
+	}
+	free(rr->procs);
+	rr->procs = NULL;
+	rr->n_procs = 0;
+	out->sim_timing_native |= rr->sim_timing_native;
+	if (header && !out->command) {
+		out->command = rr->command;
+		out->backend_requested = rr->backend_requested;
+		out->backend_reason = rr->backend_reason;
+		out->exit_status = rr->exit_status;
+		rr->command = rr->backend_requested = rr->backend_reason = NULL;
+	}
+	return 0;
+}
+
+int rl_results_load_ranks(const char *dir, struct rl_run_results *out,
+			  char *err, size_t errlen)
+{
+	long n_dirs = scan_ranks(dir), size;
+	char path[PATH_MAX + 64], lerr[768];
+	struct rl_mpi_results *m;
+	bool header;
+	int rc = 0;
+
+	if (n_dirs == 0)
+		return 0;
+	size = job_size(dir, n_dirs);
+	snprintf(path, sizeof path, "%s/run.json", dir);
+	header = access(path, F_OK) != 0;
+	if (!(m = calloc(1, sizeof *m)) ||
+	    !(m->ranks = calloc((size_t)size, sizeof *m->ranks))) {
+		free(m);
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	}
+	m->size = size;
+	out->mpi = m;
+	for (long r = 0; r < size && !rc; r++) {
+		struct rl_rank_info *ri = &m->ranks[r];
+		struct rl_run_results rr;
+
+		ri->rank = r;
+		if ((rc = rank_facts(dir, ri)))
+			break;
+		snprintf(path, sizeof path, "%s/rank-%ld", dir, r);
+		lerr[0] = '\0';
+		rc = rl_results_load_dir(path, &rr, lerr, sizeof lerr);
+		if (rc == RL_ENOMEM)
+			break;
+		if (rc == 0 && rr.n_procs > 0) {
+			ri->present = true;
+			if ((rc = merge_native_rank(dir, r, &rr)) == 0)
+				rc = take(out, &rr, r, header);
+			rl_run_results_release(&rr);
+			continue;
+		}
+		if (rc == 0)
+			rl_run_results_release(&rr);
+		m->n_missing++;
+		rc = set_why(ri, size, path, lerr[0] ? lerr : "no results file");
+	}
+	for (long r = 0; r < size && !rc && out->n_procs; r++)
+		if (m->ranks[r].why)
+			rc = warn_missing(&out->procs[0], m->ranks[r].why);
+	if (rc)
+		return rl_fail(err, errlen, rc, "cannot merge the ranks of '%s': "
+			       "%s", dir, rl_strerror(rc));
+	return 0;
+}
