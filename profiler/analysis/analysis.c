@@ -507,6 +507,8 @@ int rl_report_build(const struct rl_run_results *res,
 	for (size_t k = 0; k < n_sum; k++)
 		out->n_checks += out->rows[k].check != NULL;
 	rc = build_warnings(res, out);
+	if (!rc)
+		rc = rl_report_ranks_build(res, out);
 out:
 	rl_name_index_release(&by_name);
 	free(sum);
@@ -546,5 +548,6 @@ void rl_report_release(struct rl_report *r)
 	for (size_t i = 0; i < r->n_strings; i++)
 		free(r->strings[i]);
 	free(r->strings);
+	rl_report_ranks_free(r->ranks);
 	memset(r, 0, sizeof *r);
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "machine.h"
+#include "report_ranks.h"
 #include "results.h"
 
 #define RL_REPORT_VERSION 1
@@ -141,6 +142,8 @@ struct rl_report {
 				   from another build than the timed one */
 	char *timed_isa;        /* that timed build's ISA ("avx2"), NULL
 				   unknown; owned */
+	struct rl_report_ranks *ranks; /* MPI ranks (report_ranks.h), NULL
+					  when the run had none */
 };
 
 int rl_report_build(const struct rl_run_results *res,

@@ -10,6 +10,7 @@
 
 #include "counter_ids.h"
 #include "render.h"
+#include "render_ranks.h"
 #include "rl_error.h"
 #include "svg_chart.h"
 
@@ -416,6 +417,7 @@ static int render_html(FILE *out, const struct rl_report *r,
 		return rc;
 	fputs("</div>\n", out);
 	regions_table(out, r);
+	rl_ranks_html(out, r);
 	machine_section(out, r->machine);
 	counters_section(out, r);
 	warnings_section(out, r);

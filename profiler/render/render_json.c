@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "render_ranks.h"
 #include "rl_error.h"
 #include "term_text.h"
 
@@ -256,6 +257,7 @@ static json_t *report_json(const struct rl_report *r)
 						      check_json(&r->rows[i]));
 		json_object_set_new(doc, "checks", checks);
 	}
+	json_object_set_new(doc, "mpi", rl_ranks_json(r));
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		const struct rl_warning *w = &r->warnings[i];
 		json_t *e = json_object();

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "render_ranks.h"
 #include "rl_error.h"
 #include "term_text.h"
 
@@ -367,6 +368,7 @@ static int render_table(FILE *out, const struct rl_report *r,
 	if (r->n_summed == 0)
 		fputs("(no regions were entered)\n", out);
 	free(cells);
+	rl_ranks_table(out, r);
 	print_footer(out, r);
 	if (opt && opt->plot) {
 		int rc;

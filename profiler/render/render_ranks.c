@@ -1,0 +1,272 @@
+/*
+ * The MPI ranks of a report (report_ranks.h) in each format: the "mpi"
+ * object of report.json, a section of the table and of report.html.
+ * Called by render_json.c, render_table.c and render_html.c when the
+ * report has ranks.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render_ranks.h"
+#include "svg_chart.h"
+#include "term_text.h"
+
+static json_t *num(double x)
+{
+	return rl_known(x) && isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *str_or_null(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+	return j ? j : json_null();
+}
+
+json_t *rl_ranks_json(const struct rl_report *r)
+{
+	const struct rl_report_ranks *k = r->ranks;
+	json_t *o, *ranks, *missing, *rows, *aggs;
+
+	if (!k)
+		return json_null();
+	o = json_object();
+	ranks = json_array();
+	missing = json_array();
+	rows = json_array();
+	aggs = json_array();
+	json_object_set_new(o, "size", json_integer(k->size));
+	json_object_set_new(o, "present", json_integer((json_int_t)k->n_present));
+	for (long q = 0; q < k->size; q++) {
+		json_t *e = json_object();
+		json_object_set_new(e, "rank", json_integer(q));
+		json_object_set_new(e, "host", str_or_null(k->hosts[q]));
+		json_object_set_new(e, "present", json_boolean(!k->missing_why[q]));
+		json_object_set_new(e, "missing_why", str_or_null(k->missing_why[q]));
+		json_array_append_new(ranks, e);
+		if (k->missing_why[q])
+			json_array_append_new(missing, json_integer(q));
+	}
+	json_object_set_new(o, "ranks", ranks);
+	json_object_set_new(o, "missing", missing);
+	for (size_t i = 0; i < k->n_aggs; i++) {
+		const struct rl_rank_agg *a = &k->aggs[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "region", str_or_null(a->region));
+		json_object_set_new(e, "ranks", json_integer(a->n_ranks));
+		json_object_set_new(e, "calls", json_integer((json_int_t)a->calls));
+		json_object_set_new(e, "flops_sum", num(a->flops_sum));
+		json_object_set_new(e, "dram_bytes_sum", num(a->dram_bytes_sum));
+		json_object_set_new(e, "time_max_s", num(a->time_max_s));
+		json_object_set_new(e, "time_mean_s", num(a->time_mean_s));
+		json_object_set_new(e, "time_min_s", num(a->time_min_s));
+		json_object_set_new(e, "load_imbalance", num(a->imbalance));
+		json_object_set_new(e, "slowest_rank",
+				    a->slowest_rank >= 0
+					    ? json_integer(a->slowest_rank)
+					    : json_null());
+		json_object_set_new(e, "gflops", num(a->gflops));
+		json_object_set_new(e, "gbs", num(a->gbs));
+		json_array_append_new(aggs, e);
+	}
+	json_object_set_new(o, "regions", aggs);
+	for (size_t i = 0; i < k->n_rows; i++) {
+		const struct rl_rank_row *x = &k->rows[i];
+		json_t *e;
+		if (x->n_threads == 0)
+			continue;
+		e = json_object();
+		json_object_set_new(e, "region", str_or_null(x->region));
+		json_object_set_new(e, "rank", json_integer(x->rank));
+		json_object_set_new(e, "host", str_or_null(k->hosts[x->rank]));
+		json_object_set_new(e, "threads", json_integer(x->n_threads));
+		json_object_set_new(e, "calls", json_integer((json_int_t)x->calls));
+		json_object_set_new(e, "time_s", num(x->time_s));
+		json_object_set_new(e, "flops", num(x->flops));
+		json_object_set_new(e, "dram_bytes", num(x->dram_bytes));
+		json_object_set_new(e, "flops_expected", num(x->flops_expected));
+		json_object_set_new(e, "bytes_expected", num(x->bytes_expected));
+		json_object_set_new(e, "gflops", num(x->gflops));
+		json_object_set_new(e, "gbs", num(x->gbs));
+		json_array_append_new(rows, e);
+	}
+	json_object_set_new(o, "per_rank", rows);
+	return o;
+}
+
+/* ---- table ------------------------------------------------------------ */
+
+/* 3 significant digits with an SI prefix, "-" when unknown */
+static const char *si(char *b, size_t n, double x, const char *unit)
+{
+	static const char pre[] = " kMGTPE";
+	int p = 0;
+
+	if (!rl_known(x) || !isfinite(x)) {
+		snprintf(b, n, "-");
+		return b;
+	}
+	while (fabs(x) >= 999.5 && p < 6) {
+		x /= 1000;
+		p++;
+	}
+	if (p)
+		snprintf(b, n, "%.3g %c%s", x, pre[p], unit);
+	else if (*unit)
+		snprintf(b, n, "%.3g %s", x, unit);
+	else
+		snprintf(b, n, "%.3g", x);
+	return b;
+}
+
+static const char *secs(char *b, size_t n, double s)
+{
+	if (!rl_known(s) || !isfinite(s))
+		snprintf(b, n, "-");
+	else if (s >= 1)
+		snprintf(b, n, "%.3g s", s);
+	else if (s >= 1e-3)
+		snprintf(b, n, "%.3g ms", s * 1e3);
+	else
+		snprintf(b, n, "%.3g us", s * 1e6);
+	return b;
+}
+
+static size_t name_width(const struct rl_report_ranks *k)
+{
+	size_t w = 6;
+	for (size_t i = 0; i < k->n_aggs; i++)
+		if (rl_term_width(k->aggs[i].region) > w)
+			w = rl_term_width(k->aggs[i].region);
+	return w > 40 ? 40 : w;
+}
+
+static void put_name(FILE *out, const char *s, size_t w)
+{
+	size_t n = rl_term_width(s);
+	rl_term_put(out, s);
+	for (; n < w; n++)
+		fputc(' ', out);
+}
+
+void rl_ranks_table(FILE *out, const struct rl_report *r)
+{
+	const struct rl_report_ranks *k = r->ranks;
+	char a[32], b[32], c[32], d[32], e[32];
+	size_t w;
+
+	if (!k)
+		return;
+	w = name_width(k);
+	fprintf(out, "\nMPI: %ld rank%s, %zu with results", k->size,
+		k->size == 1 ? "" : "s", k->n_present);
+	for (long q = 0, n = 0; q < k->size; q++)
+		if (k->missing_why[q])
+			fprintf(out, "%s%ld", n++ ? ", " : "; missing: rank ", q);
+	fputc('\n', out);
+	put_name(out, "region", w);
+	fprintf(out, "  ranks  %10s  %10s  %9s  %9s  %9s\n", "flops sum",
+		"DRAM bytes", "time max", "time mean", "imbalance");
+	for (size_t i = 0; i < k->n_aggs; i++) {
+		const struct rl_rank_agg *g = &k->aggs[i];
+		put_name(out, g->region, w);
+		fprintf(out, "  %5u  %10s  %10s  %9s  %9s  %9s\n", g->n_ranks,
+			si(a, sizeof a, g->flops_sum, ""),
+			si(b, sizeof b, g->dram_bytes_sum, "B"),
+			secs(c, sizeof c, g->time_max_s),
+			secs(d, sizeof d, g->time_mean_s),
+			rl_known(g->imbalance)
+				? (snprintf(e, sizeof e, "%.2f", g->imbalance), e)
+				: "-");
+	}
+	put_name(out, "region", w);
+	fprintf(out, "  rank  %-12s  %10s  %10s  %9s\n", "host", "flops",
+		"DRAM bytes", "time");
+	for (size_t i = 0; i < k->n_rows; i++) {
+		const struct rl_rank_row *x = &k->rows[i];
+		if (x->n_threads == 0)
+			continue;
+		put_name(out, x->region, w);
+		fprintf(out, "  %4ld  ", x->rank);
+		put_name(out, k->hosts[x->rank] ? k->hosts[x->rank] : "?", 12);
+		fprintf(out, "  %10s  %10s  %9s\n", si(a, sizeof a, x->flops, ""),
+			si(b, sizeof b, x->dram_bytes, "B"),
+			secs(c, sizeof c, x->time_s));
+	}
+}
+
+/* ---- html ------------------------------------------------------------- */
+
+static void td(FILE *out, double v)
+{
+	char buf[48];
+
+	if (!rl_known(v) || !isfinite(v))
+		fputs("<td class=\"muted\">-</td>", out);
+	else
+		fprintf(out, "<td data-v=\"%.17g\">%s</td>", v,
+			rl_chart_num(buf, sizeof buf, v));
+}
+
+static void td_s(FILE *out, const char *s)
+{
+	fputs("<td class=\"t\">", out);
+	rl_xml_escape(out, s ? s : "?");
+	fputs("</td>", out);
+}
+
+void rl_ranks_html(FILE *out, const struct rl_report *r)
+{
+	const struct rl_report_ranks *k = r->ranks;
+
+	if (!k)
+		return;
+	fprintf(out, "<h2 id=\"mpi\">MPI ranks</h2>\n<p>%ld rank%s, %zu with "
+		"results.</p>\n", k->size, k->size == 1 ? "" : "s",
+		k->n_present);
+	for (long q = 0; q < k->size; q++)
+		if (k->missing_why[q]) {
+			fputs("<p class=\"warn\">", out);
+			rl_xml_escape(out, k->missing_why[q]);
+			fputs("</p>\n", out);
+		}
+	fputs("<table class=\"ranks\">\n<thead><tr><th>region</th><th>ranks"
+	      "</th><th>flops (sum)</th><th>DRAM bytes (sum)</th><th>time max "
+	      "(s)</th><th>time mean (s)</th><th>load imbalance (max/mean)"
+	      "</th><th>slowest rank</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < k->n_aggs; i++) {
+		const struct rl_rank_agg *g = &k->aggs[i];
+		fputs("<tr>", out);
+		td_s(out, g->region);
+		td(out, g->n_ranks);
+		td(out, g->flops_sum);
+		td(out, g->dram_bytes_sum);
+		td(out, g->time_max_s);
+		td(out, g->time_mean_s);
+		td(out, g->imbalance);
+		td(out, g->slowest_rank >= 0 ? (double)g->slowest_rank : NAN);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n<table class=\"ranks\">\n<thead><tr><th>"
+	      "region</th><th>rank</th><th>host</th><th>threads</th><th>calls"
+	      "</th><th>time (s)</th><th>flops</th><th>DRAM bytes</th><th>"
+	      "GFLOP/s</th><th>GB/s</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < k->n_rows; i++) {
+		const struct rl_rank_row *x = &k->rows[i];
+		if (x->n_threads == 0)
+			continue;
+		fputs("<tr>", out);
+		td_s(out, x->region);
+		td(out, (double)x->rank);
+		td_s(out, k->hosts[x->rank]);
+		td(out, x->n_threads);
+		td(out, (double)x->calls);
+		td(out, x->time_s);
+		td(out, x->flops);
+		td(out, x->dram_bytes);
+		td(out, x->gflops);
+		td(out, x->gbs);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}

@@ -1,0 +1,17 @@
+/* The MPI ranks of a report in each format (render_ranks.c). */
+#ifndef RL_RENDER_RANKS_H
+#define RL_RENDER_RANKS_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* The "mpi" object of report.json (null when the run had no ranks). */
+json_t *rl_ranks_json(const struct rl_report *r);
+/* The ranks section under the table, and in report.html; nothing when
+ * the run had no ranks. */
+void rl_ranks_table(FILE *out, const struct rl_report *r);
+void rl_ranks_html(FILE *out, const struct rl_report *r);
+
+#endif
