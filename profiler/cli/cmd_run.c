@@ -65,7 +65,7 @@ static void usage(FILE *out)
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
        OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
-       OPT_COMPAT };
+       OPT_COMPAT, OPT_MPI_RANK_ONLY };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -92,6 +92,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"mpi-rank-only", no_argument, NULL, OPT_MPI_RANK_ONLY},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -119,6 +120,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_NO_PROBE: o->no_probe = true; break;
 		case OPT_PLOT: o->plot = true; break;
 		case OPT_PER_THREAD: o->per_thread = true; break;
+		case OPT_MPI_RANK_ONLY: o->mpi_rank_only = true; break;
 		case 'h': usage(stdout); return RL_EXIT_OK;
 		default: {
 			const char *arg = argv[optind - 1];
@@ -287,19 +289,23 @@ int cmd_run(int argc, char **argv)
 	rc = parse_options(argc, argv, &run->opt);
 	if (rc >= 0)
 		goto out;
-	if ((rc = check_program(run)) != 0 || (rc = choose_backend(run)) != 0)
+	if ((rc = rl_mpi_setup(run)) != 0 || (rc = check_program(run)) != 0 ||
+	    (rc = choose_backend(run)) != 0)
 		goto out;
 	run->native_timing =
 		strcmp(run->probes[run->chosen].backend->name, "sim") == 0 &&
-		strcmp(run->opt.sim_timing, "native") == 0;
+		strcmp(run->opt.sim_timing, "native") == 0 &&
+		run->mpi.mode != RL_MPI_RANK && run->mpi.mode != RL_MPI_RANK_ONLY;
 	if ((rc = rl_run_check_count_with(run)) != 0)
 		goto out;
 	if (rl_run_prepare_dir(run, err, sizeof err) < 0 ||
-	    rl_run_prepare_launch(run, err, sizeof err) < 0) {
+	    rl_run_prepare_launch(run, err, sizeof err) < 0 ||
+	    rl_mpi_launch(run, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		rc = RL_EXIT_FAILURE;
 		goto out;
 	}
+	rl_mpi_after_prepare(run);
 	rl_run_say(run, "profiling '%s' with backend '%s' (%s)", run->name,
 		   run->probes[run->chosen].backend->name,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"
@@ -320,6 +326,8 @@ int cmd_run(int argc, char **argv)
 		rl_run_warn("%s", err);
 	}
 	rc = run->exit_status;
+	if (!rl_mpi_reports(run))
+		goto out;
 	if ((rl_run_report(run) < 0 || run->no_files) && rc == 0)
 		rc = RL_EXIT_FAILURE;
 out:

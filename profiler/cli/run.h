@@ -20,6 +20,7 @@
 #include "elf_imports.h"
 #include "inspect_elf.h"
 #include "launch.h"
+#include "run_mpi.h"
 
 #define RL_MAX_BACKENDS 16
 
@@ -37,6 +38,7 @@ struct rl_run_options {
 	const char *compat;      /* --compat: auto (default), likwid, papi,
 				    none */
 	bool quiet, no_probe, plot, per_thread;
+	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
 	char **argv;             /* PROGRAM ARGS..., NULL-terminated */
 	int argc;
 };
@@ -92,6 +94,8 @@ struct rl_run {
 	struct rl_elf_imports imports;
 	bool imports_read;
 	bool compat_likwid, compat_papihl;
+
+	struct rl_mpi_run mpi;       /* the role in an MPI job (run_mpi.h) */
 };
 
 /* run_prepare.c */

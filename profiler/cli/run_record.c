@@ -62,7 +62,7 @@ static json_t *backends(const struct rl_run *run)
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 16];
-	json_t *o = json_object();
+	json_t *o = json_object(), *mpi;
 	int st = run->wait_status, rc;
 
 	if (!o)
@@ -124,6 +124,9 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 			    run->count_program[0]
 				    ? json_string(run->timed_isa_source)
 				    : json_null());
+
+	mpi = rl_mpi_record(run);
+	json_object_set_new(o, "mpi", mpi ? mpi : json_null());
 
 	snprintf(path, sizeof path, "%s/run.json", run->out_dir);
 	rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

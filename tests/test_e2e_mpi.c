@@ -1,0 +1,386 @@
+/*
+ * MPI end to end with Open MPI on this machine (ranks on localhost): both
+ * forms, `mpirun -np 2 rlprof run ...` and `rlprof run -- mpirun -np 2
+ * ...`, with the time backend and the simulated PMU, a rank killed mid-run,
+ * `rlprof report DIR` merging the rank directories again, and one machine
+ * probe per node. tests/mpi/mpi_triad.c: rank r runs the triad over
+ * (r + 1) * N elements, so the per-rank flops are exactly 2 (r + 1) N.
+ * Skipped when mpirun or the MPI test program is missing.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_e2e_util.h"
+#include "test_sim_util.h"
+
+#define MPI_APP RL_BUILD_DIR "/tests/mpi/mpi_triad"
+#define N_ELEMS 20000
+#define N_STR "20000"
+
+static char mpirun[1024];
+
+/* mpirun in $PATH, and the MPI test program, or the test is skipped */
+static void need_mpi(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+
+	mpirun[0] = '\0';
+	copy = strdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !mpirun[0];
+	     dir = strtok_r(NULL, ":", &save)) {
+		char p[1024];
+		snprintf(p, sizeof p, "%s/mpirun", dir);
+		if (access(p, X_OK) == 0)
+			snprintf(mpirun, sizeof mpirun, "%s", p);
+	}
+	free(copy);
+	if (!mpirun[0])
+		cr_skip_test("mpirun is not installed (apt-get install "
+			     "openmpi-bin libopenmpi-dev)");
+	e2e_need(E2E_RLPROF);
+	if (access(MPI_APP, X_OK) != 0)
+		cr_skip_test("'%s' was not built (mpicc missing when building)",
+			     MPI_APP);
+}
+
+/* Open MPI prints a lot when one rank dies; sanitized builds must not
+ * report Open MPI's own leaks */
+static const char *const mpi_env[] = {
+	"ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0",
+	"OMPI_MCA_btl_vader_single_copy_mechanism=none",
+	"RLPROF_MPI_WAIT=60", NULL,
+};
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static json_t *report(const char *out)
+{
+	char path[1024];
+	json_error_t je;
+	json_t *j;
+
+	snprintf(path, sizeof path, "%s/report.json", out);
+	j = json_load_file(path, 0, &je);
+	cr_assert_not_null(j, "'%s': %s", path, je.text);
+	return j;
+}
+
+/* the per-rank row of region name and rank q, or NULL */
+static json_t *rank_row(json_t *rep, const char *name, long q)
+{
+	json_t *rows = json_object_get(json_object_get(rep, "mpi"), "per_rank");
+	size_t i;
+	json_t *e;
+
+	json_array_foreach (rows, i, e)
+		if (strcmp(json_string_value(json_object_get(e, "region")),
+			   name) == 0 &&
+		    json_integer_value(json_object_get(e, "rank")) == q)
+			return e;
+	return NULL;
+}
+
+static json_t *agg_row(json_t *rep, const char *name)
+{
+	json_t *rows = json_object_get(json_object_get(rep, "mpi"), "regions");
+	size_t i;
+	json_t *e;
+
+	json_array_foreach (rows, i, e)
+		if (strcmp(json_string_value(json_object_get(e, "region")),
+			   name) == 0)
+			return e;
+	return NULL;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	cr_assert(json_is_number(v), "'%s' is not a number", key);
+	return json_number_value(v);
+}
+
+/* The checks both forms share: one table, one report with 2 ranks, an
+ * aggregate per region with its load imbalance, no <program> row. */
+static void check_merged(const struct e2e_result *r, const char *out,
+			 bool exact_flops)
+{
+	json_t *rep = report(out), *mpi, *agg;
+
+	cr_assert_eq(count(r->out, "\nMPI: 2 ranks, 2 with results"), 1,
+		     "one rank table expected:\n%s\n%s", r->out, r->err);
+	cr_assert_eq(count(r->out, "backend: "), 1, "one table:\n%s", r->out);
+	cr_assert_null(strstr(r->out, "<program>"), "%s", r->out);
+	mpi = json_object_get(rep, "mpi");
+	cr_assert(json_is_object(mpi), "report.json has no mpi object");
+	cr_assert_eq(json_integer_value(json_object_get(mpi, "size")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(mpi, "present")), 2);
+	cr_assert_eq(json_array_size(json_object_get(mpi, "missing")), 0);
+	for (long q = 0; q < 2; q++) {
+		json_t *row = rank_row(rep, "triad", q);
+		cr_assert_not_null(row, "no triad row for rank %ld", q);
+		cr_assert_eq(num(row, "calls"), 1);
+		cr_assert(json_is_string(json_object_get(row, "host")));
+		/* declared: 2 (r + 1) N flops */
+		cr_assert_eq(num(row, "flops_expected"), 2.0 * (q + 1) * N_ELEMS);
+		if (exact_flops)
+			cr_assert_eq(num(row, "flops"), 2.0 * (q + 1) * N_ELEMS,
+				     "rank %ld counted %.17g flops", q,
+				     num(row, "flops"));
+	}
+	agg = agg_row(rep, "triad");
+	cr_assert_not_null(agg);
+	cr_assert_eq(num(agg, "ranks"), 2);
+	if (exact_flops)
+		cr_assert_eq(num(agg, "flops_sum"), 6.0 * N_ELEMS);
+	cr_assert_geq(num(agg, "load_imbalance"), 1.0);
+	cr_assert_geq(num(agg, "time_max_s"), num(agg, "time_mean_s"));
+	cr_assert_not_null(agg_row(rep, "exchange"));
+	json_decref(rep);
+}
+
+static struct e2e_result rank_form(const char *out, const char *backend)
+{
+	const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
+			      "--allow-run-as-root", E2E_RLPROF, "run",
+			      "--no-probe", "-b", backend, "-o", out, MPI_APP,
+			      N_STR, NULL};
+	return e2e_run_in(NULL, argv, mpi_env);
+}
+
+static struct e2e_result launcher_form(const char *out, const char *backend)
+{
+	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", backend,
+			      "-o", out, "--", mpirun, "-np", "2",
+			      "--oversubscribe", "--allow-run-as-root",
+			      MPI_APP, N_STR, NULL};
+	return e2e_run_in(NULL, argv, mpi_env);
+}
+
+Test(e2e_mpi, rlprof_under_each_rank_time)
+{
+	need_mpi();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = rank_form(out, "time");
+
+	cr_assert_eq(r.status, 0, "status %d\n%s\n%s", r.status, r.out, r.err);
+	check_merged(&r, out, false);
+	/* each rank its own directory, nothing shared overwritten */
+	for (int q = 0; q < 2; q++) {
+		char path[600];
+		snprintf(path, sizeof path, "%s/rank-%d/run.json", out, q);
+		cr_assert_eq(access(path, F_OK), 0, "'%s' missing", path);
+	}
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_mpi, launcher_form_time)
+{
+	need_mpi();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = launcher_form(out, "time");
+	json_t *rep;
+
+	cr_assert_eq(r.status, 0, "status %d\n%s\n%s", r.status, r.out, r.err);
+	check_merged(&r, out, false);
+	rep = report(out);
+	cr_assert(strstr(json_string_value(json_object_get(rep, "command")),
+			 "mpirun -np 2"),
+		  "the command is the launcher's");
+	json_decref(rep);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_mpi, rlprof_under_each_rank_sim_counts_exactly, .timeout = 300)
+{
+	need_mpi();
+	sim_need();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = rank_form(out, "sim");
+
+	cr_assert_eq(r.status, 0, "status %d\n%s\n%s", r.status, r.out, r.err);
+	check_merged(&r, out, true);
+	/* one job: the program starts once per rank (MPI_Init once) */
+	cr_assert(strstr(r.err, "each rank runs once, under the simulator"),
+		  "%s", r.err);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_mpi, launcher_form_sim_two_jobs, .timeout = 300)
+{
+	need_mpi();
+	sim_need();
+	char *dir = e2e_tmpdir(), out[512], path[600];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = launcher_form(out, "sim");
+	json_t *rep, *regs, *e;
+	size_t i;
+
+	cr_assert_eq(r.status, 0, "status %d\n%s\n%s", r.status, r.out, r.err);
+	check_merged(&r, out, true);
+	/* the native job's results, and times taken from them */
+	snprintf(path, sizeof path, "%s/native/rank-1/run.json", out);
+	cr_assert_eq(access(path, F_OK), 0, "no native timing job");
+	rep = report(out);
+	regs = json_object_get(rep, "regions");
+	json_array_foreach (regs, i, e)
+		if (strcmp(json_string_value(json_object_get(e, "region")),
+			   "triad") == 0)
+			cr_assert(json_is_true(json_object_get(e, "time_native")),
+				  "triad's time is not the native job's");
+	json_decref(rep);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+static void check_rank1_missing(const char *out)
+{
+	json_t *rep = report(out), *mpi = json_object_get(rep, "mpi");
+	json_t *miss = json_object_get(mpi, "missing"), *warn, *e;
+	size_t i;
+	bool said = false;
+
+	cr_assert_eq(json_array_size(miss), 1);
+	cr_assert_eq(json_integer_value(json_array_get(miss, 0)), 1);
+	cr_assert_eq(json_integer_value(json_object_get(mpi, "present")), 1);
+	cr_assert_not_null(rank_row(rep, "triad", 0), "rank 0's results lost");
+	warn = json_object_get(rep, "warnings");
+	json_array_foreach (warn, i, e)
+		said |= strstr(json_string_value(json_object_get(e, "message")),
+			       "rank 1 of 2") &&
+			strstr(json_string_value(json_object_get(e, "message")),
+			       "signal 9") != NULL;
+	cr_assert(said, "no warning names rank 1 and its signal");
+	json_decref(rep);
+}
+
+Test(e2e_mpi, launcher_form_rank_killed)
+{
+	need_mpi();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", "time",
+			      "-o", out, "--", mpirun, "-np", "2",
+			      "--oversubscribe", "--allow-run-as-root",
+			      MPI_APP, N_STR, "--die", "1", NULL};
+	struct e2e_result r = e2e_run_in(NULL, argv, mpi_env);
+
+	cr_assert_eq(r.status, 128 + 9, "mpirun's status (rank 1's 137) "
+		     "expected, got %d\n%s", r.status, r.err);
+	cr_assert(strstr(r.out, "missing: rank 1"), "%s", r.out);
+	check_rank1_missing(out);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* Under each rank: rank 0's rlprof may itself be stopped by mpirun; the
+ * rank directories stay, and `rlprof report DIR` merges them. */
+Test(e2e_mpi, rank_killed_then_report_merges)
+{
+	need_mpi();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
+			      "--allow-run-as-root", E2E_RLPROF, "run",
+			      "--no-probe", "-b", "time", "-o", out, MPI_APP,
+			      N_STR, "--die", "1", NULL};
+	struct e2e_result r = e2e_run_in(NULL, argv, mpi_env);
+	cr_assert_neq(r.status, 0, "%s", r.err);
+	e2e_free(&r);
+	const char *rep[] = {E2E_RLPROF, "report", out, NULL};
+	r = e2e_run(rep);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "missing: rank 1"), "%s", r.out);
+	check_rank1_missing(out);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* A fresh cache: under mpirun (which binds each of 2 ranks to one core)
+ * the node is probed once, by rank 0, and the model cached is the node's,
+ * not a 1-CPU one. */
+Test(e2e_mpi, one_probe_per_node, .timeout = 300)
+{
+	need_mpi();
+	char *dir = e2e_tmpdir(), out[512], cache[512], env_cache[600];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(cache, sizeof cache, "%s/cache", dir);
+	snprintf(env_cache, sizeof env_cache, "XDG_CACHE_HOME=%s", cache);
+	const char *env[] = {mpi_env[0], mpi_env[1], mpi_env[2], env_cache,
+			     NULL};
+	const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
+			      "--allow-run-as-root", "--bind-to", "core",
+			      E2E_RLPROF, "run", "-b", "time", "-o", out,
+			      MPI_APP, N_STR, NULL};
+	struct e2e_result r = e2e_run_in(NULL, argv, env);
+	char models[600], want[64];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	cr_assert_eq(r.status, 0, "status %d\n%s", r.status, r.err);
+	cr_assert_leq(count(r.err, "probing this machine"), 1, "%s", r.err);
+	snprintf(models, sizeof models, "%s/rlprof", cache);
+	snprintf(want, sizeof want, "-%ldcpu-", ncpu);
+	d = opendir(models);
+	cr_assert_not_null(d, "no model cached in %s", models);
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, "machine-", 8) == 0) {
+			n++;
+			cr_assert(strstr(de->d_name, want),
+				  "'%s' is not the node's %ld-CPU model",
+				  de->d_name, ncpu);
+		}
+	closedir(d);
+	cr_assert_eq(n, 1, "%d models cached", n);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* A plain run into a directory an MPI run used: no stale rank is merged. */
+Test(e2e_mpi, plain_run_removes_old_ranks)
+{
+	need_mpi();
+	char *dir = e2e_tmpdir(), out[512], path[600];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = launcher_form(out, "time");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	e2e_free(&r);
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, E2E_PROG("e2e_regions"), NULL};
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_null(strstr(r.out, "MPI:"), "%s", r.out);
+	snprintf(path, sizeof path, "%s/rank-0", out);
+	cr_assert_neq(access(path, F_OK), 0, "'%s' left", path);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
