@@ -580,3 +580,46 @@ Test(runtime, perf_bad_spec_falls_back_with_the_reason)
 			 "'time')");
 	run_free(&r);
 }
+
+/* The marker's fast path keys on the begin site and the name pointer:
+ * literals cycling at one site, one wrapper site for many names, and a
+ * writable buffer reused for other names all land in the right region,
+ * with the end given as another copy of the name. */
+Test(runtime, one_site_many_names)
+{
+	struct run r;
+	run_prog(&r, "rt_scenarios", "sites", NULL, false);
+	assert_exit0(&r);
+	cr_assert_eq(num(reg0(&r, "lit-a"), "calls"), 4);
+	cr_assert_eq(num(reg0(&r, "lit-b"), "calls"), 3);
+	cr_assert_eq(num(reg0(&r, "lit-c"), "calls"), 3);
+	cr_assert_eq(num(reg0(&r, "wrap-x"), "calls"), 3);
+	cr_assert_eq(num(reg0(&r, "wrap-y"), "calls"), 3);
+	cr_assert_eq(num(reg0(&r, "buf-0"), "calls"), 4);
+	cr_assert_eq(num(reg0(&r, "buf-1"), "calls"), 4);
+	cr_assert_eq(json_array_size(json_object_get(thread_at(r.doc[0], 0),
+						     "regions")),
+		     7);
+	cr_assert_eq(json_array_size(json_object_get(r.doc[0], "warnings")), 0);
+	run_free(&r);
+}
+
+/* Region time comes from the TSC where it is invariant (calibrated
+ * against CLOCK_MONOTONIC), else from CLOCK_MONOTONIC: both say a 30 ms
+ * sleep took at least 29 ms (a lower bound, not a speed). */
+Test(runtime, region_clock_counts_nanoseconds)
+{
+	const char *mono[] = {"RLPROF_CLOCK=monotonic", NULL};
+	for (int k = 0; k < 2; k++) {
+		struct run r;
+		run_prog(&r, "rt_scenarios", "sleep", k ? mono : NULL, false);
+		assert_exit0(&r);
+		json_t *s = reg0(&r, "sleep");
+		cr_assert_eq(num(s, "calls"), 1);
+		cr_assert_geq(num(s, "time_ns"), 29000000, "clock %d: %lld ns",
+			      k, num(s, "time_ns"));
+		/* the process took under an hour: no runaway conversion */
+		cr_assert_lt(num(s, "time_ns"), 3600000000000ll);
+		run_free(&r);
+	}
+}

@@ -53,6 +53,11 @@ struct rl_thread_results {
 	unsigned index;     /* 0 = first thread that used a region */
 	struct rl_region_stats *regions;
 	size_t n_regions;
+	/* Writer only, when regions is NULL: region k made on demand into
+	 * *out (the runtime keeps its figures in another form). */
+	void (*region_at)(const void *ctx, size_t k,
+			  struct rl_region_stats *out);
+	const void *ctx;
 };
 
 struct rl_warning {

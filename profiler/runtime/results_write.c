@@ -283,8 +283,14 @@ static void write_threads(struct jw *w, const struct rl_process_results *r)
 		jw_key(w, "regions", 0);
 		jw_raw(w, "[");
 		for (size_t k = 0; k < t->n_regions; k++) {
+			struct rl_region_stats tmp;
+			const struct rl_region_stats *s = &tmp;
 			jw_raw(w, k ? ",\n   " : "\n   ");
-			write_region(w, r, &t->regions[k]);
+			if (t->regions)
+				s = &t->regions[k];
+			else
+				t->region_at(t->ctx, k, &tmp);
+			write_region(w, r, s);
 		}
 		jw_raw(w, "]}");
 	}

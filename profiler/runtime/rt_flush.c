@@ -141,6 +141,11 @@ static void write_file(const struct rl_process_results *r)
 	}
 }
 
+static void region_at(const void *ctx, size_t k, struct rl_region_stats *out)
+{
+	rl_rt_region_stats(ctx, k, out);
+}
+
 void rl_rt_flush(int sig)
 {
 	if (__atomic_exchange_n(&rl_rt.flushing, 1, __ATOMIC_ACQ_REL))
@@ -176,12 +181,15 @@ void rl_rt_flush(int sig)
 		if (!rl_rt.threads[i]->exited)
 			rl_rt_close_all(rl_rt.threads[i], why, in_signal);
 
+	rl_rt_clock_refine();
 	for (size_t i = 0; i < rl_rt.n_threads; i++) {
 		const struct rl_thread *t = rl_rt.threads[i];
+		memset(&rl_rt.snap[i], 0, sizeof rl_rt.snap[i]);
 		rl_rt.snap[i].tid = t->tid;
 		rl_rt.snap[i].index = t->index;
-		rl_rt.snap[i].regions = t->regions;
 		rl_rt.snap[i].n_regions = t->n_regions;
+		rl_rt.snap[i].region_at = region_at;
+		rl_rt.snap[i].ctx = t;
 	}
 	struct rl_process_results r = {
 		.version = RL_RESULTS_VERSION,

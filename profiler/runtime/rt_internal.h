@@ -37,35 +37,85 @@ enum rl_rt_state {
 	RL_RT_DONE = 3, /* results written: further calls are ignored */
 };
 
+/* A region's figures in one thread while the program runs: plain
+ * integers, updated with plain stores at each begin and end. Followed by
+ * n_prov counter sums (struct rl_counter_value: value, enabled_ns,
+ * running_ns), then struct rl_rec_tail, then the name and its NUL; the
+ * whole record is RL_REC_ALIGN-aligned so its hot first line is one
+ * cache line. */
+#define RL_REC_ALIGN 64
+struct rl_rec {
+	uint64_t calls;
+	uint64_t ticks;    /* clock ticks inside the region (rt_clock.c) */
+	uint64_t open;     /* begins not (yet) ended */
+	uint32_t size;     /* bytes of the whole record */
+	uint32_t name_len;
+	struct rl_counter_value c[];
+};
+struct rl_rec_tail {
+	double expected_flops, expected_bytes; /* RL_REGION_EXPECT sums */
+	uint64_t expect_calls;
+};
+
+/* A thread's table entry: the record and its name (inside the record). */
+struct rl_region {
+	struct rl_rec *rec;
+	const char *name;
+};
+
 /* One open region on a thread's stack; followed by n_prov counter values
  * read at begin (stride rt.frame_size). */
 struct rl_frame {
+	struct rl_rec *rec;
+	const char *name;  /* the pointer given to begin */
 	uint32_t region;   /* index in the thread's region table */
-	uint32_t counters_ok;
-	uint64_t t0_ns;
+	uint8_t counters_ok;
+	uint8_t name_ro;   /* name lies in read-only data: an end with the
+			      same pointer is the same name */
+	uint64_t t0;       /* ticks */
 	struct rl_counter_value v0[];
 };
 
+/* The last region each begin site (the caller's return address) opened,
+ * with the name pointer it gave: a begin from the same site with the
+ * same read-only name needs no lookup. */
+#define RL_SITE_SLOTS 128 /* a power of two: site_slot() takes the top 7 bits */
+struct rl_site_slot {
+	const void *site;
+	const char *name;
+	struct rl_rec *rec;
+	uint32_t region;
+	uint32_t name_ro;
+};
+
 struct rl_thread {
+	/* hot: every begin and end */
+	unsigned char *frames;      /* frames of rt.frame_size bytes */
+	size_t depth, cap_frames;
+	bool counters_ok;           /* thread_open succeeded, reads work */
+	bool exited;
+	void *backend_state;
+	struct rl_site_slot sites[RL_SITE_SLOTS];
+
 	uint64_t tid;
 	unsigned index;
-	bool exited;
-	bool counters_ok;           /* thread_open succeeded, reads work */
 	bool backend_open;          /* thread_open succeeded: close it */
-	void *backend_state;
 
-	/* Region table: stats array + open-addressing hash of indices. */
-	struct rl_region_stats *regions;
+	/* Region table + open-addressing hash of indices, by name. */
+	struct rl_region *regions;
 	size_t n_regions, cap_regions;
 	uint32_t *hash;             /* index + 1, 0 = empty */
 	size_t hash_cap;            /* power of two */
 
-	/* Stack of open regions, frames of rt.frame_size bytes. */
-	unsigned char *frames;
-	size_t depth, cap_frames;
-
 	void *altstack;             /* our sigaltstack, NULL if none */
 	struct rl_counter_value scratch[RL_COUNTER_COUNT];
+};
+
+/* The region clock (rt_clock.c): ticks -> ns = ticks * mult >> 32. */
+struct rl_clock {
+	bool tsc;          /* ticks are TSC cycles, else CLOCK_MONOTONIC ns */
+	uint64_t mult;
+	uint64_t tick0, ns0; /* calibration start */
 };
 
 struct rl_warn_extra {
@@ -100,6 +150,7 @@ struct rl_rt {
 	size_t n_warnings, cap_warnings;
 
 	int flushing;               /* set once by the first flush */
+	struct rl_clock clock;
 };
 
 extern struct rl_rt rl_rt;
@@ -107,8 +158,21 @@ extern struct rl_rt rl_rt;
 /* rt_state.c */
 void rl_rt_init(void);
 struct rl_thread *rl_rt_thread_new(void);
-uint64_t rl_rt_now_ns(void);
 uint64_t rl_rt_realtime_ns(void);
+
+/* rt_clock.c */
+void rl_rt_clock_init(void);
+void rl_rt_clock_refine(void); /* at the final write: over the whole run */
+uint64_t rl_rt_mono_ns(void);
+uint64_t rl_rt_ticks_to_ns(uint64_t ticks);
+static inline uint64_t rl_rt_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (__builtin_expect(rl_rt.clock.tsc, 1))
+		return __builtin_ia32_rdtsc();
+#endif
+	return rl_rt_mono_ns();
+}
 
 /* rt_warn.c: add a warning (deduplicated by kind, region and tid: repeats
  * are counted in the message). in_signal: no malloc, static pool. */
@@ -131,6 +195,22 @@ static inline struct rl_frame *rl_frame_at(struct rl_thread *t, size_t i)
 {
 	return (struct rl_frame *)(t->frames + i * rl_rt.frame_size);
 }
+static inline struct rl_rec_tail *rl_rec_tail(struct rl_rec *r)
+{
+	return (struct rl_rec_tail *)(void *)&r->c[rl_rt.n_prov];
+}
+static inline char *rl_rec_name(struct rl_rec *r)
+{
+	return (char *)(rl_rec_tail(r) + 1);
+}
+/* Bytes of a record for a name of len bytes. */
+static inline size_t rl_rec_size(size_t len)
+{
+	size_t n = sizeof(struct rl_rec) +
+		   rl_rt.n_prov * sizeof(struct rl_counter_value) +
+		   sizeof(struct rl_rec_tail) + len + 1;
+	return (n + RL_REC_ALIGN - 1) & ~(size_t)(RL_REC_ALIGN - 1);
+}
 int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len);
 /* Close every open frame of t: the whole-program frame is completed, the
  * others counted as open at exit with a warning saying `why`. */
@@ -142,6 +222,10 @@ void rl_rt_thread_free_tables(struct rl_thread *t);
 /* Set the calling thread's state pointer (thread exit, fork child). */
 void rl_rt_self_set(struct rl_thread *t);
 struct rl_thread *rl_rt_self_get(void);
+/* Region k of t as results (time in ns, open_at_exit = begins never
+ * ended); name points into the record. */
+void rl_rt_region_stats(const struct rl_thread *t, size_t k,
+			struct rl_region_stats *out);
 
 /* Accumulate one interval b -> e into tot (exported for tests): value
  * and times add their deltas, with integer arithmetic only (no flops in

@@ -1,11 +1,20 @@
 /*
  * rl_region_begin/end/expect: the per-thread stack of open regions and the
- * per-thread table of region stats (hash by name). The inactive path is one
- * predictable branch.
+ * per-thread table of region records (hash by name).
+ *
+ * Cost: the inactive path is one predictable branch. The active steady
+ * state (a site already seen, a string-literal name) is a load of the
+ * thread pointer, one site-slot compare, a clock read (rdtsc) and plain
+ * integer stores into the frame and the region's record: no system call,
+ * no allocation, no string work, no floating point. Everything else
+ * (a new site or name, a name in writable memory, misuse) takes the slow
+ * path, which hashes the name as before.
  */
+
 #include "rlprof.h"
 #include "rt_internal.h"
 
+#include <link.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,25 +25,34 @@ static __thread struct rl_thread *rl_self
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* Integers only: this runs between the counter reads, where any
+ * floating-point work would be counted as the program's flops. A counter
+ * never runs backwards; if a backend says so, count 0 rather than a
+ * wrapped-around figure. The scaled value (value * enabled / running) is
+ * computed by the reader from these sums. */
+static inline void add_delta(struct rl_counter_value *sum,
+			     const struct rl_counter_value *b,
+			     const struct rl_counter_value *e)
+{
+	sum->value += e->value >= b->value ? e->value - b->value : 0;
+	sum->enabled_ns += e->enabled_ns >= b->enabled_ns
+				   ? e->enabled_ns - b->enabled_ns
+				   : 0;
+	sum->running_ns += e->running_ns >= b->running_ns
+				   ? e->running_ns - b->running_ns
+				   : 0;
+}
+
 void rl_counter_total_add(struct rl_counter_total *tot,
 			  const struct rl_counter_value *b,
 			  const struct rl_counter_value *e)
 {
-	/* Integers only: this runs between the counter reads, where any
-	 * floating-point work would be counted as the program's flops.
-	 * A counter never runs backwards; if a backend says so, count 0
-	 * rather than a wrapped-around figure. The scaled value (value *
-	 * enabled / running) is computed by the reader from these sums. */
-	uint64_t dv = e->value >= b->value ? e->value - b->value : 0;
-	uint64_t de = e->enabled_ns >= b->enabled_ns
-			      ? e->enabled_ns - b->enabled_ns
-			      : 0;
-	uint64_t dr = e->running_ns >= b->running_ns
-			      ? e->running_ns - b->running_ns
-			      : 0;
-	tot->value += dv;
-	tot->enabled_ns += de;
-	tot->running_ns += dr;
+	struct rl_counter_value sum = {tot->value, tot->enabled_ns,
+				       tot->running_ns};
+	add_delta(&sum, b, e);
+	tot->value = sum.value;
+	tot->enabled_ns = sum.enabled_ns;
+	tot->running_ns = sum.running_ns;
 }
 
 static uint32_t hash_name(const char *s, size_t len)
@@ -46,11 +64,11 @@ static uint32_t hash_name(const char *s, size_t len)
 }
 
 /* Grow with the lock held and the old block freed after the new one is
- * published, so a flush never reads freed memory. */
+ * published, so a flush never reads freed memory. Records never move. */
 static int grow_regions(struct rl_thread *t)
 {
 	size_t cap = t->cap_regions ? 2 * t->cap_regions : 8;
-	struct rl_region_stats *r = calloc(cap, sizeof *r);
+	struct rl_region *r = calloc(cap, sizeof *r);
 	size_t hcap = 2 * cap;
 	uint32_t *h = calloc(hcap, sizeof *h);
 	if (!r || !h) {
@@ -68,7 +86,7 @@ static int grow_regions(struct rl_thread *t)
 		h[j] = (uint32_t)i + 1;
 	}
 	pthread_mutex_lock(&rl_rt.lock);
-	struct rl_region_stats *old = t->regions;
+	struct rl_region *old = t->regions;
 	uint32_t *oldh = t->hash;
 	t->regions = r;
 	t->hash = h;
@@ -78,6 +96,27 @@ static int grow_regions(struct rl_thread *t)
 	free(old);
 	free(oldh);
 	return 0;
+}
+
+/* A zeroed record for a new region of t. */
+static struct rl_rec *rec_new(struct rl_thread *t, const char *name,
+			      size_t len)
+{
+	(void)t;
+	size_t size = rl_rec_size(len);
+	struct rl_rec *r = aligned_alloc(RL_REC_ALIGN, size);
+	if (!r)
+		return NULL;
+	memset(r, 0, size);
+	r->size = (uint32_t)size;
+	r->name_len = (uint32_t)len;
+	memcpy(rl_rec_name(r), name, len);
+	return r;
+}
+
+static void rec_free(struct rl_rec *r)
+{
+	free(r);
 }
 
 int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len)
@@ -94,14 +133,12 @@ int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len)
 	}
 	if (t->n_regions + 1 > t->cap_regions && grow_regions(t) < 0)
 		return -1;
-	char *copy = malloc(len + 1);
-	if (!copy)
+	struct rl_rec *rec = rec_new(t, name, len);
+	if (!rec)
 		return -1;
-	memcpy(copy, name, len);
-	copy[len] = '\0';
 	size_t i = t->n_regions;
-	memset(&t->regions[i], 0, sizeof t->regions[i]);
-	t->regions[i].name = copy;
+	t->regions[i].rec = rec;
+	t->regions[i].name = rl_rec_name(rec);
 	size_t j = hv & (t->hash_cap - 1);
 	while (t->hash[j])
 		j = (j + 1) & (t->hash_cap - 1);
@@ -110,6 +147,27 @@ int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len)
 	t->n_regions = i + 1;
 	pthread_mutex_unlock(&rl_rt.lock);
 	return (int)i;
+}
+
+void rl_rt_region_stats(const struct rl_thread *t, size_t k,
+			struct rl_region_stats *out)
+{
+	struct rl_rec *r = t->regions[k].rec;
+	const struct rl_rec_tail *x = rl_rec_tail(r);
+	memset(out, 0, sizeof *out);
+	out->name = rl_rec_name(r);
+	out->calls = r->calls;
+	out->time_ns = rl_rt_ticks_to_ns(r->ticks);
+	for (size_t i = 0; i < rl_rt.n_prov; i++) {
+		struct rl_counter_total *c = &out->counters[rl_rt.prov[i]];
+		c->value = r->c[i].value;
+		c->enabled_ns = r->c[i].enabled_ns;
+		c->running_ns = r->c[i].running_ns;
+	}
+	out->expected_flops = x->expected_flops;
+	out->expected_bytes = x->expected_bytes;
+	out->expect_calls = x->expect_calls;
+	out->open_at_exit = r->open;
 }
 
 /* The backend could not read this thread's counters (e.g. the program
@@ -133,7 +191,7 @@ static void read_failed(struct rl_thread *t)
 
 /* Read the thread's counters into t->scratch (indexed by counter id).
  * Returns 0, or -1 when nothing could be read (*ok cleared). */
-static int read_scratch(struct rl_thread *t, uint32_t *ok)
+static int read_scratch(struct rl_thread *t, uint8_t *ok)
 {
 	if (!t->counters_ok) {
 		*ok = 0;
@@ -148,7 +206,7 @@ static int read_scratch(struct rl_thread *t, uint32_t *ok)
 }
 
 static void read_counters(struct rl_thread *t, struct rl_counter_value *out,
-			  uint32_t *ok)
+			  uint8_t *ok)
 {
 	if (!rl_rt.n_prov || read_scratch(t, ok) < 0)
 		return;
@@ -156,67 +214,89 @@ static void read_counters(struct rl_thread *t, struct rl_counter_value *out,
 		out[k] = t->scratch[rl_rt.prov[k]];
 }
 
+static int grow_frames(struct rl_thread *t)
+{
+	size_t cap = t->cap_frames ? 2 * t->cap_frames : 16;
+	unsigned char *f = malloc(cap * rl_rt.frame_size);
+	if (!f)
+		return -1;
+	if (t->depth)
+		memcpy(f, t->frames, t->depth * rl_rt.frame_size);
+	pthread_mutex_lock(&rl_rt.lock);
+	unsigned char *old = t->frames;
+	t->frames = f;
+	t->cap_frames = cap;
+	pthread_mutex_unlock(&rl_rt.lock);
+	free(old);
+	return 0;
+}
+
+/* Open region `region` on t; the frame has room (depth < cap_frames). */
+static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
+			      uint32_t region, const char *name, bool ro)
+{
+	struct rl_frame *f = rl_frame_at(t, t->depth);
+	f->rec = rec;
+	f->name = name;
+	f->region = region;
+	f->name_ro = ro;
+	f->counters_ok = 1;
+	rec->open++;
+	read_counters(t, f->v0, &f->counters_ok);
+	f->t0 = rl_rt_ticks();
+	t->depth++;
+}
+
 void rl_rt_push(struct rl_thread *t, int region)
 {
-	if (t->depth == t->cap_frames) {
-		size_t cap = t->cap_frames ? 2 * t->cap_frames : 16;
-		unsigned char *f = malloc(cap * rl_rt.frame_size);
-		if (!f)
-			return;
-		if (t->depth)
-			memcpy(f, t->frames, t->depth * rl_rt.frame_size);
-		pthread_mutex_lock(&rl_rt.lock);
-		unsigned char *old = t->frames;
-		t->frames = f;
-		t->cap_frames = cap;
-		pthread_mutex_unlock(&rl_rt.lock);
-		free(old);
-	}
-	struct rl_frame *f = rl_frame_at(t, t->depth);
-	f->region = (uint32_t)region;
-	f->counters_ok = 1;
-	read_counters(t, f->v0, &f->counters_ok);
-	f->t0_ns = rl_rt_now_ns();
-	t->depth++;
+	if (t->depth == t->cap_frames && grow_frames(t) < 0)
+		return;
+	push_frame(t, t->regions[region].rec, (uint32_t)region,
+		   t->regions[region].name, false);
+}
+
+static inline void pop_frame(struct rl_thread *t)
+{
+	uint64_t now = rl_rt_ticks();
+	struct rl_frame *f = rl_frame_at(t, t->depth - 1);
+	struct rl_rec *r = f->rec;
+	uint8_t ok = f->counters_ok;
+	r->calls++;
+	r->ticks += now - f->t0;
+	r->open--;
+	if (rl_rt.n_prov && ok && read_scratch(t, &ok) == 0)
+		for (size_t k = 0; k < rl_rt.n_prov; k++)
+			add_delta(&r->c[k], &f->v0[k],
+				  &t->scratch[rl_rt.prov[k]]);
+	t->depth--;
 }
 
 void rl_rt_pop_complete(struct rl_thread *t)
 {
-	uint64_t now = rl_rt_now_ns();
-	struct rl_frame *f = rl_frame_at(t, t->depth - 1);
-	uint32_t ok = f->counters_ok;
-	struct rl_region_stats *s = &t->regions[f->region];
-	s->calls++;
-	s->time_ns += now - f->t0_ns;
-	if (rl_rt.n_prov && ok && read_scratch(t, &ok) == 0)
-		for (size_t k = 0; k < rl_rt.n_prov; k++)
-			rl_counter_total_add(&s->counters[rl_rt.prov[k]],
-					     &f->v0[k],
-					     &t->scratch[rl_rt.prov[k]]);
-	t->depth--;
+	pop_frame(t);
 }
 
 void rl_rt_close_all(struct rl_thread *t, const char *why, bool in_signal)
 {
 	while (t->depth > 0) {
 		struct rl_frame *f = rl_frame_at(t, t->depth - 1);
-		struct rl_region_stats *s = &t->regions[f->region];
+		const char *name = t->regions[f->region].name;
 		if (t == rl_rt.wp_thread && t->depth == 1 &&
-		    strcmp(s->name, RL_WHOLE_PROGRAM_NAME) == 0) {
+		    strcmp(name, RL_WHOLE_PROGRAM_NAME) == 0) {
 			rl_rt_pop_complete(t);
 			continue;
 		}
-		s->open_at_exit++;
+		/* its record keeps open > 0: reported as open at exit */
 		char msg[512];
 		struct rl_sb b = {msg, sizeof msg, 0};
 		rl_sb_str(&b, "region ");
-		rl_sb_name(&b, s->name);
+		rl_sb_name(&b, name);
 		rl_sb_str(&b, " still open ");
 		rl_sb_str(&b, why);
 		rl_sb_str(&b, " (thread ");
 		rl_sb_u64(&b, t->tid);
 		rl_sb_str(&b, "): its unfinished call is not counted");
-		rl_rt_warn("open-at-exit", s->name, t->tid, in_signal, msg);
+		rl_rt_warn("open-at-exit", name, t->tid, in_signal, msg);
 		t->depth--;
 	}
 }
@@ -224,7 +304,8 @@ void rl_rt_close_all(struct rl_thread *t, const char *why, bool in_signal)
 void rl_rt_thread_free_tables(struct rl_thread *t)
 {
 	for (size_t i = 0; i < t->n_regions; i++)
-		free(t->regions[i].name);
+		rec_free(t->regions[i].rec);
+	memset(t->sites, 0, sizeof t->sites);
 	free(t->regions);
 	free(t->hash);
 	free(t->frames);
@@ -307,26 +388,117 @@ static struct rl_thread *enter(void)
 	return t && !t->exited ? t : NULL;
 }
 
-void rl_region_begin(const char *name)
+/* Read-only segments of the objects loaded at start-up: a name pointer
+ * inside one is a string literal (or other constant data), whose bytes
+ * cannot change while the pointer stays the same. Objects loaded later
+ * (dlopen) are not listed: their names take the string-compare path. */
+#define RL_RO_RANGES 64
+static struct {
+	uintptr_t lo, hi;
+} ro_range[RL_RO_RANGES];
+static size_t n_ro_range;
+static pthread_once_t ro_once = PTHREAD_ONCE_INIT;
+
+static int ro_collect(struct dl_phdr_info *info, size_t size, void *data)
 {
-	struct rl_thread *t = enter();
-	if (!t)
-		return;
-	size_t len;
-	name = normalize(t, name, &len);
-	int i = rl_rt_region_index(t, name, len);
-	if (i >= 0)
-		rl_rt_push(t, i);
+	(void)size;
+	(void)data;
+	for (size_t i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W))
+			continue;
+		if (n_ro_range == RL_RO_RANGES)
+			return 1;
+		ro_range[n_ro_range].lo = info->dlpi_addr + ph->p_vaddr;
+		ro_range[n_ro_range].hi =
+			info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+		n_ro_range++;
+	}
+	return 0;
 }
 
-void rl_region_end(const char *name)
+static void ro_init(void)
+{
+	dl_iterate_phdr(ro_collect, NULL);
+}
+
+static bool name_is_ro(const char *name)
+{
+	pthread_once(&ro_once, ro_init);
+	uintptr_t p = (uintptr_t)name;
+	for (size_t i = 0; i < n_ro_range; i++)
+		if (p >= ro_range[i].lo && p < ro_range[i].hi)
+			return true;
+	return false;
+}
+
+static inline struct rl_site_slot *site_slot(struct rl_thread *t,
+					     const void *site,
+					     const char *name)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)site ^
+		      ((uint64_t)(uintptr_t)name << 7)) *
+		     0x9e3779b97f4a7c15ull;
+	return &t->sites[h >> (64 - 7)];
+}
+
+static void begin_slow(const char *name, const void *site)
 {
 	struct rl_thread *t = enter();
 	if (!t)
 		return;
+	if (t->depth == t->cap_frames && grow_frames(t) < 0)
+		return;
+	struct rl_site_slot *e = site_slot(t, site, name);
+	/* Same site and pointer, bytes maybe changed: compare them. */
+	if (e->site == site && e->name == name && name &&
+	    strcmp(rl_rec_name(e->rec), name) == 0) {
+		push_frame(t, e->rec, e->region, name, false);
+		return;
+	}
+	size_t len;
+	const char *n = normalize(t, name, &len);
+	int i = rl_rt_region_index(t, n, len);
+	if (i < 0)
+		return;
+	struct rl_rec *rec = t->regions[i].rec;
+	bool as_given = n == name && name[len] == '\0';
+	bool ro = as_given && name_is_ro(name);
+	if (as_given) {
+		e->site = site;
+		e->name = name;
+		e->rec = rec;
+		e->region = (uint32_t)i;
+		e->name_ro = ro;
+	}
+	push_frame(t, rec, (uint32_t)i, name, ro);
+}
+
+/* The steady state: a site seen before, with the same read-only name
+ * (a string literal), and room on the stack. */
+void rl_region_begin(const char *name)
+{
+	const void *site = __builtin_return_address(0);
+	int s = __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED);
+	if (LIKELY(s == RL_RT_INACTIVE))
+		return;
+	struct rl_thread *t = rl_self;
+	if (LIKELY(s == RL_RT_ACTIVE && t)) {
+		struct rl_site_slot *e = site_slot(t, site, name);
+		if (LIKELY(e->site == site && e->name == name && e->name_ro &&
+			   t->depth < t->cap_frames)) {
+			push_frame(t, e->rec, e->region, name, true);
+			return;
+		}
+	}
+	begin_slow(name, site);
+}
+
+static void end_slow(struct rl_thread *t, const char *name)
+{
 	size_t len;
 	name = normalize(t, name, &len);
-	/* Fast path: the innermost open region. */
+	/* The innermost open region, by its bytes. */
 	if (LIKELY(t->depth > 0)) {
 		struct rl_frame *f = rl_frame_at(t, t->depth - 1);
 		const char *n = t->regions[f->region].name;
@@ -375,6 +547,26 @@ void rl_region_end(const char *name)
 	rl_rt_pop_complete(t);
 }
 
+/* The steady state: the innermost region, begun with this same
+ * read-only name pointer. */
+void rl_region_end(const char *name)
+{
+	int s = __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED);
+	if (LIKELY(s == RL_RT_INACTIVE))
+		return;
+	struct rl_thread *t = rl_self;
+	if (LIKELY(s == RL_RT_ACTIVE && t && t->depth > 0)) {
+		struct rl_frame *f = rl_frame_at(t, t->depth - 1);
+		if (LIKELY(f->name == name && f->name_ro)) {
+			pop_frame(t);
+			return;
+		}
+	}
+	t = enter();
+	if (t)
+		end_slow(t, name);
+}
+
 void rl_region_expect(const char *name, double flops, double bytes)
 {
 	struct rl_thread *t = enter();
@@ -399,18 +591,19 @@ void rl_region_expect(const char *name, double flops, double bytes)
 	int i = rl_rt_region_index(t, name, len);
 	if (i < 0)
 		return;
-	struct rl_region_stats *s = &t->regions[i];
+	struct rl_rec_tail *s = rl_rec_tail(t->regions[i].rec);
 	if (isinf(s->expected_flops + flops) ||
 	    isinf(s->expected_bytes + bytes)) {
 		char msg[RL_NAME_MAX + 160];
 		struct rl_sb b = {msg, sizeof msg, 0};
 		rl_sb_str(&b, "flops or bytes declared for region ");
-		rl_sb_name(&b, s->name);
+		rl_sb_name(&b, t->regions[i].name);
 		rl_sb_str(&b, " (thread ");
 		rl_sb_u64(&b, t->tid);
 		rl_sb_str(&b, ") would make the declared total infinite: "
 			      "ignored");
-		rl_rt_warn("bad-expect", s->name, t->tid, false, msg);
+		rl_rt_warn("bad-expect", t->regions[i].name, t->tid, false,
+			   msg);
 		return;
 	}
 	s->expected_flops += flops;

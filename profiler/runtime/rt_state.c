@@ -18,13 +18,6 @@ struct rl_rt rl_rt;
 static pthread_once_t rl_once = PTHREAD_ONCE_INIT;
 static void *rl_init_altstack;
 
-uint64_t rl_rt_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t rl_rt_realtime_ns(void)
 {
 	struct timespec ts;
@@ -131,6 +124,7 @@ static void init_once(void)
 	snprintf(rl_rt.program, sizeof rl_rt.program, "%s",
 		 program_invocation_name ? program_invocation_name : "");
 	rl_rt.start_ns = rl_rt_realtime_ns();
+	rl_rt_clock_init();
 
 	choose_backend();
 	rl_rt.setup.provided &= (RL_COUNTER_COUNT >= 64)
@@ -277,15 +271,16 @@ static void fork_parent(void)
 }
 
 /* Re-create the region table of t with only the regions of its open
- * frames (zeroed stats), and restart those frames now. */
+ * frames (zeroed figures), and restart those frames now. */
 static void restart_open_frames(struct rl_thread *t)
 {
-	struct rl_region_stats *old = t->regions;
+	struct rl_region *old = t->regions;
 	size_t n_old = t->n_regions;
 	free(t->hash);
 	t->regions = NULL;
 	t->hash = NULL;
 	t->n_regions = t->cap_regions = t->hash_cap = 0;
+	memset(t->sites, 0, sizeof t->sites);
 	size_t keep = 0;
 	for (size_t i = 0; i < t->depth; i++) {
 		struct rl_frame *f = rl_frame_at(t, i);
@@ -298,7 +293,7 @@ static void restart_open_frames(struct rl_thread *t)
 	}
 	t->depth = keep;
 	for (size_t i = 0; i < n_old; i++)
-		free(old[i].name);
+		free(old[i].rec);
 	free(old);
 	/* Re-read: drop the frames and push them again, bottom up. */
 	size_t depth = t->depth;

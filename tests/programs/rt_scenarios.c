@@ -209,6 +209,43 @@ static void many(void)
 	}
 }
 
+/* One begin site, many names: string literals cycling, a wrapper whose
+ * single call site serves every name, and a writable buffer whose bytes
+ * change under the same pointer. Ends given as copies of the name. */
+__attribute__((noinline)) static void my_begin(const char *name)
+{
+	rl_region_begin(name);
+}
+
+static void sites(void)
+{
+	static const char *const lits[] = {"lit-a", "lit-b", "lit-c"};
+	char buf[16], end[16];
+	for (int i = 0; i < 10; i++) {
+		RL_REGION_BEGIN(lits[i % 3]);
+		RL_REGION_END(lits[i % 3]);
+	}
+	for (int i = 0; i < 6; i++) {
+		my_begin(i % 2 ? "wrap-y" : "wrap-x");
+		snprintf(end, sizeof end, "wrap-%c", i % 2 ? 'y' : 'x');
+		rl_region_end(end);
+	}
+	for (int i = 0; i < 8; i++) {
+		snprintf(buf, sizeof buf, "buf-%d", i % 2);
+		rl_region_begin(buf);
+		rl_region_end(i % 2 ? "buf-1" : "buf-0");
+	}
+}
+
+/* A region around a 30 ms sleep, whichever clock the runtime uses. */
+static void sleeper(void)
+{
+	struct timespec ts = {0, 30 * 1000000L};
+	RL_REGION_BEGIN("sleep");
+	nanosleep(&ts, NULL);
+	RL_REGION_END("sleep");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -219,7 +256,8 @@ int main(int argc, char **argv)
 		     {"expect", expect}, {"fork", do_fork},
 		     {"escape", escape}, {"fork-thread", fork_thread}, {"busy", busy},
 		     {"deep", deep},     {"many", many},
-		     {"expect-overflow", expect_overflow}};
+		     {"expect-overflow", expect_overflow}, {"sites", sites},
+		     {"sleep", sleeper}};
 	if (argc < 2) {
 		fprintf(stderr, "usage: rt_scenarios MODE\n");
 		return 2;
