@@ -193,17 +193,24 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 	cr_assert(isnan(rep.rows[1].roof_gflops));
 	cr_assert(isnan(rep.rows[1].roof_pct));
 
-	/* per-thread rows: one thread each, 1-thread roofs (DRAM 30) */
+	/* per-thread rows, grouped by summed row (triad's two threads,
+	 * then init's one): one thread each, 1-thread roofs (DRAM 30) */
+	cr_assert_eq(rep.rows[0].thread_first, 2);
+	cr_assert_eq(rep.rows[0].thread_count, 2);
+	cr_assert_eq(rep.rows[1].thread_first, 4);
+	cr_assert_eq(rep.rows[1].thread_count, 1);
 	cr_assert_str_eq(rep.rows[2].region, "triad");
 	cr_assert_eq(rep.rows[2].tid, 100);
 	cr_assert_eq(rep.rows[2].pid, 100);
 	cr_assert_eq(rep.rows[2].n_threads, 1);
-	cr_assert_str_eq(rep.rows[3].region, "init, setup");
-	cr_assert_eq(rep.rows[4].tid, 101);
-	cr_assert_float_eq(rep.rows[4].time_s, 1.5, EPS);
-	cr_assert_float_eq(rep.rows[4].roof_gflops, 30.0 / 12, EPS);
-	cr_assert_float_eq(rep.rows[4].roof_pct, 100 * (2.0 / 1.5) / 2.5,
+	cr_assert_str_eq(rep.rows[3].region, "triad");
+	cr_assert_eq(rep.rows[3].tid, 101);
+	cr_assert_float_eq(rep.rows[3].time_s, 1.5, EPS);
+	cr_assert_float_eq(rep.rows[3].roof_gflops, 30.0 / 12, EPS);
+	cr_assert_float_eq(rep.rows[3].roof_pct, 100 * (2.0 / 1.5) / 2.5,
 			   1e-9);
+	cr_assert_str_eq(rep.rows[4].region, "init, setup");
+	cr_assert_eq(rep.rows[4].tid, 100);
 
 	cr_assert_str_eq(rep.backend, "perf");
 	cr_assert_eq(rep.n_warnings, 1);

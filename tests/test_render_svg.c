@@ -134,11 +134,15 @@ void charts_test_report(struct rl_report *r, const struct rl_machine *m)
 	r->rows[7].tid = 102;
 	r->rows[7].pid = 100;
 	r->n_rows = 8;
+	r->rows[0].thread_first = 6;
+	r->rows[0].thread_count = 2;
 	r->warnings = calloc(1, sizeof *r->warnings);
 	r->warnings[0].kind = strdup("open-at-exit");
 	r->warnings[0].region = strdup("triad");
 	r->warnings[0].message = strdup("region 'triad' was open at exit");
 	r->n_warnings = 1;
+	r->row_warnings = calloc(1, sizeof *r->row_warnings);
+	r->rows[0].warn_count = 1; /* warnings[0], triad's */
 }
 
 void charts_test_report_free(struct rl_report *r)
@@ -154,6 +158,7 @@ void charts_test_report_free(struct rl_report *r)
 		free(r->warnings[i].message);
 	}
 	free(r->warnings);
+	free(r->row_warnings);
 	free(r->rows);
 	free(r->backend);
 	free(r->command);

@@ -36,7 +36,65 @@ struct acc {
 	uint64_t expect_calls;
 	int used;
 	int time_native;     /* every contribution's time is native */
+	size_t sum_ix;       /* a thread's row: its summed row */
 };
+
+/* The per-thread rows grouped by summed row (stable): order[j] is the
+ * index in per of the j-th per-thread row, and count[k] (n_sum entries,
+ * caller-allocated) the number of summed row k's threads. Linear (a
+ * counting sort). */
+static size_t *group_threads(const struct acc *per, size_t n_per,
+			     size_t *count, size_t n_sum)
+{
+	size_t *order = malloc((n_per ? n_per : 1) * sizeof *order);
+	size_t *next = calloc(n_sum + 1, sizeof *next);
+
+	if (!order || !next) {
+		free(order);
+		free(next);
+		return NULL;
+	}
+	for (size_t j = 0; j < n_per; j++)
+		count[per[j].sum_ix]++;
+	for (size_t k = 0, at = 0; k < n_sum; k++) {
+		next[k] = at;
+		at += count[k];
+	}
+	for (size_t j = 0; j < n_per; j++)
+		order[next[per[j].sum_ix]++] = j;
+	free(next);
+	return order;
+}
+
+/* Each summed row's warnings (by region name): their indices in
+ * r->warnings grouped by row into r->row_warnings. */
+static int group_warnings(struct rl_report *r,
+			  const struct rl_name_index *by_name)
+{
+	size_t k, *next;
+
+	r->row_warnings = malloc((r->n_warnings ? r->n_warnings : 1) *
+				 sizeof *r->row_warnings);
+	next = calloc(r->n_summed + 1, sizeof *next);
+	if (!r->row_warnings || !next) {
+		free(next);
+		return RL_ENOMEM;
+	}
+	for (size_t i = 0; i < r->n_warnings; i++)
+		if (r->warnings[i].region &&
+		    rl_name_index_get(by_name, r->warnings[i].region, &k))
+			r->rows[k].warn_count++;
+	for (size_t i = 0, at = 0; i < r->n_summed; i++) {
+		r->rows[i].warn_first = next[i] = at;
+		at += r->rows[i].warn_count;
+	}
+	for (size_t i = 0; i < r->n_warnings; i++)
+		if (r->warnings[i].region &&
+		    rl_name_index_get(by_name, r->warnings[i].region, &k))
+			r->row_warnings[next[k]++] = i;
+	free(next);
+	return 0;
+}
 
 static void acc_add(struct acc *a, const struct rl_region_stats *s,
 		    uint64_t provided)
@@ -429,6 +487,8 @@ int rl_report_build(const struct rl_run_results *res,
 	struct acc *sum = NULL, *per = NULL;
 	size_t n_sum = 0, cap_sum = 0, n_per = 0, cap_per = 0;
 	struct rl_name_index by_name = {0}; /* region name -> index in sum */
+	size_t *order = NULL;               /* per-thread rows by summed row */
+	size_t *count = NULL;               /* threads of each summed row */
 	int rc = RL_ENOMEM;
 
 	memset(out, 0, sizeof *out);
@@ -468,6 +528,7 @@ int rl_report_build(const struct rl_run_results *res,
 					    rl_name_index_put(&by_name, name,
 							      n_sum - 1))
 						goto out;
+					k = n_sum - 1;
 				}
 				a->name = name;
 				acc_add(a, s, counted);
@@ -476,15 +537,19 @@ int rl_report_build(const struct rl_run_results *res,
 				a->name = name;
 				a->pid = pr->pid;
 				a->tid = th->tid;
+				a->sum_ix = k;
 				acc_add(a, s, counted);
 			}
 		}
 	}
 	out->rows = calloc(n_sum + n_per + 1, sizeof *out->rows);
-	if (!out->rows)
+	count = calloc(n_sum + 1, sizeof *count);
+	if (!out->rows || !count ||
+	    !(order = group_threads(per, n_per, count, n_sum)))
 		goto out;
 	for (size_t k = 0; k < n_sum + n_per; k++) {
-		const struct acc *a = k < n_sum ? &sum[k] : &per[k - n_sum];
+		const struct acc *a =
+			k < n_sum ? &sum[k] : &per[order[k - n_sum]];
 		const struct rl_process_results *pr = NULL;
 		char *const *method = out->method;
 		const unsigned char *scope = out->scope;
@@ -504,13 +569,18 @@ int rl_report_build(const struct rl_run_results *res,
 			goto out;
 	}
 	out->n_summed = n_sum;
-	for (size_t k = 0; k < n_sum; k++)
+	for (size_t k = 0, at = n_sum; k < n_sum; at += count[k++]) {
+		out->rows[k].thread_first = at;
+		out->rows[k].thread_count = count[k];
 		out->n_checks += out->rows[k].check != NULL;
-	rc = build_warnings(res, out);
-	if (!rc)
+	}
+	if (!(rc = build_warnings(res, out)) &&
+	    !(rc = group_warnings(out, &by_name)))
 		rc = rl_report_ranks_build(res, out);
 out:
 	rl_name_index_release(&by_name);
+	free(order);
+	free(count);
 	free(sum);
 	free(per);
 	if (rc) {
@@ -538,6 +608,7 @@ void rl_report_release(struct rl_report *r)
 		free(r->warnings[i].message);
 	}
 	free(r->warnings);
+	free(r->row_warnings);
 	free(r->backend);
 	free(r->backend_reason);
 	free(r->backend_note);

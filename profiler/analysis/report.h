@@ -112,6 +112,12 @@ struct rl_region_row {
 	const char *check_cause; /* "short-region", "cache-capacity",
 				  "mix-outside-probe", "probe-load",
 				  "unexplained"; NULL when no finding */
+	/* summed row: its per-thread rows are rows[thread_first ..
+	 * thread_first + thread_count), its warnings (by region name)
+	 * warnings[row_warnings[warn_first .. warn_first + warn_count)];
+	 * 0 on a per-thread row */
+	size_t thread_first, thread_count;
+	size_t warn_first, warn_count;
 };
 
 #define RL_CHECK_PCT 105.0 /* a region above this % of its roof: finding */
@@ -125,10 +131,13 @@ struct rl_report {
 	char *command;
 	int exit_status;
 	struct rl_region_row *rows; /* summed rows first, in first-seen order,
-				       then per-thread rows */
+				       then per-thread rows grouped by summed
+				       row (see thread_first) */
 	size_t n_rows, n_summed;
 	struct rl_warning *warnings; /* copies, owned */
 	size_t n_warnings;
+	size_t *row_warnings;   /* indices into warnings, grouped by summed
+				   row (see warn_first); owned */
 	uint64_t provided;      /* union over processes */
 	char *method[RL_COUNTER_COUNT];
 	unsigned char scope[RL_COUNTER_COUNT];

@@ -183,15 +183,13 @@ static void td_backend(FILE *out, const struct rl_report *r,
 }
 
 static void td_warnings(FILE *out, const struct rl_report *r,
-			const char *region)
+			const struct rl_region_row *row)
 {
 	fputs("<td class=\"t warn\">", out);
-	int n = 0;
-	for (size_t i = 0; i < r->n_warnings; i++) {
-		const struct rl_warning *w = &r->warnings[i];
-		if (!w->region || !region || strcmp(w->region, region) != 0)
-			continue;
-		if (n++)
+	for (size_t k = 0; k < row->warn_count; k++) {
+		const struct rl_warning *w =
+			&r->warnings[r->row_warnings[row->warn_first + k]];
+		if (k)
 			fputs("<br>", out);
 		esc(out, w->message);
 	}
@@ -199,12 +197,9 @@ static void td_warnings(FILE *out, const struct rl_report *r,
 }
 
 static void thread_table(FILE *out, const struct rl_report *r,
-			 const char *region)
+			 const struct rl_region_row *summed)
 {
-	size_t n = 0;
-	for (size_t i = r->n_summed; i < r->n_rows; i++)
-		if (strcmp(r->rows[i].region, region) == 0)
-			n++;
+	size_t n = summed->thread_count;
 	if (n < 2) /* one thread: the same figures as the region's row */
 		return;
 	fprintf(out, "<tr class=\"threads\"><td colspan=\"13\"><details><summary>"
@@ -213,10 +208,9 @@ static void thread_table(FILE *out, const struct rl_report *r,
 		"<th>AI counted</th><th>AI declared</th><th>ratio</th><th>bound</th>"
 		"<th>%% of roof</th><th class=\"t\">diagnosis</th></tr></thead>"
 		"<tbody>\n", n);
-	for (size_t i = r->n_summed; i < r->n_rows; i++) {
+	for (size_t i = summed->thread_first;
+	     i < summed->thread_first + summed->thread_count; i++) {
 		const struct rl_region_row *row = &r->rows[i];
-		if (strcmp(row->region, region) != 0)
-			continue;
 		fprintf(out, "<tr class=\"thread\"><td>%ld</td><td>%llu</td>",
 			row->pid, (unsigned long long)row->tid);
 		figures(out, row);
@@ -268,9 +262,9 @@ static void regions_table(FILE *out, const struct rl_report *r)
 		figures(out, row);
 		td_backend(out, r, row);
 		td_text(out, "diag", row->diagnosis);
-		td_warnings(out, r, row->region);
+		td_warnings(out, r, row);
 		fputs("</tr>\n", out);
-		thread_table(out, r, row->region);
+		thread_table(out, r, row);
 		fputs("</tbody>\n", out);
 	}
 	fputs("</table>\n", out);

@@ -240,11 +240,11 @@ static json_t *report_json(const struct rl_report *r)
 	}
 	json_object_set_new(doc, "counters", cnt);
 	for (size_t i = 0; i < r->n_summed; i++) {
-		json_t *o = row_json(&r->rows[i], 0), *th = json_array();
-		for (size_t k = r->n_summed; k < r->n_rows; k++)
-			if (strcmp(r->rows[k].region, r->rows[i].region) == 0)
-				json_array_append_new(th,
-						      row_json(&r->rows[k], 1));
+		const struct rl_region_row *row = &r->rows[i];
+		json_t *o = row_json(row, 0), *th = json_array();
+		for (size_t k = row->thread_first;
+		     k < row->thread_first + row->thread_count; k++)
+			json_array_append_new(th, row_json(&r->rows[k], 1));
 		json_object_set_new(o, "threads", th);
 		json_array_append_new(regs, o);
 	}

@@ -176,12 +176,19 @@ static void print_line(FILE *out, cell_t *c, const size_t *w, int color,
 	fputc('\n', out);
 }
 
-static int show_row(const struct rl_report *r, size_t i,
-		    const struct rl_render_options *opt, size_t summed)
+/* The rows printed for summed row s into ix: itself, then (--per-thread)
+ * its threads. Returns how many. */
+static size_t lines_of(const struct rl_report *r, size_t s,
+		       const struct rl_render_options *opt, size_t *ix)
 {
-	return i < r->n_summed ||
-	       (opt && opt->per_thread &&
-		strcmp(r->rows[i].region, r->rows[summed].region) == 0);
+	const struct rl_region_row *row = &r->rows[s];
+	size_t n = 0;
+
+	ix[n++] = s;
+	if (opt && opt->per_thread)
+		for (size_t i = 0; i < row->thread_count; i++)
+			ix[n++] = row->thread_first + i;
+	return n;
 }
 
 static void print_header(FILE *out, const struct rl_report *r)
@@ -324,14 +331,18 @@ static int render_table(FILE *out, const struct rl_report *r,
 			size_t errlen)
 {
 	cell_t *cells;
-	size_t w[NCOL], nl = 0, pids = 0;
+	size_t w[NCOL], nl = 0, pids = 0, *ix;
 	int color = opt && opt->color;
 
 	for (size_t i = r->n_summed; i < r->n_rows; i++)
 		pids |= r->rows[i].pid != r->rows[r->n_summed].pid;
 	cells = calloc((r->n_rows + 1) * NCOL, sizeof *cells);
-	if (!cells)
+	ix = malloc((r->n_rows + 1) * sizeof *ix);
+	if (!cells || !ix) {
+		free(cells);
+		free(ix);
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	}
 	for (int k = 0; k < NCOL; k++) {
 		snprintf(cells[k], CELL, "%s", col_head[k]);
 		w[k] = strlen(col_head[k]);
@@ -339,9 +350,9 @@ static int render_table(FILE *out, const struct rl_report *r,
 	/* lines: header, then each summed row followed by its threads */
 	nl = 1;
 	for (size_t s = 0; s < r->n_summed; s++) {
-		for (size_t i = 0; i < r->n_rows; i++) {
-			if (i != s && (i < r->n_summed || !show_row(r, i, opt, s)))
-				continue;
+		size_t n = lines_of(r, s, opt, ix);
+		for (size_t j = 0; j < n; j++) {
+			size_t i = ix[j];
 			fill_cells(cells + nl * NCOL, &r->rows[i], i != s,
 				   (int)pids);
 			for (int k = 0; k < NCOL; k++)
@@ -354,10 +365,9 @@ static int render_table(FILE *out, const struct rl_report *r,
 	print_line(out, cells, w, 0, NULL);
 	nl = 1;
 	for (size_t s = 0; s < r->n_summed; s++) {
-		for (size_t i = 0; i < r->n_rows; i++) {
-			const struct rl_region_row *row = &r->rows[i];
-			if (i != s && (i < r->n_summed || !show_row(r, i, opt, s)))
-				continue;
+		size_t n = lines_of(r, s, opt, ix);
+		for (size_t j = 0; j < n; j++) {
+			const struct rl_region_row *row = &r->rows[ix[j]];
 			print_line(out, cells + nl * NCOL, w, color,
 				   row->bound == RL_BOUND_MEMORY  ? "\033[33m"
 				   : row->bound == RL_BOUND_COMPUTE ? "\033[32m"
@@ -368,6 +378,7 @@ static int render_table(FILE *out, const struct rl_report *r,
 	if (r->n_summed == 0)
 		fputs("(no regions were entered)\n", out);
 	free(cells);
+	free(ix);
 	rl_ranks_table(out, r);
 	print_footer(out, r);
 	if (opt && opt->plot) {
