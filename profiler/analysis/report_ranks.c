@@ -41,12 +41,13 @@ static double rate(double num, double den)
 	return isfinite(q) ? q : NAN;
 }
 
-static size_t summed_index(const struct rl_report *r, const char *name)
+/* The MPI rank of the process with this pid, -1 unknown. */
+static long rank_of_pid(const struct rl_run_results *res, long pid)
 {
-	for (size_t i = 0; i < r->n_summed; i++)
-		if (strcmp(r->rows[i].region, name) == 0)
-			return i;
-	return r->n_summed;
+	for (size_t p = 0; p < res->n_procs; p++)
+		if (res->procs[p].pid == pid)
+			return res->mpi->proc_rank ? res->mpi->proc_rank[p] : -1;
+	return -1;
 }
 
 static int header(const struct rl_mpi_results *m, struct rl_report_ranks *k)
@@ -72,7 +73,7 @@ static int fill_rows(const struct rl_run_results *res,
 		     const struct rl_report *r, struct rl_report_ranks *k)
 {
 	const struct rl_mpi_results *m = res->mpi;
-	size_t row = r->n_summed, n = r->n_summed * (size_t)m->size;
+	size_t n = r->n_summed * (size_t)m->size;
 
 	k->rows = calloc(n ? n : 1, sizeof *k->rows);
 	if (!k->rows)
@@ -87,42 +88,38 @@ static int fill_rows(const struct rl_run_results *res,
 			x->time_s = x->flops = x->dram_bytes = 0;
 			x->flops_expected = x->bytes_expected = NAN;
 		}
-	for (size_t p = 0; p < res->n_procs; p++) {
-		const struct rl_process_results *pr = &res->procs[p];
-		long q = m->proc_rank ? m->proc_rank[p] : -1;
-		for (size_t t = 0; t < pr->n_threads; t++)
-			for (size_t i = 0; i < pr->threads[t].n_regions;
-			     i++, row++) {
-				const struct rl_region_row *tr;
-				struct rl_rank_row *x;
-				size_t g;
+	/* each summed row's per-thread rows (grouped under it), each into
+	 * the rank of its process */
+	for (size_t g = 0; g < r->n_summed; g++) {
+		const struct rl_region_row *sr = &r->rows[g];
+		for (size_t row = sr->thread_first;
+		     row < sr->thread_first + sr->thread_count; row++) {
+			const struct rl_region_row *tr = &r->rows[row];
+			long q = rank_of_pid(res, tr->pid);
+			struct rl_rank_row *x;
 
-				if (row >= r->n_rows || q < 0 || q >= m->size)
-					continue;
-				tr = &r->rows[row];
-				g = summed_index(r, tr->region);
-				if (g >= r->n_summed)
-					continue;
-				x = &k->rows[g * (size_t)m->size + (size_t)q];
-				x->n_threads++;
-				x->calls += tr->calls;
-				if (tr->time_s > x->time_s || isnan(tr->time_s))
-					x->time_s = tr->time_s;
-				x->flops += tr->flops; /* NAN stays */
-				x->dram_bytes += tr->dram_bytes;
-				if (rl_known(tr->flops_expected))
-					x->flops_expected =
-						rl_known(x->flops_expected)
-							? x->flops_expected +
-								  tr->flops_expected
-							: tr->flops_expected;
-				if (rl_known(tr->bytes_expected))
-					x->bytes_expected =
-						rl_known(x->bytes_expected)
-							? x->bytes_expected +
-								  tr->bytes_expected
-							: tr->bytes_expected;
-			}
+			if (q < 0 || q >= m->size)
+				continue;
+			x = &k->rows[g * (size_t)m->size + (size_t)q];
+			x->n_threads++;
+			x->calls += tr->calls;
+			if (tr->time_s > x->time_s || isnan(tr->time_s))
+				x->time_s = tr->time_s;
+			x->flops += tr->flops; /* NAN stays */
+			x->dram_bytes += tr->dram_bytes;
+			if (rl_known(tr->flops_expected))
+				x->flops_expected =
+					rl_known(x->flops_expected)
+						? x->flops_expected +
+							  tr->flops_expected
+						: tr->flops_expected;
+			if (rl_known(tr->bytes_expected))
+				x->bytes_expected =
+					rl_known(x->bytes_expected)
+						? x->bytes_expected +
+							  tr->bytes_expected
+						: tr->bytes_expected;
+		}
 	}
 	for (size_t i = 0; i < k->n_rows; i++) {
 		struct rl_rank_row *x = &k->rows[i];
