@@ -64,10 +64,67 @@ static inline int e2e_rm_one(const char *p, const struct stat *st, int flag,
 	return 0;
 }
 
-static inline void e2e_rmtree(const char *dir)
+/* Removes dir and everything in it, looking at nothing. */
+static inline void e2e_rmtree_raw(const char *dir)
 {
 	if (dir)
 		nftw(dir, e2e_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static inline struct e2e_result e2e_run(const char *const *argv);
+
+/* The report.json files e2e_validate_reports() found (nftw has no user
+ * data pointer). */
+#define E2E_MAX_REPORTS 32
+static char e2e_reports[E2E_MAX_REPORTS][1024];
+static int e2e_n_reports;
+
+static inline int e2e_find_report(const char *p, const struct stat *st,
+				  int flag, struct FTW *ftw)
+{
+	(void)st;
+	if (flag == FTW_F && strcmp(p + ftw->base, "report.json") == 0 &&
+	    e2e_n_reports < E2E_MAX_REPORTS)
+		snprintf(e2e_reports[e2e_n_reports++], sizeof e2e_reports[0],
+			 "%s", p);
+	return 0;
+}
+
+/* Every report.json under dir is valid against the report's JSON Schema
+ * (profiler/render/report.schema.json), checked with Debian's
+ * python3-jsonschema (scripts/validate-report); a test fails on an invalid
+ * one. Without python3-jsonschema nothing is checked here (test_schema.c
+ * skips and says why). */
+static inline void e2e_validate_reports(const char *dir)
+{
+	const char *argv[E2E_MAX_REPORTS + 3];
+	struct e2e_result r;
+	int n;
+
+	e2e_n_reports = 0;
+	if (!dir || nftw(dir, e2e_find_report, 16, FTW_PHYS) != 0 ||
+	    e2e_n_reports == 0 || access("/usr/bin/python3", X_OK) != 0)
+		return;
+	n = 0;
+	argv[n++] = RL_SOURCE_DIR "/scripts/validate-report";
+	argv[n++] = RL_SOURCE_DIR "/profiler/render/report.schema.json";
+	for (int i = 0; i < e2e_n_reports; i++)
+		argv[n++] = e2e_reports[i];
+	argv[n] = NULL;
+	r = e2e_run(argv);
+	if (r.status == 1)
+		cr_expect_fail("a report.json this test produced is not valid "
+			       "against profiler/render/report.schema.json:\n%s",
+			       r.out);
+	free(r.out);
+	free(r.err);
+}
+
+/* Removes dir, after checking the reports in it against the schema. */
+static inline void e2e_rmtree(const char *dir)
+{
+	e2e_validate_reports(dir);
+	e2e_rmtree_raw(dir);
 }
 
 /* Runs argv (argv[0] a path) in dir (NULL: here) with the extra
@@ -108,7 +165,7 @@ static inline struct e2e_result e2e_run_in(const char *dir,
 		r.out = strdup("");
 	if (!r.err)
 		r.err = strdup("");
-	e2e_rmtree(cap);
+	e2e_rmtree_raw(cap);
 	free(cap);
 	return r;
 }
