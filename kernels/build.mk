@@ -1,12 +1,12 @@
 # kernels/: reference kernels and the rlprof-kernels program.
 #
 #   $(BIN)/rlprof-kernels      -O3 -march=native (whatever this CPU has)
-#   $(BIN)/rlprof-kernels-sim  -O3 -march=x86-64-v3 -mno-fma: AVX2, no
+#   $(BIN)/rlprof-kernels-sim  -O3 -march=x86-64-v3: AVX2 and FMA, no
 #                              AVX-512 (Valgrind 3.19 cannot run EVEX
-#                              code) and no FMA (VEX runs every FMA lane
-#                              through a helper call: horner128 ran 100x
-#                              slower under valgrind --tool=none than with
-#                              a multiply and an add, the same 2 flops);
+#                              code); FMA runs on the host's FMA unit
+#                              under the simulator (counters/sim/rs_fma.c;
+#                              VEX's own helper made horner128 100x
+#                              slower than a multiply and an add);
 #                              -gdwarf-4: Valgrind 3.19 gives up on clang
 #                              14's default DWARF 5 ("possibly corrupted
 #                              debuginfo file")
@@ -39,7 +39,7 @@ $(OBJ)/kernels-native/%.o: kernels/%.c
 
 $(OBJ)/kernels-sim/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -march=x86-64-v3 -mno-fma -gdwarf-4 -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -march=x86-64-v3 -gdwarf-4 -c $< -o $@
 
 $(BIN)/rlprof-kernels: $(KERNEL_NATIVE_OBJS) $(RLPROF_SO)
 	@mkdir -p $(dir $@)
