@@ -10,9 +10,10 @@
  *
  * Files: rs_main.c (tool registration, options, threads, client requests,
  * skipping the code of rlprof's runtime), rs_instrument.c (IR
- * instrumentation, flop classification), rs_fma.c (FMA lanes on the
- * host's FMA unit), rs_cache.c (the cache model), rs_decode.c (guest
- * instruction bytes: non-temporal
+ * instrumentation, flop classification), rs_fmair.c (FMA lanes rewritten
+ * to calls of rs_fma.c, which runs them on the host's FMA unit),
+ * rs_cache.c (the cache model), rs_decode.c (guest instruction bytes:
+ * non-temporal
  * stores, VEX.L, addsub, dpp).
  */
 #ifndef RS_H
@@ -123,5 +124,18 @@ ULong rs_fmadd32(ULong a, ULong b, ULong c);
 ULong rs_fmsub32(ULong a, ULong b, ULong c);
 ULong rs_fnmadd32(ULong a, ULong b, ULong c);
 ULong rs_fnmsub32(ULong a, ULong b, ULong c);
+/* the lanes of one instruction: operands at rs_fma_buf +0, +32, +64,
+ * results at +96; desc = lanes | f32 << 4 | kind << 8 (kind 0 fmadd,
+ * 1 fmsub, 2 fnmadd, 3 fnmsub) */
+extern UChar rs_fma_buf[128];
+void rs_fma_batch(UWord desc);
+
+/* rs_fmair.c: the FMA lanes of a superblock rewritten to the above */
+struct rs_fma_plan;
+struct rs_fma_plan *rs_fma_plan_new(const IRSB *in);
+/* Before copying statement i of the block: True when it was replaced
+ * (the caller copies nothing). */
+Bool rs_fma_rewrite(struct rs_fma_plan *p, IRSB *out, Int i);
+void rs_fma_plan_free(struct rs_fma_plan *p);
 
 #endif

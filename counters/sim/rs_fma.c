@@ -66,3 +66,55 @@ RS_FMA_HELPER(rs_fmadd32, "vfmadd231ss", float, UInt)
 RS_FMA_HELPER(rs_fmsub32, "vfmsub231ss", float, UInt)
 RS_FMA_HELPER(rs_fnmadd32, "vfnmadd231ss", float, UInt)
 RS_FMA_HELPER(rs_fnmsub32, "vfnmsub231ss", float, UInt)
+
+/* The lanes of one FMA instruction, batched (rs_fmair.c): operands at
+ * +0 (a), +32 (b), +64 (c), results at +96; lane k of f64 at 8k, of f32
+ * at 4k. */
+UChar rs_fma_buf[128] __attribute__((aligned(32)));
+
+/* One vector FMA on the buffer: reg2 = +-(reg0 * b) +- reg2 (231 form,
+ * the operand roles of the scalar helpers). */
+#define RS_FMA_VEC(insn, mov, reg)                                          \
+	__asm__ __volatile__(mov " 0(%0), %%" reg "0\n\t"                   \
+			     mov " 64(%0), %%" reg "2\n\t"                  \
+			     insn " 32(%0), %%" reg "0, %%" reg "2\n\t"     \
+			     mov " %%" reg "2, 96(%0)\n\t"                  \
+			     "vzeroupper"                                   \
+			     :                                              \
+			     : "r"(rs_fma_buf)                              \
+			     : "xmm0", "xmm2", "memory")
+
+#define RS_FMA_KINDS(suffix, mov, reg)                                      \
+	switch (kind) {                                                      \
+	case 0: RS_FMA_VEC("vfmadd231" suffix, mov, reg); break;             \
+	case 1: RS_FMA_VEC("vfmsub231" suffix, mov, reg); break;             \
+	case 2: RS_FMA_VEC("vfnmadd231" suffix, mov, reg); break;            \
+	default: RS_FMA_VEC("vfnmsub231" suffix, mov, reg); break;           \
+	}
+
+void rs_fma_batch(UWord desc)
+{
+	static ULong (*const f64[4])(ULong, ULong, ULong) = {
+		rs_fmadd64, rs_fmsub64, rs_fnmadd64, rs_fnmsub64};
+	static ULong (*const f32[4])(ULong, ULong, ULong) = {
+		rs_fmadd32, rs_fmsub32, rs_fnmadd32, rs_fnmsub32};
+	UInt n = desc & 15, kind = (desc >> 8) & 3;
+	Bool is32 = (desc >> 4) & 1;
+	if (!is32 && n == 4) {
+		RS_FMA_KINDS("pd", "vmovupd", "ymm");
+	} else if (!is32 && n == 2) {
+		RS_FMA_KINDS("pd", "vmovupd", "xmm");
+	} else if (is32 && n == 8) {
+		RS_FMA_KINDS("ps", "vmovups", "ymm");
+	} else if (is32 && n == 4) {
+		RS_FMA_KINDS("ps", "vmovups", "xmm");
+	} else if (!is32) {
+		ULong *v = (ULong *)rs_fma_buf;
+		for (UInt k = 0; k < n && k < 4; k++)
+			v[12 + k] = f64[kind](v[k], v[4 + k], v[8 + k]);
+	} else {
+		UInt *v = (UInt *)rs_fma_buf;
+		for (UInt k = 0; k < n && k < 8; k++)
+			v[24 + k] = (UInt)f32[kind](v[k], v[8 + k], v[16 + k]);
+	}
+}

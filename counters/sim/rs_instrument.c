@@ -48,13 +48,6 @@ static IRExpr *emit_tmp(IRSB *out, IRExpr *e)
 	return IRExpr_RdTmp(t);
 }
 
-static IRExpr *emit_tmp32(IRSB *out, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, Ity_I32);
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
 static struct flop_class classify(IROp op)
 {
 	struct flop_class c = {K_NONE, 0, 0, 0, 0};
@@ -177,112 +170,6 @@ static void count_expr(struct insn_acc *a, const IRExpr *e)
 	case Iex_Qop: count_op(a, e->Iex.Qop.details->op); break;
 	default: break;
 	}
-}
-
-/*
- * FMA on the host's FMA unit (rs_fma.c). VEX writes an x86 FMA lane as
- *   vfmadd  t = MAddF(rm, a, b, c)
- *   vfmsub  n = NegF(c); t = MAddF(rm, a, b, n)
- *   vfnmadd n = NegF(c); m = MAddF(rm, a, b, n); t = NegF(m)
- *   vfnmsub m = MAddF(rm, a, b, c); t = NegF(m)
- * with rm the constant round-to-nearest (and copies t2 = t1 between).
- * Each MAddF with that rounding
- * mode becomes a call of the matching helper (the operands passed as
- * bits), and a NegF of such a result a call of the negated form, so that
- * signed zeros and NaN signs are those of the x86 instruction; the MAddF
- * call left unused then is dead code for VEX's cleanup pass. Any other
- * rounding mode, op or host keeps the original op.
- */
-struct fma_tmp {
-	IRExpr *neg_of;    /* t = NegF(x): x */
-	IRExpr *arg[3];    /* t is a replaced MAddF: a, b, c (c un-negated) */
-	UChar kind;        /* 0 not replaced, 1 fmadd, 2 fmsub */
-};
-
-static IRExpr *bits_of(IRSB *out, IRExpr *x, Bool f64)
-{
-	if (f64)
-		return emit_tmp(out, IRExpr_Unop(Iop_ReinterpF64asI64, x));
-	return emit_tmp(out, IRExpr_Unop(Iop_32Uto64, emit_tmp32(out,
-				IRExpr_Unop(Iop_ReinterpF32asI32, x))));
-}
-
-/* t = helper(kind)(a, b, c) with kind 0 fmadd, 1 fmsub, 2 fnmadd,
- * 3 fnmsub */
-static void emit_fma_call(IRSB *out, IRTemp t, Bool f64, Int kind,
-			  IRExpr *const arg[3])
-{
-	static const HChar *const n64[] = {"rs_fmadd64", "rs_fmsub64",
-					   "rs_fnmadd64", "rs_fnmsub64"};
-	static const HChar *const n32[] = {"rs_fmadd32", "rs_fmsub32",
-					   "rs_fnmadd32", "rs_fnmsub32"};
-	void *const f64s[] = {rs_fmadd64, rs_fmsub64, rs_fnmadd64, rs_fnmsub64};
-	void *const f32s[] = {rs_fmadd32, rs_fmsub32, rs_fnmadd32, rs_fnmsub32};
-	IRExpr *b[3];
-	for (Int k = 0; k < 3; k++)
-		b[k] = bits_of(out, arg[k], f64);
-	IRCallee *cee = mkIRCallee(0, f64 ? n64[kind] : n32[kind],
-				   VG_(fnptr_to_fnentry)(f64 ? f64s[kind]
-							     : f32s[kind]));
-	IRExpr *r = emit_tmp(out, IRExpr_CCall(cee, Ity_I64,
-					       mkIRExprVec_3(b[0], b[1], b[2])));
-	IRExpr *res = f64 ? IRExpr_Unop(Iop_ReinterpI64asF64, r)
-			  : IRExpr_Unop(Iop_ReinterpI32asF32,
-					emit_tmp32(out, IRExpr_Unop(Iop_64to32, r)));
-	addStmtToIRSB(out, IRStmt_WrTmp(t, res));
-}
-
-static struct fma_tmp *fma_tmp_of(struct fma_tmp *ft, Int n, const IRExpr *e)
-{
-	if (e->tag != Iex_RdTmp || e->Iex.RdTmp.tmp >= (IRTemp)n)
-		return NULL;
-	return &ft[e->Iex.RdTmp.tmp];
-}
-
-/* Returns True when st was replaced (not to be copied). */
-static Bool replace_fma(IRSB *out, const IRStmt *st, struct fma_tmp *ft,
-			Int n)
-{
-	const IRExpr *e = st->Ist.WrTmp.data;
-	IRTemp t = st->Ist.WrTmp.tmp;
-	struct fma_tmp *x;
-	if (!rs_fma_native || t >= (IRTemp)n)
-		return False;
-	if (e->tag == Iex_RdTmp) { /* a copy (not yet propagated) */
-		if ((x = fma_tmp_of(ft, n, e)))
-			ft[t] = *x;
-		return False;
-	}
-	if (e->tag == Iex_Unop && (e->Iex.Unop.op == Iop_NegF64 ||
-				   e->Iex.Unop.op == Iop_NegF32)) {
-		ft[t].neg_of = e->Iex.Unop.arg;
-		x = fma_tmp_of(ft, n, e->Iex.Unop.arg);
-		if (!x || !x->kind)
-			return False;
-		/* -(a*b + c): fnmsub; -(a*b - c): fnmadd */
-		emit_fma_call(out, t, e->Iex.Unop.op == Iop_NegF64,
-			      x->kind == 1 ? 3 : 2, x->arg);
-		return True;
-	}
-	if (e->tag != Iex_Qop)
-		return False;
-	const IRQop *q = e->Iex.Qop.details;
-	if (q->op != Iop_MAddF64 && q->op != Iop_MAddF32)
-		return False;
-	if (q->arg1->tag != Iex_Const || q->arg1->Iex.Const.con->tag != Ico_U32 ||
-	    q->arg1->Iex.Const.con->Ico.U32 != Irrm_NEAREST)
-		return False;
-	ft[t].arg[0] = q->arg2;
-	ft[t].arg[1] = q->arg3;
-	ft[t].arg[2] = q->arg4;
-	ft[t].kind = 1;
-	x = fma_tmp_of(ft, n, q->arg4);
-	if (x && x->neg_of) {
-		ft[t].arg[2] = x->neg_of;
-		ft[t].kind = 2;
-	}
-	emit_fma_call(out, t, q->op == Iop_MAddF64, ft[t].kind - 1, ft[t].arg);
-	return True;
 }
 
 /* Add the pending counts to rs_live: load, add, store per counter. */
@@ -485,14 +372,14 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	ULong pend[RS_NPEND];
 	Int i = 0;
 	struct tmp_info ti;
-	struct fma_tmp *ft;
+	struct rs_fma_plan *fp;
 
 	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
 	(void)gWordTy, (void)hWordTy;
 	ti.n = in->tyenv->types_used;
 	ti.lane_cond = VG_(calloc)("rlprofsim.ti", ti.n + 1,
 				   sizeof *ti.lane_cond);
-	ft = VG_(calloc)("rlprofsim.ft", ti.n + 1, sizeof *ft);
+	fp = rs_fma_plan_new(in);
 	VG_(memset)(&a, 0, sizeof a);
 	VG_(memset)(pend, 0, sizeof pend);
 	for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
@@ -511,8 +398,6 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 			count_expr(&a, st->Ist.WrTmp.data);
 			note_tmp(&ti, &a, st);
 			instrument_mem(out, &a, st, pend, &ti);
-			if (replace_fma(out, st, ft, ti.n))
-				continue;
 			break;
 		case Ist_Exit:
 			insn_finish(&a, pend);
@@ -522,12 +407,14 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 			instrument_mem(out, &a, st, pend, &ti);
 			break;
 		}
+		if (rs_fma_rewrite(fp, out, i))
+			continue; /* FMA lanes: rs_fmair.c */
 		addStmtToIRSB(out, st);
 	}
 	insn_finish(&a, pend);
 	emit_pending(out, pend);
 	VG_(free)(ti.lane_cond);
-	VG_(free)(ft);
+	rs_fma_plan_free(fp);
 	return out;
 }
 

@@ -3,7 +3,8 @@
  * FMA results and counts for the simulated PMU (tests/test_sim_fma.c).
  *
  * Prints, one line per case, the bits of FMA results (vfmadd, vfmsub,
- * vfnmadd, vfnmsub; scalar, 128 and 256 bits; f64 and f32) on operands
+ * vfnmadd, vfnmsub, vfmaddsub, vfmsubadd; scalar, 128 and 256 bits; f64
+ * and f32) on operands
  * where the fused result differs from a multiply then an add, plus
  * special values (signed zeros, subnormals, infinities, overflow), then a
  * hash of 4096 pseudo-random cases per kind. The test runs it natively and
@@ -53,7 +54,9 @@ FMA static void fma64(int kind, int lanes, const double *a, const double *b,
 		v = kind == 0 ? _mm256_fmadd_pd(x, y, z)
 		  : kind == 1 ? _mm256_fmsub_pd(x, y, z)
 		  : kind == 2 ? _mm256_fnmadd_pd(x, y, z)
-			      : _mm256_fnmsub_pd(x, y, z);
+		  : kind == 3 ? _mm256_fnmsub_pd(x, y, z)
+		  : kind == 4 ? _mm256_fmaddsub_pd(x, y, z)
+			      : _mm256_fmsubadd_pd(x, y, z);
 		_mm256_storeu_pd(r, v);
 		return;
 	}
@@ -64,10 +67,12 @@ FMA static void fma64(int kind, int lanes, const double *a, const double *b,
 			v = kind == 0 ? _mm_fmadd_pd(x, y, z)
 			  : kind == 1 ? _mm_fmsub_pd(x, y, z)
 			  : kind == 2 ? _mm_fnmadd_pd(x, y, z)
-				      : _mm_fnmsub_pd(x, y, z);
+			  : kind == 3 ? _mm_fnmsub_pd(x, y, z)
+			  : kind == 4 ? _mm_fmaddsub_pd(x, y, z)
+				      : _mm_fmsubadd_pd(x, y, z);
 		else
-			v = kind == 0 ? _mm_fmadd_sd(x, y, z)
-			  : kind == 1 ? _mm_fmsub_sd(x, y, z)
+			v = kind == 0 || kind == 4 ? _mm_fmadd_sd(x, y, z)
+			  : kind == 1 || kind == 5 ? _mm_fmsub_sd(x, y, z)
 			  : kind == 2 ? _mm_fnmadd_sd(x, y, z)
 				      : _mm_fnmsub_sd(x, y, z);
 		if (lanes == 2)
@@ -87,7 +92,9 @@ FMA static void fma32(int kind, int lanes, const float *a, const float *b,
 		v = kind == 0 ? _mm256_fmadd_ps(x, y, z)
 		  : kind == 1 ? _mm256_fmsub_ps(x, y, z)
 		  : kind == 2 ? _mm256_fnmadd_ps(x, y, z)
-			      : _mm256_fnmsub_ps(x, y, z);
+		  : kind == 3 ? _mm256_fnmsub_ps(x, y, z)
+		  : kind == 4 ? _mm256_fmaddsub_ps(x, y, z)
+			      : _mm256_fmsubadd_ps(x, y, z);
 		_mm256_storeu_ps(r, v);
 		return;
 	}
@@ -98,10 +105,12 @@ FMA static void fma32(int kind, int lanes, const float *a, const float *b,
 			v = kind == 0 ? _mm_fmadd_ps(x, y, z)
 			  : kind == 1 ? _mm_fmsub_ps(x, y, z)
 			  : kind == 2 ? _mm_fnmadd_ps(x, y, z)
-				      : _mm_fnmsub_ps(x, y, z);
+			  : kind == 3 ? _mm_fnmsub_ps(x, y, z)
+			  : kind == 4 ? _mm_fmaddsub_ps(x, y, z)
+				      : _mm_fmsubadd_ps(x, y, z);
 		else
-			v = kind == 0 ? _mm_fmadd_ss(x, y, z)
-			  : kind == 1 ? _mm_fmsub_ss(x, y, z)
+			v = kind == 0 || kind == 4 ? _mm_fmadd_ss(x, y, z)
+			  : kind == 1 || kind == 5 ? _mm_fmsub_ss(x, y, z)
 			  : kind == 2 ? _mm_fnmadd_ss(x, y, z)
 				      : _mm_fnmsub_ss(x, y, z);
 		if (lanes == 4)
@@ -127,7 +136,9 @@ static float unfused32(float a, float b, float c)
 	return p + c;
 }
 
-static const char *const kind_name[] = {"fmadd", "fmsub", "fnmadd", "fnmsub"};
+static const char *const kind_name[] = {"fmadd", "fmsub", "fnmadd", "fnmsub",
+					"fmaddsub", "fmsubadd"};
+#define NKIND 6 /* fmaddsub/fmsubadd: vector forms only (scalar: fmadd/fmsub) */
 
 /* handpicked f64 cases: a, b, c */
 static const double case64[][3] = {
@@ -194,7 +205,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 static void results(void)
 {
 	static const int w64[] = {1, 2, 4}, w32[] = {1, 4, 8};
-	for (int kind = 0; kind < 4; kind++)
+	for (int kind = 0; kind < NKIND; kind++)
 		for (int wi = 0; wi < 3; wi++) {
 			for (size_t i = 0; i < NCASE64; i++) {
 				double a[4], b[4], c[4], r[4];
@@ -225,7 +236,7 @@ static void results(void)
 		}
 	/* random operands: a hash of all results and how many of them differ
 	 * from the unfused computation */
-	for (int kind = 0; kind < 4; kind++)
+	for (int kind = 0; kind < NKIND; kind++)
 		for (int wi = 0; wi < 3; wi++) {
 			uint64_t h64 = 0xcbf29ce484222325u, h32 = h64;
 			int d64 = 0, d32 = 0;

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rlprofsim: the FMA lanes of a superblock rewritten to run on the host's
+ * FMA unit (the helpers of rs_fma.c).
+ *
+ * VEX writes an x86 FMA lane as (rm the constant round-to-nearest; copies
+ * t2 = t1 may sit between)
+ *   vfmadd  t = MAddF(rm, a, b, c)
+ *   vfmsub  n = NegF(c); t = MAddF(rm, a, b, n)
+ *   vfnmadd n = NegF(c); m = MAddF(rm, a, b, n); t = NegF(m)
+ *   vfnmsub m = MAddF(rm, a, b, c); t = NegF(m)
+ * The plan, made once per block, finds each lane's operands and kind (a
+ * NegF of a lane's only use is taken into the lane, so that signed zeros
+ * and NaN signs are those of the x86 instruction, not of negating the
+ * rounded result). The lanes of one guest instruction (2 or 4 f64, 4 or 8
+ * f32, one kind) become one batch: their operands stored to rs_fma_buf,
+ * one call of rs_fma_batch (one vector FMA), the results loaded, all at
+ * the instruction's last MAddF, provided no lane result is used before.
+ * Other lanes become one clean call each (rs_fmadd64 ...). A MAddF under
+ * any other rounding mode keeps VEX's own op.
+ */
+#include "rs.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+
+enum { A_KEEP, A_DROP, A_SINGLE, A_BATCH };
+
+struct lane {
+	IRExpr *arg[3];   /* a, b, c (c un-negated for fmsub kinds) */
+	IRTemp out;       /* the temp the lane's result goes to */
+	IRTemp madd;      /* the MAddF's own temp */
+	Int madd_at, neg_at, copy_at; /* statement indices (-1: none) */
+	Int put_at;       /* the result's only use, a PUT inside the batch's
+			     span, moved after the batch (-1: none) */
+	UChar kind;       /* 0 fmadd, 1 fmsub, 2 fnmadd, 3 fnmsub */
+	Bool f64;
+};
+
+struct rs_fma_plan {
+	const IRSB *in;
+	Int nst, ntmp;
+	UChar *action;    /* per statement */
+	Int *lane_of_st;  /* per statement: lane (A_SINGLE) or first lane of
+			     the batch (A_BATCH) */
+	Int *batch_n;     /* per statement with A_BATCH: lanes */
+	struct lane *lane;
+	Int nlane;
+	/* per temp */
+	Int *uses, *first_use;
+	IRExpr **neg_of;  /* t = NegF(x) (through copies): x */
+	Int *lane_of;     /* t is lane k's MAddF result (or its only copy) */
+};
+
+static void use_expr(struct rs_fma_plan *p, const IRExpr *e, Int at)
+{
+	if (!e)
+		return;
+	switch (e->tag) {
+	case Iex_RdTmp: {
+		IRTemp t = e->Iex.RdTmp.tmp;
+		if (t < (IRTemp)p->ntmp) {
+			if (p->uses[t]++ == 0)
+				p->first_use[t] = at;
+		}
+		break;
+	}
+	case Iex_GetI: use_expr(p, e->Iex.GetI.ix, at); break;
+	case Iex_Qop:
+		use_expr(p, e->Iex.Qop.details->arg1, at);
+		use_expr(p, e->Iex.Qop.details->arg2, at);
+		use_expr(p, e->Iex.Qop.details->arg3, at);
+		use_expr(p, e->Iex.Qop.details->arg4, at);
+		break;
+	case Iex_Triop:
+		use_expr(p, e->Iex.Triop.details->arg1, at);
+		use_expr(p, e->Iex.Triop.details->arg2, at);
+		use_expr(p, e->Iex.Triop.details->arg3, at);
+		break;
+	case Iex_Binop:
+		use_expr(p, e->Iex.Binop.arg1, at);
+		use_expr(p, e->Iex.Binop.arg2, at);
+		break;
+	case Iex_Unop: use_expr(p, e->Iex.Unop.arg, at); break;
+	case Iex_Load: use_expr(p, e->Iex.Load.addr, at); break;
+	case Iex_ITE:
+		use_expr(p, e->Iex.ITE.cond, at);
+		use_expr(p, e->Iex.ITE.iftrue, at);
+		use_expr(p, e->Iex.ITE.iffalse, at);
+		break;
+	case Iex_CCall:
+		for (Int k = 0; e->Iex.CCall.args[k]; k++)
+			use_expr(p, e->Iex.CCall.args[k], at);
+		break;
+	default:
+		break;
+	}
+}
+
+static void use_stmt(struct rs_fma_plan *p, const IRStmt *st, Int at)
+{
+	switch (st->tag) {
+	case Ist_AbiHint:
+		use_expr(p, st->Ist.AbiHint.base, at);
+		use_expr(p, st->Ist.AbiHint.nia, at);
+		break;
+	case Ist_Put: use_expr(p, st->Ist.Put.data, at); break;
+	case Ist_PutI:
+		use_expr(p, st->Ist.PutI.details->ix, at);
+		use_expr(p, st->Ist.PutI.details->data, at);
+		break;
+	case Ist_WrTmp: use_expr(p, st->Ist.WrTmp.data, at); break;
+	case Ist_Store:
+		use_expr(p, st->Ist.Store.addr, at);
+		use_expr(p, st->Ist.Store.data, at);
+		break;
+	case Ist_StoreG:
+		use_expr(p, st->Ist.StoreG.details->addr, at);
+		use_expr(p, st->Ist.StoreG.details->data, at);
+		use_expr(p, st->Ist.StoreG.details->guard, at);
+		break;
+	case Ist_LoadG:
+		use_expr(p, st->Ist.LoadG.details->addr, at);
+		use_expr(p, st->Ist.LoadG.details->alt, at);
+		use_expr(p, st->Ist.LoadG.details->guard, at);
+		break;
+	case Ist_CAS:
+		use_expr(p, st->Ist.CAS.details->addr, at);
+		use_expr(p, st->Ist.CAS.details->expdHi, at);
+		use_expr(p, st->Ist.CAS.details->expdLo, at);
+		use_expr(p, st->Ist.CAS.details->dataHi, at);
+		use_expr(p, st->Ist.CAS.details->dataLo, at);
+		break;
+	case Ist_LLSC:
+		use_expr(p, st->Ist.LLSC.addr, at);
+		use_expr(p, st->Ist.LLSC.storedata, at);
+		break;
+	case Ist_Dirty: {
+		const IRDirty *d = st->Ist.Dirty.details;
+		use_expr(p, d->guard, at);
+		use_expr(p, d->mAddr, at);
+		for (Int k = 0; d->args[k]; k++)
+			if (!is_IRExpr_VECRET_or_GSPTR(d->args[k]))
+				use_expr(p, d->args[k], at);
+		break;
+	}
+	case Ist_Exit: use_expr(p, st->Ist.Exit.guard, at); break;
+	default:
+		break;
+	}
+}
+
+static IRTemp tmp_of(const IRExpr *e)
+{
+	return e && e->tag == Iex_RdTmp ? e->Iex.RdTmp.tmp : IRTemp_INVALID;
+}
+
+/* Can the PUTs of lanes [from, to) that come before statement i move
+ * past it? Not when it reads or writes their guest bytes, reads guest
+ * state in other ways or leaves the block. Loads and stores may stay
+ * between: VEX's default precise-exception policy only needs SP, IP and
+ * BP up to date at memory accesses, not the vector registers. */
+static Bool put_may_pass(const struct rs_fma_plan *p, Int from, Int to, Int i)
+{
+	const IRStmt *st = p->in->stmts[i];
+	Int off, size;
+	switch (st->tag) {
+	case Ist_WrTmp:
+		if (st->Ist.WrTmp.data->tag == Iex_GetI)
+			return False;
+		if (st->Ist.WrTmp.data->tag != Iex_Get)
+			return True;
+		off = st->Ist.WrTmp.data->Iex.Get.offset;
+		size = sizeofIRType(st->Ist.WrTmp.data->Iex.Get.ty);
+		break;
+	case Ist_Put:
+		off = st->Ist.Put.offset;
+		size = sizeofIRType(typeOfIRExpr(p->in->tyenv, st->Ist.Put.data));
+		break;
+	case Ist_Store: case Ist_StoreG: case Ist_LoadG: case Ist_NoOp:
+		return True;
+	default:
+		return False;
+	}
+	for (Int k = from; k < to; k++) {
+		const struct lane *l = &p->lane[k];
+		if (l->put_at < 0 || l->put_at >= i)
+			continue;
+		const IRStmt *u = p->in->stmts[l->put_at];
+		Int uo = u->Ist.Put.offset;
+		Int us = sizeofIRType(l->f64 ? Ity_F64 : Ity_F32);
+		if (off < uo + us && uo < off + size)
+			return False;
+	}
+	return True;
+}
+
+/* Lanes [from, nlane) are one guest instruction's: batch or single. */
+static void close_insn(struct rs_fma_plan *p, Int from)
+{
+	Int n = p->nlane - from, last = -1;
+	Bool ok = n >= 2;
+	for (Int k = from; k < p->nlane; k++) {
+		struct lane *l = &p->lane[k];
+		if (l->f64 != p->lane[from].f64 || l->kind != p->lane[from].kind)
+			ok = False;
+		if (l->madd_at > last)
+			last = l->madd_at;
+	}
+	if (ok)
+		ok = p->lane[from].f64 ? (n == 2 || n == 4) : (n == 4 || n == 8);
+	/* a result used before the batch: only as the data of a PUT (VEX
+	 * writes each lane to the guest register at once), which moves after
+	 * the batch when nothing between reads the guest state */
+	Int span = last;
+	for (Int k = from; ok && k < p->nlane; k++) {
+		struct lane *l = &p->lane[k];
+		const IRStmt *u;
+		l->put_at = -1;
+		if (!p->uses[l->out] || p->first_use[l->out] > last)
+			continue;
+		u = p->in->stmts[p->first_use[l->out]];
+		if (p->uses[l->out] != 1 || u->tag != Ist_Put ||
+		    tmp_of(u->Ist.Put.data) != l->out)
+			ok = False;
+		l->put_at = p->first_use[l->out];
+		if (l->put_at < span)
+			span = l->put_at;
+	}
+	for (Int i = span + 1; ok && i < last; i++)
+		if (!put_may_pass(p, from, p->nlane, i))
+			ok = False;
+	for (Int k = from; k < p->nlane; k++) {
+		struct lane *l = &p->lane[k];
+		Int at = l->neg_at >= 0 ? l->neg_at : l->madd_at;
+		p->action[l->madd_at] = A_DROP;
+		if (l->neg_at >= 0)
+			p->action[l->neg_at] = A_DROP;
+		if (l->copy_at >= 0)
+			p->action[l->copy_at] = A_DROP;
+		if (!ok) {
+			p->action[at] = A_SINGLE;
+			p->lane_of_st[at] = k;
+		} else if (l->put_at >= 0) {
+			p->action[l->put_at] = A_DROP;
+		}
+	}
+	if (ok) {
+		p->action[last] = A_BATCH;
+		p->lane_of_st[last] = from;
+		p->batch_n[last] = n;
+	}
+}
+
+static Bool is_rn_madd(const IRExpr *e)
+{
+	if (e->tag != Iex_Qop)
+		return False;
+	const IRQop *q = e->Iex.Qop.details;
+	return (q->op == Iop_MAddF64 || q->op == Iop_MAddF32) &&
+	       q->arg1->tag == Iex_Const && q->arg1->Iex.Const.con->tag == Ico_U32 &&
+	       q->arg1->Iex.Const.con->Ico.U32 == Irrm_NEAREST;
+}
+
+struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
+{
+	struct rs_fma_plan *p;
+	Int insn_from = 0, nmadd = 0;
+	if (!rs_fma_native)
+		return NULL;
+	for (Int i = 0; i < in->stmts_used; i++) {
+		const IRStmt *st = in->stmts[i];
+		if (st->tag == Ist_WrTmp && is_rn_madd(st->Ist.WrTmp.data))
+			nmadd++;
+	}
+	if (nmadd == 0)
+		return NULL;
+	p = VG_(calloc)("rlprofsim.fma", 1, sizeof *p);
+	p->in = in;
+	p->nst = in->stmts_used;
+	p->ntmp = in->tyenv->types_used;
+	p->action = VG_(calloc)("rlprofsim.fma", p->nst + 1, 1);
+	p->lane_of_st = VG_(calloc)("rlprofsim.fma", p->nst + 1, sizeof(Int));
+	p->batch_n = VG_(calloc)("rlprofsim.fma", p->nst + 1, sizeof(Int));
+	p->lane = VG_(calloc)("rlprofsim.fma", nmadd, sizeof *p->lane);
+	p->uses = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->first_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->neg_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(IRExpr *));
+	p->lane_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	for (Int t = 0; t < p->ntmp; t++)
+		p->lane_of[t] = -1;
+	for (Int i = 0; i < in->stmts_used; i++)
+		use_stmt(p, in->stmts[i], i);
+	use_expr(p, in->next, in->stmts_used);
+
+	for (Int i = 0; i < in->stmts_used; i++) {
+		const IRStmt *st = in->stmts[i];
+		if (st->tag == Ist_IMark || st->tag == Ist_Exit) {
+			close_insn(p, insn_from);
+			insn_from = p->nlane;
+			continue;
+		}
+		if (st->tag != Ist_WrTmp)
+			continue;
+		IRTemp t = st->Ist.WrTmp.tmp;
+		const IRExpr *e = st->Ist.WrTmp.data;
+		if (t >= (IRTemp)p->ntmp)
+			continue;
+		if (e->tag == Iex_RdTmp) { /* a copy (not yet propagated) */
+			IRTemp s = e->Iex.RdTmp.tmp;
+			if (s >= (IRTemp)p->ntmp)
+				continue;
+			p->neg_of[t] = p->neg_of[s];
+			Int k = p->lane_of[s];
+			if (k >= insn_from && p->uses[s] == 1 &&
+			    p->lane[k].copy_at < 0 && p->lane[k].neg_at < 0) {
+				p->lane_of[t] = k;
+				p->lane[k].copy_at = i;
+				p->lane[k].out = t;
+			}
+			continue;
+		}
+		if (e->tag == Iex_Unop && (e->Iex.Unop.op == Iop_NegF64 ||
+					   e->Iex.Unop.op == Iop_NegF32)) {
+			IRTemp s = tmp_of(e->Iex.Unop.arg);
+			p->neg_of[t] = e->Iex.Unop.arg;
+			if (s == IRTemp_INVALID || s >= (IRTemp)p->ntmp)
+				continue;
+			Int k = p->lane_of[s];
+			if (k >= insn_from && p->uses[s] == 1 &&
+			    p->lane[k].neg_at < 0) {
+				struct lane *l = &p->lane[k];
+				l->neg_at = i;
+				l->out = t;
+				l->kind = l->kind == 0 ? 3 : 2;
+				p->lane_of[t] = -1;
+				p->neg_of[t] = NULL; /* its operand is gone */
+			}
+			continue;
+		}
+		if (!is_rn_madd(e))
+			continue;
+		const IRQop *q = e->Iex.Qop.details;
+		struct lane *l = &p->lane[p->nlane];
+		l->arg[0] = q->arg2;
+		l->arg[1] = q->arg3;
+		l->arg[2] = q->arg4;
+		l->kind = 0;
+		IRTemp c = tmp_of(q->arg4);
+		if (c != IRTemp_INVALID && c < (IRTemp)p->ntmp && p->neg_of[c]) {
+			l->arg[2] = p->neg_of[c];
+			l->kind = 1;
+		}
+		l->out = l->madd = t;
+		l->madd_at = i;
+		l->neg_at = l->copy_at = -1;
+		l->f64 = q->op == Iop_MAddF64;
+		p->lane_of[t] = p->nlane++;
+	}
+	close_insn(p, insn_from);
+	return p;
+}
+
+static IRExpr *emit(IRSB *out, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(out->tyenv, ty);
+	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+/* one lane, one clean call: the operands as bits */
+static void emit_single(IRSB *out, const struct lane *l)
+{
+	static const HChar *const n64[] = {"rs_fmadd64", "rs_fmsub64",
+					   "rs_fnmadd64", "rs_fnmsub64"};
+	static const HChar *const n32[] = {"rs_fmadd32", "rs_fmsub32",
+					   "rs_fnmadd32", "rs_fnmsub32"};
+	void *const f64s[] = {rs_fmadd64, rs_fmsub64, rs_fnmadd64, rs_fnmsub64};
+	void *const f32s[] = {rs_fmadd32, rs_fmsub32, rs_fnmadd32, rs_fnmsub32};
+	IRExpr *b[3], *r;
+	for (Int k = 0; k < 3; k++)
+		b[k] = l->f64 ? emit(out, Ity_I64,
+				     IRExpr_Unop(Iop_ReinterpF64asI64, l->arg[k]))
+			      : emit(out, Ity_I64, IRExpr_Unop(Iop_32Uto64,
+				     emit(out, Ity_I32, IRExpr_Unop(
+					     Iop_ReinterpF32asI32, l->arg[k]))));
+	IRCallee *cee = mkIRCallee(0, l->f64 ? n64[l->kind] : n32[l->kind],
+				   VG_(fnptr_to_fnentry)(l->f64 ? f64s[l->kind]
+								: f32s[l->kind]));
+	r = emit(out, Ity_I64, IRExpr_CCall(cee, Ity_I64,
+					    mkIRExprVec_3(b[0], b[1], b[2])));
+	addStmtToIRSB(out, IRStmt_WrTmp(l->out, l->f64
+		? IRExpr_Unop(Iop_ReinterpI64asF64, r)
+		: IRExpr_Unop(Iop_ReinterpI32asF32,
+			      emit(out, Ity_I32, IRExpr_Unop(Iop_64to32, r)))));
+}
+
+/* n lanes of one instruction, one call */
+static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n)
+{
+	HWord base = (HWord)rs_fma_buf;
+	Int sz = l->f64 ? 8 : 4;
+	for (Int k = 0; k < n; k++)
+		for (Int j = 0; j < 3; j++)
+			addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+				mkIRExpr_HWord(base + 32 * j + sz * k), l[k].arg[j]));
+	IRDirty *di = unsafeIRDirty_0_N(
+		0, "rs_fma_batch", VG_(fnptr_to_fnentry)(rs_fma_batch),
+		mkIRExprVec_1(mkIRExpr_HWord((HWord)n | (l->f64 ? 0 : 16) |
+					     ((HWord)l->kind << 8))));
+	di->mFx = Ifx_Modify;
+	di->mAddr = mkIRExpr_HWord(base);
+	di->mSize = sizeof rs_fma_buf;
+	addStmtToIRSB(out, IRStmt_Dirty(di));
+	for (Int k = 0; k < n; k++)
+		addStmtToIRSB(out, IRStmt_WrTmp(l[k].out, IRExpr_Load(Iend_LE,
+			l->f64 ? Ity_F64 : Ity_F32,
+			mkIRExpr_HWord(base + 96 + sz * k))));
+	for (Int k = 0; k < n; k++)
+		if (l[k].put_at >= 0)
+			addStmtToIRSB(out, in->stmts[l[k].put_at]);
+}
+
+Bool rs_fma_rewrite(struct rs_fma_plan *p, IRSB *out, Int i)
+{
+	if (!p || i < 0 || i >= p->nst)
+		return False;
+	switch (p->action[i]) {
+	case A_DROP:
+		return True;
+	case A_SINGLE:
+		emit_single(out, &p->lane[p->lane_of_st[i]]);
+		return True;
+	case A_BATCH:
+		emit_batch(out, p->in, &p->lane[p->lane_of_st[i]], p->batch_n[i]);
+		return True;
+	default:
+		return False;
+	}
+}
+
+void rs_fma_plan_free(struct rs_fma_plan *p)
+{
+	if (!p)
+		return;
+	VG_(free)(p->action);
+	VG_(free)(p->lane_of_st);
+	VG_(free)(p->batch_n);
+	VG_(free)(p->lane);
+	VG_(free)(p->uses);
+	VG_(free)(p->first_use);
+	VG_(free)(p->neg_of);
+	VG_(free)(p->lane_of);
+	VG_(free)(p);
+}
