@@ -89,16 +89,18 @@ Test(sim_attrib, outer_totals_ignore_inner_annotations, .timeout = 120)
 	cr_expect_eq(flops_all(f), flops_all(n), "flops: flat %llu, nested %llu",
 		     (unsigned long long)flops_all(f),
 		     (unsigned long long)flops_all(n));
-	/* DRAM within 0.1%; the inner boundaries within 1%: the libc calls
-	 * the runtime makes (strncmp of the name, clock_gettime) are counted
-	 * and touch a few lines of stack and strings */
+	/* DRAM within 0.1% + 64 lines; the inner boundaries within 1%: the
+	 * libc calls the runtime makes (strncmp of the name, clock_gettime)
+	 * are counted and touch a few lines of stack and strings (where the
+	 * stack lies depends on the environment's size: 36 lines apart with
+	 * a longer GLIBC_TUNABLES) */
 	static const enum rl_counter c[] = {
 		RL_C_DRAM_READ_BYTES, RL_C_DRAM_WRITE_BYTES, RL_C_L2_READ_BYTES,
 		RL_C_L2_WRITE_BYTES, RL_C_L3_READ_BYTES, RL_C_L3_WRITE_BYTES};
 	for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
 		double a = (double)f->c[c[k]], b = (double)n->c[c[k]];
 		double tol = k < 2 ? 0.001 : 0.01;
-		cr_expect(fabs(a - b) <= tol * a + 128,
+		cr_expect(fabs(a - b) <= tol * a + 4096,
 			  "%s: flat %.0f, nested %.0f", rl_counter_name(c[k]),
 			  a, b);
 	}
