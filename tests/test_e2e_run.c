@@ -539,6 +539,11 @@ Test(e2e_run, warnings_show_control_characters_escaped, .timeout = 60)
 	cr_expect(strstr(r.err, "\\u009b31mred") != NULL, "stderr: %s", r.err);
 	cr_expect(strstr(r.err, "\xc2\x9b") == NULL, "raw CSI on stderr");
 	cr_expect(strstr(r.out, "\xc2\x9b") == NULL, "raw CSI on stdout");
+	cr_expect(strstr(r.out, "rtl\\u202ex") != NULL, "stdout: %s", r.out);
+	cr_expect(strstr(r.out, "\xe2\x80\xae") == NULL, "raw U+202E: %s",
+		  r.out);
+	cr_expect(strstr(r.err, "\xe2\x80\xae") == NULL, "raw U+202E: %s",
+		  r.err);
 	e2e_free(&r);
 	e2e_rmtree(dir);
 	free(dir);

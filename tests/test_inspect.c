@@ -44,6 +44,17 @@ Test(inspect, literal_values)
 	cr_expect_null(rl_c_literal_value(""));
 }
 
+/* C keeps the low byte of a long \x escape; the sum once overflowed an
+ * int past 7 hex digits (UBSan: signed integer overflow). */
+Test(inspect, long_hex_escape_keeps_the_low_byte)
+{
+	char *v = rl_c_literal_value("\"<\\x123456789abcdef41>\"");
+
+	cr_assert_not_null(v);
+	cr_expect_str_eq(v, "<A>");
+	free(v);
+}
+
 Test(inspect, parse_padding_duplicates_and_garbage)
 {
 	/* two records, 0-padding between, a duplicate, then garbage */

@@ -3,11 +3,13 @@
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "inspect_elf.h"
+#include "term_text.h"
 
 static void usage(FILE *out)
 {
@@ -30,31 +32,12 @@ static const char *linkage(const struct rl_elf_info *info)
 	return info->dynamic ? "dynamically linked" : "statically linked";
 }
 
-/* The name with control characters shown as C escapes (one line). */
-static void visible(char *buf, size_t len, const char *name)
-{
-	size_t k = 0;
-
-	for (const unsigned char *p = (const unsigned char *)name;
-	     *p && k + 5 < len; p++) {
-		static const char esc[] = "\a\b\t\n\v\f\r";
-		const char *e = *p ? strchr(esc, *p) : NULL;
-		if (e) {
-			buf[k++] = '\\';
-			buf[k++] = "abtnvfr"[e - esc];
-		} else if (*p < 32 || *p == 127) {
-			k += (size_t)snprintf(buf + k, len - k, "\\x%02x", *p);
-		} else {
-			buf[k++] = (char)*p;
-		}
-	}
-	buf[k] = '\0';
-}
-
+/* The file's text (names, expressions, file names of a binary that may
+ * be hostile) is escaped for the terminal: rl_term_put, rl_term_cut. */
 static void print_text(const char *prog, const struct rl_elf_info *info)
 {
-	printf("%s: %s, %s%s\n", prog, rl_file_kind_name(info->kind),
-	       linkage(info),
+	rl_term_put(stdout, prog);
+	printf(": %s, %s%s\n", rl_file_kind_name(info->kind), linkage(info),
 	       info->links_rlprof ? ", links librlprof" : "");
 	if (info->n_sites == 0) {
 		printf("no regions declared: rlprof run profiles it as one region "
@@ -65,16 +48,49 @@ static void print_text(const char *prog, const struct rl_elf_info *info)
 	       info->n_sites == 1 ? "" : "s");
 	for (size_t i = 0; i < info->n_sites; i++) {
 		const struct rl_region_site *s = &info->sites[i];
-		char shown[1024];
-		if (s->name)
-			visible(shown, sizeof shown, s->name);
-		else
-			snprintf(shown, sizeof shown, "<runtime: %s>", s->expr);
-		printf("  %-32s %s:%u\n", shown, s->file, s->line);
+		char shown[2048];
+		size_t cols;
+
+		fputs("  ", stdout);
+		if (s->name) {
+			cols = rl_term_cut(shown, sizeof shown, s->name, 400);
+			fputs(shown, stdout);
+		} else {
+			cols = rl_term_cut(shown, sizeof shown, s->expr, 380);
+			printf("<runtime: %s>", shown);
+			cols += 11;
+		}
+		for (; cols < 33; cols++)
+			fputc(' ', stdout);
+		rl_term_put(stdout, s->file);
+		printf(":%u\n", s->line);
 	}
 	if (info->n_malformed)
 		printf("(%zu malformed record%s skipped)\n", info->n_malformed,
 		       info->n_malformed == 1 ? "" : "s");
+}
+
+/* A JSON string of the file's text: bytes that are not UTF-8 become
+ * U+FFFD (jansson refuses such a string, and the key would go missing). */
+static json_t *text(const char *s)
+{
+	char *fixed;
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	fixed = rl_utf8_fix(s);
+	j = fixed ? json_string(fixed) : NULL;
+	free(fixed);
+	return j;
+}
+
+/* Sets key to v, failing (not dropping the key) when v is NULL. */
+static int set(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
 }
 
 static int print_json(const char *prog, const struct rl_elf_info *info)
@@ -84,32 +100,33 @@ static int print_json(const char *prog, const struct rl_elf_info *info)
 
 	if (!root || !regions)
 		goto nomem;
-	json_object_set_new(root, "program", json_string(prog));
+	if (set(root, "program", text(prog)) < 0)
+		goto nomem;
 	json_object_set_new(root, "kind", json_string(rl_file_kind_name(info->kind)));
 	json_object_set_new(root, "dynamic", json_boolean(info->dynamic));
 	json_object_set_new(root, "links_librlprof",
 			    json_boolean(info->links_rlprof));
 	json_object_set_new(root, "interpreter",
-			    info->interpreter ? json_string(info->interpreter)
-					      : json_null());
+			    text(info->interpreter));
 	for (size_t i = 0; i < info->n_sites; i++) {
 		const struct rl_region_site *s = &info->sites[i];
 		json_t *r = json_object();
 		if (!r)
 			goto nomem;
-		json_object_set_new(r, "name", s->name ? json_string(s->name)
-						       : json_null());
-		json_object_set_new(r, "runtime", json_boolean(s->name == NULL));
-		json_object_set_new(r, "expression", json_string(s->expr));
-		json_object_set_new(r, "file", json_string(s->file));
-		json_object_set_new(r, "line", json_integer(s->line));
 		json_array_append_new(regions, r);
+		if (set(r, "name", text(s->name)) < 0 ||
+		    set(r, "runtime", json_boolean(s->name == NULL)) < 0 ||
+		    set(r, "expression", text(s->expr)) < 0 ||
+		    set(r, "file", text(s->file)) < 0 ||
+		    set(r, "line", json_integer(s->line)) < 0)
+			goto nomem;
 	}
 	json_object_set_new(root, "regions", regions);
 	regions = NULL;
 	json_object_set_new(root, "malformed_records",
 			    json_integer((json_int_t)info->n_malformed));
-	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					  JSON_ENSURE_ASCII);
 	fputc('\n', stdout);
 	json_decref(root);
 	return rc == 0 ? 0 : -1;
@@ -166,6 +183,16 @@ int cmd_inspect(int argc, char **argv)
 		fprintf(stderr,
 			"rlprof: cannot inspect '%s': not an ELF file or a script\n",
 			path);
+		rl_elf_info_release(&info);
+		return RL_EXIT_FAILURE;
+	}
+	if (info.damage) {
+		fputs("rlprof: cannot inspect '", stderr);
+		rl_term_put(stderr, path);
+		fputs("': the file is damaged: ", stderr);
+		rl_term_put(stderr, info.damage);
+		fputs("; 'readelf -S' shows the errors; rebuild the program\n",
+		      stderr);
 		rl_elf_info_release(&info);
 		return RL_EXIT_FAILURE;
 	}

@@ -8,6 +8,8 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rl_error.h"
@@ -37,6 +39,7 @@ void rl_elf_info_release(struct rl_elf_info *info)
 	}
 	free(info->sites);
 	free(info->interpreter);
+	free(info->damage);
 	memset(info, 0, sizeof *info);
 }
 
@@ -56,16 +59,21 @@ static int decode_escape(const char **pp)
 	case 'e': c = 27; break;
 	case '\\': case '\'': case '"': case '?': break;
 	case 'x': {
-		int v = 0, n = 0;
+		/* C reads every hex digit; only the low byte is kept, so the
+		 * sum is kept in 8 bits (an int overflowed past 7 digits) */
+		unsigned v = 0;
+		int n = 0;
 		while (isxdigit((unsigned char)*p)) {
 			int d = *p;
-			v = v * 16 + (isdigit(d) ? d - '0' : (tolower(d) - 'a' + 10));
+			v = (v * 16 + (unsigned)(isdigit(d) ? d - '0'
+						  : tolower(d) - 'a' + 10)) &
+			    0xffu;
 			p++;
 			n++;
 		}
 		if (n == 0)
 			return -1;
-		c = v & 0xff;
+		c = (int)v;
 		break;
 	}
 	default:
@@ -318,20 +326,52 @@ static bool defines_runtime(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 	return false;
 }
 
-static int read_sections(Elf *elf, struct rl_elf_info *out, bool *pie_flag,
-			 char *err, size_t errlen, const char *path)
+/* The section table cannot be trusted: said in out->damage (the caller
+ * decides), the regions found so far kept. */
+static int damaged(struct rl_elf_info *out, const char *what)
 {
-	size_t shstrndx;
+	char msg[512];
+	int e = elf_errno();
+
+	if (out->damage)
+		return 0;
+	if (e)
+		snprintf(msg, sizeof msg, "%s (%s)", what, elf_errmsg(e));
+	else
+		snprintf(msg, sizeof msg, "%s", what);
+	out->damage = strdup(msg);
+	return out->damage ? 0 : RL_ENOMEM;
+}
+
+static int read_sections(Elf *elf, const GElf_Ehdr *eh, off_t file_size,
+			 struct rl_elf_info *out, bool *pie_flag, char *err,
+			 size_t errlen, const char *path)
+{
+	size_t shstrndx, shnum;
 	Elf_Scn *scn = NULL;
 
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+	if (eh->e_shoff == 0 && eh->e_shnum == 0)
 		return 0; /* stripped of section headers: nothing to read */
+	if (eh->e_shoff > (uint64_t)file_size ||
+	    (uint64_t)eh->e_shnum * eh->e_shentsize >
+		    (uint64_t)file_size - eh->e_shoff)
+		return damaged(out, "its section table lies beyond the end "
+				    "of the file");
+	if (elf_getshdrnum(elf, &shnum) != 0 ||
+	    elf_getshdrstrndx(elf, &shstrndx) != 0 ||
+	    (shnum > 0 && shstrndx >= shnum))
+		return damaged(out, "its section table cannot be read");
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		const char *name;
 
 		if (!gelf_getshdr(scn, &sh))
-			continue;
+			return damaged(out, "a section header cannot be read");
+		if (sh.sh_type != SHT_NOBITS && sh.sh_size > 0 &&
+		    (sh.sh_offset > (uint64_t)file_size ||
+		     sh.sh_size > (uint64_t)file_size - sh.sh_offset))
+			return damaged(out, "a section lies beyond the end of "
+					    "the file");
 		if (sh.sh_type == SHT_DYNAMIC) {
 			read_dynamic(elf, scn, &sh, out, pie_flag);
 			continue;
@@ -342,7 +382,9 @@ static int read_sections(Elf *elf, struct rl_elf_info *out, bool *pie_flag,
 			continue;
 		}
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, RL_SECTION_NAME) != 0 ||
+		if (!name)
+			return damaged(out, "a section name cannot be read");
+		if (strcmp(name, RL_SECTION_NAME) != 0 ||
 		    sh.sh_type == SHT_NOBITS)
 			continue;
 		Elf_Data *d = NULL;
@@ -376,16 +418,29 @@ int rl_elf_inspect(const char *path, struct rl_elf_info *out, char *err,
 	Elf *elf = NULL;
 	GElf_Ehdr eh;
 	bool pie_flag = false;
+	struct stat st = {0};
 	int fd, rc = 0;
 
 	memset(out, 0, sizeof *out);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		int e = errno;
 		return rl_fail(err, errlen,
 			       e == ENOENT ? RL_ENOENT
 			       : e == EACCES ? RL_EPERM : RL_EIO,
 			       "cannot open '%s': %s", path, strerror(e));
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = rl_fail(err, errlen, RL_EINVAL,
+			     "cannot read '%s': not a regular file (%s): give "
+			     "a program file",
+			     path,
+			     S_ISDIR(st.st_mode)    ? "a directory"
+			     : S_ISFIFO(st.st_mode) ? "a FIFO"
+			     : S_ISSOCK(st.st_mode) ? "a socket"
+						    : "a device");
+		goto out;
 	}
 	rc = read_script(fd, out);
 	if (rc != 0)
@@ -409,7 +464,8 @@ int rl_elf_inspect(const char *path, struct rl_elf_info *out, char *err,
 	rc = read_phdrs(elf, fd, out);
 	if (rc < 0)
 		goto out;
-	rc = read_sections(elf, out, &pie_flag, err, errlen, path);
+	rc = read_sections(elf, &eh, st.st_size, out, &pie_flag, err, errlen,
+			   path);
 	if (rc < 0)
 		goto out;
 	if (eh.e_type == ET_EXEC)

@@ -44,11 +44,17 @@ struct rl_elf_info {
 	struct rl_region_site *sites; /* deduplicated, by file and line */
 	size_t n_sites;
 	size_t n_malformed;    /* records that did not parse */
+	char *damage;          /* NULL, or why the section table cannot be
+				  trusted ("its section table cannot be
+				  read (...)"): the regions may be
+				  incomplete; readelf reports errors */
 };
 
 /* Reads path. Fails (RL_ENOENT, RL_EPERM, RL_EIO, RL_EFORMAT) only when
- * the file cannot be read or its ELF structure is broken; a file of
- * another kind is RL_FILE_OTHER with success. */
+ * the file cannot be read or its ELF header is broken, and (RL_EINVAL)
+ * when it is not a regular file (a FIFO is refused, never waited on); a
+ * file of another kind is RL_FILE_OTHER with success; a damaged section
+ * table is success with info->damage set. */
 int rl_elf_inspect(const char *path, struct rl_elf_info *out, char *err,
 		   size_t errlen);
 void rl_elf_info_release(struct rl_elf_info *info);

@@ -1,4 +1,5 @@
 /* Terminal-safe text (term_text.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "term_text.h"
@@ -32,6 +33,12 @@ static size_t utf8_decode(const unsigned char *s, unsigned *cp)
 		return 0;
 	*cp = v;
 	return n;
+}
+
+int rl_bidi_control(unsigned cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 static size_t cp_cols(unsigned cp)
@@ -76,9 +83,12 @@ static size_t next_piece(const unsigned char *s, char tok[8], size_t *cols)
 		tok[0] = '\\', tok[1] = 'x', tok[2] = hex[cp >> 4];
 		tok[3] = hex[cp & 15], tok[4] = '\0';
 		*cols = 4;
-	} else if (cp >= 0x80 && cp <= 0x9f) { /* C1: CSI and friends */
-		memcpy(tok, "\\u00", 4);
-		tok[4] = hex[cp >> 4], tok[5] = hex[cp & 15], tok[6] = '\0';
+	} else if ((cp >= 0x80 && cp <= 0x9f) || /* C1: CSI and friends */
+		   rl_bidi_control(cp)) {        /* reorder what follows */
+		tok[0] = '\\', tok[1] = 'u';
+		for (int i = 0; i < 4; i++)
+			tok[2 + i] = hex[(cp >> (12 - 4 * i)) & 15];
+		tok[6] = '\0';
 		*cols = 6;
 	} else {
 		memcpy(tok, s, n);
@@ -146,4 +156,28 @@ size_t rl_utf8_seq(const unsigned char *s)
 {
 	unsigned cp;
 	return utf8_decode(s, &cp);
+}
+
+char *rl_utf8_fix(const char *s)
+{
+	char *fixed, *p;
+
+	if (!s)
+		return NULL;
+	if (!(fixed = p = malloc(3 * strlen(s) + 1)))
+		return NULL;
+	for (const unsigned char *q = (const unsigned char *)s; *q;) {
+		size_t k = rl_utf8_seq(q);
+		if (k == 0) { /* U+FFFD REPLACEMENT CHARACTER */
+			memcpy(p, "\xef\xbf\xbd", 3);
+			p += 3;
+			q++;
+		} else {
+			memcpy(p, q, k);
+			p += k;
+			q += k;
+		}
+	}
+	*p = '\0';
+	return fixed;
 }

@@ -1,0 +1,44 @@
+/* Text escaped for a terminal (profiler/text/term_text.c). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "term_text.h"
+
+static void expect_cut(const char *in, const char *want)
+{
+	char buf[256];
+
+	rl_term_cut(buf, sizeof buf, in, 100);
+	cr_expect_str_eq(buf, want, "'%s' shown as '%s', not '%s'", in, buf,
+			 want);
+}
+
+Test(term_text, controls_are_escaped)
+{
+	expect_cut("a\x1b[31mb", "a\\x1b[31mb");
+	expect_cut("a\xc2\x9b" "31m", "a\\u009b31m"); /* C1 CSI, UTF-8 */
+	expect_cut("a\x9b" "31m", "a\\x9b31m");       /* C1 CSI, raw byte */
+	expect_cut("tab\there", "tab\\there");
+}
+
+/* U+202E reversed the rest of a table row. */
+Test(term_text, bidi_controls_are_escaped)
+{
+	expect_cut("x\xe2\x80\xae" "y", "x\\u202ey");  /* RLO */
+	expect_cut("x\xe2\x80\xaa" "y", "x\\u202ay");  /* LRE */
+	expect_cut("x\xe2\x81\xa6" "y", "x\\u2066y");  /* LRI */
+	expect_cut("x\xe2\x81\xa9" "y", "x\\u2069y");  /* PDI */
+	expect_cut("x\xe2\x80\x8f" "y", "x\\u200fy");  /* RLM */
+	expect_cut("caf\xc3\xa9", "caf\xc3\xa9");      /* not a control */
+	cr_expect_eq(rl_term_width("x\\u202ey"), 8);
+}
+
+Test(term_text, utf8_fix_replaces_invalid_bytes)
+{
+	char *s = rl_utf8_fix("a\x9b" "b\xc3\xa9");
+
+	cr_assert_not_null(s);
+	cr_expect_str_eq(s, "a\xef\xbf\xbd" "b\xc3\xa9");
+	free(s);
+	cr_expect_null(rl_utf8_fix(NULL));
+}
