@@ -183,6 +183,37 @@ static inline void e2e_free(struct e2e_result *r)
 }
 
 /* Skips when the binary under test was not built. */
+static inline void e2e_need(const char *path);
+
+/* rlprof run -q --no-probe -b BACKEND -o OUT PROGRAM ARGS... (prog: the
+ * program and its arguments, NULL-terminated). */
+static inline struct e2e_result e2e_profile(const char *backend,
+					    const char *out,
+					    const char *const *prog)
+{
+	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+				backend, "-o", out};
+	size_t n = 8;
+
+	for (size_t i = 0; prog[i] && n < 31; i++)
+		argv[n++] = prog[i];
+	argv[n] = NULL;
+	e2e_need(E2E_RLPROF);
+	return e2e_run(argv);
+}
+
+/* The same with OUT = dir/out. */
+static inline struct e2e_result e2e_profile_in(const char *backend,
+					       const char *dir,
+					       const char *const *prog)
+{
+	char out[512];
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	return e2e_profile(backend, out, prog);
+}
+
+/* Skips when the binary under test was not built. */
 static inline void e2e_need(const char *path)
 {
 	if (access(path, X_OK) != 0)

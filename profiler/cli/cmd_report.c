@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "commands.h"
 #include "machine_stored.h"
 #include "render.h"
+#include "render_file.h"
 #include "results.h"
 #include "rl_error.h"
 
@@ -165,28 +167,24 @@ build:
 		fprintf(stderr, "rlprof: %s\n", err);
 		goto out_m;
 	}
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "rlprof: cannot open '%s': %s\n", output,
-			strerror(errno));
-		goto out_rep;
-	}
 	ro.color = strcmp(color, "always") == 0 ||
 		   (strcmp(color, "auto") == 0 && !output &&
 		    isatty(fileno(stdout)) && !getenv("NO_COLOR"));
-	if (rd->render(out, &rep, &ro, err, sizeof err)) {
+	if (output) {
+		/* whole or not at all, with the system's reason */
+		char ferr[PATH_MAX + 1024];
+		if (rl_render_file(rd, output, &rep, &ro, ferr, sizeof ferr))
+			fprintf(stderr, "rlprof: %s\n", ferr);
+		else
+			rc = RL_EXIT_OK;
+	} else if (rd->render(out, &rep, &ro, err, sizeof err)) {
 		fprintf(stderr, "rlprof: %s\n", err);
 	} else if (fflush(out) != 0 || ferror(out)) {
-		fprintf(stderr, "rlprof: cannot write '%s': %s\n",
-			output ? output : "standard output", strerror(errno));
+		fprintf(stderr, "rlprof: cannot write to standard output: %s\n",
+			strerror(errno));
 	} else {
 		rc = RL_EXIT_OK;
 	}
-	if (output && fclose(out) != 0 && rc == RL_EXIT_OK) {
-		fprintf(stderr, "rlprof: cannot write '%s': %s\n", output,
-			strerror(errno));
-		rc = RL_EXIT_FAILURE;
-	}
-out_rep:
 	rl_report_release(&rep);
 out_m:
 	free(m);

@@ -197,6 +197,10 @@ static int check_program(struct rl_run *run)
 			run->program);
 		return RL_EXIT_NOEXEC;
 	}
+	if (run->elf.damage)
+		rl_run_warn("'%s' is damaged: %s: its declared regions may "
+			    "not all be known; 'readelf -S' shows the errors",
+			    run->program, run->elf.damage);
 	if (run->elf.kind == RL_FILE_ELF_OTHER) {
 		fprintf(stderr,
 			"rlprof: cannot run '%s': an ELF file but not a "
@@ -324,11 +328,13 @@ int cmd_run(int argc, char **argv)
 		run->no_files = true;
 	} else if (rl_run_write_record(run, err, sizeof err) < 0) {
 		rl_run_warn("%s", err);
+		run->no_record = true;
 	}
 	rc = run->exit_status;
 	if (!rl_mpi_reports(run))
 		goto out;
-	if ((rl_run_report(run) < 0 || run->no_files) && rc == 0)
+	if ((rl_run_report(run) < 0 || run->no_files || run->no_record) &&
+	    rc == 0)
 		rc = RL_EXIT_FAILURE;
 out:
 	rl_launch_release(&run->launch);

@@ -59,6 +59,7 @@ struct rl_run {
 	char reason[2048];       /* why the chosen backend */
 	bool whole_program, preloaded;
 	bool no_files;           /* DIR unusable after the run: table only */
+	bool no_record;          /* DIR/run.json could not be written */
 	char no_preload_why[PATH_MAX + 128];/* when whole_program && !preloaded */
 	struct rl_launch launch;
 
@@ -135,7 +136,8 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);
 
 /* run_report.c: loads results (or synthesises them), obtains the machine
  * model, prints the table and writes the report files. Returns 0, or -1
- * when no report could be built (already said on stderr). */
+ * when the results could not be read, no report could be built or a
+ * report file could not be written (already said on stderr). */
 int rl_run_report(struct rl_run *run);
 
 /* run_say.c: a progress line ("rlprof: ...", not with --quiet) and a

@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 
 #include "commands.h"
+#include "file_write.h"
 #include "run.h"
 
 #define RL_RUN_FORMAT "rlprof-run"
@@ -61,7 +63,7 @@ static json_t *backends(const struct rl_run *run)
 
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], *text;
 	json_t *o = json_object(), *mpi;
 	int st = run->wait_status, rc;
 
@@ -129,10 +131,13 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 	json_object_set_new(o, "mpi", mpi ? mpi : json_null());
 
 	snprintf(path, sizeof path, "%s/run.json", run->out_dir);
-	rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(o);
-	if (rc != 0)
-		return rl_fail(err, errlen, RL_EIO, "cannot write '%s': %s", path,
-			       errno ? strerror(errno) : "write failed");
-	return 0;
+	if (!text)
+		return rl_fail(err, errlen, RL_ENOMEM,
+			       "cannot write '%s': out of memory", path);
+	/* whole or not at all: a reader never sees half a record */
+	rc = rl_file_write(path, text, strlen(text), err, errlen);
+	free(text);
+	return rc;
 }

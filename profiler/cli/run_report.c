@@ -13,6 +13,7 @@
 
 #include "machine_stored.h"
 #include "render.h"
+#include "render_file.h"
 #include "report.h"
 #include "run.h"
 #include "shell_quote.h"
@@ -20,7 +21,7 @@
 
 /* The report library is written in parallel: a build without a part of
  * it still runs programs and says what is missing. */
-#pragma weak rl_results_load_dir
+#pragma weak rl_results_load_dir_flags
 #pragma weak rl_run_results_release
 #pragma weak rl_machine_obtain
 #pragma weak rl_machine_store
@@ -36,12 +37,18 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-/* Why librlprof left no results file. */
-static void no_results_why(const struct rl_run *run, char *buf, size_t len)
+/* Why librlprof left no results file (or why they are not shown: unread,
+ * when not NULL, says why they could not be read). */
+static void no_results_why(const struct rl_run *run, const char *unread,
+			   char *buf, size_t len)
 {
 	int st = run->wait_status;
 
-	if (!run->started)
+	if (unread)
+		snprintf(buf, len, "no counts for '%s': its results could not "
+			 "be read (%s); only its wall time is shown, by "
+			 "rlprof's clock", run->name, unread);
+	else if (!run->started)
 		snprintf(buf, len, "'%s' could not be started (%s): only "
 			 "rlprof's own clock measured the attempt",
 			 run->name, strerror(run->spawn_errno));
@@ -97,12 +104,13 @@ static char *join_argv(char *const *argv, int argc)
 }
 
 /* One process, one thread, region "<program>", calls 1, rlprof's time. */
-static int synthesise(const struct rl_run *run, struct rl_run_results *res)
+static int synthesise(const struct rl_run *run, const char *unread,
+		      struct rl_run_results *res)
 {
 	struct rl_process_results *p;
 	struct rl_thread_results *t;
 	struct rl_region_stats *r;
-	char why[PATH_MAX + 512];
+	char why[PATH_MAX + 2048];
 
 	memset(res, 0, sizeof *res);
 	res->exit_status = run->exit_status;
@@ -119,7 +127,8 @@ static int synthesise(const struct rl_run *run, struct rl_run_results *res)
 	p->backend_note = dup_or_empty("");
 	p->start_ns = run->start_ns;
 	p->end_ns = run->end_ns;
-	p->complete = run->started && WIFEXITED(run->wait_status);
+	/* a program that never started was not cut short either */
+	p->complete = !run->started || WIFEXITED(run->wait_status);
 	p->signal = run->started && WIFSIGNALED(run->wait_status)
 			    ? WTERMSIG(run->wait_status) : 0;
 	p->threads = t = calloc(1, sizeof *t);
@@ -136,7 +145,7 @@ static int synthesise(const struct rl_run *run, struct rl_run_results *res)
 	r->calls = 1;
 	r->time_ns = run->elapsed_ns;
 	r->expected_flops = r->expected_bytes = 0;
-	no_results_why(run, why, sizeof why);
+	no_results_why(run, unread, why, sizeof why);
 	p->n_warnings = 1;
 	p->warnings[0].kind = dup_or_empty("backend");
 	p->warnings[0].message = dup_or_empty(why);
@@ -150,31 +159,62 @@ static int synthesise(const struct rl_run *run, struct rl_run_results *res)
 	return 0;
 }
 
+/* What run.json would have said, when it could not be written. */
+static int fill_from_run(const struct rl_run *run, struct rl_run_results *res)
+{
+	if (!res->backend_requested &&
+	    !(res->backend_requested = dup_or_empty(run->opt.backend)))
+		return RL_ENOMEM;
+	if (!res->backend_reason &&
+	    !(res->backend_reason = dup_or_empty(run->reason)))
+		return RL_ENOMEM;
+	if (!res->command &&
+	    !(res->command = join_argv(run->opt.argv, run->opt.argc)))
+		return RL_ENOMEM;
+	if (res->exit_status < 0)
+		res->exit_status = run->exit_status;
+	return 0;
+}
+
+/* The results in DIR. Only when there are none is the run shown as one
+ * synthesised '<program>'; results that cannot be read are said so in its
+ * warning, and make the return 1 (the report is not the program's).
+ * -1: out of memory (said). */
 static int load_results(const struct rl_run *run, struct rl_run_results *res)
 {
 	char err[1024];
+	const char *unread = NULL;
 	int rc;
 
 	if (run->no_files) {
 		/* the directory is unusable (already said): nothing to read */
-	} else if (!rl_results_load_dir) {
+	} else if (!rl_results_load_dir_flags) {
 		rl_run_warn("this rlprof was built without the results reader: "
 			    "no counts can be shown");
 	} else {
-		rc = rl_results_load_dir(run->out_dir, res, err, sizeof err);
-		if (rc == 0 && res->n_procs > 0)
-			return 0;
+		/* a run.json rlprof could not write is not this run's record:
+		 * the results do not depend on it */
+		rc = rl_results_load_dir_flags(
+			run->out_dir, run->no_record ? RL_LOAD_NO_RUN_RECORD : 0,
+			res, err, sizeof err);
+		if (rc == 0 && res->n_procs > 0) {
+			if (!run->no_record || fill_from_run(run, res) == 0)
+				return 0;
+			goto oom;
+		}
 		if (rc == 0)
 			rl_run_results_release(res);
+		else if (rc == RL_ENOMEM)
+			goto oom;
 		else if (rc != RL_ENOENT)
-			rl_run_warn("%s", err);
+			unread = err;
 	}
-	rc = synthesise(run, res);
-	if (rc < 0) {
-		fprintf(stderr, "rlprof: out of memory\n");
-		rl_run_results_release(res);
-	}
-	return rc;
+	if (synthesise(run, unread, res) == 0)
+		return unread ? 1 : 0;
+oom:
+	fprintf(stderr, "rlprof: out of memory\n");
+	rl_run_results_release(res);
+	return -1;
 }
 
 /* The model when cached, else a quick probe (unless --no-probe). */
@@ -228,34 +268,23 @@ static void store_machine(const struct rl_run *run, struct rl_machine *m)
 	free(back);
 }
 
-static void write_files(const struct rl_run *run, const struct rl_report *rep,
-			const struct rl_render_options *ropt)
+/* Every report file into DIR; -1 when one could not be written. */
+static int write_files(const struct rl_run *run, const struct rl_report *rep,
+		       const struct rl_render_options *ropt)
 {
 	char written[512] = "";
+	int failed = 0;
 
 	for (size_t i = 0; i < rl_renderer_count(); i++) {
 		const struct rl_renderer *r = rl_renderer_at(i);
-		char path[PATH_MAX + 64], err[1024] = "";
-		FILE *f;
-		int rc;
+		char path[PATH_MAX + 64], err[PATH_MAX + 1024] = "";
 
 		if (!r || !r->file_name)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", run->out_dir, r->file_name);
-		f = fopen(path, "w");
-		if (!f) {
-			rl_run_warn("cannot write '%s': %s", path, strerror(errno));
-			continue;
-		}
-		rc = r->render(f, rep, ropt, err, sizeof err);
-		if (ferror(f) && rc == 0)
-			rc = rl_fail(err, sizeof err, RL_EIO, "write error");
-		if (fclose(f) != 0 && rc == 0)
-			rc = rl_fail(err, sizeof err, RL_EIO, "%s", strerror(errno));
-		if (rc < 0) {
-			rl_run_warn("cannot write the %s report '%s': %s",
-				    r->format, path, err[0] ? err : rl_strerror(rc));
-			unlink(path);
+		if (rl_render_file(r, path, rep, ropt, err, sizeof err) < 0) {
+			rl_run_warn("%s", err);
+			failed = 1;
 			continue;
 		}
 		size_t used = strlen(written);
@@ -264,6 +293,7 @@ static void write_files(const struct rl_run *run, const struct rl_report *rep,
 	}
 	if (written[0])
 		rl_run_say(run, "report in '%s':%s", run->out_dir, written);
+	return failed ? -1 : 0;
 }
 
 /* The warnings hold user strings (region names): escaped for the
@@ -288,7 +318,7 @@ int rl_run_report(struct rl_run *run)
 	struct rl_render_options ropt = {0};
 	const struct rl_renderer *table;
 	char err[1024];
-	int rc = -1;
+	int rc = -1, loaded;
 
 	if (!rl_report_build || !rl_renderer_find || !rl_run_results_release) {
 		rl_run_warn("this rlprof was built without the report: no table "
@@ -300,7 +330,7 @@ int rl_run_report(struct rl_run *run)
 	 * rlprof before it writes the report files */
 	signal(SIGPIPE, SIG_IGN);
 	memset(&res, 0, sizeof res);
-	if (load_results(run, &res) < 0)
+	if ((loaded = load_results(run, &res)) < 0)
 		return -1;
 	m = calloc(1, sizeof *m);
 	if (!m) {
@@ -327,10 +357,10 @@ int rl_run_report(struct rl_run *run)
 		fflush(stdout);
 	}
 	ropt.color = 0;
-	if (!run->no_files)
-		write_files(run, &rep, &ropt);
+	rc = loaded ? -1 : 0;
+	if (!run->no_files && write_files(run, &rep, &ropt) < 0)
+		rc = -1;
 	print_warnings(&rep);
-	rc = 0;
 	if (rl_report_release)
 		rl_report_release(&rep);
 out_res:

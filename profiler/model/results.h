@@ -121,6 +121,13 @@ int rl_results_load(const char *path, struct rl_process_results *out,
 		    char *err, size_t errlen);
 int rl_results_load_dir(const char *dir, struct rl_run_results *out,
 			char *err, size_t errlen);
+/* As rl_results_load_dir; with RL_LOAD_NO_RUN_RECORD, DIR/run.json is not
+ * read (rlprof run could not write it: what is there is not this run's),
+ * and the fields it would fill stay NULL / -1. */
+#define RL_LOAD_NO_RUN_RECORD 1u
+int rl_results_load_dir_flags(const char *dir, unsigned flags,
+			      struct rl_run_results *out, char *err,
+			      size_t errlen);
 void rl_results_release(struct rl_process_results *r);
 void rl_run_results_release(struct rl_run_results *r);
 

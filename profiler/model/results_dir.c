@@ -306,6 +306,13 @@ out:
 int rl_results_load_dir(const char *dir, struct rl_run_results *out, char *err,
 			size_t errlen)
 {
+	return rl_results_load_dir_flags(dir, 0, out, err, errlen);
+}
+
+int rl_results_load_dir_flags(const char *dir, unsigned flags,
+			      struct rl_run_results *out, char *err,
+			      size_t errlen)
+{
 	struct native_record nat = {NULL, -1, 0, NULL};
 	size_t len = strlen(dir) + 64;
 	char *raw = NULL, *path = NULL;
@@ -343,7 +350,7 @@ int rl_results_load_dir(const char *dir, struct rl_run_results *out, char *err,
 		goto out;
 	}
 	snprintf(path, len + 256, "%s/run.json", dir);
-	if (access(path, F_OK) == 0) {
+	if (!(flags & RL_LOAD_NO_RUN_RECORD) && access(path, F_OK) == 0) {
 		struct rl_json_ctx c = {path, err, errlen};
 		json_t *root = rl_json_load(path, err, errlen, &rc);
 

@@ -1,0 +1,21 @@
+/*
+ * A report file written whole or not at all: the renderer writes into
+ * memory, then rl_file_write() puts the bytes in place through a temporary
+ * file and a rename. A full disk leaves no partial file and its message
+ * names the real cause ("No space left on device").
+ */
+#ifndef RL_RENDER_FILE_H
+#define RL_RENDER_FILE_H
+
+#include <stddef.h>
+
+#include "render.h"
+
+/* r's rendering of rep into path. 0, or a negative RL_E* code with one
+ * line in err ("cannot write the FORMAT report 'PATH': REASON"). */
+int rl_render_file(const struct rl_renderer *r, const char *path,
+		   const struct rl_report *rep,
+		   const struct rl_render_options *ropt, char *err,
+		   size_t errlen);
+
+#endif

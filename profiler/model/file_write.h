@@ -1,0 +1,19 @@
+/*
+ * Writing a whole file so that no reader ever sees a part of it: the bytes
+ * go to a temporary file beside it (".NAME.tmp-PID"), which is renamed over
+ * NAME only once everything is written and closed. On failure the temporary
+ * file is removed, NAME is left as it was, and err says the system's own
+ * reason (ENOSPC: "No space left on device").
+ */
+#ifndef RL_FILE_WRITE_H
+#define RL_FILE_WRITE_H
+
+#include <stddef.h>
+
+/* data[0..len) into path, created with mode 0666 & ~umask. Returns 0, or
+ * RL_EIO (a full disk among others), RL_EPERM, RL_ENOENT, RL_EINVAL with
+ * the message in err: "cannot write 'PATH': STRERROR". */
+int rl_file_write(const char *path, const void *data, size_t len, char *err,
+		  size_t errlen);
+
+#endif
