@@ -165,8 +165,9 @@ Test(report_cli, unwritable_output_fails)
 
 	run_report(&r, DATA "run1 --no-probe -o /nonexistent-dir/x.csv -f csv");
 	cr_assert_eq(r.status, 1);
-	cr_assert(strstr(r.err, "rlprof: cannot open '/nonexistent-dir/x.csv': "
-				"No such file or directory\n"),
+	cr_assert(strstr(r.err, "rlprof: cannot write the csv report "
+				"'/nonexistent-dir/x.csv': No such file or "
+				"directory\n"),
 		  "%s", r.err);
 }
 

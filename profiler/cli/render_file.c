@@ -17,7 +17,7 @@ int rl_render_file(const struct rl_renderer *r, const char *path,
 	char *buf = NULL, why[1024] = "";
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	int rc;
+	int rc, e;
 
 	if (!f)
 		return rl_fail(err, errlen, RL_ENOMEM,
@@ -26,9 +26,10 @@ int rl_render_file(const struct rl_renderer *r, const char *path,
 	rc = r->render(f, rep, ropt, why, sizeof why);
 	if ((fclose(f) != 0 || !buf) && rc == 0)
 		rc = rl_fail(why, sizeof why, RL_ENOMEM, "out of memory");
-	if (rc == 0 && (rc = rl_file_write(path, buf, len, why, sizeof why)))
-		rl_fail(err, errlen, rc, "cannot write the %s report: %s",
-			r->format, why);
+	if (rc == 0 && (e = rl_file_write_errno(path, buf, len)) != 0)
+		rc = rl_fail(err, errlen, rl_file_errno_code(-e),
+			     "cannot write the %s report '%s': %s", r->format,
+			     path, strerror(-e));
 	else if (rc)
 		rl_fail(err, errlen, rc, "cannot write the %s report '%s': %s",
 			r->format, path, why[0] ? why : rl_strerror(rc));

@@ -9,7 +9,7 @@
 #include "file_write.h"
 #include "rl_error.h"
 
-static int code_of(int e)
+int rl_file_errno_code(int e)
 {
 	return e == ENOENT ? RL_ENOENT : e == EACCES || e == EPERM ? RL_EPERM
 								  : RL_EIO;
@@ -26,49 +26,47 @@ static int temp_name(char *buf, size_t len, const char *path)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-int rl_file_write(const char *path, const void *data, size_t len, char *err,
-		  size_t errlen)
+int rl_file_write_errno(const char *path, const void *data, size_t len)
 {
 	char tmp[PATH_MAX + 64];
 	const char *p = data;
 	int fd, e;
 
 	if (temp_name(tmp, sizeof tmp, path) < 0)
-		return rl_fail(err, errlen, RL_EINVAL,
-			       "cannot write '%s': the path is too long", path);
+		return -ENAMETOOLONG;
 	unlink(tmp); /* left by an earlier rlprof of the same pid */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		e = errno;
-		return rl_fail(err, errlen, code_of(e), "cannot write '%s': %s",
-			       path, strerror(e));
-	}
+	if (fd < 0)
+		return -errno;
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			e = n < 0 ? errno : ENOSPC;
+			close(fd);
 			goto fail;
 		}
 		p += n;
 		len -= (size_t)n;
 	}
-	if (close(fd) != 0) {
-		fd = -1;
-		e = errno;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
 		e = errno;
 		goto fail;
 	}
 	return 0;
 fail:
-	if (fd >= 0)
-		close(fd);
 	unlink(tmp);
-	return rl_fail(err, errlen, code_of(e), "cannot write '%s': %s", path,
-		       strerror(e));
+	return -e;
+}
+
+int rl_file_write(const char *path, const void *data, size_t len, char *err,
+		  size_t errlen)
+{
+	int e = rl_file_write_errno(path, data, len);
+
+	if (e == 0)
+		return 0;
+	return rl_fail(err, errlen, rl_file_errno_code(-e),
+		       "cannot write '%s': %s", path, strerror(-e));
 }

@@ -16,4 +16,9 @@
 int rl_file_write(const char *path, const void *data, size_t len, char *err,
 		  size_t errlen);
 
+/* The same, returning 0 or -errno, for a caller that words the message. */
+int rl_file_write_errno(const char *path, const void *data, size_t len);
+/* The RL_E* code of an errno value. */
+int rl_file_errno_code(int e);
+
 #endif
