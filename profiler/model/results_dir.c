@@ -190,6 +190,35 @@ oom:
 	return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 }
 
+/* A results file copied under another name doubles every count: a file
+ * whose process is not the one its name says, or two files of the same
+ * process (same start time and first thread), is refused. */
+static int check_copies(const char *raw, const struct raw_file *files,
+			const struct rl_process_results *procs, size_t i,
+			char *err, size_t errlen)
+{
+	const struct rl_process_results *p = &procs[i];
+
+	if (p->pid != files[i].pid)
+		return rl_fail(err, errlen, RL_EFORMAT,
+			       "'%s/%s' holds the results of process %ld, not "
+			       "of %ld as its name says: a copy of another "
+			       "results file? remove it and run again",
+			       raw, files[i].name, p->pid, files[i].pid);
+	for (size_t k = 0; k < i; k++) {
+		const struct rl_process_results *q = &procs[k];
+
+		if (q->start_ns == p->start_ns && q->n_threads > 0 &&
+		    p->n_threads > 0 && q->threads[0].tid == p->threads[0].tid)
+			return rl_fail(err, errlen, RL_EFORMAT,
+				       "'%s/%s' and '%s' hold the same process "
+				       "(same start time and thread ids): one "
+				       "is a copy; remove it and run again",
+				       raw, files[i].name, files[k].name);
+	}
+	return 0;
+}
+
 /* Every results file of raw (a directory that may not exist), in pid
  * order, into a new array. */
 static int load_procs(const char *raw, struct rl_process_results **procs,
@@ -215,6 +244,8 @@ static int load_procs(const char *raw, struct rl_process_results **procs,
 		if ((rc = rl_results_load(path, &(*procs)[i], err, errlen)))
 			goto out;
 		*n_procs = i + 1;
+		if ((rc = check_copies(raw, files, *procs, i, err, errlen)))
+			goto out;
 	}
 out:
 	for (size_t i = 0; i < n; i++)

@@ -116,7 +116,9 @@ json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc)
 			      path);
 		return NULL;
 	}
-	root = json_load_file(path, 0, &je);
+	/* a key given twice (the second silently won: "threads":[] appended
+	 * to a file emptied it) is an error */
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (root) {
 		*rc = 0;
 		return root;
