@@ -21,24 +21,6 @@ static int count_prefixed(const char *dir, const char *prefix)
 	return n;
 }
 
-/* rlprof run -q --no-probe -b BACKEND -o DIR/out PROGRAM ARGS... */
-static struct e2e_result run_with(const char *backend, const char *dir,
-				  const char *const *prog)
-{
-	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
-				backend, "-o", NULL};
-	char out[512];
-	size_t n = 7;
-
-	snprintf(out, sizeof out, "%s/out", dir);
-	argv[n++] = out;
-	for (size_t i = 0; prog[i] && n < 31; i++)
-		argv[n++] = prog[i];
-	argv[n] = NULL;
-	e2e_need(E2E_RLPROF);
-	return e2e_run(argv);
-}
-
 /* Without the id check the runtime read()s a pipe the program made on a
  * perf descriptor's old number: it hangs (timeout) or eats a byte. */
 Test(e2e_break, perf_never_reads_a_descriptor_the_program_reused,
@@ -49,7 +31,7 @@ Test(e2e_break, perf_never_reads_a_descriptor_the_program_reused,
 	struct e2e_result r;
 
 	e2e_need(prog[0]);
-	r = run_with("perf", dir, prog);
+	r = e2e_profile_in("perf", dir, prog);
 	if (r.status == 1 && strstr(r.err, "does not work here"))
 		cr_skip_test("the perf backend does not work here");
 	cr_expect_eq(r.status, 0, "status %d, stdout: %s\nstderr: %s",
@@ -57,9 +39,7 @@ Test(e2e_break, perf_never_reads_a_descriptor_the_program_reused,
 	cr_expect(strstr(r.out, "lost their byte: 0") != NULL, "%s", r.out);
 	cr_expect(strstr(r.err, "could not read the counters of thread"),
 		  "stderr: %s", r.err);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 /* -b sim runs the program natively first for the times: a Ctrl-C there
@@ -69,11 +49,11 @@ Test(e2e_break, interrupt_in_native_timing_run_stops_the_run, .timeout = 120)
 	char *dir = e2e_tmpdir();
 	const char *prog[] = {E2E_PROG("e2e_interrupt"), NULL};
 	struct e2e_result r;
-	char *csv, log[600];
+	char log[600];
 
 	e2e_need(prog[0]);
 	signal(SIGINT, SIG_DFL); /* the program's Ctrl-C must kill it */
-	r = run_with("sim", dir, prog);
+	r = e2e_profile_in("sim", dir, prog);
 	if (r.status == 1 && strstr(r.err, "does not work here"))
 		cr_skip_test("the sim backend does not work here");
 	cr_expect_eq(r.status, 128 + SIGINT, "status %d, stderr: %s",
@@ -81,10 +61,7 @@ Test(e2e_break, interrupt_in_native_timing_run_stops_the_run, .timeout = 120)
 	cr_expect(strstr(r.err, "the simulator run was not started") != NULL,
 		  "stderr: %s", r.err);
 	cr_expect(strstr(r.err, "counting run") == NULL, "stderr: %s", r.err);
-	csv = e2e_file(dir, "out/report.csv");
-	cr_expect_not_null(e2e_csv_row(csv, "before-interrupt"), "csv: %s",
-			   csv);
-	free(csv);
+	e2e_expect_csv_row(dir, "out/report.csv", "before-interrupt");
 	snprintf(log, sizeof log, "%s/out/raw-native", dir);
 	cr_expect_neq(access(log, F_OK), 0, "raw-native left behind");
 	snprintf(log, sizeof log, "%s/out/raw", dir);
@@ -92,9 +69,7 @@ Test(e2e_break, interrupt_in_native_timing_run_stops_the_run, .timeout = 120)
 		     "the simulator ran after the interrupt");
 	cr_expect_eq(count_prefixed(log, "rlprof-"), 1,
 		     "the timing run's results are not in raw/");
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 /* The output directory removed while the program runs: the runtime makes
@@ -110,16 +85,14 @@ Test(e2e_break, output_dir_removed_during_the_run_is_made_again,
 
 	e2e_need(prog[0]);
 	snprintf(out, sizeof out, "%s/out", dir);
-	r = run_with("time", dir, prog);
+	r = e2e_profile_in("time", dir, prog);
 	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.err, "cannot write") == NULL, "stderr: %s", r.err);
 	csv = e2e_file(dir, "out/report.csv");
 	cr_expect_not_null(e2e_csv_row(csv, "before-removal"), "csv: %s", csv);
 	cr_expect_not_null(e2e_csv_row(csv, "after-removal"), "csv: %s", csv);
 	free(csv);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 /* A results file that cannot be written: one line that says where, why,
@@ -155,7 +128,7 @@ Test(e2e_break, closed_stdout_pipe_keeps_results_and_report, .timeout = 60)
 			      "time", "-o", out, E2E_PROG("e2e_pipe"), NULL};
 	int p[2], st;
 	pid_t pid;
-	char *csv, *err;
+	char *err;
 
 	e2e_need(E2E_RLPROF);
 	e2e_need(argv[8]);
@@ -184,9 +157,7 @@ Test(e2e_break, closed_stdout_pipe_keeps_results_and_report, .timeout = 60)
 	cr_expect_eq(WEXITSTATUS(st), 128 + SIGPIPE, "status %d",
 		     WEXITSTATUS(st));
 	free(err);
-	csv = e2e_file(dir, "out/report.csv");
-	cr_expect_not_null(e2e_csv_row(csv, "before-pipe"), "csv: %s", csv);
-	free(csv);
+	e2e_expect_csv_row(dir, "out/report.csv", "before-pipe");
 	e2e_rmtree(dir);
 	free(dir);
 }
@@ -196,19 +167,14 @@ Test(e2e_break, sigkill_says_nothing_could_be_written, .timeout = 60)
 {
 	char *dir = e2e_tmpdir();
 	const char *prog[] = {"/bin/sh", "-c", "kill -9 $$", NULL};
-	struct e2e_result r = run_with("time", dir, prog);
-	char *csv;
+	struct e2e_result r = e2e_profile_in("time", dir, prog);
 
 	cr_expect_eq(r.status, 128 + SIGKILL, "status %d", r.status);
 	cr_expect(strstr(r.err, "killed by SIGKILL") != NULL, "%s", r.err);
 	cr_expect(strstr(r.err, "stop a program with SIGTERM or Ctrl-C") !=
 			  NULL, "%s", r.err);
-	csv = e2e_file(dir, "out/report.csv");
-	cr_expect_not_null(e2e_csv_row(csv, "<program>"), "csv: %s", csv);
-	free(csv);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_expect_csv_row(dir, "out/report.csv", "<program>");
+	e2e_cleanup(&r, dir);
 }
 
 /* The output directory replaced by a file while the program runs: one
@@ -224,7 +190,7 @@ Test(e2e_break, output_dir_unusable_after_the_run_is_status_1,
 
 	e2e_need(prog[0]);
 	snprintf(out, sizeof out, "%s/out", dir);
-	r = run_with("time", dir, prog);
+	r = e2e_profile_in("time", dir, prog);
 	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.err, "rlprof: the output directory changed while "
 				"the program ran: cannot use '") != NULL,
@@ -232,7 +198,5 @@ Test(e2e_break, output_dir_unusable_after_the_run_is_status_1,
 	cr_expect(strstr(r.err, "warning: cannot write") == NULL,
 		  "a line per report file: %s", r.err);
 	cr_expect(strstr(r.out, "<program>") != NULL, "stdout: %s", r.out);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }

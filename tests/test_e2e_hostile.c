@@ -39,7 +39,6 @@ Test(e2e_hostile, run_json_in_the_way_keeps_the_results, .timeout = 60)
 	const char *prog[] = {E2E_PROG("e2e_regions"), NULL};
 	char path[600];
 	struct e2e_result r;
-	char *csv;
 
 	e2e_need(prog[0]);
 	snprintf(path, sizeof path, "%s/out", dir);
@@ -54,12 +53,8 @@ Test(e2e_hostile, run_json_in_the_way_keeps_the_results, .timeout = 60)
 	cr_expect(strstr(r.out, "<program>") == NULL, "stdout: %s", r.out);
 	cr_expect(strstr(r.err, "wrote no results file") == NULL, "stderr: %s",
 		  r.err);
-	csv = e2e_file(dir, "out/report.csv");
-	cr_expect_not_null(e2e_csv_row(csv, "alpha"), "csv: %s", csv);
-	free(csv);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_expect_csv_row(dir, "out/report.csv", "alpha");
+	e2e_cleanup(&r, dir);
 }
 
 /* A 64 KiB tmpfs filled but for one page: the results file fits, nothing
@@ -126,22 +121,15 @@ Test(e2e_hostile, script_without_its_interpreter_is_one_message,
 	char script[600];
 	const char *prog[] = {script, NULL};
 	struct e2e_result r;
-	FILE *f;
 
 	snprintf(script, sizeof script, "%s/noint.sh", dir);
-	f = fopen(script, "w");
-	cr_assert_not_null(f);
-	fputs("#!/nonexistent/interpreter\necho hi\n", f);
-	fclose(f);
-	chmod(script, 0755);
+	e2e_put_file(script, "#!/nonexistent/interpreter\necho hi\n", 0755);
 	r = e2e_profile_in("time", dir, prog);
 	cr_expect_eq(r.status, 127, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.err, "interpreter") != NULL, "stderr: %s", r.err);
 	cr_expect(strstr(r.err, "stopped on signal") == NULL, "stderr: %s",
 		  r.err);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 /* `rlprof inspect FIFO` once waited forever for a writer. */
@@ -159,9 +147,7 @@ Test(e2e_hostile, inspect_refuses_a_fifo, .timeout = 20)
 	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.err, "not a regular file (a FIFO)") != NULL,
 		  "stderr: %s", r.err);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 /* e2e_plain with a "rlprof_regions" section added (objcopy), whose
@@ -212,9 +198,7 @@ Test(e2e_hostile, inspect_escapes_what_the_binary_says, .timeout = 30)
 	cr_expect(strstr(r.out, "evil\\x1b]0;pwned\\x07\\u009b.c:7") != NULL,
 		  "stdout: %s", r.out);
 	cr_expect(strstr(r.out, "a\\x9b\\u202eb") != NULL, "stdout: %s", r.out);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_hostile, inspect_json_keeps_every_name, .timeout = 30)
@@ -235,9 +219,7 @@ Test(e2e_hostile, inspect_json_keeps_every_name, .timeout = 30)
 		  "stdout: %s", r.out);
 	for (const char *p = r.out; *p; p++)
 		cr_expect((unsigned char)*p < 0x80, "not ASCII: %s", r.out);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 /* A section table beyond the end of the file: readelf reports errors,
@@ -274,7 +256,5 @@ Test(e2e_hostile, inspect_says_a_damaged_elf_is_damaged, .timeout = 30)
 		  r.err);
 	cr_expect(strstr(r.out, "no regions declared") == NULL, "stdout: %s",
 		  r.out);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }

@@ -6,23 +6,6 @@
 	"ai,flops_expected,bytes_expected,ai_expected,gflops,gbs,bound,"     \
 	"roof_pct,backend,roof,ceiling,check,diagnosis\n"
 
-/* rlprof run -q --no-probe -b time -o DIR/out PROGRAM ARGS... */
-static struct e2e_result run_time(const char *dir, const char *const *prog)
-{
-	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
-				"time", "-o", NULL};
-	char out[512];
-	size_t n = 7;
-
-	snprintf(out, sizeof out, "%s/out", dir);
-	argv[n++] = out;
-	for (size_t i = 0; prog[i] && n < 31; i++)
-		argv[n++] = prog[i];
-	argv[n] = NULL;
-	e2e_need(E2E_RLPROF);
-	return e2e_run(argv);
-}
-
 /* field i (0-based) of a CSV line, into buf */
 static const char *csv_field(const char *line, int i, char *buf, size_t len)
 {
@@ -48,28 +31,24 @@ Test(e2e_run, missing_program_is_127, .timeout = 30)
 {
 	char *dir = e2e_tmpdir();
 	const char *prog[] = {"./no-such-program-here", NULL};
-	struct e2e_result r = run_time(dir, prog);
+	struct e2e_result r = e2e_profile_in("time", dir, prog);
 
 	cr_expect_eq(r.status, 127, "status %d", r.status);
 	cr_expect(strstr(r.err, "cannot run './no-such-program-here'") != NULL,
 		  "got: %s", r.err);
 	cr_expect(strstr(r.err, "No such file") != NULL, "got: %s", r.err);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, program_not_in_path_is_127, .timeout = 30)
 {
 	char *dir = e2e_tmpdir();
 	const char *prog[] = {"no-such-command-rlprof", NULL};
-	struct e2e_result r = run_time(dir, prog);
+	struct e2e_result r = e2e_profile_in("time", dir, prog);
 
 	cr_expect_eq(r.status, 127, "status %d", r.status);
 	cr_expect(strstr(r.err, "not found in PATH") != NULL, "got: %s", r.err);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, non_executable_file_is_126, .timeout = 30)
@@ -78,21 +57,14 @@ Test(e2e_run, non_executable_file_is_126, .timeout = 30)
 	char path[512];
 	const char *prog[] = {path, NULL};
 	struct e2e_result r;
-	FILE *f;
 
 	snprintf(path, sizeof path, "%s/data.txt", dir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs("not a program\n", f);
-	fclose(f);
-	chmod(path, 0644);
-	r = run_time(dir, prog);
+	e2e_put_file(path, "not a program\n", 0644);
+	r = e2e_profile_in("time", dir, prog);
 	cr_expect_eq(r.status, 126, "status %d", r.status);
 	cr_expect(strstr(r.err, "not executable") != NULL, "got: %s", r.err);
 	cr_expect(strstr(r.err, "chmod +x") != NULL, "no advice: %s", r.err);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, executable_that_is_no_program_is_126, .timeout = 30)
@@ -101,21 +73,14 @@ Test(e2e_run, executable_that_is_no_program_is_126, .timeout = 30)
 	char path[512];
 	const char *prog[] = {path, NULL};
 	struct e2e_result r;
-	FILE *f;
 
 	snprintf(path, sizeof path, "%s/garbage", dir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs("\x01\x02 not elf, no #!\n", f);
-	fclose(f);
-	chmod(path, 0755);
-	r = run_time(dir, prog);
+	e2e_put_file(path, "\x01\x02 not elf, no #!\n", 0755);
+	r = e2e_profile_in("time", dir, prog);
 	cr_expect_eq(r.status, 126, "status %d", r.status);
 	cr_expect(strstr(r.err, "not an ELF executable") != NULL, "got: %s",
 		  r.err);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, exit_status_passes_through, .timeout = 60)
@@ -123,18 +88,13 @@ Test(e2e_run, exit_status_passes_through, .timeout = 60)
 	char *dir = e2e_tmpdir();
 	const char *prog[] = {E2E_PROG("e2e_exit"), "3", NULL};
 	struct e2e_result r;
-	char *csv;
 
 	e2e_need(prog[0]);
-	r = run_time(dir, prog);
+	r = e2e_profile_in("time", dir, prog);
 	cr_expect_eq(r.status, 3, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.out, "exit-work") != NULL, "no table: %s", r.out);
-	csv = e2e_file(dir, "out/report.csv");
-	cr_expect_not_null(e2e_csv_row(csv, "exit-work"), "csv: %s", csv);
-	free(csv);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_expect_csv_row(dir, "out/report.csv", "exit-work");
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, csv_header_and_unmeasured_cells_empty, .timeout = 60)
@@ -146,7 +106,7 @@ Test(e2e_run, csv_header_and_unmeasured_cells_empty, .timeout = 60)
 	char *csv, f[64];
 
 	e2e_need(prog[0]);
-	r = run_time(dir, prog);
+	r = e2e_profile_in("time", dir, prog);
 	cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
 	csv = e2e_file(dir, "out/report.csv");
 	cr_expect(strncmp(csv, CSV_HEADER, strlen(CSV_HEADER)) == 0,
@@ -179,7 +139,7 @@ Test(e2e_run, crash_after_region_is_139_with_region, .timeout = 60)
 	const char *env[] = {"ASAN_OPTIONS=handle_segv=0:detect_leaks=0:"
 			     "verify_asan_link_order=0",
 			     "UBSAN_OPTIONS=handle_segv=0", NULL};
-	char out[512], *csv;
+	char out[512];
 	struct e2e_result r;
 
 	e2e_need(E2E_RLPROF);
@@ -189,12 +149,8 @@ Test(e2e_run, crash_after_region_is_139_with_region, .timeout = 60)
 	r = e2e_run_in(NULL, argv, env);
 	cr_expect_eq(r.status, 139, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.err, "signal 11") != NULL, "got: %s", r.err);
-	csv = e2e_file(dir, "out/report.csv");
-	cr_expect_not_null(e2e_csv_row(csv, "before-crash"), "csv: %s", csv);
-	free(csv);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_expect_csv_row(dir, "out/report.csv", "before-crash");
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, unannotated_program_is_one_region, .timeout = 60)
@@ -205,7 +161,7 @@ Test(e2e_run, unannotated_program_is_one_region, .timeout = 60)
 	char *csv, *run;
 
 	e2e_need(prog[0]);
-	r = run_time(dir, prog);
+	r = e2e_profile_in("time", dir, prog);
 	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
 	csv = e2e_file(dir, "out/report.csv");
 	cr_expect_not_null(e2e_csv_row(csv, "<program>"), "csv: %s", csv);
@@ -215,9 +171,7 @@ Test(e2e_run, unannotated_program_is_one_region, .timeout = 60)
 	cr_expect(strstr(run, "\"whole_program\": true") != NULL, "%s", run);
 	free(run);
 	free(csv);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, static_program_gets_synthesised_region, .timeout = 60)
@@ -225,18 +179,13 @@ Test(e2e_run, static_program_gets_synthesised_region, .timeout = 60)
 	char *dir = e2e_tmpdir();
 	const char *prog[] = {E2E_PROG("e2e_static"), NULL};
 	struct e2e_result r;
-	char *csv;
 
 	e2e_need(prog[0]);
-	r = run_time(dir, prog);
+	r = e2e_profile_in("time", dir, prog);
 	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.err, "statically linked") != NULL, "got: %s", r.err);
-	csv = e2e_file(dir, "out/report.csv");
-	cr_expect_not_null(e2e_csv_row(csv, "<program>"), "csv: %s", csv);
-	free(csv);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_expect_csv_row(dir, "out/report.csv", "<program>");
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, unwritable_output_dir_fails_before_running, .timeout = 30)
@@ -262,9 +211,7 @@ Test(e2e_run, unwritable_output_dir_fails_before_running, .timeout = 30)
 		  "got: %s", r.err);
 	cr_expect(strstr(r.err, "-o DIR") != NULL, "no advice: %s", r.err);
 	cr_expect(access(marker, F_OK) != 0, "the program ran");
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, run_json_and_report_files, .timeout = 60)
@@ -275,7 +222,7 @@ Test(e2e_run, run_json_and_report_files, .timeout = 60)
 	char *run;
 
 	e2e_need(prog[0]);
-	r = run_time(dir, prog);
+	r = e2e_profile_in("time", dir, prog);
 	cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
 	run = e2e_file(dir, "out/run.json");
 	cr_expect(strstr(run, "\"format\": \"rlprof-run\"") != NULL, "%s", run);
@@ -289,9 +236,7 @@ Test(e2e_run, run_json_and_report_files, .timeout = 60)
 	cr_expect(strstr(run, "\"start_time\"") != NULL);
 	free(run);
 	free(e2e_file(dir, "out/report.json"));
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, stale_results_are_removed, .timeout = 60)
@@ -323,9 +268,7 @@ Test(e2e_run, stale_results_are_removed, .timeout = 60)
 	csv = e2e_file(dir, "out/report.csv");
 	cr_expect_not_null(e2e_csv_row(csv, "exit-work"));
 	free(csv);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, named_backend_that_does_not_work_fails, .timeout = 30)
@@ -358,9 +301,7 @@ Test(e2e_run, named_backend_that_does_not_work_fails, .timeout = 30)
 	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.err, "does not work here") != NULL, "got: %s", r.err);
 	cr_expect(strstr(r.err, broken) != NULL);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, sigterm_is_forwarded_and_report_written, .timeout = 90)
@@ -371,7 +312,6 @@ Test(e2e_run, sigterm_is_forwarded_and_report_written, .timeout = 90)
 			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
 	pid_t pid;
 	int st, waited = 0;
-	char *csv;
 
 	e2e_need(E2E_RLPROF);
 	snprintf(out, sizeof out, "%s/out", dir);
@@ -399,9 +339,7 @@ Test(e2e_run, sigterm_is_forwarded_and_report_written, .timeout = 90)
 		  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	cr_expect_eq(WEXITSTATUS(st), 128 + SIGTERM, "status %d",
 		     WEXITSTATUS(st));
-	csv = e2e_file(dir, "out/report.csv");
-	cr_expect_not_null(e2e_csv_row(csv, "<program>"), "csv: %s", csv);
-	free(csv);
+	e2e_expect_csv_row(dir, "out/report.csv", "<program>");
 	e2e_rmtree(dir);
 	free(dir);
 }
@@ -448,9 +386,7 @@ Test(e2e_run, auto_runs_what_counters_auto_names, .timeout = 300)
 	free(run);
 	free(e2e_file(dir, "out/report.csv"));
 	e2e_free(&c);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, sigint_to_rlprof_alone_is_ignored, .timeout = 90)
@@ -522,9 +458,7 @@ Test(e2e_run, environment_given_to_the_program, .timeout = 60)
 	/* librlprof first, the user's preload kept after it */
 	cr_expect(strstr(r.out, "/librlprof.so:libm.so.6\n") != NULL, "%s", r.out);
 	free(real);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_run, warnings_show_control_characters_escaped, .timeout = 60)
@@ -534,7 +468,7 @@ Test(e2e_run, warnings_show_control_characters_escaped, .timeout = 60)
 	struct e2e_result r;
 
 	e2e_need(prog[0]);
-	r = run_time(dir, prog);
+	r = e2e_profile_in("time", dir, prog);
 	cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
 	cr_expect(strstr(r.err, "\\u009b31mred") != NULL, "stderr: %s", r.err);
 	cr_expect(strstr(r.err, "\xc2\x9b") == NULL, "raw CSI on stderr");
@@ -544,7 +478,5 @@ Test(e2e_run, warnings_show_control_characters_escaped, .timeout = 60)
 		  r.out);
 	cr_expect(strstr(r.err, "\xe2\x80\xae") == NULL, "raw U+202E: %s",
 		  r.err);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	e2e_cleanup(&r, dir);
 }

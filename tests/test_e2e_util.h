@@ -232,6 +232,27 @@ static inline char *e2e_file(const char *dir, const char *name)
 	return s;
 }
 
+/* Ends a test that ran r in the temporary directory dir: frees both and
+ * removes the directory. */
+static inline void e2e_cleanup(struct e2e_result *r, char *dir)
+{
+	e2e_free(r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* Writes text into path and gives it mode (a script, a data file). */
+static inline void e2e_put_file(const char *path, const char *text,
+				mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f, "cannot write '%s'", path);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0, "cannot write '%s'", path);
+	cr_assert_eq(chmod(path, mode), 0, "cannot chmod '%s'", path);
+}
+
 /* The CSV line of region name on a summed row ("name,,..."), or NULL. */
 static inline const char *e2e_csv_row(const char *csv, const char *name)
 {
@@ -240,6 +261,17 @@ static inline const char *e2e_csv_row(const char *csv, const char *name)
 		if (strncmp(p, name, n) == 0 && p[n] == ',')
 			return p;
 	return NULL;
+}
+
+/* Expects dir/name (a report.csv) to have a summed row for region. */
+static inline void e2e_expect_csv_row(const char *dir, const char *name,
+				      const char *region)
+{
+	char *csv = e2e_file(dir, name);
+
+	cr_expect_not_null(e2e_csv_row(csv, region), "no row '%s' in %s/%s: %s",
+			   region, dir, name, csv);
+	free(csv);
 }
 
 #endif
