@@ -4,63 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-
-#define DATA RL_SOURCE_DIR "/tests/data/results/"
+#include "test_render_util.h"
 
 /* DRAM moved 30 GB/s at 1 thread, 48 at 2; f64 peak 50 / 100. */
-static void csv_machine(struct rl_machine *m)
-{
-	memset(m, 0, sizeof *m);
-	m->cores = 2;
-	m->n_bw = 2;
-	snprintf(m->bw[0].level, sizeof m->bw[0].level, "DRAM");
-	m->bw[0].threads = 1;
-	m->bw[0].stream_gbs = 24;
-	m->bw[0].moved_gbs = 30;
-	m->bw[1] = m->bw[0];
-	m->bw[1].threads = 2;
-	m->bw[1].stream_gbs = 36;
-	m->bw[1].moved_gbs = 48;
-	m->n_compute = 2;
-	snprintf(m->compute[0].name, sizeof m->compute[0].name, "avx2-fma");
-	snprintf(m->compute[0].kind, sizeof m->compute[0].kind, "peak");
-	snprintf(m->compute[0].precision, sizeof m->compute[0].precision,
-		 "f64");
-	m->compute[0].threads = 1;
-	m->compute[0].gflops = 50;
-	m->compute[1] = m->compute[0];
-	m->compute[1].threads = 2;
-	m->compute[1].gflops = 100;
-}
-
 static char *render(const char *file, int with_machine)
 {
-	struct rl_process_results p;
-	struct rl_run_results run = {.procs = &p, .n_procs = 1,
-					     .exit_status = -1};
-	struct rl_machine *m = calloc(1, sizeof *m);
-	struct rl_report rep;
+	struct rl_run_results run = {.exit_status = -1};
 	struct rl_render_options opt = {0, 0, 0};
-	const struct rl_renderer *rd = rl_renderer_find("csv");
-	char err[512] = "", *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct rl_machine m;
 
-	cr_assert_not_null(m);
-	cr_assert_not_null(rd);
-	csv_machine(m);
-	cr_assert_eq(rl_results_load(file, &p, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(rl_report_build(&run, with_machine ? m : NULL, &rep, err,
-				     sizeof err),
-		     0, "%s", err);
-	f = open_memstream(&text, &len);
-	cr_assert_eq(rd->render(f, &rep, &opt, err, sizeof err), 0, "%s", err);
-	fclose(f);
-	rl_report_release(&rep);
-	rl_results_release(&p);
-	free(m);
-	return text;
+	render_test_machine(&m, NULL, 2, 50, 100);
+	return render_test_text("csv", file, run, with_machine ? &m : NULL,
+				opt);
 }
 
 Test(render_csv, exact_text_for_a_fixed_input)

@@ -5,64 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-
-#define DATA RL_SOURCE_DIR "/tests/data/results/"
-
-static void json_machine(struct rl_machine *m)
-{
-	memset(m, 0, sizeof *m);
-	m->cores = 2;
-	snprintf(m->cpu_model, sizeof m->cpu_model, "Test \"CPU\"");
-	m->n_bw = 1;
-	snprintf(m->bw[0].level, sizeof m->bw[0].level, "DRAM");
-	m->bw[0].threads = 1;
-	m->bw[0].stream_gbs = 24;
-	m->bw[0].moved_gbs = 30;
-	m->n_compute = 1;
-	snprintf(m->compute[0].name, sizeof m->compute[0].name, "avx2-fma");
-	snprintf(m->compute[0].kind, sizeof m->compute[0].kind, "peak");
-	snprintf(m->compute[0].precision, sizeof m->compute[0].precision,
-		 "f64");
-	m->compute[0].threads = 1;
-	m->compute[0].gflops = 50;
-}
+#include "test_render_util.h"
 
 /* Render a results file (with run.json fields) and parse it back. */
 static json_t *render(const char *file, int with_machine)
 {
-	struct rl_process_results p;
-	struct rl_run_results run = {.procs = &p, .n_procs = 1,
-					     .backend_requested = (char *)"auto",
-					     .backend_reason = (char *)"no PMU: \"time\" chosen",
-					     .command = (char *)"./kern <1>",
-					     .exit_status = 3};
-	struct rl_machine *m = calloc(1, sizeof *m);
-	struct rl_report rep;
+	struct rl_run_results run = {.backend_requested = (char *)"auto",
+				     .backend_reason = (char *)"no PMU: \"time\" chosen",
+				     .command = (char *)"./kern <1>",
+				     .exit_status = 3};
 	struct rl_render_options opt = {0, 0, 0};
-	char err[512] = "", *text = NULL;
-	size_t len = 0;
+	struct rl_machine m;
 	json_error_t je;
 	json_t *doc;
-	FILE *f;
+	char *text;
 
-	cr_assert_not_null(m);
-	json_machine(m);
-	cr_assert_eq(rl_results_load(file, &p, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(rl_report_build(&run, with_machine ? m : NULL, &rep, err,
-				     sizeof err),
-		     0, "%s", err);
-	f = open_memstream(&text, &len);
-	cr_assert_eq(rl_renderer_find("json")->render(f, &rep, &opt, err,
-						      sizeof err),
-		     0, "%s", err);
-	fclose(f);
+	render_test_machine(&m, "Test \"CPU\"", 1, 50, 0);
+	text = render_test_text("json", file, run, with_machine ? &m : NULL,
+				opt);
 	doc = json_loads(text, 0, &je);
 	cr_assert_not_null(doc, "line %d: %s\n%s", je.line, je.text, text);
 	free(text);
-	rl_report_release(&rep);
-	rl_results_release(&p);
-	free(m);
 	return doc;
 }
 
@@ -159,32 +122,17 @@ Test(render_json, null_where_unmeasured)
  * middle of a character) become U+FFFD; the key is never dropped. */
 Test(render_json, invalid_utf8_is_replaced_not_dropped)
 {
-	struct rl_process_results p;
-	struct rl_run_results run = {.procs = &p, .n_procs = 1,
-					     .backend_requested = (char *)"auto",
-					     .command = (char *)"./kern \xff<1>",
-					     .exit_status = 0};
-	struct rl_machine *m = calloc(1, sizeof *m);
-	struct rl_report rep;
+	struct rl_run_results run = {.backend_requested = (char *)"auto",
+				     .command = (char *)"./kern \xff<1>",
+				     .exit_status = 0};
 	struct rl_render_options opt = {0, 0, 0};
-	char err[512] = "", *text = NULL;
-	size_t len = 0;
+	struct rl_machine m;
 	json_error_t je;
 	json_t *doc;
-	FILE *f;
+	char *text;
 
-	cr_assert_not_null(m);
-	json_machine(m);
-	snprintf(m->cpu_model, sizeof m->cpu_model, "CPU \xc3");
-	cr_assert_eq(rl_results_load(DATA "good.json", &p, err, sizeof err), 0,
-		     "%s", err);
-	cr_assert_eq(rl_report_build(&run, m, &rep, err, sizeof err), 0, "%s",
-		     err);
-	f = open_memstream(&text, &len);
-	cr_assert_eq(rl_renderer_find("json")->render(f, &rep, &opt, err,
-						      sizeof err),
-		     0, "%s", err);
-	fclose(f);
+	render_test_machine(&m, "CPU \xc3", 1, 50, 0);
+	text = render_test_text("json", DATA "good.json", run, &m, opt);
 	doc = json_loads(text, 0, &je);
 	cr_assert_not_null(doc, "line %d: %s\n%s", je.line, je.text, text);
 	cr_assert_str_eq(json_string_value(at(doc, "command")),
@@ -193,7 +141,4 @@ Test(render_json, invalid_utf8_is_replaced_not_dropped)
 			 "CPU \xef\xbf\xbd");
 	json_decref(doc);
 	free(text);
-	rl_report_release(&rep);
-	rl_results_release(&p);
-	free(m);
 }

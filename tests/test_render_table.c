@@ -5,63 +5,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render.h"
-
-#define DATA RL_SOURCE_DIR "/tests/data/results/"
-
-static void table_machine(struct rl_machine *m)
-{
-	memset(m, 0, sizeof *m);
-	m->cores = 2;
-	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU");
-	m->n_bw = 2;
-	snprintf(m->bw[0].level, sizeof m->bw[0].level, "DRAM");
-	m->bw[0].threads = 1;
-	m->bw[0].stream_gbs = 24;
-	m->bw[0].moved_gbs = 30;
-	m->bw[1] = m->bw[0];
-	m->bw[1].threads = 2;
-	m->bw[1].stream_gbs = 36;
-	m->bw[1].moved_gbs = 48;
-	m->n_compute = 1;
-	snprintf(m->compute[0].name, sizeof m->compute[0].name, "avx2-fma");
-	snprintf(m->compute[0].kind, sizeof m->compute[0].kind, "peak");
-	snprintf(m->compute[0].precision, sizeof m->compute[0].precision,
-		 "f64");
-	m->compute[0].threads = 2;
-	m->compute[0].gflops = 100;
-}
+#include "test_render_util.h"
 
 static char *render(const char *file, int with_machine, int per_thread)
 {
-	struct rl_process_results p;
-	struct rl_run_results run = {.procs = &p, .n_procs = 1,
-					     .backend_requested = (char *)"auto",
-					     .backend_reason = (char *)"auto: no hardware PMU",
-					     .command = (char *)"./app 1",
-					     .exit_status = 0};
-	struct rl_machine *m = calloc(1, sizeof *m);
-	struct rl_report rep;
+	struct rl_run_results run = {.backend_requested = (char *)"auto",
+				     .backend_reason = (char *)"auto: no hardware PMU",
+				     .command = (char *)"./app 1",
+				     .exit_status = 0};
 	struct rl_render_options opt = {0, 0, per_thread};
-	char err[512] = "", *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct rl_machine m;
 
-	cr_assert_not_null(m);
-	table_machine(m);
-	cr_assert_eq(rl_results_load(file, &p, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(rl_report_build(&run, with_machine ? m : NULL, &rep, err,
-				     sizeof err),
-		     0, "%s", err);
-	f = open_memstream(&text, &len);
-	cr_assert_eq(rl_renderer_find("table")->render(f, &rep, &opt, err,
-						       sizeof err),
-		     0, "%s", err);
-	fclose(f);
-	rl_report_release(&rep);
-	rl_results_release(&p);
-	free(m);
-	return text;
+	render_test_machine(&m, "Test CPU", 2, 0, 100);
+	return render_test_text("table", file, run, with_machine ? &m : NULL,
+				opt);
 }
 
 Test(render_table, counted_rows_with_the_binding_roof)
