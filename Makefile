@@ -13,6 +13,8 @@
 #   make install PREFIX=DIR
 #   make SANITIZE=1     ASan + UBSan build (make test SANITIZE=1)
 #   make CC=clang       warning-free under clang too
+#   make fuzz           libFuzzer + ASan/UBSan on the readers, FUZZ_SECONDS each
+#                       (tests/fuzz/build.mk)
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
@@ -90,7 +92,7 @@ format:
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 \
 	  --suppress=missingIncludeSystem $(PROFILER_INC) -Iprofiler/cli -Icounters -Iprobes \
-	  -icounters/sim profiler counters probes kernels
+	  -icounters/sim profiler counters probes kernels tests/fuzz
 
 clean:
 	rm -rf $(BUILD)

@@ -6,7 +6,7 @@ TEST_PROGRAMS := $(patsubst tests/programs/%.c,$(TESTBIN)/programs/%,$(wildcard 
 
 CFLAGS_tests_ = -Iprofiler/cli -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
 
-$(TESTBIN)/rlprof-tests: $(TEST_OBJS) $(REPORT_OBJS) $$(PROBE_OBJS) $(EVENTS_OBJS) $$(KERNEL_LIB_OBJS) $(RLPROF_A)
+$(TESTBIN)/rlprof-tests: $(TEST_OBJS) $$(FUZZ_TARGET_OBJ) $(REPORT_OBJS) $$(PROBE_OBJS) $(EVENTS_OBJS) $$(KERNEL_LIB_OBJS) $(RLPROF_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) $^ -o $@ -lcriterion $(REPORT_LIBS) $(EVENTS_LIBS) $(RUNTIME_LIBS) $(PROBE_LIBS)
 
@@ -49,3 +49,5 @@ $(MPI_TEST_PROGRAMS): $(TESTBIN)/mpi/%: tests/mpi/%.c $(RLPROF_SO)
 	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(MPI_TEST_PROGRAMS)
 endif
+
+include tests/fuzz/build.mk

@@ -1,0 +1,246 @@
+/* The fuzz targets (fuzz_targets.h): the bytes go into files of a private
+ * scratch directory, then through the same entry points rlprof uses. */
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fuzz_targets.h"
+#include "inspect_elf.h"
+#include "machine.h"
+#include "render.h"
+#include "report.h"
+#include "results.h"
+
+static char scratch[64];
+static FILE *sink;
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static void cleanup(void)
+{
+	if (scratch[0])
+		nftw(scratch, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The scratch directory (tmpfs when there is one), made once. */
+static const char *dir(void)
+{
+	if (!scratch[0]) {
+		snprintf(scratch, sizeof scratch, "%s/rlprof-fuzz-XXXXXX",
+			 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+		if (!mkdtemp(scratch))
+			abort();
+		atexit(cleanup);
+		sink = fopen("/dev/null", "w");
+		if (!sink)
+			abort();
+	}
+	return scratch;
+}
+
+static void put(const char *path, const uint8_t *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		abort();
+	if (size && write(fd, data, size) != (ssize_t)size)
+		abort();
+	close(fd);
+}
+
+/* The pid a results file names ('"pid":N'), so that its file name agrees
+ * with it and the reader goes on past the copy check; 1 when none. */
+static long pid_in(const uint8_t *data, size_t size)
+{
+	static const char key[] = "\"pid\":";
+	size_t k = sizeof key - 1;
+
+	for (size_t i = 0; i + k < size; i++) {
+		if (memcmp(data + i, key, k) != 0)
+			continue;
+		long pid = 0;
+		for (size_t j = i + k; j < size && j < i + k + 9 &&
+				       data[j] >= '0' && data[j] <= '9';
+		     j++)
+			pid = pid * 10 + (data[j] - '0');
+		return pid;
+	}
+	return 1;
+}
+
+/* A small machine: DRAM and L1 roofs, one peak. */
+static void fixed_machine(struct rl_machine *m)
+{
+	memset(m, 0, sizeof *m);
+	m->version = 1;
+	m->cores = 2;
+	snprintf(m->cpu_model, sizeof m->cpu_model, "fuzz CPU");
+	m->n_bw = 2;
+	snprintf(m->bw[0].level, sizeof m->bw[0].level, "DRAM");
+	m->bw[0].threads = 1;
+	m->bw[0].stream_gbs = 24;
+	m->bw[0].moved_gbs = 30;
+	snprintf(m->bw[1].level, sizeof m->bw[1].level, "L1");
+	m->bw[1].threads = 1;
+	m->bw[1].stream_gbs = 300;
+	m->bw[1].moved_gbs = 400;
+	m->n_compute = 1;
+	snprintf(m->compute[0].name, sizeof m->compute[0].name, "avx2-fma");
+	snprintf(m->compute[0].kind, sizeof m->compute[0].kind, "peak");
+	snprintf(m->compute[0].precision, sizeof m->compute[0].precision,
+		 "f64");
+	m->compute[0].threads = 1;
+	m->compute[0].gflops = 50;
+	m->loadavg1 = -1;
+}
+
+/* Every format, the table also with --plot and --per-thread. */
+static void render_all(const struct rl_run_results *res,
+		       const struct rl_machine *m)
+{
+	struct rl_report rep;
+	struct rl_render_options opt = {1, 1, 1};
+	char err[1024];
+
+	if (rl_report_build(res, m, &rep, err, sizeof err) != 0)
+		return;
+	for (size_t i = 0; i < rl_renderer_count(); i++) {
+		const struct rl_renderer *r = rl_renderer_at(i);
+		if (r)
+			r->render(sink, &rep, &opt, err, sizeof err);
+	}
+	rl_render_plot(sink, &rep, err, sizeof err);
+	rl_report_release(&rep);
+}
+
+int rl_fuzz_results(const uint8_t *data, size_t size)
+{
+	const char *d = dir();
+	const uint8_t *part[3] = {data, NULL, NULL};
+	size_t len[3] = {size, 0, 0}, n = 1;
+	struct rl_run_results res;
+	struct rl_machine *m;
+	char path[256], err[1024];
+
+	/* raw results \f run.json \f second raw results */
+	for (size_t i = 0; i < size && n < 3; i++) {
+		if (data[i] != '\f' || data + i < part[n - 1])
+			continue;
+		len[n - 1] = (size_t)(data + i - part[n - 1]);
+		part[n] = data + i + 1;
+		len[n] = size - i - 1;
+		n++;
+	}
+	snprintf(path, sizeof path, "%s/raw", d);
+	nftw(path, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/run.json", d);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/raw/rlprof-%ld.json", d,
+		 pid_in(part[0], len[0]));
+	put(path, part[0], len[0]);
+	if (n > 1) {
+		snprintf(path, sizeof path, "%s/run.json", d);
+		put(path, part[1], len[1]);
+	}
+	if (n > 2) {
+		/* the same pid as the first: it replaces the first */
+		snprintf(path, sizeof path, "%s/raw/rlprof-%ld.json", d,
+			 pid_in(part[2], len[2]));
+		put(path, part[2], len[2]);
+	}
+	if (rl_results_load_dir(d, &res, err, sizeof err) != 0)
+		return 0;
+	render_all(&res, NULL);
+	m = malloc(sizeof *m);
+	if (m) {
+		fixed_machine(m);
+		render_all(&res, m);
+		free(m);
+	}
+	rl_run_results_release(&res);
+	return 0;
+}
+
+/* One process, one thread, two regions: one memory-bound, one not. */
+static int fixed_results(struct rl_run_results *res)
+{
+	static const char text[] =
+		"{\"format\":\"rlprof-results\",\"version\":1,\"pid\":7,"
+		"\"program\":\"p\",\"backend\":\"sim\",\"counters\":["
+		"{\"name\":\"flops_any\",\"scope\":\"simulated\"},"
+		"{\"name\":\"dram_read_bytes\",\"scope\":\"simulated\"}],"
+		"\"threads\":[{\"tid\":7,\"regions\":["
+		"{\"name\":\"a\",\"calls\":2,\"time_ns\":1000000,\"counters\":{"
+		"\"flops_any\":{\"value\":1000},"
+		"\"dram_read_bytes\":{\"value\":8000000}}},"
+		"{\"name\":\"b\",\"calls\":1,\"time_ns\":1000,\"counters\":{"
+		"\"flops_any\":{\"value\":900000},"
+		"\"dram_read_bytes\":{\"value\":64}}}]}]}";
+	char path[256], err[1024];
+	const char *d = dir();
+
+	snprintf(path, sizeof path, "%s/fixed", d);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/fixed/raw", d);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/fixed/raw/rlprof-7.json", d);
+	put(path, (const uint8_t *)text, sizeof text - 1);
+	snprintf(path, sizeof path, "%s/fixed", d);
+	return rl_results_load_dir(path, res, err, sizeof err);
+}
+
+int rl_fuzz_machine(const uint8_t *data, size_t size)
+{
+	static struct rl_run_results res;
+	static int have = -1;
+	struct rl_machine *m = malloc(sizeof *m);
+	char path[256], err[1024];
+
+	if (!m)
+		return 0;
+	if (have < 0)
+		have = fixed_results(&res) == 0;
+	snprintf(path, sizeof path, "%s/machine.json", dir());
+	put(path, data, size);
+	if (rl_machine_load(path, m, err, sizeof err) == 0 && have)
+		render_all(&res, m);
+	free(m);
+	return 0;
+}
+
+int rl_fuzz_elf(const uint8_t *data, size_t size)
+{
+	struct rl_elf_info info;
+	char path[256], err[1024], *text, *v;
+
+	snprintf(path, sizeof path, "%s/program", dir());
+	put(path, data, size);
+	if (rl_elf_inspect(path, &info, err, sizeof err) == 0)
+		rl_elf_info_release(&info);
+	memset(&info, 0, sizeof info);
+	rl_elf_parse_sites((const char *)data, size, &info);
+	rl_elf_info_release(&info);
+	text = malloc(size + 1);
+	if (text) {
+		memcpy(text, data, size);
+		text[size] = '\0';
+		v = rl_c_literal_value(text);
+		free(v);
+		free(text);
+	}
+	return 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * The fuzz targets of `make fuzz` (libFuzzer, tests/fuzz/main_*.c) and of
+ * the corpus replay of `make test` (tests/test_fuzz_replay.c): one entry
+ * per reader, each taking any bytes, never failing, never printing.
+ *
+ *   results  DIR/raw/rlprof-<pid>.json, DIR/run.json and a second results
+ *            file (the input split at form feeds, '\f'), read with
+ *            rl_results_load_dir(), then the report built with and
+ *            without a machine model and rendered in every format
+ *   machine  a machine-model file (rl_machine_load()), then a report of a
+ *            fixed run placed against it and rendered
+ *   elf      a program file (rl_elf_inspect()), the same bytes as a
+ *            'rlprof_regions' section image and as a C name expression
+ *
+ * A finding is what ASan or UBSan reports, or a crash.
+ */
+#ifndef RL_FUZZ_TARGETS_H
+#define RL_FUZZ_TARGETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int rl_fuzz_results(const uint8_t *data, size_t size);
+int rl_fuzz_machine(const uint8_t *data, size_t size);
+int rl_fuzz_elf(const uint8_t *data, size_t size);
+
+#endif
