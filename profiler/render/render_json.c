@@ -25,27 +25,14 @@ static json_t *num(double x)
 static json_t *str(const char *s)
 {
 	json_t *j;
-	char *fixed, *p;
+	char *fixed;
 
 	if (!s)
 		return json_null();
 	if ((j = json_string(s)))
 		return j;
-	if (!(fixed = p = malloc(3 * strlen(s) + 1)))
+	if (!(fixed = rl_utf8_fix(s)))
 		return NULL;
-	for (const unsigned char *q = (const unsigned char *)s; *q;) {
-		size_t k = rl_utf8_seq(q);
-		if (k == 0) {
-			memcpy(p, "\xef\xbf\xbd", 3);
-			p += 3;
-			q++;
-		} else {
-			memcpy(p, q, k);
-			p += k;
-			q += k;
-		}
-	}
-	*p = '\0';
 	j = json_string(fixed);
 	free(fixed);
 	return j;
