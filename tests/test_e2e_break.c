@@ -5,22 +5,6 @@
 
 #include "test_e2e_util.h"
 
-/* How many entries of dir start with prefix. */
-static int count_prefixed(const char *dir, const char *prefix)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) != NULL)
-		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0)
-			n++;
-	closedir(d);
-	return n;
-}
-
 /* Without the id check the runtime read()s a pipe the program made on a
  * perf descriptor's old number: it hangs (timeout) or eats a byte. */
 Test(e2e_break, perf_never_reads_a_descriptor_the_program_reused,
@@ -65,9 +49,9 @@ Test(e2e_break, interrupt_in_native_timing_run_stops_the_run, .timeout = 120)
 	snprintf(log, sizeof log, "%s/out/raw-native", dir);
 	cr_expect_neq(access(log, F_OK), 0, "raw-native left behind");
 	snprintf(log, sizeof log, "%s/out/raw", dir);
-	cr_expect_eq(count_prefixed(log, "valgrind-"), 0,
+	cr_expect_eq(e2e_count_entries(log, "valgrind-", 0), 0,
 		     "the simulator ran after the interrupt");
-	cr_expect_eq(count_prefixed(log, "rlprof-"), 1,
+	cr_expect_eq(e2e_count_entries(log, "rlprof-", 0), 1,
 		     "the timing run's results are not in raw/");
 	e2e_cleanup(&r, dir);
 }

@@ -7,22 +7,6 @@
 
 #include "test_e2e_util.h"
 
-/* Entries of dir whose name contains part. */
-static int count_named(const char *dir, const char *part)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) != NULL)
-		if (strstr(de->d_name, part))
-			n++;
-	closedir(d);
-	return n;
-}
-
 static int exists(const char *dir, const char *name)
 {
 	char path[1024];
@@ -90,7 +74,8 @@ Test(e2e_hostile, full_disk_leaves_no_partial_file, .timeout = 60)
 		  r.err);
 	cr_expect(strstr(r.out, "alpha") != NULL, "stdout: %s", r.out);
 	cr_expect(strstr(r.out, "<program>") == NULL, "stdout: %s", r.out);
-	cr_expect_eq(count_named(out, ".tmp-"), 0, "a temporary file is left");
+	cr_expect_eq(e2e_count_entries(out, ".tmp-", 1), 0,
+		     "a temporary file is left");
 	/* each file is whole or absent: none fits in what is left */
 	cr_expect(!exists(out, "run.json"), "a partial run.json is left");
 	cr_expect(!exists(out, "report.json"), "a partial report.json");

@@ -8,6 +8,7 @@
 #define RL_TEST_E2E_UTIL_H
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -239,6 +240,25 @@ static inline void e2e_cleanup(struct e2e_result *r, char *dir)
 	e2e_free(r);
 	e2e_rmtree(dir);
 	free(dir);
+}
+
+/* How many entries of dir have a name starting with part (anywhere:
+ * containing it). */
+static inline int e2e_count_entries(const char *dir, const char *part,
+				    int anywhere)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (anywhere ? strstr(de->d_name, part) != NULL
+			     : strncmp(de->d_name, part, strlen(part)) == 0)
+			n++;
+	closedir(d);
+	return n;
 }
 
 /* Writes text into path and gives it mode (a script, a data file). */
