@@ -161,9 +161,13 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 	}
 	if (!c.first) {
 		c.first = "unexplained";
-		fputs("unexplained by what rlprof knows: the counted flops or "
-		      "bytes, or the roof, are off (compare the declared "
-		      "figures, rlprof probe --force)",
+		fputs(row->basis == RL_BASIS_DECLARED
+			      ? "unexplained by what rlprof knows: the declared "
+				"flops or bytes, or the roof, are off (count them: "
+				"rlprof counters; rlprof probe --force)"
+			      : "unexplained by what rlprof knows: the counted "
+				"flops or bytes, or the roof, are off (compare "
+				"the declared figures, rlprof probe --force)",
 		      c.o);
 	}
 	if (fclose(c.o) != 0 || !buf) {

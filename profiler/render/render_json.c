@@ -195,6 +195,28 @@ static json_t *machine_json(const struct rl_machine *m)
 		json_array_append_new(cp, e);
 	}
 	json_object_set_new(o, "compute", cp);
+	cp = json_array();
+	for (size_t i = 0; i < m->n_levels && i < RL_MACHINE_MAX_LEVELS; i++) {
+		const struct rl_cache_level *l = &m->levels[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "level", str(l->level));
+		json_object_set_new(e, "claimed_bytes",
+				    l->claimed_bytes ? json_integer((json_int_t)
+								l->claimed_bytes)
+						     : json_null());
+		json_object_set_new(e, "effective_bytes",
+				    l->effective_bytes
+					    ? json_integer((json_int_t)
+								   l->effective_bytes)
+					    : json_null());
+		json_object_set_new(e, "effective_all_bytes",
+				    l->effective_all_bytes
+					    ? json_integer((json_int_t)l
+								   ->effective_all_bytes)
+					    : json_null());
+		json_array_append_new(cp, e);
+	}
+	json_object_set_new(o, "levels", cp);
 	return o;
 }
 

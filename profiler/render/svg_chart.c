@@ -255,6 +255,8 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 			add_named(c, row->ceiling_roof);
 			add_named(c, row->fma_pair);
 			add_named(c, row->named_ceiling);
+			if (row->code_width)
+				add_named(c, row->best_peak); /* ISA advice */
 		}
 	}
 	for (size_t i = 0; i < r->n_summed; i++)
