@@ -183,18 +183,33 @@ static void range_finish(struct range *r, double def_lo, double def_hi,
  * drawn under all-core roofs because one other region was parallel. */
 static unsigned chart_threads(const struct rl_report *r)
 {
+	/* the distinct thread counts are few: count each once */
+	struct thread_count {
+		unsigned t;
+		size_t n;
+	} seen[64];
+	size_t n_seen = 0;
 	unsigned best = 1;
 	size_t best_n = 0;
+
 	for (size_t i = 0; i < r->n_summed; i++) {
 		unsigned t = r->rows[i].n_threads ? r->rows[i].n_threads : 1;
-		size_t n = 0;
-		for (size_t j = 0; j < r->n_summed; j++)
-			n += (r->rows[j].n_threads ? r->rows[j].n_threads : 1) == t;
-		if (n > best_n || (n == best_n && t < best)) {
-			best = t;
-			best_n = n;
+		size_t k = 0;
+		while (k < n_seen && seen[k].t != t)
+			k++;
+		if (k == n_seen) {
+			if (n_seen == sizeof seen / sizeof *seen)
+				continue; /* more kinds than that: not drawn */
+			seen[n_seen++] = (struct thread_count){t, 0};
 		}
+		seen[k].n++;
 	}
+	for (size_t k = 0; k < n_seen; k++)
+		if (seen[k].n > best_n ||
+		    (seen[k].n == best_n && seen[k].t < best)) {
+			best = seen[k].t;
+			best_n = seen[k].n;
+		}
 	return best;
 }
 
