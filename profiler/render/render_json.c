@@ -222,8 +222,7 @@ static json_t *machine_json(const struct rl_machine *m)
 
 static json_t *report_json(const struct rl_report *r)
 {
-	json_t *doc = json_object(), *cnt = json_array(), *regs = json_array(),
-	       *warn = json_array();
+	json_t *doc = json_object(), *cnt = json_array(), *warn = json_array();
 
 	json_object_set_new(doc, "format", json_string("rlprof-report"));
 	json_object_set_new(doc, "version", json_integer(r->version));
@@ -248,16 +247,9 @@ static json_t *report_json(const struct rl_report *r)
 		json_array_append_new(cnt, e);
 	}
 	json_object_set_new(doc, "counters", cnt);
-	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
-		json_t *o = row_json(row, 0), *th = json_array();
-		for (size_t k = row->thread_first;
-		     k < row->thread_first + row->thread_count; k++)
-			json_array_append_new(th, row_json(&r->rows[k], 1));
-		json_object_set_new(o, "threads", th);
-		json_array_append_new(regs, o);
-	}
-	json_object_set_new(doc, "regions", regs);
+	/* written one region at a time by render_json (the regions of a
+	 * large run would make the whole tree gigabytes) */
+	json_object_set_new(doc, "regions", json_null());
 	{
 		json_t *checks = json_array();
 		for (size_t i = 0; i < r->n_summed; i++)
@@ -282,20 +274,84 @@ static json_t *report_json(const struct rl_report *r)
 	return doc;
 }
 
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
+
+/* json_dump_callback output with `pad` after each newline: a value dumped
+ * alone, indented as it would be inside the whole document. */
+struct indented {
+	FILE *out;
+	const char *pad;
+};
+
+static int put_indented(const char *buf, size_t n, void *data)
+{
+	const struct indented *io = data;
+	const char *nl;
+
+	while (n && (nl = memchr(buf, '\n', n))) {
+		size_t k = (size_t)(nl - buf) + 1;
+		if (fwrite(buf, 1, k, io->out) != k ||
+		    fputs(io->pad, io->out) == EOF)
+			return -1;
+		buf += k;
+		n -= k;
+	}
+	return n && fwrite(buf, 1, n, io->out) != n ? -1 : 0;
+}
+
+/* "regions": one summed row at a time, each with its threads */
+static int put_regions(FILE *out, const struct rl_report *r)
+{
+	struct indented io = {out, "    "};
+
+	if (r->n_summed == 0)
+		return fputs("[]", out) == EOF ? -1 : 0;
+	if (fputs("[\n    ", out) == EOF)
+		return -1;
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		json_t *o = row_json(row, 0), *th = json_array();
+		int rc;
+		for (size_t k = row->thread_first;
+		     k < row->thread_first + row->thread_count; k++)
+			json_array_append_new(th, row_json(&r->rows[k], 1));
+		json_object_set_new(o, "threads", th);
+		rc = json_dump_callback(o, put_indented, &io, DUMP_FLAGS);
+		json_decref(o);
+		if (rc != 0 ||
+		    fputs(i + 1 < r->n_summed ? ",\n    " : "\n  ]", out) == EOF)
+			return -1;
+	}
+	return 0;
+}
+
 static int render_json(FILE *out, const struct rl_report *r,
 		       const struct rl_render_options *opt, char *err,
 		       size_t errlen)
 {
+	static const char key[] = "\n  \"regions\": null";
 	json_t *doc = report_json(r);
-	int rc;
+	char *text, *at;
+	int rc = -1;
 
 	(void)opt;
 	if (!doc)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	rc = json_dumpf(doc, out,
-			JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-				JSON_REAL_PRECISION(12));
+	text = json_dumps(doc, DUMP_FLAGS);
 	json_decref(doc);
+	if (!text)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	/* the document around its regions, which are streamed in between
+	 * (a string never holds a raw newline, so this is the key) */
+	at = strstr(text, key);
+	if (at) {
+		at += sizeof key - 1 - strlen("null");
+		rc = fwrite(text, 1, (size_t)(at - text), out) !=
+				     (size_t)(at - text) ||
+		     put_regions(out, r) < 0 ||
+		     fputs(at + strlen("null"), out) == EOF;
+	}
+	free(text);
 	if (rc != 0 || fputc('\n', out) == EOF || ferror(out))
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot write the json report");
