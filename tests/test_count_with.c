@@ -71,6 +71,9 @@ Test(count_with, avx512_build_keeps_native_times_and_declared_figures)
 	cr_assert(json_is_null(json_object_get(dot, "flops")),
 		  "nothing counted, so no flops (never 0)");
 	cr_assert(json_is_null(json_object_get(dot, "dram_bytes")));
+	cr_assert(strstr(json_string_value(json_object_get(dot, "method")),
+			 "the counting run stopped before this region ended"),
+		  "the method says why there are no counts");
 	cr_assert_float_eq(
 		json_number_value(json_object_get(dot, "flops_expected")),
 		8192.0, 1e-9);

@@ -36,6 +36,8 @@ struct acc {
 	uint64_t expect_calls;
 	int used;
 	int time_native;     /* every contribution's time is native */
+	int uncounted;       /* some contribution was never counted (the
+				counting run stopped before it ended) */
 	size_t sum_ix;       /* a thread's row: its summed row */
 };
 
@@ -101,6 +103,7 @@ static void acc_add(struct acc *a, const struct rl_region_stats *s,
 {
 	a->provided = a->used ? a->provided & provided : provided;
 	a->time_native = (a->used ? a->time_native : 1) && s->time_native;
+	a->uncounted |= s->uncounted;
 	a->used = 1;
 	a->n_threads++;
 	a->calls += s->calls;
@@ -301,8 +304,13 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	}
 	if (rl_self_check(rep, row, rep->run_start_s))
 		return RL_ENOMEM;
-	if (!(row->method = rl_method_line(a->provided, method, scope,
-					   declared)))
+	row->uncounted = a->uncounted;
+	if (!(row->method = a->uncounted
+				    ? strdup("time: native run (backend time); "
+					     "no counts: the counting run "
+					     "stopped before this region ended")
+				    : rl_method_line(a->provided, method, scope,
+						     declared)))
 		return RL_ENOMEM;
 	if (row->place_note) {
 		size_t n = strlen(row->method);

@@ -263,14 +263,22 @@ char *rl_diagnose(const struct rl_region_row *row,
 	} else if (!flops && !bytes) {
 		if (rl_known(row->ai_expected)) {
 			snprintf(ai, sizeof ai, "%.2g", row->ai_expected);
-			fprintf(o, "no flop or byte counts (time backend): declared "
-				"AI %s, roof from declared figures", ai);
+			fprintf(o, "no flop or byte counts (%s): declared "
+				"AI %s, roof from declared figures",
+				row->uncounted ? "the counting run stopped "
+						 "before this region ended"
+					       : "time backend",
+				ai);
 			if (machine && rl_known(row->roof_pct)) {
 				fputs("; ", o);
 				position(o, row, machine);
 			} else if (!machine) {
 				fputs("; no machine model: run rlprof probe", o);
 			}
+		} else if (row->uncounted) {
+			fputs("not counted: the counting run stopped before this "
+			      "region ended (see the warnings); time from the "
+			      "native run", o);
 		} else {
 			fputs("no flop or byte counts and nothing declared: add "
 			      "RL_REGION_EXPECT or use a counting backend (rlprof "

@@ -72,6 +72,9 @@ struct rl_region_row {
 	bool has_proxy, simulated;
 	bool time_native;      /* simulated counts, time from a native run
 				  (rlprof run -b sim --sim-timing native) */
+	bool uncounted;        /* calls and time from the native run, no
+				  counts: the counting run stopped (signal)
+				  before this region ended */
 	/* appended: true placement (README "Mix roofs, ISA ceilings and the
 	 * self-check") */
 	double level_read_bytes[RL_LEVELS], level_write_bytes[RL_LEVELS];
