@@ -31,4 +31,5 @@ program f_regions
   call rl_region_end("f_outer")
 
   if (a(1) < 0.0d0) print *, a(1)
+  deallocate(a, b, c)
 end program f_regions
