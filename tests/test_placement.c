@@ -282,6 +282,15 @@ Test(placement, avx2_without_fma_is_held_against_the_avx2_ceiling)
 			     "as counted");
 	rl_report_release(&rep);
 
+	/* a core whose multiply + add runs as fast as its FMA (separate add
+	 * pipes): -mfma is not worth naming */
+	m->compute[5].gflops = 78;
+	r = place(&rep, m, &o, 2, 20e9, 0, 1e8, 0, 1.1);
+	expect_in(r->diagnosis, "build with -march=native (or -mavx512f "
+				"-mprefer-vector-width=512)");
+	m->compute[5].gflops = 40;
+	rl_report_release(&rep);
+
 	/* all FMA: the avx2-fma ceiling */
 	r = place(&rep, m, &o, 2, 20e9, 20e9, 1e8, 0, 1.1);
 	cr_assert_str_eq(r->ceiling, "avx2-fma f64");
@@ -341,6 +350,12 @@ Test(placement, named_ceilings_are_of_the_flops_width)
 	r = place(&rep, m, &o, 0, 1e9, 1e9, 1e7, 0, 1.0);
 	cr_assert_eq(r->named_ceiling, &m->compute[7]);
 	expect_in(r->diagnosis, "near the scalar-fma single-chain ceiling");
+	rl_report_release(&rep);
+	/* avx2 without FMA at 3.6: the avx2 (multiply-add) chain at 3.0,
+	 * not the closer avx2-fma one at 4 */
+	add_c(m, "avx2", "single-chain", 256, 0, 3.0);
+	r = place(&rep, m, &o, 2, 3.6e9, 0, 1e7, 0, 1.0);
+	cr_assert_eq(r->named_ceiling, &m->compute[m->n_compute - 1]);
 	rl_report_release(&rep);
 	/* scalar at 4 GFLOP/s: near the avx2 single chain, not named */
 	r = place(&rep, m, &o, 0, 4e9, 4e9, 1e7, 0, 1.0);

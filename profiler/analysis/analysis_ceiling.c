@@ -215,9 +215,9 @@ void rl_ceiling_label(char *buf, size_t len, const struct rl_ceiling *c)
 }
 
 /* The single-chain, add-only (or, width unknown, scalar) ceiling of the
- * row's precision and width that the attained rate sits near (within
- * 25 %), among those measured with the thread count closest to the
- * row's; NULL when none. */
+ * row's precision and width (and FMA-ness, when counted) that the
+ * attained rate sits near (within 25 %), among those measured with the
+ * thread count closest to the row's; NULL when none. */
 const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 					      const struct rl_machine *m,
 					      const char *prec)
@@ -242,6 +242,12 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 			    !(c->gflops > 0) ||
 			    (row->code_width &&
 			     rl_roof_width(c) != row->code_width))
+				continue;
+			/* and of its FMA-ness, when counted: a multiply-add
+			 * chain is not an FMA chain */
+			if (rl_known(row->fma_share) && rl_roof_fma(c) >= 0 &&
+			    strcmp(c->kind, "add-only") != 0 &&
+			    rl_roof_fma(c) != (row->fma_share > 0.5))
 				continue;
 			int dt = abs((int)c->threads - (int)row->n_threads);
 			if (pass == 0) {

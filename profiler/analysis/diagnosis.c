@@ -87,7 +87,8 @@ static void flops_mix(FILE *o, const struct rl_region_row *row)
 /* "; this machine's avx512-fma f64 peak is 3.7x higher: build with
  * -march=native (or -mavx512f -mfma -mprefer-vector-width=512)", when the
  * region's ceiling is well under the best peak; 1 when written. */
-static int isa_advice(FILE *o, const struct rl_region_row *row)
+static int isa_advice(FILE *o, const struct rl_region_row *row,
+		      const struct rl_machine *m)
 {
 	const struct rl_compute_roof *best = row->best_peak;
 	double gap;
@@ -102,6 +103,16 @@ static int isa_advice(FILE *o, const struct rl_region_row *row)
 		return 0;
 	bw = rl_roof_width(best);
 	bf = rl_roof_fma(best) == 1;
+	if (bf && m) {
+		/* FMA worth naming only where it is faster here (cores with
+		 * separate add pipes run a multiply and an add as fast) */
+		struct rl_ceiling nf;
+		rl_pick_ceiling(m, best->precision, best->threads, bw, 0.0, best,
+				&nf);
+		if (nf.roof && rl_roof_fma(nf.roof) == 0 &&
+		    best->gflops < 1.15 * nf.gflops)
+			bf = 0;
+	}
 	fputs(": ", o);
 	flops_mix(o, row);
 	fprintf(o, "; this machine's %s %s peak is %.2g\xc3\x97 higher: ",
@@ -134,7 +145,6 @@ static void position(FILE *o, const struct rl_region_row *row,
 	const char *roof = row->roof_label ? row->roof_label : row->bound_roof;
 	double pct = row->roof_pct;
 	int mem = row->bound == RL_BOUND_MEMORY;
-	(void)m;
 	if (row->simulated && !row->time_native &&
 	    row->bound != RL_BOUND_UNKNOWN) {
 		/* Valgrind dilates time: only the AI position means anything */
@@ -163,7 +173,7 @@ static void position(FILE *o, const struct rl_region_row *row,
 	} else if (pct >= AT_ROOF_PCT) {
 		fprintf(o, "compute-bound at %s of %s", pct_text(p, sizeof p, pct),
 			roof);
-		if (!isa_advice(o, row))
+		if (!isa_advice(o, row, m))
 			fputs(": at the roof, only fewer flops (a better "
 			      "algorithm) or a lower precision help", o);
 	} else {
