@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "fuzz_targets.h"
+#include "elf_imports.h"
+#include "elf_isa.h"
 #include "inspect_elf.h"
 #include "machine.h"
 #include "render.h"
@@ -225,12 +227,16 @@ int rl_fuzz_machine(const uint8_t *data, size_t size)
 int rl_fuzz_elf(const uint8_t *data, size_t size)
 {
 	struct rl_elf_info info;
+	struct rl_elf_imports imports;
+	enum rl_isa_level isa;
 	char path[256], err[1024], *text, *v;
 
 	snprintf(path, sizeof path, "%s/program", dir());
 	put(path, data, size);
 	if (rl_elf_inspect(path, &info, err, sizeof err) == 0)
 		rl_elf_info_release(&info);
+	rl_elf_imports(path, &imports, err, sizeof err);
+	rl_elf_isa_level(path, &isa, err, sizeof err);
 	memset(&info, 0, sizeof info);
 	rl_elf_parse_sites((const char *)data, size, &info);
 	rl_elf_info_release(&info);

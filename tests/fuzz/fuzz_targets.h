@@ -9,8 +9,9 @@
  *            without a machine model and rendered in every format
  *   machine  a machine-model file (rl_machine_load()), then a report of a
  *            fixed run placed against it and rendered
- *   elf      a program file (rl_elf_inspect()), the same bytes as a
- *            'rlprof_regions' section image and as a C name expression
+ *   elf      a program file (rl_elf_inspect(), rl_elf_imports(),
+ *            rl_elf_isa_level()), the same bytes as a 'rlprof_regions'
+ *            section image and as a C name expression
  *
  * A finding is what ASan or UBSan reports, or a crash.
  */
