@@ -243,3 +243,50 @@ Test(e2e_hostile, inspect_says_a_damaged_elf_is_damaged, .timeout = 30)
 		  r.out);
 	e2e_cleanup(&r, dir);
 }
+
+/* -o through a temporary file and a rename must not replace what is not
+ * a regular file (-o /dev/stdout, a FIFO) nor turn a symbolic link into a
+ * file. */
+Test(e2e_hostile, report_output_keeps_links_and_special_files, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char link[600], target[600];
+	const char *argv[] = {E2E_RLPROF, "report", "--no-probe", "-f", "csv",
+			      "-o", link, RL_SOURCE_DIR "/tests/data/results/run1",
+			      NULL};
+	struct e2e_result r;
+	struct stat st;
+	char *csv;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(link, sizeof link, "%s/link.csv", dir);
+	snprintf(target, sizeof target, "%s/target.csv", dir);
+	cr_assert_eq(symlink(target, link), 0);
+	for (int k = 0; k < 2; k++) { /* the target missing, then there */
+		r = e2e_run(argv);
+		cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status,
+			     r.err);
+		e2e_free(&r);
+		cr_expect(lstat(link, &st) == 0 && S_ISLNK(st.st_mode),
+			  "the link was replaced");
+	}
+	csv = e2e_file(dir, "target.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "stream"), "%s", csv);
+	free(csv);
+
+	snprintf(link, sizeof link, "%s/fifo", dir);
+	cr_assert_eq(mkfifo(link, 0644), 0);
+	if (fork() == 0) { /* the reader */
+		char buf[4096];
+		int fd = open(link, O_RDONLY);
+		while (fd >= 0 && read(fd, buf, sizeof buf) > 0)
+			;
+		_exit(0);
+	}
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(stat(link, &st) == 0 && S_ISFIFO(st.st_mode),
+		  "the FIFO was replaced");
+	wait(NULL);
+	e2e_cleanup(&r, dir);
+}

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "file_write.h"
@@ -26,12 +28,48 @@ static int temp_name(char *buf, size_t len, const char *path)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+/* Straight into what is not a regular file (-o /dev/stdout, a FIFO): a
+ * rename would replace the device node or the pipe. */
+static int write_through(const char *path, const char *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_CREAT | O_TRUNC, 0666);
+	int e = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			e = n < 0 ? errno : ENOSPC;
+			break;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) != 0 && !e)
+		e = errno;
+	return -e;
+}
+
 int rl_file_write_errno(const char *path, const void *data, size_t len)
 {
-	char tmp[PATH_MAX + 64];
+	char tmp[PATH_MAX + 64], real[PATH_MAX];
 	const char *p = data;
+	struct stat st, lst;
 	int fd, e;
 
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return write_through(path, data, len);
+		/* a symbolic link stays one: the file it names is replaced */
+		if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
+		    realpath(path, real))
+			path = real;
+	} else if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		return write_through(path, data, len); /* names no file yet */
+	}
 	if (temp_name(tmp, sizeof tmp, path) < 0)
 		return -ENAMETOOLONG;
 	unlink(tmp); /* left by an earlier rlprof of the same pid */

@@ -3,7 +3,9 @@
  * go to a temporary file beside it (".NAME.tmp-PID"), which is renamed over
  * NAME only once everything is written and closed. On failure the temporary
  * file is removed, NAME is left as it was, and err says the system's own
- * reason (ENOSPC: "No space left on device").
+ * reason (ENOSPC: "No space left on device"). What is not a regular file
+ * (/dev/stdout, a FIFO) is written straight, never replaced; a symbolic
+ * link stays one (the file it names is replaced).
  */
 #ifndef RL_FILE_WRITE_H
 #define RL_FILE_WRITE_H
