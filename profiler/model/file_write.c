@@ -28,15 +28,11 @@ static int temp_name(char *buf, size_t len, const char *path)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* Straight into what is not a regular file (-o /dev/stdout, a FIFO): a
- * rename would replace the device node or the pipe. */
-static int write_through(const char *path, const char *p, size_t len)
+/* len bytes of p to fd, then fd closed: 0 or the errno. */
+static int write_close(int fd, const char *p, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_CREAT | O_TRUNC, 0666);
 	int e = 0;
 
-	if (fd < 0)
-		return -errno;
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
@@ -50,51 +46,38 @@ static int write_through(const char *path, const char *p, size_t len)
 	}
 	if (close(fd) != 0 && !e)
 		e = errno;
-	return -e;
+	return e;
 }
 
 int rl_file_write_errno(const char *path, const void *data, size_t len)
 {
 	char tmp[PATH_MAX + 64], real[PATH_MAX];
-	const char *p = data;
 	struct stat st, lst;
 	int fd, e;
 
-	if (stat(path, &st) == 0) {
-		if (!S_ISREG(st.st_mode))
-			return write_through(path, data, len);
-		/* a symbolic link stays one: the file it names is replaced */
-		if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
-		    realpath(path, real))
-			path = real;
-	} else if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-		return write_through(path, data, len); /* names no file yet */
+	/* what is not a regular file (-o /dev/stdout, a FIFO), or a link
+	 * that names no file yet, is written straight: a rename would
+	 * replace the device node, the pipe or the link */
+	if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) ||
+	    (stat(path, &st) != 0 && lstat(path, &lst) == 0 &&
+	     S_ISLNK(lst.st_mode))) {
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_CREAT | O_TRUNC, 0666);
+		return fd < 0 ? -errno : -write_close(fd, data, len);
 	}
+	/* a symbolic link stays one: the file it names is replaced */
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
+	    realpath(path, real))
+		path = real;
 	if (temp_name(tmp, sizeof tmp, path) < 0)
 		return -ENAMETOOLONG;
 	unlink(tmp); /* left by an earlier rlprof of the same pid */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return -errno;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			e = n < 0 ? errno : ENOSPC;
-			close(fd);
-			goto fail;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
+	if ((e = write_close(fd, data, len)) == 0 && rename(tmp, path) != 0)
 		e = errno;
-		goto fail;
-	}
-	return 0;
-fail:
-	unlink(tmp);
+	if (e)
+		unlink(tmp);
 	return -e;
 }
 
