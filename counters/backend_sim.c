@@ -6,15 +6,17 @@
  * Command side (rlprof run): probe() looks for `valgrind` on PATH and the
  * tool in ../libexec/rlprof/ next to the rlprof binary; prepare_launch()
  * runs the program under `valgrind --tool=rlprofsim` with the cache
- * geometry of this machine (sysfs, then CPUID, checked for plausibility),
- * glibc's native non-temporal threshold, glibc's rep movsb/stosb off
- * (slow under Valgrind) and passive OpenMP waiting;
+ * geometry of the options (sim-caches: given with --sim-caches, or derived
+ * by rlprof run from the machine model, sim-origin then saying where each
+ * level's size came from; profiler/model/sim_geometry.h), glibc's native
+ * non-temporal threshold, glibc's rep movsb/stosb off (slow under
+ * Valgrind) and passive OpenMP waiting;
  * explain_exit() recognises the simulator's AVX-512 failure.
  *
  * Runtime side (librlprof in the profiled process): read() asks the tool,
  * through a Valgrind client request, for the calling thread's counters
- * (with --sim-bounds=region the tool first writes back every dirty line,
- * so a region is charged the write-backs of what it dirtied). The request
+ * (write-backs are charged as --sim-bounds says: cause, region or raw;
+ * see counters/sim/rs_cache.c). The request
  * is a few no-op instructions when not under Valgrind; init() fails then.
  */
 #include "backend.h"
@@ -34,10 +36,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 /* counters/sim/build.mk defines RL_SIM_HAVE_VALGRIND_H when Valgrind's
  * client-request header (BSD-style) is installed */
@@ -76,17 +74,6 @@ struct rl_sim_level {
 	unsigned ways;
 };
 
-/* The default, used for a level that is missing or implausible: a Zen 5
- * core's L1D and L2 and one CCD's L3 (the notes of this project). */
-static const struct rl_sim_level sim_default[SIM_MAX_LEVELS] = {
-	{48u << 10, 12}, {1u << 20, 8}, {32u << 20, 16}};
-/* Largest plausible size per level: L1 1 MiB, L2 16 MiB, L3 64 MiB (a VM
- * often reports the host socket's whole L3, e.g. 480 or 508 MiB). */
-static const uint64_t sim_max_bytes[SIM_MAX_LEVELS] = {1u << 20, 16u << 20,
-							64u << 20};
-
-int rl_sim_geometry_check(struct rl_sim_level *lv, int n, char *why,
-			  size_t whylen);
 int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
 			   size_t len);
 int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
@@ -182,160 +169,6 @@ bad:
 		       "sim-caches '%s': expected SIZE:WAYS per level, e.g. "
 		       "48K:12,1M:8,32M:16",
 		       text);
-}
-
-/*
- * Make a detected geometry plausible: keep at most 3 levels; a level that
- * is missing (fewer than 3 found), has fewer than 2 ways, is larger than
- * its maximum (L1 1 MiB, L2 16 MiB, L3 64 MiB), is not larger than the
- * level above or not a multiple of ways x 64 B takes the default for that
- * level (48K:12, 1M:8, 32M:16). Returns the number of levels replaced and
- * says which and why in `why` ("" when none).
- */
-int rl_sim_geometry_check(struct rl_sim_level *lv, int n, char *why,
-			  size_t whylen)
-{
-	int replaced = 0;
-	if (whylen)
-		why[0] = '\0';
-	for (int i = 0; i < SIM_MAX_LEVELS; i++) {
-		const char *bad = NULL;
-		char s[32];
-		if (i >= n)
-			bad = "not found";
-		else if (lv[i].ways < 2)
-			bad = "fewer than 2 ways";
-		else if (lv[i].size_bytes > sim_max_bytes[i])
-			bad = "implausibly large (a VM often shows the host's)";
-		else if (lv[i].size_bytes % (64ull * lv[i].ways) != 0)
-			bad = "not a multiple of ways x 64 B";
-		else if (i > 0 && lv[i].size_bytes <= lv[i - 1].size_bytes)
-			bad = "not larger than the level above";
-		if (!bad)
-			continue;
-		if (i < n) {
-			format_size(lv[i].size_bytes, s, sizeof s);
-			append(why, whylen, "%sL%d %s:%u %s", replaced ? "; " : "",
-			       i + 1, s, lv[i].ways, bad);
-		} else {
-			append(why, whylen, "%sL%d %s", replaced ? "; " : "",
-			       i + 1, bad);
-		}
-		lv[i] = sim_default[i];
-		replaced++;
-	}
-	return replaced;
-}
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* Data and unified caches of cpu0 from sysfs, by level; 0 when none. */
-static int geometry_sysfs(struct rl_sim_level *lv)
-{
-	int n = 0;
-	for (int idx = 0; idx < 16; idx++) {
-		char p[128], type[32], level[16], size[32], ways[16];
-		const char *d = "/sys/devices/system/cpu/cpu0/cache/index";
-		snprintf(p, sizeof p, "%s%d/type", d, idx);
-		if (read_line(p, type, sizeof type) < 0)
-			break;
-		snprintf(p, sizeof p, "%s%d/level", d, idx);
-		if (read_line(p, level, sizeof level) < 0)
-			continue;
-		snprintf(p, sizeof p, "%s%d/size", d, idx);
-		if (read_line(p, size, sizeof size) < 0)
-			continue;
-		snprintf(p, sizeof p, "%s%d/ways_of_associativity", d, idx);
-		if (read_line(p, ways, sizeof ways) < 0)
-			continue;
-		int l = atoi(level);
-		if (strcmp(type, "Instruction") == 0 || l < 1 ||
-		    l > SIM_MAX_LEVELS)
-			continue;
-		char *end;
-		uint64_t b = strtoull(size, &end, 10);
-		if (*end == 'K')
-			b <<= 10;
-		else if (*end == 'M')
-			b <<= 20;
-		lv[l - 1].size_bytes = b;
-		lv[l - 1].ways = (unsigned)atoi(ways);
-		if (l > n)
-			n = l;
-	}
-	return n;
-}
-
-/* CPUID leaf 4 (Intel) or 0x8000001D (AMD): same layout. */
-static int geometry_cpuid(struct rl_sim_level *lv)
-{
-	int n = 0;
-#if defined(__x86_64__) || defined(__i386__)
-	static const unsigned leaves[] = {4, 0x8000001D};
-	for (size_t k = 0; k < 2 && n == 0; k++) {
-		unsigned a, b, c, d;
-		if ((unsigned)__get_cpuid_max(leaves[k] & 0x80000000u, NULL) <
-		    leaves[k])
-			continue;
-		for (unsigned i = 0; i < 16; i++) {
-			__cpuid_count(leaves[k], i, a, b, c, d);
-			unsigned type = a & 0x1f, level = (a >> 5) & 7;
-			if (type == 0)
-				break;
-			if (type == 2 || level < 1 || level > SIM_MAX_LEVELS)
-				continue;
-			uint64_t ways = ((b >> 22) & 0x3ff) + 1;
-			uint64_t parts = ((b >> 12) & 0x3ff) + 1;
-			uint64_t line = (b & 0xfff) + 1;
-			uint64_t sets = (uint64_t)c + 1;
-			lv[level - 1].size_bytes = ways * parts * line * sets;
-			lv[level - 1].ways = (unsigned)ways;
-			if ((int)level > n)
-				n = (int)level;
-		}
-	}
-#endif
-	return n;
-}
-
-/* The geometry to simulate and a note on where it came from. */
-static int geometry_detect(char *text, size_t len, char *note, size_t nlen)
-{
-	note[0] = '\0';
-	struct rl_sim_level lv[SIM_MAX_LEVELS] = {{0, 0}};
-	const char *src = "sysfs";
-	char why[384];
-	int n = geometry_sysfs(lv);
-	if (n == 0) {
-		memset(lv, 0, sizeof lv);
-		n = geometry_cpuid(lv);
-		src = "CPUID";
-	}
-	if (n == 0)
-		src = "nothing (no sysfs cache directory, no CPUID leaf)";
-	int replaced = rl_sim_geometry_check(lv, n, why, sizeof why);
-	rl_sim_geometry_format(lv, SIM_MAX_LEVELS, text, len);
-	if (replaced)
-		append(note, nlen,
-		       "warning: cache geometry from %s replaced by the "
-		       "default where implausible (%s): simulating %s; set "
-		       "it with --sim-caches",
-		       src, why, text);
-	else
-		append(note, nlen, "cache geometry from %s", src);
-	return SIM_MAX_LEVELS;
 }
 
 /* ---- options ---- */
@@ -528,7 +361,8 @@ static int pin_glibc_tunables(struct rl_launch *l, char *note, size_t nlen)
 static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 {
 	char valgrind[PATH_MAX + 16], caches[128], bounds[32], census[8];
-	char note[512] = "", a_caches[160], a_bounds[64], a_log[PATH_MAX + 32];
+	char origin[512];
+	char note[1024] = "", a_caches[160], a_bounds[64], a_log[PATH_MAX + 32];
 	const char *args[9];
 	size_t n = 0;
 	int rc;
@@ -536,15 +370,20 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 	if (find_in_path("valgrind", valgrind, sizeof valgrind) < 0)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "'valgrind' is not on PATH: install valgrind");
-	if (opt_get(l->options, "sim-caches", caches, sizeof caches)) {
-		struct rl_sim_level lv[SIM_MAX_LEVELS];
-		if ((rc = rl_sim_geometry_parse(caches, lv, err, errlen)) < 0)
-			return rc;
-		rl_sim_geometry_format(lv, rc, caches, sizeof caches);
+	if (!opt_get(l->options, "sim-caches", caches, sizeof caches))
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "no cache geometry to simulate: give it with "
+			       "--sim-caches SIZE:WAYS,... from L1 out (e.g. "
+			       "48K:12,1M:16,32M:16)");
+	struct rl_sim_level lv[SIM_MAX_LEVELS];
+	if ((rc = rl_sim_geometry_parse(caches, lv, err, errlen)) < 0)
+		return rc;
+	rl_sim_geometry_format(lv, rc, caches, sizeof caches);
+	if (opt_get(l->options, "sim-origin", origin, sizeof origin))
+		snprintf(note, sizeof note,
+			 "cache geometry from the machine model: %s", origin);
+	else
 		snprintf(note, sizeof note, "cache geometry from --sim-caches");
-	} else {
-		geometry_detect(caches, sizeof caches, note, sizeof note);
-	}
 	if (opt_get(l->options, "sim-bounds", bounds, sizeof bounds) &&
 	    strcmp(bounds, "cause") != 0 && strcmp(bounds, "region") != 0 &&
 	    strcmp(bounds, "raw") != 0)

@@ -357,13 +357,15 @@ Test(e2e_run, auto_runs_what_counters_auto_names, .timeout = 300)
 	char *dir = e2e_tmpdir();
 	char out[512], want[128];
 	const char *cargv[] = {E2E_RLPROF, "counters", "--auto", NULL};
-	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-o", out,
+	/* --sim-caches: when auto picks sim, without a machine model */
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe",
+			      "--sim-caches", "48K:12,1M:8,32M:16", "-o", out,
 			      E2E_PROG("e2e_exit"), "0", NULL};
 	struct e2e_result c, r;
 	char *run, *nl;
 
 	e2e_need(E2E_RLPROF);
-	e2e_need(argv[6]);
+	e2e_need(argv[8]);
 	c = e2e_run(cargv);
 	cr_assert_eq(c.status, 0, "%s", c.err);
 	nl = strchr(c.out, '\n');

@@ -187,7 +187,8 @@ static inline void e2e_free(struct e2e_result *r)
 static inline void e2e_need(const char *path);
 
 /* rlprof run -q --no-probe -b BACKEND -o OUT PROGRAM ARGS... (prog: the
- * program and its arguments, NULL-terminated). */
+ * program and its arguments, NULL-terminated); -b sim with --sim-caches
+ * 48K:12,1M:8,32M:16 (without a machine model it requires one). */
 static inline struct e2e_result e2e_profile(const char *backend,
 					    const char *out,
 					    const char *const *prog)
@@ -195,6 +196,11 @@ static inline struct e2e_result e2e_profile(const char *backend,
 	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
 				backend, "-o", out};
 	size_t n = 8;
+
+	if (strcmp(backend, "sim") == 0) {
+		argv[n++] = "--sim-caches";
+		argv[n++] = "48K:12,1M:8,32M:16";
+	}
 
 	for (size_t i = 0; prog[i] && n < 31; i++)
 		argv[n++] = prog[i];

@@ -552,8 +552,9 @@ Test(native_e2e, progress_lines_and_bad_mode, .timeout = 120)
 
 	sim_need();
 	char *dir = e2e_tmpdir();
-	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", "sim", "-o",
-			      dir, E2E_PROG("sim_flops"), NULL};
+	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", "sim",
+			      "--sim-caches", SIM_TEST_CACHES, "-o", dir,
+			      E2E_PROG("sim_flops"), NULL};
 	struct e2e_result r = e2e_run(argv);
 	const char *t = strstr(r.err, "rlprof: timing run (native, backend time)...");
 	const char *c = strstr(r.err, "rlprof: counting run (simulator)...");

@@ -79,7 +79,8 @@ Test(papi, auto_falls_back_with_the_reason, .timeout = 120)
 	cr_assert(strstr(out, "PAPI finds no hardware counters"), "%s", out);
 
 	snprintf(cmd, sizeof cmd,
-		 "%s/bin/rlprof run -q --no-probe -o %s/b /bin/true >/dev/null "
+		 "%s/bin/rlprof run -q --no-probe --sim-caches 48K:12,1M:8,32M:16 "
+		 "-o %s/b /bin/true >/dev/null "
 		 "2>&1; jq -r '.backend + \"|\" + .backend_reason' "
 		 "%s/b/report.json",
 		 RL_BUILD_DIR, dir, dir);

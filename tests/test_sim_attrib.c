@@ -6,7 +6,9 @@
  * geometry (L3 256 KiB), counts read back from the raw results.
  */
 #include <math.h>
+#include <sys/stat.h>
 
+#include "machine.h"
 #include "test_sim_util.h"
 
 #define GEOMETRY "16K:4,64K:8,256K:8"
@@ -127,4 +129,108 @@ Test(sim_attrib, empty_inner_regions_cost_nothing, .timeout = 120)
 		      (unsigned long long)sim_dram(o));
 	cr_expect_eq(flops_all(i), 0);
 	sim_run_free(&r);
+}
+
+/* Without --sim-caches the geometry comes from the machine model: a
+ * hand-made one in a private cache directory */
+static char *private_cache(void)
+{
+	char *dir = e2e_tmpdir();
+	cr_assert_eq(setenv("XDG_CACHE_HOME", dir, 1), 0);
+	return dir;
+}
+
+Test(sim_attrib, no_machine_model_requires_sim_caches, .timeout = 60)
+{
+	char *cache = private_cache();
+	char *out = e2e_tmpdir();
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b", "sim",
+			      "-o", out, E2E_PROG("sim_attrib"), "triad", NULL};
+	sim_need();
+	struct e2e_result r = e2e_run(argv);
+	cr_expect_eq(r.status, 1, "status %d: %s", r.status, r.err);
+	cr_expect_not_null(strstr(r.err, "rlprof: no cache geometry for the "
+					 "simulator: no machine model in '"),
+			   "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "give it with --sim-caches SIZE:WAYS"),
+			   "%s", r.err);
+	cr_expect_null(strchr(strchr(r.err, '\n') + 1, '\n'), "one line: %s",
+		       r.err);
+	e2e_free(&r);
+	e2e_rmtree(out);
+	e2e_rmtree(cache);
+	free(out);
+	free(cache);
+}
+
+Test(sim_attrib, geometry_from_the_machine_model_and_said, .timeout = 60)
+{
+	char *cache = private_cache();
+	char path[4096], err[512];
+	struct rl_machine *m = calloc(1, sizeof *m), *back = calloc(1, sizeof *m);
+	cr_assert(m && back);
+	m->version = RL_MACHINE_VERSION;
+	snprintf(m->cpu_model, sizeof m->cpu_model, "hand-made");
+	snprintf(m->probed_at, sizeof m->probed_at, "2026-12-03T00:00:00Z");
+	m->cores = 2;
+	m->clock_ghz = 3.0;
+	m->loadavg1 = -1;
+	static const struct {
+		const char *name;
+		uint64_t claimed, effective;
+		unsigned ways;
+	} lv[] = {{"L1", 32u << 10, 32u << 10, 8},
+		  {"L2", 256u << 10, 256u << 10, 8},
+		  {"L3", 480ull << 20, 1u << 20, 16}};
+	for (size_t i = 0; i < 3; i++) {
+		struct rl_cache_level *l = &m->levels[m->n_levels++];
+		snprintf(l->level, sizeof l->level, "%s", lv[i].name);
+		l->claimed_bytes = lv[i].claimed;
+		l->ways = lv[i].ways;
+		l->line_bytes = 64;
+		l->shared_cpus = i == 2 ? 2 : 1;
+		snprintf(l->source, sizeof l->source, "sysfs");
+		l->effective_bytes = lv[i].effective;
+		l->effective_all_bytes = 2 * lv[i].effective;
+	}
+	cr_assert_eq(rl_machine_cache_path(path, sizeof path, err, sizeof err), 0,
+		     "%s", err);
+	char *slash = strrchr(path, '/');
+	*slash = '\0';
+	cr_assert_eq(mkdir(path, 0777), 0, "%s", path);
+	*slash = '/';
+	cr_assert_eq(rl_machine_save(path, m, err, sizeof err), 0, "%s", err);
+	if (rl_machine_load(path, back, err, sizeof err) != 0 || back->n_levels != 3)
+		cr_skip_test("the machine file does not keep cache levels yet (%s)",
+			     err);
+
+	struct sim_run r;
+	const char *prog[] = {E2E_PROG("sim_attrib"), "triad", NULL};
+	sim_need();
+	/* sim_run adds a geometry unless given one: run without it by hand */
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b", "sim",
+			      "--sim-timing", "sim", "-o", NULL, prog[0], prog[1],
+			      NULL};
+	memset(&r, 0, sizeof r);
+	r.dir = e2e_tmpdir();
+	argv[9] = r.dir;
+	r.res = e2e_run(argv);
+	cr_assert_eq(r.res.status, 0, "rlprof run: %s", r.res.err);
+	sim_load(&r);
+	cr_expect_not_null(strstr(r.note, "caches L1 32K:8, L2 256K:8, L3 1M:16"),
+			   "note: %s", r.note);
+	cr_expect_not_null(strstr(r.note, "cache geometry from the machine model: "
+					  "L1 32 KiB:8 (sysfs), L2 256 KiB:8 (sysfs), "
+					  "L3 1 MiB:16 (measured plateau 1 MiB, sysfs "
+					  "claims 480 MiB)"),
+			   "note: %s", r.note);
+	/* 2 MiB arrays stream through the 1 MiB L3: 32 B/element */
+	const struct sim_row *t = sim_row_get(&r, "triad", -1);
+	double got = (double)sim_dram(t) / 262144;
+	cr_expect(fabs(got - 32.0) <= 0.03 * 32.0, "triad: %.3f B/element", got);
+	sim_run_free(&r);
+	e2e_rmtree(cache);
+	free(cache);
+	free(m);
+	free(back);
 }

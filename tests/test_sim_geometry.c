@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The sim backend's pure parts and its behaviour outside the simulator:
- * the cache geometry parser and sanity check, probe(), init() refusing to
- * run without Valgrind, explain_exit().
+ * the cache geometry parser, the default geometry derived from hand-made
+ * machine models (profiler/model/sim_geometry.c), probe(), init() refusing
+ * to run without Valgrind, explain_exit().
  */
 #include <criterion/criterion.h>
 #include <signal.h>
@@ -14,14 +15,13 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "sim_geometry.h"
 
 /* counters/backend_sim.c (not in a header: only these tests use them) */
 struct rl_sim_level {
 	uint64_t size_bytes;
 	unsigned ways;
 };
-int rl_sim_geometry_check(struct rl_sim_level *lv, int n, char *why,
-			  size_t whylen);
 int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
 			   size_t len);
 int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
@@ -64,39 +64,143 @@ Test(sim_geometry, parse_rejects_bad_specs)
 	cr_assert_eq(rl_sim_geometry_parse("", lv, err, sizeof err), RL_EINVAL);
 }
 
-Test(sim_geometry, plausible_geometry_is_kept)
+/* A hand-made machine model: levels as the probe records them. */
+static void level(struct rl_machine *m, const char *name, uint64_t claimed,
+		  unsigned ways, const char *source, uint64_t effective)
 {
-	struct rl_sim_level lv[3] = {{48u << 10, 12}, {2u << 20, 16}, {32u << 20, 16}};
-	char why[256];
-	cr_assert_eq(rl_sim_geometry_check(lv, 3, why, sizeof why), 0);
-	cr_assert_str_eq(why, "");
-	cr_assert_eq(lv[1].size_bytes, 2u << 20);
+	struct rl_cache_level *l = &m->levels[m->n_levels++];
+	snprintf(l->level, sizeof l->level, "%s", name);
+	l->claimed_bytes = claimed;
+	l->ways = ways;
+	l->line_bytes = 64;
+	snprintf(l->source, sizeof l->source, "%s", source);
+	l->effective_bytes = effective;
+	l->effective_all_bytes = 2 * effective;
 }
 
-Test(sim_geometry, host_l3_of_a_vm_is_replaced)
+static struct rl_machine *model(void)
 {
-	/* this Intel VM's sysfs: L3 480 MiB 16-way (the host's) */
-	struct rl_sim_level lv[3] = {{48u << 10, 12}, {2u << 20, 16}, {480ull << 20, 16}};
-	char why[256], buf[64];
-	cr_assert_eq(rl_sim_geometry_check(lv, 3, why, sizeof why), 1);
-	rl_sim_geometry_format(lv, 3, buf, sizeof buf);
-	cr_assert_str_eq(buf, "48K:12,2M:16,32M:16");
-	cr_assert_not_null(strstr(why, "L3 480M:16 implausibly large"), "%s", why);
+	struct rl_machine *m = calloc(1, sizeof *m);
+	cr_assert_not_null(m);
+	m->version = RL_MACHINE_VERSION;
+	return m;
 }
 
-Test(sim_geometry, one_way_and_missing_levels_take_the_default)
+Test(sim_geometry, claimed_sizes_are_kept_when_the_plateaus_agree)
 {
-	/* the AMD VM's CPUID: L3 508 MiB 1-way; and a machine with 2 levels */
-	struct rl_sim_level lv[3] = {{48u << 10, 12}, {1u << 20, 8}, {508ull << 20, 1}};
-	struct rl_sim_level two[3] = {{32u << 10, 8}, {256u << 10, 4}, {0, 0}};
-	char why[256], buf[64];
-	cr_assert_eq(rl_sim_geometry_check(lv, 3, why, sizeof why), 1);
-	cr_assert_not_null(strstr(why, "fewer than 2 ways"), "%s", why);
+	struct rl_machine *m = model();
+	struct rl_sim_geometry g;
+	char err[256] = "";
+	level(m, "L1", 48u << 10, 12, "sysfs", 40u << 10);
+	level(m, "L2", 2u << 20, 16, "sysfs", 1u << 20); /* half: still kept */
+	level(m, "L3", 32u << 20, 16, "sysfs", 24u << 20);
+	cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(g.n, 3);
+	cr_assert_str_eq(g.spec, "48K:12,2M:16,32M:16");
+	cr_assert_str_eq(g.origin, "L1 48 KiB:12 (sysfs), L2 2 MiB:16 (sysfs), "
+				   "L3 32 MiB:16 (sysfs)");
+	free(m);
+}
+
+Test(sim_geometry, a_vm_share_of_the_host_l3_is_simulated_at_its_plateau)
+{
+	/* the Intel VM: sysfs L3 480 MiB 16-way, plateau ends near 68 MiB */
+	struct rl_machine *m = model();
+	struct rl_sim_geometry g;
+	char err[256] = "", buf[64];
+	level(m, "L1", 48u << 10, 12, "sysfs", 48u << 10);
+	level(m, "L2", 2u << 20, 16, "sysfs", 1u << 20);
+	level(m, "L3", 480ull << 20, 16, "sysfs", 68ull << 20);
+	cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(g.spec, "48K:12,2M:16,64M:16");
+	cr_assert_not_null(strstr(g.origin, "L3 64 MiB:16 (measured plateau 68 "
+					    "MiB, sysfs claims 480 MiB)"),
+			   "%s", g.origin);
+	cr_assert_null(strchr(g.origin, ';'), "%s", g.origin);
+	/* the spec is what --sim-caches reads */
+	struct rl_sim_level lv[3];
+	cr_assert_eq(rl_sim_geometry_parse(g.spec, lv, err, sizeof err), 3);
 	rl_sim_geometry_format(lv, 3, buf, sizeof buf);
-	cr_assert_str_eq(buf, "48K:12,1M:8,32M:16");
-	cr_assert_eq(rl_sim_geometry_check(two, 2, why, sizeof why), 1);
-	cr_assert_not_null(strstr(why, "L3 not found"), "%s", why);
-	cr_assert_eq(rl_sim_geometry_check(two, 0, why, sizeof why), 3);
+	cr_assert_str_eq(buf, g.spec);
+	cr_assert_eq(lv[2].size_bytes, 64ull << 20);
+	free(m);
+}
+
+Test(sim_geometry, large_real_l3_is_not_capped)
+{
+	/* bare metal: a 480 MiB L3 whose plateau is seen (Granite Rapids) */
+	struct rl_machine *m = model();
+	struct rl_sim_geometry g;
+	char err[256] = "";
+	level(m, "L1", 48u << 10, 12, "sysfs", 48u << 10);
+	level(m, "L2", 2u << 20, 16, "sysfs", 2u << 20);
+	level(m, "L3", 480ull << 20, 16, "sysfs", 300ull << 20);
+	cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(g.spec, "48K:12,2M:16,480M:16");
+	free(m);
+}
+
+Test(sim_geometry, one_way_claim_and_unmeasured_levels_are_said)
+{
+	/* the AMD VM's CPUID: L3 508 MiB 1-way, one CCD's 32 MiB measured;
+	 * an L2 whose plateau was not seen */
+	struct rl_machine *m = model();
+	struct rl_sim_geometry g;
+	char err[256] = "";
+	level(m, "L1", 48u << 10, 12, "cpuid", 48u << 10);
+	level(m, "L2", 1u << 20, 8, "cpuid", 0);
+	level(m, "L3", 508ull << 20, 1, "cpuid", 32ull << 20);
+	cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(g.spec, "48K:12,1M:8,32M:16");
+	cr_assert_not_null(strstr(g.origin, "L2 1 MiB:8 (cpuid, no plateau measured)"),
+			   "%s", g.origin);
+	cr_assert_not_null(strstr(g.origin, "L3 32 MiB:16 (measured plateau 32 MiB, "
+					    "cpuid claims 508 MiB, 16 ways assumed "
+					    "(1-way claimed))"),
+			   "%s", g.origin);
+	free(m);
+}
+
+Test(sim_geometry, levels_that_cannot_be_simulated_are_dropped_and_said)
+{
+	struct rl_machine *m = model();
+	struct rl_sim_geometry g;
+	char err[256] = "";
+	/* measured L3 not larger than L2; an L4 beyond the simulator's 3 */
+	level(m, "L1", 32u << 10, 8, "sysfs", 0);
+	level(m, "L2", 1u << 20, 16, "sysfs", 0);
+	level(m, "L3", 64ull << 20, 16, "sysfs", 1u << 20);
+	level(m, "L4", 128ull << 20, 16, "sysfs", 0);
+	cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(g.spec, "32K:8,1M:16,128M:16");
+	cr_assert_not_null(strstr(g.origin, "L3 not simulated (1 MiB, not larger "
+					    "than the level above)"), "%s", g.origin);
+	free(m);
+	/* a level with no size at all ends the hierarchy there */
+	m = model();
+	level(m, "L1", 32u << 10, 8, "sysfs", 0);
+	level(m, "L2", 0, 0, "none", 0);
+	level(m, "L3", 32ull << 20, 16, "sysfs", 0);
+	cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(g.spec, "32K:8");
+	cr_assert_not_null(strstr(g.origin, "L2 and below not simulated (L2 size "
+					    "unknown)"), "%s", g.origin);
+	free(m);
+}
+
+Test(sim_geometry, nothing_known_is_an_error)
+{
+	struct rl_machine *m = model();
+	struct rl_sim_geometry g;
+	char err[256] = "";
+	cr_assert_eq(rl_sim_geometry_derive(NULL, &g, err, sizeof err), RL_ENOENT);
+	cr_assert_str_eq(err, "no machine model");
+	cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), RL_ENOENT);
+	cr_assert_str_eq(err, "the machine model has no cache levels");
+	level(m, "L1", 0, 0, "none", 0);
+	cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), RL_ENOENT);
+	cr_assert_str_eq(err, "the machine model knows no size for L1");
+	free(m);
 }
 
 Test(sim_geometry, init_outside_the_simulator_says_how_to_run)

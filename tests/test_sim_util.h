@@ -15,6 +15,9 @@
 #include "test_e2e_util.h"
 
 #define SIM_TOOL RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux"
+/* The geometry sim_run passes when the test gives none: without a machine
+ * model (tests run with --no-probe) rlprof run requires one. */
+#define SIM_TEST_CACHES "48K:12,1M:8,32M:16"
 #define SIM_MAX_ROWS 64
 
 struct sim_row {
@@ -123,7 +126,8 @@ static inline void sim_load(struct sim_run *r)
 	closedir(d);
 }
 
-/* rlprof run -b sim [extra options] -o DIR PROGRAM ARGS; args NULL-ended */
+/* rlprof run -b sim [extra options] -o DIR PROGRAM ARGS; args NULL-ended;
+ * --sim-caches SIM_TEST_CACHES unless opts has --sim-caches */
 static inline void sim_run(struct sim_run *r, const char *const *opts,
 			   const char *const *prog)
 {
@@ -139,8 +143,15 @@ static inline void sim_run(struct sim_run *r, const char *const *opts,
 	argv[n++] = "sim";
 	argv[n++] = "-o";
 	argv[n++] = r->dir;
-	for (size_t i = 0; opts && opts[i] && n < 30; i++)
+	int caches = 0;
+	for (size_t i = 0; opts && opts[i] && n < 30; i++) {
+		caches |= strcmp(opts[i], "--sim-caches") == 0;
 		argv[n++] = opts[i];
+	}
+	if (!caches) {
+		argv[n++] = "--sim-caches";
+		argv[n++] = SIM_TEST_CACHES;
+	}
 	argv[n++] = "--";
 	for (size_t i = 0; prog[i] && n < 47; i++)
 		argv[n++] = prog[i];

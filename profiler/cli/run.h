@@ -97,6 +97,11 @@ struct rl_run {
 	bool compat_likwid, compat_papihl;
 
 	struct rl_mpi_run mpi;       /* the role in an MPI job (run_mpi.h) */
+
+	/* -b sim without --sim-caches: the geometry derived from the machine
+	 * model, and where each level's size came from (run_sim_geometry.c) */
+	char sim_caches[128];
+	char sim_origin[512];
 };
 
 /* run_prepare.c */
@@ -130,6 +135,12 @@ int rl_run_compat(struct rl_run *run, struct rl_launch *l, char *err,
 		  size_t errlen);
 /* The program marks regions some way (records, imports, a shim). */
 bool rl_run_has_regions(const struct rl_run *run);
+
+/* run_sim_geometry.c: for -b sim without --sim-caches, the geometry
+ * from the machine model (obtained, probing unless --no-probe) into
+ * sim_caches and sim_origin. 0, or RL_ENOENT with the message when
+ * nothing is known (the run then fails: --sim-caches is required). */
+int rl_run_sim_geometry(struct rl_run *run, char *err, size_t errlen);
 
 /* run_record.c */
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);

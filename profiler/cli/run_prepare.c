@@ -325,8 +325,14 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 	int rc;
 
 	add_option(run->options, sizeof run->options, "events", run->opt.events);
+	if ((rc = rl_run_sim_geometry(run, err, errlen)) < 0)
+		return rc;
 	add_option(run->options, sizeof run->options, "sim-caches",
-		   run->opt.sim_caches);
+		   run->opt.sim_caches ? run->opt.sim_caches
+		   : run->sim_caches[0] ? run->sim_caches : NULL);
+	if (!run->opt.sim_caches && run->sim_origin[0])
+		add_option(run->options, sizeof run->options, "sim-origin",
+			   run->sim_origin);
 	add_option(run->options, sizeof run->options, "sim-bounds",
 		   run->opt.sim_bounds);
 	if ((rc = fill_launch(run, &run->launch,
