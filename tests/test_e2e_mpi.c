@@ -152,19 +152,22 @@ static void check_merged(const struct e2e_result *r, const char *out,
 	json_decref(rep);
 }
 
+/* --sim-caches: the tests run with --no-probe, maybe without a machine
+ * model, which -b sim then requires (ignored by the other backends) */
 static struct e2e_result rank_form(const char *out, const char *backend)
 {
 	const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
 			      "--allow-run-as-root", E2E_RLPROF, "run",
-			      "--no-probe", "-b", backend, "-o", out, MPI_APP,
-			      N_STR, NULL};
+			      "--no-probe", "-b", backend, "--sim-caches",
+			      SIM_TEST_CACHES, "-o", out, MPI_APP, N_STR, NULL};
 	return e2e_run_in(NULL, argv, mpi_env);
 }
 
 static struct e2e_result launcher_form(const char *out, const char *backend)
 {
 	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", backend,
-			      "-o", out, "--", mpirun, "-np", "2",
+			      "--sim-caches", SIM_TEST_CACHES, "-o", out, "--",
+			      mpirun, "-np", "2",
 			      "--oversubscribe", "--allow-run-as-root",
 			      MPI_APP, N_STR, NULL};
 	return e2e_run_in(NULL, argv, mpi_env);
