@@ -22,7 +22,12 @@ KERNEL_LIB_SRCS := $(filter-out kernels/main.c,$(KERNEL_SRCS))
 KERNEL_LIB_OBJS := $(KERNEL_LIB_SRCS:%.c=$(OBJ)/%.o)
 KERNEL_NATIVE_OBJS := $(KERNEL_SRCS:kernels/%.c=$(OBJ)/kernels-native/%.o)
 KERNEL_SIM_OBJS    := $(KERNEL_SRCS:kernels/%.c=$(OBJ)/kernels-sim/%.o)
-KERNEL_LIBS     := -lpthread -lm
+# The default array size comes from the machine model (kernels/sizing.c):
+# the model's reader (jansson) and the CPU identification that names the
+# cache file; not the probes (the sim build must hold no AVX-512 code, and
+# rlprof-kernels never measures: kernels/sizing.c has a stub).
+KERNEL_MODEL_OBJS = $(OBJ)/profiler/model/machine.o $(OBJ)/probes/cpu.o
+KERNEL_LIBS     := -ljansson -lpthread -lm
 
 KERNEL_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -c clang)
 ifeq ($(KERNEL_IS_CLANG),0)
@@ -41,13 +46,13 @@ $(OBJ)/kernels-sim/%.o: kernels/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -march=x86-64-v3 -gdwarf-4 -c $< -o $@
 
-$(BIN)/rlprof-kernels: $(KERNEL_NATIVE_OBJS) $(RLPROF_SO)
+$(BIN)/rlprof-kernels: $(KERNEL_NATIVE_OBJS) $$(KERNEL_MODEL_OBJS) $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) $(KERNEL_NATIVE_OBJS) -o $@ -L$(LIB) -lrlprof $(RPATH) $(KERNEL_LIBS)
+	$(CC) $(ALL_LDFLAGS) $(KERNEL_NATIVE_OBJS) $(KERNEL_MODEL_OBJS) -o $@ -L$(LIB) -lrlprof $(RPATH) $(KERNEL_LIBS)
 
-$(BIN)/rlprof-kernels-sim: $(KERNEL_SIM_OBJS) $(RLPROF_SO)
+$(BIN)/rlprof-kernels-sim: $(KERNEL_SIM_OBJS) $$(KERNEL_MODEL_OBJS) $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) $(KERNEL_SIM_OBJS) -o $@ -L$(LIB) -lrlprof $(RPATH) $(KERNEL_LIBS)
+	$(CC) $(ALL_LDFLAGS) $(KERNEL_SIM_OBJS) $(KERNEL_MODEL_OBJS) -o $@ -L$(LIB) -lrlprof $(RPATH) $(KERNEL_LIBS)
 
 TARGETS += $(BIN)/rlprof-kernels $(BIN)/rlprof-kernels-sim
 INSTALL_BIN += $(BIN)/rlprof-kernels $(BIN)/rlprof-kernels-sim

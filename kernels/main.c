@@ -20,18 +20,22 @@
 #include <unistd.h>
 
 #include "kernels.h"
+#include "machine.h"
+#include "rl_error.h"
 #include "rlprof.h"
+#include "sizing.h"
 
 #define PROG "rlprof-kernels"
 #define MAX_THREADS 1024
 
 struct options {
-	size_t n;
+	size_t n;        /* 0: from the machine model (sizing.h) */
 	int repeat;
 	size_t matmul_n;
 	int threads;
 	const char *kernels;
 	int list;
+	int sizes;
 };
 
 /* The options, with their help text beside them. */
@@ -44,7 +48,9 @@ static const struct opt_row {
 } opt_rows[] = {
 	{"size", 1, 's', "N",
 	 "elements per array (K, M, G suffixes: x 1024^1..3);\n"
-	 "default 16M doubles = 128 MiB per array, 3 arrays"},
+	 "default: 4 x the last cache level's capacity for\n"
+	 "all threads (machine model), rounded up to Mi\n"
+	 "elements; 16M doubles (128 MiB) without a model"},
 	{"repeat", 1, 'r', "R", "repetitions per kernel (default 5)"},
 	{"kernels", 1, 'k', "LIST",
 	 "comma-separated kernels or groups: stream, f32,\n"
@@ -54,6 +60,8 @@ static const struct opt_row {
 	 "threads of triad_mt (default: online CPUs)"},
 	{"list", 0, 'l', NULL,
 	 "print the kernel table as CSV and exit"},
+	{"sizes", 0, 'z', NULL,
+	 "print the array size chosen and why, and exit"},
 	{"help", 0, 'h', NULL, "print this help and exit"},
 };
 #define N_OPTS (sizeof opt_rows / sizeof opt_rows[0])
@@ -80,11 +88,8 @@ static void usage(FILE *f)
 	}
 	fprintf(f,
 		"\nUnder the simulated PMU (10-60x slower) run the -sim build "
-		"(no AVX-512,\nno FMA) at the demo size: 8M doubles = 64 MiB "
-		"per array, twice the\nsimulated 32 MiB L3, so every "
-		"streaming kernel comes from DRAM:\n"
-		"  rlprof run -b sim " PROG "-sim --size 8M --repeat 2 "
-		"--matmul-n 256\n"
+		"(no AVX-512,\nno FMA), as the demo does:\n"
+		"  rlprof run -b sim " PROG "-sim --repeat 2 --matmul-n 256\n"
 		"\nKernels run in table order (see --list), each once however often\n"
 		"the list names it.\n"
 		"\nexit status: 0 ok, 1 a result check failed or the arrays do "
@@ -133,7 +138,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
 	int c;
 
-	*o = (struct options){.n = (size_t)1 << 24,
+	*o = (struct options){.n = 0,
 			      .repeat = 5,
 			      .matmul_n = 512,
 			      .threads = nproc > 0 ? (int)(nproc < MAX_THREADS
@@ -188,6 +193,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'l':
 			o->list = 1;
+			break;
+		case 'z':
+			o->sizes = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -301,6 +309,32 @@ static int run_kernel(const struct rl_kernel *k, struct rl_kernel_data *d,
 	return 0;
 }
 
+static uint64_t mem_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
+/* o->n from the machine model unless --size gave it; why says how. */
+static void choose_size(struct options *o, char *why, size_t len)
+{
+	struct rl_machine *m;
+	char err[512] = "";
+	int probed = 0, rc;
+
+	if (o->n) {
+		snprintf(why, len, "%zu doubles (%zu MiB per array), from --size",
+			 o->n, o->n * sizeof(double) >> 20);
+		return;
+	}
+	m = calloc(1, sizeof *m);
+	rc = m ? rl_machine_obtain(m, 0, &probed, err, sizeof err) : RL_ENOMEM;
+	o->n = rl_kernels_stream_size(rc == 0 ? m : NULL,
+				      rc == RL_ENOENT ? NULL : err, mem_bytes(),
+				      why, len);
+	free(m);
+}
+
 /* Refuses sizes that would not fit in memory: first touch would end in
  * the OOM killer rather than in a message. */
 static int too_big(size_t n, size_t matmul_n)
@@ -333,6 +367,12 @@ int main(int argc, char **argv)
 		print_list();
 		return 0;
 	}
+	char why[1024];
+	choose_size(&o, why, sizeof why);
+	if (o.sizes) {
+		printf("%zu\n%s\n", o.n, why);
+		return 0;
+	}
 	sel = calloc(rl_kernel_count(), 1);
 	if (!sel) {
 		fprintf(stderr, PROG ": out of memory\n");
@@ -360,9 +400,10 @@ int main(int argc, char **argv)
 	d->thread_begin = region_begin_hook;
 	d->thread_end = region_end_hook;
 	printf("rlprof-kernels: %zu elements per array (%zu MiB), stencil "
-	       "%zu x %zu, matmul %zu, %d threads, %d repetitions\n",
+	       "%zu x %zu, matmul %zu, %d threads, %d repetitions\n"
+	       "rlprof-kernels: array size: %s\n",
 	       d->n, d->n * sizeof(double) >> 20, d->nx, d->ny, o.matmul_n,
-	       o.threads, o.repeat);
+	       o.threads, o.repeat, why);
 	for (size_t i = 0; i < rl_kernel_count(); i++)
 		if (sel[i])
 			failed |= run_kernel(rl_kernel_at(i), d, o.repeat);

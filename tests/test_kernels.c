@@ -336,8 +336,10 @@ Test(kernels, bad_options_exit_2_with_a_message)
 			  "'%s' said: %s", bad[i], out);
 	}
 	cr_assert_eq(run_cmd(KBIN " --help", out, sizeof out), 0);
-	cr_assert(strstr(out, "--size 8M --repeat 2 --matmul-n 256") != NULL,
-		  "help lacks the demo size: %s", out);
+	cr_assert(strstr(out, "rlprof-kernels-sim --repeat 2 --matmul-n 256") != NULL,
+		  "help lacks the demo's command: %s", out);
+	cr_assert(strstr(out, "4 x the last cache level's capacity") != NULL,
+		  "help lacks the default size: %s", out);
 }
 
 Test(kernels, sizes_beyond_memory_fail_with_a_message)
