@@ -90,6 +90,14 @@ Test(compat, imports_are_detected, .timeout = 60)
 	cr_assert_eq(rl_elf_imports(path, &im, err, sizeof err), 0, "%s", err);
 	cr_expect(im.papi_hl);
 	cr_expect(!im.likwid_marker);
+	{
+		const char *argv[] = {E2E_RLPROF, "inspect", path, NULL};
+		struct e2e_result r = e2e_run(argv);
+		cr_expect_eq(r.status, 0, "%s", r.err);
+		cr_expect_not_null(strstr(r.out, "it calls PAPI's high-level API"),
+				   "%s", r.out);
+		e2e_free(&r);
+	}
 	cr_assert_eq(rl_elf_imports(E2E_PROG("e2e_regions"), &im, err, sizeof err), 0);
 	cr_expect(im.rl_regions);
 	cr_expect(!im.likwid_marker && !im.papi_hl);

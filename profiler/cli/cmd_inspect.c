@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "elf_imports.h"
 #include "inspect_elf.h"
 #include "term_text.h"
 
@@ -40,8 +41,25 @@ static void print_text(const char *prog, const struct rl_elf_info *info)
 	printf(": %s, %s%s\n", rl_file_kind_name(info->kind), linkage(info),
 	       info->links_rlprof ? ", links librlprof" : "");
 	if (info->n_sites == 0) {
-		printf("no regions declared: rlprof run profiles it as one region "
-		       "'<program>'\n");
+		struct rl_elf_imports im;
+		char err[256];
+
+		if (info->kind == RL_FILE_SCRIPT ||
+		    rl_elf_imports(prog, &im, err, sizeof err) < 0)
+			memset(&im, 0, sizeof im);
+		if (im.likwid_marker || im.papi_hl)
+			printf("no regions declared, but it calls %s: rlprof run "
+			       "profiles its regions by their own names "
+			       "(--compat)\n",
+			       im.likwid_marker ? "LIKWID's marker API"
+						: "PAPI's high-level API");
+		else if (im.rl_regions)
+			printf("no regions declared, but it calls "
+			       "rl_region_begin (Fortran, or no macros): its "
+			       "regions are named at run time\n");
+		else
+			printf("no regions declared: rlprof run profiles it as "
+			       "one region '<program>'\n");
 		return;
 	}
 	printf("%zu region%s declared:\n", info->n_sites,
