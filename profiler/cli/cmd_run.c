@@ -324,6 +324,7 @@ int cmd_run(int argc, char **argv)
 			rl_run_spawn_wait(run);
 		}
 	}
+	rl_run_recover(run);
 	if (rl_run_recheck_dir(run, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		run->no_files = true;

@@ -142,6 +142,11 @@ bool rl_run_has_regions(const struct rl_run *run);
  * nothing is known (the run then fails: --sim-caches is required). */
 int rl_run_sim_geometry(struct rl_run *run, char *err, size_t errlen);
 
+/* run_recover.c: after the program, each live file of a process that
+ * died without writing its results (SIGKILL, OOM killer, _exit()) becomes
+ * its results file, with warnings; live files are removed. */
+void rl_run_recover(const struct rl_run *run);
+
 /* run_record.c */
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);
 

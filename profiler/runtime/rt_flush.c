@@ -138,7 +138,11 @@ static void write_file(const struct rl_process_results *r)
 		saved = errno;
 		unlink(tmp);
 		write_failed(fin, saved);
+		return;
 	}
+	/* written: the live file is not needed (kept when the write failed,
+	 * so rlprof run can still recover the regions) */
+	rl_rt_live_remove();
 }
 
 static void region_at(const void *ctx, size_t k, struct rl_region_stats *out)

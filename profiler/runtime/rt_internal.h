@@ -24,6 +24,7 @@
 
 #include "backend.h"
 #include "results.h"
+#include "rt_live.h"
 
 #define RL_NAME_MAX 255          /* longer names are truncated */
 #define RL_WHOLE_PROGRAM_NAME "<program>"
@@ -35,26 +36,6 @@ enum rl_rt_state {
 	RL_RT_INACTIVE = 1,
 	RL_RT_ACTIVE = 2,
 	RL_RT_DONE = 3, /* results written: further calls are ignored */
-};
-
-/* A region's figures in one thread while the program runs: plain
- * integers, updated with plain stores at each begin and end. Followed by
- * n_prov counter sums (struct rl_counter_value: value, enabled_ns,
- * running_ns), then struct rl_rec_tail, then the name and its NUL; the
- * whole record is RL_REC_ALIGN-aligned so its hot first line is one
- * cache line. */
-#define RL_REC_ALIGN 64
-struct rl_rec {
-	uint64_t calls;
-	uint64_t ticks;    /* clock ticks inside the region (rt_clock.c) */
-	uint64_t open;     /* begins not (yet) ended */
-	uint32_t size;     /* bytes of the whole record */
-	uint32_t name_len;
-	struct rl_counter_value c[];
-};
-struct rl_rec_tail {
-	double expected_flops, expected_bytes; /* RL_REGION_EXPECT sums */
-	uint64_t expect_calls;
 };
 
 /* A thread's table entry: the record and its name (inside the record). */
@@ -109,6 +90,10 @@ struct rl_thread {
 
 	void *altstack;             /* our sigaltstack, NULL if none */
 	struct rl_counter_value scratch[RL_COUNTER_COUNT];
+
+	/* Where its next region record goes (rt_live.c). */
+	struct rl_live_block *blk;
+	size_t blk_next;            /* size of its next block */
 };
 
 /* The region clock (rt_clock.c): ticks -> ns = ticks * mult >> 32. */
@@ -151,6 +136,12 @@ struct rl_rt {
 
 	int flushing;               /* set once by the first flush */
 	struct rl_clock clock;
+
+	/* The live file (rt_live.c). */
+	char live_path[4096 + 64];
+	struct rl_live_header *live;  /* mapped header, NULL: none */
+	uint64_t live_end;            /* file bytes allocated */
+	bool live_lost;               /* some records are in plain memory */
 };
 
 extern struct rl_rt rl_rt;
@@ -159,6 +150,17 @@ extern struct rl_rt rl_rt;
 void rl_rt_init(void);
 struct rl_thread *rl_rt_thread_new(void);
 uint64_t rl_rt_realtime_ns(void);
+
+/* rt_live.c: the live file (rt_live.h). open: at start and in a fork
+ * child, after the backend is set up; a failure leaves records in plain
+ * memory (lost if the process is killed) with a warning. */
+void rl_rt_live_open(void);
+/* Room for a record of `size` bytes in t's current block (a new block
+ * when full); NULL when out of memory. publish() makes it visible. */
+struct rl_rec *rl_rt_live_rec(struct rl_thread *t, size_t size);
+void rl_rt_live_publish(struct rl_thread *t, struct rl_rec *r);
+/* After the JSON results were written: the live file is not needed. */
+void rl_rt_live_remove(void);
 
 /* rt_clock.c */
 void rl_rt_clock_init(void);
@@ -197,19 +199,11 @@ static inline struct rl_frame *rl_frame_at(struct rl_thread *t, size_t i)
 }
 static inline struct rl_rec_tail *rl_rec_tail(struct rl_rec *r)
 {
-	return (struct rl_rec_tail *)(void *)&r->c[rl_rt.n_prov];
+	return rl_rec_tail_n(r, rl_rt.n_prov);
 }
 static inline char *rl_rec_name(struct rl_rec *r)
 {
-	return (char *)(rl_rec_tail(r) + 1);
-}
-/* Bytes of a record for a name of len bytes. */
-static inline size_t rl_rec_size(size_t len)
-{
-	size_t n = sizeof(struct rl_rec) +
-		   rl_rt.n_prov * sizeof(struct rl_counter_value) +
-		   sizeof(struct rl_rec_tail) + len + 1;
-	return (n + RL_REC_ALIGN - 1) & ~(size_t)(RL_REC_ALIGN - 1);
+	return rl_rec_name_n(r, rl_rt.n_prov);
 }
 int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len);
 /* Close every open frame of t: the whole-program frame is completed, the

@@ -98,25 +98,19 @@ static int grow_regions(struct rl_thread *t)
 	return 0;
 }
 
-/* A zeroed record for a new region of t. */
+/* A zeroed record for a new region of t, in its live-file block. */
 static struct rl_rec *rec_new(struct rl_thread *t, const char *name,
 			      size_t len)
 {
-	(void)t;
-	size_t size = rl_rec_size(len);
-	struct rl_rec *r = aligned_alloc(RL_REC_ALIGN, size);
+	size_t size = rl_rec_size_n(len, rl_rt.n_prov);
+	struct rl_rec *r = rl_rt_live_rec(t, size);
 	if (!r)
 		return NULL;
-	memset(r, 0, size);
 	r->size = (uint32_t)size;
 	r->name_len = (uint32_t)len;
 	memcpy(rl_rec_name(r), name, len);
+	rl_rt_live_publish(t, r);
 	return r;
-}
-
-static void rec_free(struct rl_rec *r)
-{
-	free(r);
 }
 
 int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len)
@@ -303,8 +297,9 @@ void rl_rt_close_all(struct rl_thread *t, const char *why, bool in_signal)
 
 void rl_rt_thread_free_tables(struct rl_thread *t)
 {
-	for (size_t i = 0; i < t->n_regions; i++)
-		rec_free(t->regions[i].rec);
+	/* records stay where they are (the live file, for the process's
+	 * life); the thread's next ones go to a new block */
+	t->blk = NULL;
 	memset(t->sites, 0, sizeof t->sites);
 	free(t->regions);
 	free(t->hash);

@@ -135,6 +135,7 @@ static void init_once(void)
 			rl_rt.prov[rl_rt.n_prov++] = c;
 	rl_rt.frame_size = sizeof(struct rl_frame) +
 			   rl_rt.n_prov * sizeof(struct rl_counter_value);
+	rl_rt_live_open();
 
 	rl_rt_altstack_add(&rl_init_altstack);
 	rl_rt_signals_install();
@@ -292,8 +293,7 @@ static void restart_open_frames(struct rl_thread *t)
 		keep++;
 	}
 	t->depth = keep;
-	for (size_t i = 0; i < n_old; i++)
-		free(old[i].rec);
+	(void)n_old; /* the parent's records: its live file, never written */
 	free(old);
 	/* Re-read: drop the frames and push them again, bottom up. */
 	size_t depth = t->depth;
@@ -327,9 +327,14 @@ static void fork_child(void)
 	rl_rt_warn_free_all();
 	rl_rt.start_ns = rl_rt_realtime_ns();
 	rl_rt.flushing = 0;
+	/* The parent's live file and blocks are the parent's: the child's
+	 * records go to a file of its own, never into the shared pages. */
+	rl_rt_live_open();
 	struct rl_thread *wp_old = rl_rt.wp_thread;
 	rl_rt.wp_thread = NULL;
 	if (me) {
+		me->blk = NULL;
+		me->blk_next = 0;
 		me->tid = gettid_u64();
 		registry_add(me);
 		close_backend_thread(me);

@@ -1,0 +1,183 @@
+/*
+ * rlprof run, after the program: a process that died without writing its
+ * results (SIGKILL, the out-of-memory killer, _exit(), exec) left its live
+ * file DIR/raw/.rlprof-<pid>.live (profiler/runtime/rt_live.h). Each such
+ * file with completed calls becomes rlprof-<pid>.json, with a warning that
+ * says how it was recovered and one per region still open; live files
+ * are then removed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "results_live.h"
+#include "rt_live.h"
+#include "run.h"
+
+/* .rlprof-<digits>.live -> pid, else -1 */
+static long live_pid(const char *name)
+{
+	size_t np = strlen(RL_LIVE_PREFIX);
+	char *end;
+	if (strncmp(name, RL_LIVE_PREFIX, np) != 0 || name[np] < '0' ||
+	    name[np] > '9')
+		return -1;
+	errno = 0;
+	long pid = strtol(name + np, &end, 10);
+	if (errno || strcmp(end, RL_LIVE_SUFFIX) != 0)
+		return -1;
+	return pid;
+}
+
+static int add_warning(struct rl_process_results *p, const char *kind,
+		       const char *region, uint64_t tid, const char *msg)
+{
+	struct rl_warning *w =
+		realloc(p->warnings, (p->n_warnings + 1) * sizeof *w);
+	if (!w)
+		return -1;
+	p->warnings = w;
+	w = &w[p->n_warnings];
+	memset(w, 0, sizeof *w);
+	w->tid = tid;
+	w->kind = strdup(kind);
+	w->region = region ? strdup(region) : NULL;
+	w->message = strdup(msg);
+	p->n_warnings++;
+	return w->kind && w->message && (!region || w->region) ? 0 : -1;
+}
+
+/* How the process ended, as far as rlprof knows: only the program it
+ * started is its child. */
+static void how_it_ended(const struct rl_run *run, struct rl_process_results *p,
+			 char *buf, size_t len)
+{
+	int st = run->wait_status;
+	bool top = run->started && p->pid == (long)run->pid;
+	if (top && WIFSIGNALED(st)) {
+		int sig = WTERMSIG(st);
+		p->signal = sig;
+		p->end_ns = run->end_ns;
+		snprintf(buf, len, "process %ld was killed by signal %d%s "
+			 "before librlprof could write its results: the "
+			 "regions it completed were recovered from its live "
+			 "file", p->pid, sig,
+			 sig == SIGKILL ? " (SIGKILL: kill -9, a scheduler's "
+					  "time limit or the out-of-memory "
+					  "killer)" : "");
+	} else if (top) {
+		p->end_ns = run->end_ns;
+		snprintf(buf, len, "process %ld ended without writing its "
+			 "results (through _exit() or exec, exit status %d): "
+			 "the regions it completed were recovered from its "
+			 "live file", p->pid,
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	} else {
+		snprintf(buf, len, "process %ld ended without writing its "
+			 "results (killed by SIGKILL or the out-of-memory "
+			 "killer, or through _exit() or exec): the regions it "
+			 "completed were recovered from its live file",
+			 p->pid);
+	}
+}
+
+static int write_json(const char *dir, long pid,
+		      const struct rl_process_results *p)
+{
+	char tmp[PATH_MAX + 64], fin[PATH_MAX + 64];
+	snprintf(tmp, sizeof tmp, "%s/.rlprof-%ld.json.tmp", dir, pid);
+	snprintf(fin, sizeof fin, "%s/rlprof-%ld.json", dir, pid);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	int rc = rl_results_write_fd(fd, p) < 0 ? -EIO : 0;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, fin) < 0)
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+static void recover_one(const struct rl_run *run, const char *dir,
+			const char *name, long pid)
+{
+	char live[PATH_MAX + 64], json[PATH_MAX + 64], err[1024];
+	char msg[1024];
+	struct rl_process_results p;
+	struct stat st;
+
+	snprintf(live, sizeof live, "%s/%s", dir, name);
+	snprintf(json, sizeof json, "%s/rlprof-%ld.json", dir, pid);
+	if (stat(json, &st) == 0) { /* written at exit: not needed */
+		unlink(live);
+		return;
+	}
+	if (rl_results_live_load(live, &p, err, sizeof err) < 0) {
+		rl_run_warn("%s", err);
+		return;
+	}
+	if (rl_results_total_calls(&p) == 0) { /* nothing completed */
+		rl_results_release(&p);
+		unlink(live);
+		return;
+	}
+	how_it_ended(run, &p, msg, sizeof msg);
+	int rc = add_warning(&p, "signal", NULL, 0, msg);
+	for (size_t t = 0; t < p.n_threads && rc == 0; t++)
+		for (size_t i = 0; i < p.threads[t].n_regions && rc == 0;
+		     i++) {
+			const struct rl_region_stats *s =
+				&p.threads[t].regions[i];
+			if (!s->open_at_exit)
+				continue;
+			snprintf(msg, sizeof msg,
+				 "region '%s' still open when process %ld "
+				 "ended (thread %llu): its unfinished call is "
+				 "not counted",
+				 s->name, p.pid,
+				 (unsigned long long)p.threads[t].tid);
+			rc = add_warning(&p, "open-at-exit", s->name,
+					 p.threads[t].tid, msg);
+		}
+	if (rc == 0)
+		rc = write_json(dir, pid, &p);
+	if (rc == -1)
+		rl_run_warn("out of memory recovering '%s'", live);
+	else if (rc < 0)
+		rl_run_warn("cannot write '%s': %s: the regions recovered from "
+			    "'%s' are left there",
+			    json, strerror(-rc), live);
+	else
+		unlink(live);
+	rl_results_release(&p);
+}
+
+static void recover_dir(const struct rl_run *run, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		long pid = live_pid(de->d_name);
+		if (pid >= 0)
+			recover_one(run, dir, de->d_name, pid);
+	}
+	closedir(d);
+}
+
+void rl_run_recover(const struct rl_run *run)
+{
+	recover_dir(run, run->raw_dir);
+	if (run->native_timing)
+		recover_dir(run, run->native_dir);
+}

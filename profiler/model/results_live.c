@@ -1,0 +1,228 @@
+/*
+ * rl_results_live_load(): a live results file (rt_live.h) into a struct
+ * rl_process_results. The file comes from a process that may have died at
+ * any instruction: every size and offset is checked against the file, a
+ * block or record that does not fit ends the reading of that block, and a
+ * file from another build (version, counter count, setup size) is refused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "results_live.h"
+#include "rl_error.h"
+#include "rt_live.h"
+
+#define RL_LIVE_MAX_THREADS 65536
+
+unsigned long long rl_results_total_calls(const struct rl_process_results *r)
+{
+	unsigned long long n = 0;
+	for (size_t t = 0; t < r->n_threads; t++)
+		for (size_t i = 0; i < r->threads[t].n_regions; i++)
+			n += r->threads[t].regions[i].calls;
+	return n;
+}
+
+static char *dup_str(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	char *p = malloc(n + 1);
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+static struct rl_thread_results *thread_for(struct rl_process_results *r,
+					    const struct rl_live_block *b)
+{
+	for (size_t i = 0; i < r->n_threads; i++)
+		if (r->threads[i].index == b->thread_index &&
+		    r->threads[i].tid == b->tid)
+			return &r->threads[i];
+	if (r->n_threads == RL_LIVE_MAX_THREADS)
+		return NULL;
+	struct rl_thread_results *t =
+		realloc(r->threads, (r->n_threads + 1) * sizeof *t);
+	if (!t)
+		return NULL;
+	r->threads = t;
+	t = &r->threads[r->n_threads++];
+	memset(t, 0, sizeof *t);
+	t->index = b->thread_index;
+	t->tid = b->tid;
+	return t;
+}
+
+static int add_region(struct rl_thread_results *t, struct rl_rec *rec,
+		      const struct rl_live_header *h)
+{
+	struct rl_region_stats *s =
+		realloc(t->regions, (t->n_regions + 1) * sizeof *s);
+	if (!s)
+		return RL_ENOMEM;
+	t->regions = s;
+	s = &t->regions[t->n_regions];
+	memset(s, 0, sizeof *s);
+	const struct rl_rec_tail *x = rl_rec_tail_n(rec, h->n_prov);
+	if (!(s->name = dup_str(rl_rec_name_n(rec, h->n_prov), rec->name_len)))
+		return RL_ENOMEM;
+	t->n_regions++;
+	s->calls = rec->calls;
+	s->time_ns = (uint64_t)(((unsigned __int128)rec->ticks *
+				 h->tick_mult) >> 32);
+	size_t k = 0;
+	for (int c = 0; c < RL_COUNTER_COUNT && k < h->n_prov; c++) {
+		if (!(h->setup.provided >> c & 1))
+			continue;
+		struct rl_counter_total *ct = &s->counters[c];
+		ct->value = rec->c[k].value;
+		ct->enabled_ns = rec->c[k].enabled_ns;
+		ct->running_ns = rec->c[k].running_ns;
+		ct->scaled = rl_counter_scaled(ct->value, ct->enabled_ns,
+					       ct->running_ns);
+		k++;
+	}
+	s->expected_flops = x->expected_flops;
+	s->expected_bytes = x->expected_bytes;
+	s->expect_calls = x->expect_calls;
+	s->open_at_exit = rec->open;
+	return 0;
+}
+
+/* The records of one block (already checked to lie inside the file). */
+static int read_block(struct rl_process_results *r,
+		      const struct rl_live_block *b,
+		      const struct rl_live_header *h)
+{
+	size_t min = rl_rec_size_n(0, h->n_prov);
+	uint64_t used = b->used <= b->size ? b->used : b->size;
+	uint64_t off = RL_LIVE_BLOCK_HEAD;
+	struct rl_thread_results *t = NULL;
+	while (off + min <= used) {
+		struct rl_rec *rec = (struct rl_rec *)((char *)b + off);
+		if (rec->size < min || rec->size % RL_REC_ALIGN ||
+		    rec->size > used - off ||
+		    rl_rec_size_n(rec->name_len, h->n_prov) != rec->size)
+			break; /* torn or damaged: the rest is unreadable */
+		if (!t && !(t = thread_for(r, b)))
+			return RL_ENOMEM;
+		int rc = add_region(t, rec, h);
+		if (rc)
+			return rc;
+		off += rec->size;
+	}
+	return 0;
+}
+
+static int check_header(const struct rl_live_header *h, size_t len,
+			const char *path, char *err, size_t errlen)
+{
+	if (len < sizeof *h || memcmp(h->magic, RL_LIVE_MAGIC, 8) != 0)
+		return rl_fail(err, errlen, RL_EFORMAT,
+			       "'%s' is not an rlprof live results file (or "
+			       "its process died while starting)",
+			       path);
+	if (h->version != RL_LIVE_VERSION ||
+	    h->counter_count != RL_COUNTER_COUNT ||
+	    h->setup_size != sizeof(struct rl_backend_setup) ||
+	    h->rec_align != RL_REC_ALIGN)
+		return rl_fail(err, errlen, RL_EVERSION,
+			       "'%s' was written by another version of "
+			       "librlprof (live file version %u): run the "
+			       "program with the librlprof of this rlprof",
+			       path, h->version);
+	if (h->header_size < sizeof *h || h->header_size > len ||
+	    h->n_prov != (uint32_t)__builtin_popcountll(h->setup.provided) ||
+	    h->n_prov > RL_COUNTER_COUNT)
+		return rl_fail(err, errlen, RL_EFORMAT,
+			       "cannot read '%s': damaged header", path);
+	return 0;
+}
+
+static int fill_process(struct rl_process_results *r,
+			const struct rl_live_header *h, const struct stat *st)
+{
+	r->version = RL_RESULTS_VERSION;
+	r->pid = (long)h->pid;
+	r->ppid = (long)h->ppid;
+	r->start_ns = h->start_ns;
+	r->end_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u +
+		    (uint64_t)st->st_mtim.tv_nsec;
+	r->complete = false;
+	r->provided = h->setup.provided;
+	if (!(r->program = dup_str(h->program, sizeof h->program)) ||
+	    !(r->backend = dup_str(h->backend, sizeof h->backend)) ||
+	    !(r->backend_note = dup_str(h->setup.note, sizeof h->setup.note)))
+		return RL_ENOMEM;
+	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
+		if (!(h->setup.provided >> c & 1))
+			continue;
+		r->scope[c] = h->setup.scope[c];
+		if (!(r->method[c] = dup_str(h->setup.method[c],
+					     sizeof h->setup.method[c])))
+			return RL_ENOMEM;
+	}
+	for (int i = 0; i < RL_EXTRA_MAX; i++)
+		if ((h->setup.provided >> (RL_C_EXTRA0 + i) & 1) &&
+		    !(r->extra_name[i] = dup_str(h->setup.extra_name[i],
+						 sizeof h->setup.extra_name[i])))
+			return RL_ENOMEM;
+	return 0;
+}
+
+int rl_results_live_load(const char *path, struct rl_process_results *out,
+			 char *err, size_t errlen)
+{
+	struct stat st;
+	int rc;
+	memset(out, 0, sizeof *out);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		rc = rl_fail(err, errlen, RL_EIO, "cannot read '%s': %s", path,
+			     fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	size_t len = (size_t)st.st_size;
+	void *map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)
+			: MAP_FAILED;
+	close(fd);
+	if (map == MAP_FAILED)
+		return rl_fail(err, errlen, RL_EFORMAT,
+			       "'%s' is not an rlprof live results file (or "
+			       "its process died while starting)",
+			       path);
+	const struct rl_live_header *h = map;
+	if ((rc = check_header(h, len, path, err, errlen)))
+		goto out;
+	if ((rc = fill_process(out, h, &st)))
+		goto oom;
+	for (uint64_t off = h->header_size; off + RL_LIVE_BLOCK_HEAD <= len;) {
+		const struct rl_live_block *b =
+			(const void *)((const char *)map + off);
+		if (b->magic != RL_LIVE_BLOCK_MAGIC || b->size < 4096 ||
+		    b->size > len - off || b->size % 4096)
+			break;
+		if ((rc = read_block(out, b, h)))
+			goto oom;
+		off += b->size;
+	}
+	rc = 0;
+	goto out;
+oom:
+	rc = rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+out:
+	munmap(map, len);
+	if (rc)
+		rl_results_release(out);
+	return rc;
+}
