@@ -62,7 +62,8 @@ struct rl_thread_results {
 
 struct rl_warning {
 	char *kind;    /* "end-mismatch", "end-without-begin", "open-at-exit",
-			  "empty-name", "long-name", "backend", "signal" */
+			  "empty-name", "long-name", "backend", "signal",
+			  "live-file" */
 	char *region;  /* may be NULL */
 	uint64_t tid;  /* 0 when not tied to a thread */
 	char *message; /* one line, ready to print */
