@@ -22,3 +22,8 @@ $(OBJ)/probes/fma_scalar.o:   ALL_CFLAGS += $(PROBE_NOVEC)
 # info is large and useless, and halves everyone's compile time without.
 $(OBJ)/probes/fma_avx512.o $(OBJ)/probes/fma_avx2.o \
 $(OBJ)/probes/fma_sse2.o $(OBJ)/probes/fma_scalar.o: ALL_CFLAGS += -g0
+
+$(OBJ)/probes/rw_avx512.o: ALL_CFLAGS += -mavx512f
+$(OBJ)/probes/rw_avx2.o:   ALL_CFLAGS += -mavx2
+$(OBJ)/probes/rw_sse2.o:   ALL_CFLAGS += -msse2
+$(OBJ)/probes/rw_scalar.o: ALL_CFLAGS += $(PROBE_NOVEC)

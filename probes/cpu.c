@@ -162,6 +162,18 @@ static void caches_sysfs(struct rl_cpu *cpu)
 			 first, i);
 		if (!read_line(path, buf, sizeof buf))
 			ci->shared_cpus = count_cpu_list(buf);
+		snprintf(path, sizeof path,
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/"
+			 "ways_of_associativity",
+			 first, i);
+		if (!read_line(path, buf, sizeof buf))
+			ci->ways = (unsigned)atoi(buf);
+		snprintf(path, sizeof path,
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/"
+			 "coherency_line_size",
+			 first, i);
+		if (!read_line(path, buf, sizeof buf))
+			ci->line_bytes = (unsigned)atoi(buf);
 		if (ci->size_bytes)
 			cpu->n_caches++;
 	}
@@ -169,15 +181,11 @@ static void caches_sysfs(struct rl_cpu *cpu)
 		snprintf(cpu->cache_source, sizeof cpu->cache_source, "sysfs");
 }
 
-static void caches_cpuid(struct rl_cpu *cpu)
+/* Deterministic cache parameters: leaf 4 (Intel), else 0x8000001D
+ * (AMD, where leaf 4 reads as zeros). */
+static void caches_leaf(struct rl_cpu *cpu, unsigned leaf)
 {
-	unsigned a, b, c, d, leaf = 4, max = 0;
-	__get_cpuid(0, &max, &b, &c, &d);
-	if (max < 4) {
-		leaf = 0x8000001d;
-		if (!__get_cpuid(0x80000000, &max, &b, &c, &d) || max < leaf)
-			return;
-	}
+	unsigned a, b, c, d;
 	for (unsigned i = 0; i < 16 && cpu->n_caches < RL_CPU_MAX_CACHES; i++) {
 		__cpuid_count(leaf, i, a, b, c, d);
 		unsigned type = a & 0x1f;
@@ -189,10 +197,23 @@ static void caches_cpuid(struct rl_cpu *cpu)
 		ci->type = type == 1 ? 'D' : 'U';
 		ci->level = (a >> 5) & 7;
 		ci->shared_cpus = ((a >> 14) & 0xfff) + 1;
-		ci->size_bytes = (uint64_t)(((b >> 22) & 0x3ff) + 1) *
-				 (((b >> 12) & 0x3ff) + 1) * ((b & 0xfff) + 1) *
+		ci->ways = ((b >> 22) & 0x3ff) + 1;
+		ci->line_bytes = (b & 0xfff) + 1;
+		ci->size_bytes = (uint64_t)ci->ways *
+				 (((b >> 12) & 0x3ff) + 1) * ci->line_bytes *
 				 ((uint64_t)c + 1);
 	}
+}
+
+static void caches_cpuid(struct rl_cpu *cpu)
+{
+	unsigned b, c, d, max = 0;
+	__get_cpuid(0, &max, &b, &c, &d);
+	if (max >= 4)
+		caches_leaf(cpu, 4);
+	if (!cpu->n_caches && __get_cpuid(0x80000000, &max, &b, &c, &d) &&
+	    max >= 0x8000001d)
+		caches_leaf(cpu, 0x8000001d);
 	if (cpu->n_caches)
 		snprintf(cpu->cache_source, sizeof cpu->cache_source, "cpuid");
 }

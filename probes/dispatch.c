@@ -19,6 +19,28 @@ void rl_triad_sse2_nt(double *restrict, const double *restrict,
 		      const double *restrict, double, size_t);
 void rl_triad_scalar(double *restrict, const double *restrict,
 		     const double *restrict, double, size_t);
+double rl_read_avx512(double *restrict, double *restrict, double *restrict,
+		      double, size_t);
+double rl_fill_avx512(double *restrict, double *restrict, double *restrict,
+		      double, size_t);
+double rl_fill_avx512_nt(double *restrict, double *restrict,
+			 double *restrict, double, size_t);
+double rl_read_avx2(double *restrict, double *restrict, double *restrict,
+		    double, size_t);
+double rl_fill_avx2(double *restrict, double *restrict, double *restrict,
+		    double, size_t);
+double rl_fill_avx2_nt(double *restrict, double *restrict, double *restrict,
+		       double, size_t);
+double rl_read_sse2(double *restrict, double *restrict, double *restrict,
+		    double, size_t);
+double rl_fill_sse2(double *restrict, double *restrict, double *restrict,
+		    double, size_t);
+double rl_fill_sse2_nt(double *restrict, double *restrict, double *restrict,
+		       double, size_t);
+double rl_read_scalar(double *restrict, double *restrict, double *restrict,
+		      double, size_t);
+double rl_fill_scalar(double *restrict, double *restrict, double *restrict,
+		      double, size_t);
 rl_chain_fn rl_chain_avx512(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_sse2(int f32, int add_only, unsigned chains);
@@ -91,6 +113,34 @@ rl_triad_fn rl_triad_kernel(enum rl_isa isa, int nt)
 		return nt ? rl_triad_sse2_nt : rl_triad_sse2;
 	case RL_ISA_SCALAR:
 		return nt ? NULL : rl_triad_scalar;
+	default:
+		return NULL;
+	}
+}
+
+const char *rl_stream_op_name(enum rl_stream_op op)
+{
+	return op == RL_OP_READ ? "read" : op == RL_OP_FILL ? "fill" : "triad";
+}
+
+rl_rw_fn rl_rw_kernel(enum rl_isa isa, enum rl_stream_op op, int nt)
+{
+	struct rl_cpu cpu;
+	if (op == RL_OP_TRIAD || !rl_isa_usable(features(&cpu), isa))
+		return NULL;
+	int rd = op == RL_OP_READ;
+	switch (isa) {
+	case RL_ISA_AVX512:
+		return rd ? (nt ? NULL : rl_read_avx512)
+			  : nt ? rl_fill_avx512_nt : rl_fill_avx512;
+	case RL_ISA_AVX2:
+		return rd ? (nt ? NULL : rl_read_avx2)
+			  : nt ? rl_fill_avx2_nt : rl_fill_avx2;
+	case RL_ISA_SSE2:
+		return rd ? (nt ? NULL : rl_read_sse2)
+			  : nt ? rl_fill_sse2_nt : rl_fill_sse2;
+	case RL_ISA_SCALAR:
+		return nt ? NULL : rd ? rl_read_scalar : rl_fill_scalar;
 	default:
 		return NULL;
 	}

@@ -1,11 +1,17 @@
-/* Bandwidth roofs: a triad sweep over working-set sizes (per thread),
- * first on one core and then on all cores, split into plateaus (L1, L2,
- * L3, ..., DRAM); then each plateau is measured again at one size inside
- * it with more trials, and DRAM also with non-temporal stores. The sweep
- * grows until it has as many plateaus as the claimed cache levels + 1
- * and the last one held for two sizes (bandwidth stopped falling), or
- * until the memory cap: claimed cache sizes only set that count, never a
- * size. The all-core sweep stops at the one-core sweep's last size. */
+/* Bandwidth roofs. A triad sweep over working-set sizes per thread, on
+ * one core and then on all cores, on a fixed grid (the same for --quick,
+ * which only runs fewer trials): sqrt(2) steps from 12 KiB until
+ * bandwidth stopped falling (three points, a 2x range, within 7.5%) at
+ * least twice beyond the largest believable claimed cache (64 MiB when
+ * none is believable), or the memory cap. rl_detect_levels (levels.c) names the levels from the
+ * plateaus and the claimed sizes. Each level is then measured again at
+ * one point inside its plateau, never where the working set fits in the
+ * level above, with more trials: the triad (plain and non-temporal), a
+ * read-only stream and a fill (plain and non-temporal). Roofs must fall
+ * from level to level (L1 >= L2 >= ... >= DRAM for the triad, the read
+ * and the fill); when they do not, the offending levels are measured
+ * again (twice at most) and then the probe fails rather than cache a
+ * model that contradicts itself. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +20,8 @@
 #include "rl_error.h"
 
 #define DROP 0.15
+#define MAX_LEVELS 8
+#define RETRIES 2
 
 static enum rl_isa triad_isa(const struct rl_cpu *cpu)
 {
@@ -21,15 +29,6 @@ static enum rl_isa triad_isa(const struct rl_cpu *cpu)
 		if (rl_isa_usable(cpu, (enum rl_isa)i))
 			return (enum rl_isa)i;
 	return RL_ISA_SCALAR;
-}
-
-static size_t expected_plateaus(const struct rl_cpu *cpu)
-{
-	int max_level = 0;
-	for (size_t i = 0; i < cpu->n_caches; i++)
-		if (cpu->caches[i].level > max_level)
-			max_level = cpu->caches[i].level;
-	return max_level ? (size_t)max_level + 1 : 4;
 }
 
 static void human(char *buf, size_t len, double bytes)
@@ -42,9 +41,15 @@ static void human(char *buf, size_t len, double bytes)
 		snprintf(buf, len, "%.3g KiB", bytes / 1024);
 }
 
+struct bw_ctx {
+	struct probe_ctx *c;
+	struct rl_triad_pool *pool;
+	struct rl_level_claim claims[MAX_LEVELS];
+	size_t n_claims;
+};
+
 /* A wide spread means other work shared a core during the trials: try
- * again up to `retries` times (cheap below the DRAM sizes) and keep the
- * best run. */
+ * again up to `retries` times and keep the best run. */
 static int run_best(struct rl_triad_pool *pool,
 		    const struct rl_triad_params *p, int retries,
 		    struct rl_triad_result *r, char *err, size_t errlen)
@@ -56,42 +61,69 @@ static int run_best(struct rl_triad_pool *pool,
 			break;
 		if (again.best_gbs > r->best_gbs)
 			*r = again;
-		else
-			break;
 	}
 	return rc;
 }
 
-static int sweep(struct probe_ctx *c, struct rl_triad_pool *pool,
-		 unsigned threads, size_t max_elems, struct rl_probe_sweep *s,
-		 char *err, size_t errlen)
+static void per_thread_claims(const struct bw_ctx *b, unsigned threads,
+			      uint64_t *out)
 {
+	for (size_t i = 0; i < b->n_claims; i++)
+		out[i] = rl_claim_per_thread(&b->claims[i], threads);
+}
+
+/* The sweep; returns 1 when it ended in memory (bandwidth stopped
+ * falling, or the cap), 0 when the point limit came first. */
+static int sweep(struct bw_ctx *b, unsigned threads, size_t max_elems,
+		 struct rl_probe_sweep *s, char *err, size_t errlen)
+{
+	struct probe_ctx *c = b->c;
+	const struct rl_probe_sweep *ref = NULL;
 	if (c->extra->n_sweeps && c->extra->sweeps[0].n) {
 		const struct rl_probe_sweep *s0 = &c->extra->sweeps[0];
+		ref = s0;
 		size_t last = (size_t)(s0->pts[s0->n - 1].bytes /
 				       RL_TRIAD_STREAM_BYTES);
 		if (last < max_elems)
 			max_elems = last;
 	}
 	const int quick = c->o->quick;
-	const size_t expect = expected_plateaus(c->cpu);
+	uint64_t claims[MAX_LEVELS], dram_min = 0;
+	per_thread_claims(b, threads, claims);
+	for (size_t i = 0; i < b->n_claims; i++)
+		if (2 * claims[i] > dram_min)
+			dram_min = 2 * claims[i];
+	if (!dram_min)
+		dram_min = 64u << 20;
 	double ws = 12 * 1024; /* per thread, 3 arrays */
 	s->threads = threads;
 	s->n = 0;
 	while (s->n < RL_PROBE_MAX_SWEEP) {
 		size_t elems = ((size_t)(ws / RL_TRIAD_STREAM_BYTES)) & ~(size_t)15;
 		if (elems > max_elems)
-			break;
+			return 1; /* the memory cap */
 		int big = ws > 32.0 * (1 << 20);
 		struct rl_triad_params p = {
 			.isa = triad_isa(c->cpu), .nt = 0, .threads = threads,
 			.elems = elems, .trials = big ? 2 : (quick ? 3 : 5),
-			.min_trial_s = quick ? 0.0003 : 0.001,
+			.min_trial_s = quick ? 0.0002 : 0.0005,
 		};
 		struct rl_triad_result r;
-		int rc = run_best(pool, &p, big ? 0 : 3, &r, err, errlen);
+		int rc = run_best(b->pool, &p, big ? 0 : 2, &r, err, errlen);
 		if (rc)
 			return rc;
+		/* T threads together move at least what one moves alone at
+		 * the same size per thread: less means a thread was
+		 * preempted (a shared machine), so measure again */
+		double floor = ref && s->n < ref->n ? ref->pts[s->n].gbs : 0;
+		for (int k = 0; k < (big ? 1 : 4) && r.best_gbs < floor; k++) {
+			struct rl_triad_result again;
+			if ((rc = rl_triad_pool_run(b->pool, &p, &again, err,
+						    errlen)))
+				return rc;
+			if (again.best_gbs > r.best_gbs)
+				r = again;
+		}
 		s->pts[s->n].bytes = (uint64_t)elems * RL_TRIAD_STREAM_BYTES;
 		s->pts[s->n].gbs = r.best_gbs / threads;
 		s->n++;
@@ -100,89 +132,271 @@ static int sweep(struct probe_ctx *c, struct rl_triad_pool *pool,
 		snprintf(what, sizeof what, "triad sweep %u thread%s: %s", threads,
 			 threads > 1 ? "s" : "", h);
 		probe_progress(c, what, 0.1);
-		if (rl_sweep_done_n(s->pts, s->n, expect, DROP, quick ? 2 : 3))
+		if (s->pts[s->n - 1].bytes >= dram_min &&
+		    rl_sweep_done_n(s->pts, s->n, 2, DROP, 3))
 			return 1; /* bandwidth stopped falling */
-		ws *= quick || ws >= 8.0 * (1 << 20) ? 2 : M_SQRT2;
+		ws *= M_SQRT2;
 	}
-	return 0; /* stopped at the cap */
-}
-
-static int measure_level(struct probe_ctx *c, struct rl_triad_pool *pool,
-			 const char *level, unsigned threads, uint64_t ws_bytes,
-			 int nt_too, const char *note, char *err, size_t errlen)
-{
-	const int quick = c->o->quick, dram = !strcmp(level, "DRAM");
-	size_t elems = (size_t)(ws_bytes / RL_TRIAD_STREAM_BYTES) & ~(size_t)15;
-	unsigned trials = dram ? (quick ? 3 : 10) : (quick ? 5 : 20);
-	struct rl_triad_params p = {
-		.isa = triad_isa(c->cpu), .nt = 0, .threads = threads,
-		.elems = elems, .trials = trials,
-		.min_trial_s = quick ? 0.0005 : 0.002,
-	};
-	struct rl_triad_result r, rn = { 0 };
-	char what[96];
-	snprintf(what, sizeof what, "triad %s on %u thread%s", level, threads,
-		 threads > 1 ? "s" : "");
-	probe_progress(c, what, 0);
-	int rc = run_best(pool, &p, dram ? 0 : 3, &r, err, errlen);
-	if (rc)
-		return rc;
-	if (nt_too) {
-		p.nt = 1;
-		if ((rc = rl_triad_pool_run(pool, &p, &rn, err, errlen)))
-			return rc;
-	}
-	probe_progress(c, what, 0.2);
-	if (c->m->n_bw >= RL_MACHINE_MAX_BW)
-		return 0;
-	struct rl_bw_roof *b = &c->m->bw[c->m->n_bw++];
-	memset(b, 0, sizeof *b);
-	snprintf(b->level, sizeof b->level, "%s", level);
-	b->threads = threads;
-	b->stream_gbs = r.best_gbs;
-	b->moved_gbs = r.best_gbs * RL_TRIAD_MOVED_BYTES / RL_TRIAD_STREAM_BYTES;
-	b->nt_gbs = rn.best_gbs;
-	b->spread_pct = r.spread_pct;
-	b->working_set_bytes = r.working_set_bytes;
-	char h[32];
-	human(h, sizeof h, (double)elems * sizeof(double));
-	snprintf(b->method, sizeof b->method,
-		 "triad %s 24 B/elem best of %u%s, 3x%s per thread%s%s",
-		 rl_isa_name(triad_isa(c->cpu)), trials,
-		 r.chunked ? " per 3x512 KiB chunk" : "", h,
-		 nt_too ? ", nt stores too" : "", note);
 	return 0;
 }
 
-/* One size inside a plateau: the middle for caches; for DRAM two steps
- * past its start (well beyond the last cache), or its end (--quick: one
- * step, smaller arrays). */
-static uint64_t level_size(const struct rl_probe_sweep *s,
-			   const struct rl_plateau *pl, int dram, int quick)
+struct level_bw {
+	double triad, triad_nt, read, fill, fill_nt; /* 24 B/elem, GB/s */
+	double spread;
+	unsigned trials;
+	int chunked;
+};
+
+static int measure_op(struct bw_ctx *b, unsigned threads, size_t elems,
+		      unsigned trials, enum rl_stream_op op, int nt,
+		      double *gbs, double *spread, int *chunked, char *err,
+		      size_t errlen)
 {
-	size_t into = quick ? 1 : 2;
-	size_t i = dram ? (pl->first + into <= pl->last ? pl->first + into
-							 : pl->last)
-			: (pl->first + pl->last) / 2;
-	return s->pts[i].bytes;
+	const int quick = b->c->o->quick;
+	struct rl_triad_params p = {
+		.isa = triad_isa(b->c->cpu), .nt = nt, .op = op,
+		.threads = threads, .elems = elems, .trials = trials,
+		.min_trial_s = quick ? 0.0003 : 0.001,
+	};
+	if (!(op == RL_OP_TRIAD ? rl_triad_kernel(p.isa, nt) != NULL
+				: rl_rw_kernel(p.isa, op, nt) != NULL))
+		return 0; /* not measured: stays 0 */
+	struct rl_triad_result r;
+	int rc = run_best(b->pool, &p, elems * 24 > (32u << 20) ? 0 : 1, &r,
+			  err, errlen);
+	if (rc)
+		return rc;
+	if (r.best_gbs > *gbs)
+		*gbs = r.best_gbs;
+	if (spread)
+		*spread = r.spread_pct;
+	if (chunked)
+		*chunked = r.chunked;
+	return 0;
 }
 
-static void label(struct rl_probe_sweep *s, const struct rl_plateau *pl,
-		  size_t np, char (*names)[8])
+static int measure_level(struct bw_ctx *b, const char *level,
+			 unsigned threads, uint64_t ws_bytes, unsigned boost,
+			 struct level_bw *v, char *err, size_t errlen)
+{
+	const int quick = b->c->o->quick, dram = !strcmp(level, "DRAM");
+	size_t elems = (size_t)(ws_bytes / RL_TRIAD_STREAM_BYTES) & ~(size_t)15;
+	unsigned trials = (dram ? (quick ? 2 : 4) : (quick ? 4 : 10)) * boost;
+	char what[96];
+	snprintf(what, sizeof what, "%s on %u thread%s", level, threads,
+		 threads > 1 ? "s" : "");
+	probe_progress(b->c, what, 0);
+	v->trials = trials;
+	int rc;
+	if ((rc = measure_op(b, threads, elems, trials, RL_OP_TRIAD, 0,
+			     &v->triad, &v->spread, &v->chunked, err, errlen)) ||
+	    (rc = measure_op(b, threads, elems, trials, RL_OP_TRIAD, 1,
+			     &v->triad_nt, NULL, NULL, err, errlen)) ||
+	    (rc = measure_op(b, threads, elems, trials, RL_OP_READ, 0,
+			     &v->read, NULL, NULL, err, errlen)) ||
+	    (rc = measure_op(b, threads, elems, trials, RL_OP_FILL, 0,
+			     &v->fill, NULL, NULL, err, errlen)) ||
+	    (rc = measure_op(b, threads, elems, trials, RL_OP_FILL, 1,
+			     &v->fill_nt, NULL, NULL, err, errlen)))
+		return rc;
+	probe_progress(b->c, what, 0.2);
+	return 0;
+}
+
+/* The first level (>= 1) whose triad, read or fill roof is above the
+ * level's before it; 0 when all fall. */
+static size_t inversion(const struct level_bw *v, size_t n)
+{
+	double t[MAX_LEVELS + 1], r[MAX_LEVELS + 1], f[MAX_LEVELS + 1];
+	for (size_t i = 0; i < n; i++) {
+		t[i] = v[i].triad;
+		r[i] = v[i].read;
+		f[i] = v[i].fill;
+	}
+	int a = rl_roofs_monotonic(t, n), bb = rl_roofs_monotonic(r, n),
+	    cc = rl_roofs_monotonic(f, n);
+	int m = a;
+	if (bb && (!m || bb < m))
+		m = bb;
+	if (cc && (!m || cc < m))
+		m = cc;
+	return (size_t)m;
+}
+
+static void add_roof(struct probe_ctx *c, const struct rl_found_level *f,
+		     unsigned threads, uint64_t ws, const struct level_bw *v,
+		     const char *note)
+{
+	if (c->m->n_bw >= RL_MACHINE_MAX_BW)
+		return;
+	struct rl_bw_roof *b = &c->m->bw[c->m->n_bw++];
+	memset(b, 0, sizeof *b);
+	snprintf(b->level, sizeof b->level, "%s", f->name);
+	b->threads = threads;
+	b->stream_gbs = v->triad;
+	b->moved_gbs = v->triad * RL_TRIAD_MOVED_BYTES / RL_TRIAD_STREAM_BYTES;
+	b->nt_gbs = v->triad_nt;
+	b->spread_pct = v->spread;
+	b->working_set_bytes = ws * threads;
+	b->read_gbs = v->read;
+	b->write_gbs = 2 * v->fill; /* + the write-allocate reads */
+	b->write_nt_gbs = v->fill_nt;
+	char h[32];
+	human(h, sizeof h, (double)ws / 3);
+	snprintf(b->method, sizeof b->method,
+		 "triad/read/fill %s best of %u%s, 3x%s per thread%s",
+		 rl_isa_name(triad_isa(c->cpu)), v->trials,
+		 v->chunked ? " per 3x512 KiB chunk" : "", h, note);
+}
+
+/* Measures every level found in a sweep on `threads` threads, again
+ * where the roofs do not fall from level to level. */
+static int level_roofs(struct bw_ctx *b, const struct rl_probe_sweep *s,
+		       const struct rl_found_level *f, size_t nf,
+		       unsigned threads, const char *note, char *err,
+		       size_t errlen)
+{
+	struct level_bw v[MAX_LEVELS];
+	memset(v, 0, sizeof v);
+	int rc;
+	for (size_t i = 0; i < nf; i++)
+		if ((rc = measure_level(b, f[i].name, threads,
+					s->pts[f[i].roof].bytes, 1, &v[i], err,
+					errlen)))
+			return rc;
+	/* on all cores, at least the one-core roof of the same level (see
+	 * sweep()): below it a thread was preempted */
+	for (size_t i = 0; threads > 1 && i < nf; i++) {
+		const struct rl_bw_roof *one = NULL;
+		for (size_t j = 0; j < b->c->m->n_bw; j++)
+			if (b->c->m->bw[j].threads == 1 &&
+			    !strcmp(b->c->m->bw[j].level, f[i].name))
+				one = &b->c->m->bw[j];
+		for (int k = 0;
+		     one && k < RETRIES &&
+		     (v[i].triad < one->stream_gbs || v[i].read < one->read_gbs ||
+		      2 * v[i].fill < one->write_gbs);
+		     k++)
+			if ((rc = measure_level(b, f[i].name, threads,
+						s->pts[f[i].roof].bytes, 2,
+						&v[i], err, errlen)))
+				return rc;
+	}
+	size_t bad;
+	for (int k = 0; (bad = inversion(v, nf)) && k < RETRIES; k++) {
+		/* again, with twice the trials, keeping the best of both */
+		for (size_t i = bad - 1; i <= bad; i++)
+			if ((rc = measure_level(b, f[i].name, threads,
+						s->pts[f[i].roof].bytes, 2,
+						&v[i], err, errlen)))
+				return rc;
+	}
+	if (bad) {
+		double la = b->c->m->loadavg1;
+		return rl_fail(err, errlen, RL_EBUSY,
+			       "the roofs do not fall from level to level: "
+			       "'%s' %.1f GB/s triad, %.1f read, %.1f fill "
+			       "above '%s' %.1f, %.1f, %.1f on %u thread%s, "
+			       "measured %d times (load average %.1f): the "
+			       "machine is too busy; run 'rlprof probe "
+			       "--force' when it is quieter",
+			       f[bad].name, v[bad].triad, v[bad].read,
+			       v[bad].fill, f[bad - 1].name, v[bad - 1].triad,
+			       v[bad - 1].read, v[bad - 1].fill, threads,
+			       threads > 1 ? "s" : "", RETRIES + 1,
+			       la >= 0 ? la : 0);
+	}
+	for (size_t i = 0; i < nf; i++)
+		add_roof(b->c, &f[i], threads, s->pts[f[i].roof].bytes, &v[i],
+			 note);
+	return 0;
+}
+
+static void label(struct rl_probe_sweep *s, const struct rl_found_level *f,
+		  size_t nf)
 {
 	for (size_t i = 0; i < s->n; i++)
 		s->level[i][0] = 0;
-	for (size_t k = 0; k < np; k++)
-		for (size_t i = pl[k].first; i <= pl[k].last; i++)
-			memcpy(s->level[i], names[k], sizeof s->level[i]);
+	for (size_t k = 0; k < nf; k++)
+		for (size_t i = f[k].first; i <= f[k].last && i < s->n; i++)
+			memcpy(s->level[i], f[k].name, sizeof s->level[i]);
 }
 
-static size_t cache_levels(size_t np, char (*names)[8])
+static size_t detect(struct bw_ctx *b, struct rl_probe_sweep *s,
+		     int in_memory, struct rl_found_level *f)
 {
-	size_t n = 0;
-	for (size_t k = 0; k < np; k++)
-		n += strcmp(names[k], "DRAM") != 0;
-	return n;
+	uint64_t claims[MAX_LEVELS];
+	per_thread_claims(b, s->threads, claims);
+	size_t nf = rl_detect_levels(s->pts, s->n, claims, b->n_claims,
+				     in_memory, DROP, f, MAX_LEVELS);
+	label(s, f, nf);
+	return nf;
+}
+
+/* levels[]: every claimed level, and the effective capacities seen */
+static void record_levels(struct bw_ctx *b, const struct rl_found_level *f1,
+			  size_t n1, const struct rl_found_level *fa,
+			  size_t na, unsigned threads)
+{
+	struct rl_machine *m = b->c->m;
+	m->n_levels = 0;
+	for (int lvl = 1; lvl <= RL_MACHINE_MAX_LEVELS; lvl++) {
+		const struct rl_level_claim *cl = NULL;
+		for (size_t i = 0; i < b->n_claims; i++)
+			if (b->claims[i].level == lvl)
+				cl = &b->claims[i];
+		uint64_t e1 = 0, ea = 0;
+		for (size_t i = 0; i < n1; i++)
+			if (f1[i].level == lvl)
+				e1 = f1[i].effective_bytes;
+		for (size_t i = 0; i < na; i++)
+			if (fa[i].level == lvl)
+				ea = fa[i].effective_bytes * threads;
+		if (!cl && !e1 && !ea)
+			continue;
+		struct rl_cache_level *l = &m->levels[m->n_levels++];
+		memset(l, 0, sizeof *l);
+		snprintf(l->level, sizeof l->level, "L%d", lvl);
+		if (cl) {
+			l->claimed_bytes = cl->bytes;
+			l->ways = cl->ways;
+			l->line_bytes = cl->line_bytes;
+			l->shared_cpus = cl->shared_cpus;
+			snprintf(l->source, sizeof l->source, "%s",
+				 b->c->cpu->cache_source);
+		} else {
+			snprintf(l->source, sizeof l->source, "none");
+		}
+		l->effective_bytes = e1;
+		l->effective_all_bytes = ea;
+	}
+}
+
+static void caches_line(struct bw_ctx *b, const struct rl_probe_sweep *s,
+			const struct rl_found_level *f, size_t nf)
+{
+	char claim[128] = "", found[128] = "";
+	for (size_t i = 0; i < b->n_claims; i++) {
+		char h[32], part[80];
+		human(h, sizeof h, (double)b->claims[i].bytes);
+		snprintf(part, sizeof part, "%sL%d %s%s", i ? " " : "",
+			 b->claims[i].level, h,
+			 b->claims[i].absurd ? " (not believed)" : "");
+		if (strlen(claim) + strlen(part) < sizeof claim)
+			strcat(claim, part);
+	}
+	for (size_t k = 0; k < nf; k++) {
+		if (!f[k].level)
+			continue;
+		char h[32], part[48];
+		human(h, sizeof h, (double)s->pts[f[k].last].bytes);
+		snprintf(part, sizeof part, " %.7s<=%s", f[k].name, h);
+		if (strlen(found) + strlen(part) < sizeof found)
+			strcat(found, part);
+	}
+	snprintf(b->c->m->caches, sizeof b->c->m->caches,
+		 "%s: %s; found per thread:%s", b->c->cpu->cache_source,
+		 claim[0] ? claim : "-", found[0] ? found : " -");
 }
 
 int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
@@ -192,116 +406,40 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	if (cap > (1ull << 30) || cap == 0)
 		cap = 1ull << 30;
 	size_t max_elems = (size_t)(cap / RL_TRIAD_STREAM_BYTES);
-	struct rl_triad_pool *pool;
-	int rc = rl_triad_pool_open(&pool, T, c->cpu->cpus, max_elems, err,
+	struct bw_ctx b = { .c = c };
+	b.n_claims = rl_level_claims(c->cpu, b.claims, MAX_LEVELS);
+	int rc = rl_triad_pool_open(&b.pool, T, c->cpu->cpus, max_elems, err,
 				    errlen);
 	if (rc)
 		return rc;
-	char found[128] = "";
-	struct rl_plateau pl1[RL_PROBE_MAX_SWEEP], pl2[RL_PROBE_MAX_SWEEP];
-	char names1[RL_PROBE_MAX_SWEEP][8], names2[RL_PROBE_MAX_SWEEP][8];
-	uint64_t dram_bytes = 0; /* per thread, from the one-core sweep */
+	struct rl_found_level f1[MAX_LEVELS], fa[MAX_LEVELS];
+	size_t n1 = 0, na = 0;
 
 	/* one core */
 	struct rl_probe_sweep *s1 = &c->extra->sweeps[0];
-	rc = sweep(c, pool, 1, max_elems, s1, err, errlen);
+	rc = sweep(&b, 1, max_elems, s1, err, errlen);
 	if (rc < 0)
 		goto out;
-	int at_cap = rc == 0;
 	c->extra->n_sweeps = 1;
-	size_t np1 = rl_find_plateaus(s1->pts, s1->n, DROP, pl1,
-				      RL_PROBE_MAX_SWEEP);
-	/* the last plateau is DRAM when the sweep ends in it: it stopped
-	 * falling there, or the memory cap came first */
-	int dram = np1 >= 2 && pl1[np1 - 1].last == s1->n - 1;
-	rl_name_levels(np1, dram, names1);
-	label(s1, pl1, np1, names1);
-	for (size_t k = 0; k < np1; k++) {
-		int is_dram = !strcmp(names1[k], "DRAM");
-		uint64_t ws = level_size(s1, &pl1[k], is_dram, c->o->quick);
-		if (is_dram)
-			dram_bytes = ws;
-		if ((rc = measure_level(c, pool, names1[k], 1, ws, is_dram, "",
-					err, errlen)))
-			goto out;
-		if (!is_dram) {
-			char h[32], part[48];
-			human(h, sizeof h, (double)s1->pts[pl1[k].last].bytes);
-			snprintf(part, sizeof part, " %.7s<=%s", names1[k], h);
-			if (strlen(found) + strlen(part) < sizeof found)
-				strcat(found, part);
-		}
-	}
-	/* no DRAM plateau before the memory cap (a noisy tail): the largest
-	 * size reached is beyond every cache we could fill */
-	if (!dram && at_cap && s1->n) {
-		dram_bytes = s1->pts[s1->n - 1].bytes;
-		if ((rc = measure_level(c, pool, "DRAM", 1, dram_bytes, 1,
-					", at the memory cap", err, errlen)))
-			goto out;
-	}
-	if (T == 1)
-		goto done;
-
-	/* all cores: cache levels from their own sweep when it finds the
-	 * same levels (a shared cache is smaller per thread), else (and
-	 * with --quick) at the one-core sizes; DRAM at the one-core DRAM
-	 * size per thread (beyond every cache for one core, so for all) */
-	struct rl_probe_sweep *sa = s1;
-	struct rl_plateau *pla = pl1;
-	char(*namesa)[8] = names1;
-	size_t npa = np1;
-	const char *note = c->o->quick ? ", at the 1-core sizes" : "";
-	if (!c->o->quick) {
+	n1 = detect(&b, s1, rc, f1);
+	if ((rc = level_roofs(&b, s1, f1, n1, 1, "", err, errlen)))
+		goto out;
+	caches_line(&b, s1, f1, n1);
+	if (T > 1) {
+		/* all cores: their own sweep (a shared cache holds less per
+		 * thread), on the same grid */
 		struct rl_probe_sweep *s2 = &c->extra->sweeps[1];
-		rc = sweep(c, pool, T, max_elems, s2, err, errlen);
+		rc = sweep(&b, T, max_elems, s2, err, errlen);
 		if (rc < 0)
 			goto out;
 		c->extra->n_sweeps = 2;
-		size_t np2 = rl_find_plateaus(s2->pts, s2->n, DROP, pl2,
-					      RL_PROBE_MAX_SWEEP);
-		int dram2 = np2 >= 2 && pl2[np2 - 1].last == s2->n - 1;
-		rl_name_levels(np2, dram2, names2);
-		label(s2, pl2, np2, names2);
-		if (cache_levels(np2, names2) == cache_levels(np1, names1)) {
-			sa = s2;
-			pla = pl2;
-			namesa = names2;
-			npa = np2;
-		} else {
-			note = ", at the 1-core sizes (the all-core sweep "
-			       "found other levels)";
-		}
-	}
-	for (size_t k = 0; k < npa; k++) {
-		if (!strcmp(namesa[k], "DRAM"))
-			continue;
-		uint64_t ws = level_size(sa, &pla[k], 0, c->o->quick);
-		if ((rc = measure_level(c, pool, namesa[k], T, ws, 0, note, err,
-					errlen)))
+		na = detect(&b, s2, rc, fa);
+		if ((rc = level_roofs(&b, s2, fa, na, T, "", err, errlen)))
 			goto out;
 	}
-	if (dram_bytes &&
-	    (rc = measure_level(c, pool, "DRAM", T, dram_bytes, 1,
-				", at the 1-core DRAM size", err, errlen)))
-		goto out;
-done:
+	record_levels(&b, f1, n1, fa, na, T);
 	rc = 0;
-	{
-		char claim[128] = "";
-		for (size_t i = 0; i < c->cpu->n_caches; i++) {
-			char h[32], part[48];
-			human(h, sizeof h, (double)c->cpu->caches[i].size_bytes);
-			snprintf(part, sizeof part, "%sL%d %s", i ? " " : "",
-				 c->cpu->caches[i].level, h);
-			if (strlen(claim) + strlen(part) < sizeof claim)
-				strcat(claim, part);
-		}
-		snprintf(c->m->caches, sizeof c->m->caches,
-			 "%s: %s; found per thread:%s", c->cpu->cache_source,
-			 claim[0] ? claim : "-", found);
-	}
 out:
-	rl_triad_pool_close(pool);
+	rl_triad_pool_close(b.pool);
 	return rc;
 }

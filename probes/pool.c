@@ -43,6 +43,7 @@ struct worker {
 	double *chunk_shared; /* best chunk times, together and undisturbed */
 	size_t chunk_cap;
 	double pass_s;                    /* sum of the best chunk times */
+	volatile double sink;             /* keeps the read streams' sums */
 };
 
 struct rl_triad_pool {
@@ -52,8 +53,9 @@ struct rl_triad_pool {
 	pthread_cond_t cv, done_cv;
 	unsigned gen, done;
 	int quit;
-	/* the current job */
+	/* the current job: the triad, or a read / fill stream */
 	rl_triad_fn fn;
+	rl_rw_fn rw;
 	unsigned threads, trials, reps;
 	size_t elems;
 	int chunked;
@@ -79,6 +81,16 @@ static void spin_barrier(struct rl_triad_pool *p, unsigned n)
 	}
 	while (atomic_load(&p->phase) == ph)
 		__builtin_ia32_pause();
+}
+
+static void kernel(struct worker *w, size_t off, size_t len)
+{
+	struct rl_triad_pool *p = w->pool;
+	if (p->rw)
+		w->sink = w->sink + p->rw(w->a + off, w->b + off, w->c + off,
+					  3.0, len);
+	else
+		p->fn(w->a + off, w->b + off, w->c + off, 3.0, len);
 }
 
 static void touch(struct worker *w, size_t elems)
@@ -112,7 +124,7 @@ static void chunked_pass(struct worker *w, size_t nch)
 							  : p->elems - off;
 		unsigned long c0 = atomic_load(&p->chunks_done);
 		double t0 = now_s();
-		p->fn(w->a + off, w->b + off, w->c + off, 3.0, len);
+		kernel(w, off, len);
 		double dt = now_s() - t0;
 		unsigned long others = atomic_fetch_add(&p->chunks_done, 1) - c0;
 		/* running together, each other thread finishes about one
@@ -145,7 +157,7 @@ static void run_job(struct worker *w)
 		spin_barrier(p, p->threads);
 		double t0 = now_s();
 		for (unsigned r = 0; r < p->reps; r++)
-			p->fn(w->a, w->b, w->c, 3.0, p->elems);
+			kernel(w, 0, p->elems);
 		w->t1[t] = now_s();
 		w->t0[t] = t0;
 	}
@@ -324,12 +336,14 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 		      struct rl_triad_result *r, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
-	rl_triad_fn fn = rl_triad_kernel(q->isa, q->nt);
-	if (!fn)
+	rl_triad_fn fn = q->op == RL_OP_TRIAD ? rl_triad_kernel(q->isa, q->nt)
+					      : NULL;
+	rl_rw_fn rw = rl_rw_kernel(q->isa, q->op, q->nt);
+	if (!fn && !rw)
 		return rl_fail(err, errlen, RL_ENOTSUP,
-			       "no %s triad kernel for '%s' on this CPU",
+			       "no %s %s kernel for '%s' on this CPU",
 			       q->nt ? "non-temporal" : "plain",
-			       rl_isa_name(q->isa));
+			       rl_stream_op_name(q->op), rl_isa_name(q->isa));
 	if (q->threads < 1 || q->threads > p->n || q->elems < 16 ||
 	    q->elems > p->max_elems || q->trials < 1 ||
 	    q->trials >= MAX_TRIALS)
@@ -338,6 +352,7 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 			       "out of range",
 			       q->threads, q->elems, q->trials);
 	p->fn = fn;
+	p->rw = rw;
 	p->threads = q->threads;
 	p->elems = q->elems;
 	/* warm-up and calibration: one pass after the first touch */

@@ -8,12 +8,16 @@
  *               else CPUID leaf 4)
  *   triad*.c    STREAM triad a[i] = b[i] + s*c[i] in f64, plain and
  *               non-temporal stores, one file per ISA (per-object flags)
+ *   rw_*.c      read-only stream (sum of a, b, c) and write-only fill
+ *               (a = b = c = s, plain and non-temporal), one file per ISA
  *   pool.c      pinned worker threads that own (first-touch) their arrays
  *   fma*.c      K independent accumulator chains, per ISA and precision
  *   clock.c     core clock from a dependent chain of 1-cycle integer adds,
  *               alone and beside FMA chains (the clock under FMA load)
  *   load_clock.c the clock under FMA load on several cores at once
- *   plateau.c   plateau and memory-level detection on sweep data
+ *   plateau.c   plateaus of sweep data
+ *   levels.c    memory levels from a sweep and the claimed cache sizes,
+ *               monotonic roofs
  *   model.c     the whole measurement: fills struct rl_machine
  *
  * Ownership: every struct here is caller-allocated; rl_triad_pool_open
@@ -40,6 +44,8 @@ struct rl_cache_info {
 	char type;               /* 'D' data, 'U' unified */
 	uint64_t size_bytes;
 	unsigned shared_cpus;    /* logical CPUs sharing it (0 unknown) */
+	unsigned ways;           /* associativity (0 unknown) */
+	unsigned line_bytes;     /* line size (0 unknown) */
 };
 
 struct rl_cpu {
@@ -76,6 +82,19 @@ typedef void (*rl_triad_fn)(double *restrict a, const double *restrict b,
 /* Kernel of an ISA (nt != 0: non-temporal stores); NULL if not built. */
 rl_triad_fn rl_triad_kernel(enum rl_isa isa, int nt);
 
+/* The access-mix streams over the same three arrays: RL_OP_READ sums
+ * a, b and c (returns the sum so the loads stay), RL_OP_FILL stores s
+ * into all three (plain or non-temporal). 24 B per element either way
+ * (read or written). */
+enum rl_stream_op { RL_OP_TRIAD, RL_OP_READ, RL_OP_FILL };
+typedef double (*rl_rw_fn)(double *restrict a, double *restrict b,
+			   double *restrict c, double s, size_t n);
+/* Read or fill kernel of an ISA; NULL if not built (scalar has no
+ * non-temporal fill) or op is RL_OP_TRIAD. */
+rl_rw_fn rl_rw_kernel(enum rl_isa isa, enum rl_stream_op op, int nt);
+/* "triad", "read", "fill" */
+const char *rl_stream_op_name(enum rl_stream_op op);
+
 #define RL_TRIAD_STREAM_BYTES 24 /* per element: read b, c; write a */
 #define RL_TRIAD_MOVED_BYTES 32  /* + the write-allocate read of a */
 #define RL_TRIAD_FLOPS 2
@@ -93,6 +112,7 @@ void rl_triad_pool_close(struct rl_triad_pool *pool);
 struct rl_triad_params {
 	enum rl_isa isa;
 	int nt;                 /* non-temporal stores */
+	enum rl_stream_op op;   /* RL_OP_TRIAD (0) or a read / fill stream */
 	unsigned threads;       /* first `threads` workers of the pool */
 	size_t elems;           /* per thread, per array */
 	unsigned trials;        /* timed trials (after warm-up) */
@@ -240,6 +260,49 @@ int rl_sweep_done_n(const struct rl_sweep_point *pts, size_t n,
  * bandwidth stopped falling). levels[i] receives "L1".. or "DRAM". */
 void rl_name_levels(size_t n_plateaus, int dram_reached,
 		    char (*levels)[8]);
+
+/* ---- memory levels (levels.c) ---------------------------------------- */
+
+/* A cache level as claimed (sysfs / CPUID), data or unified. */
+struct rl_level_claim {
+	int level;               /* 1, 2, 3, ... */
+	uint64_t bytes;          /* per instance */
+	unsigned ways, line_bytes, shared_cpus; /* 0 unknown */
+	int absurd;              /* cannot be true here: no boundary from it */
+};
+
+/* The claimed levels 1, 2, ... in order (data cache where split);
+ * returns how many. */
+size_t rl_level_claims(const struct rl_cpu *cpu, struct rl_level_claim *out,
+		       size_t max);
+/* What one of `threads` threads can fill of a claimed level (a shared
+ * instance is split); 0 when the claim is absurd or absent. */
+uint64_t rl_claim_per_thread(const struct rl_level_claim *c,
+			     unsigned threads);
+
+struct rl_found_level {
+	char name[8];            /* "L1".."L9", "DRAM" */
+	int level;               /* 1.. for caches, 0 DRAM */
+	size_t first, last;      /* sweep indices of its plateau(s) */
+	size_t roof;             /* the sweep point its roof is measured at */
+	double gbs;              /* the sweep's bandwidth there */
+	uint64_t effective_bytes; /* caches: where its plateau ends */
+};
+
+/* Levels of a sweep (growing sizes per thread). claims[i]: the claimed
+ * size of level i+1 per thread (0: absent or absurd, the plateaus
+ * decide); n_claims 0: nothing claimed, plateaus are L1, L2, ... in
+ * order. in_memory: the sweep ended in memory (bandwidth stopped falling
+ * or the memory cap): its last plateau, else its last point, is DRAM.
+ * See levels.c for the rules. Returns the number of levels written. */
+size_t rl_detect_levels(const struct rl_sweep_point *pts, size_t n,
+			const uint64_t *claims, size_t n_claims,
+			int in_memory, double drop_frac,
+			struct rl_found_level *out, size_t max);
+
+/* 0 when gbs[0] >= gbs[1] >= ... (values <= 0 skipped on the left),
+ * else the index (>= 1) of the first value above its predecessor. */
+int rl_roofs_monotonic(const double *gbs, size_t n);
 
 /* ---- the whole model ------------------------------------------------- */
 

@@ -94,6 +94,129 @@ static void sample(struct rl_machine *m)
 	/* no load clock: null in the file */
 }
 
+/* sample() with every field of version 2 set */
+static void sample2(struct rl_machine *m)
+{
+	sample(m);
+	m->loadavg1 = 1.75;
+	m->bw[0].read_gbs = 61.5;
+	m->bw[0].write_gbs = 70.25;
+	m->bw[0].write_nt_gbs = 40.5;
+	m->compute[0].width_bits = 256;
+	m->compute[0].fma = 1;
+	m->compute[1].width_bits = 64;
+	m->compute[1].fma = 0;
+	struct rl_cache_level *l = &m->levels[m->n_levels++];
+	snprintf(l->level, sizeof l->level, "L1");
+	l->claimed_bytes = 48 * 1024;
+	l->ways = 12;
+	l->line_bytes = 64;
+	l->shared_cpus = 1;
+	snprintf(l->source, sizeof l->source, "sysfs");
+	l->effective_bytes = 48 * 1024;
+	l->effective_all_bytes = 96 * 1024;
+	l = &m->levels[m->n_levels++];
+	snprintf(l->level, sizeof l->level, "L3");
+	l->claimed_bytes = 480ull << 20;
+	l->ways = 16;
+	l->line_bytes = 64;
+	l->shared_cpus = 2;
+	snprintf(l->source, sizeof l->source, "sysfs");
+	l->effective_bytes = 68ull << 20;
+	l->effective_all_bytes = 0; /* not seen: null in the file */
+}
+
+Test(machine, json_round_trip_of_version_2_fields)
+{
+	static struct rl_machine m, back;
+	char path[256], err[512];
+	sample2(&m);
+	snprintf(path, sizeof path, "%s/m2.json", dir);
+	cr_assert_eq(rl_machine_save(path, &m, err, sizeof err), 0, "%s", err);
+	const char *text = read_text(path);
+	cr_expect(strstr(text, "\"effective_all_bytes\": null"), "%s", text);
+	cr_expect(strstr(text, "\"write_nt_gbs\": 40.5"), "%s", text);
+	cr_expect(strstr(text, "\"fma\": true"), "%s", text);
+	cr_expect(strstr(text, "\"fma\": false"), "%s", text);
+	cr_expect(strstr(text, "\"loadavg1\": 1.75"), "%s", text);
+	cr_assert_eq(rl_machine_load(path, &back, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_float_eq(back.loadavg1, 1.75, 1e-9);
+	cr_expect_float_eq(back.bw[0].read_gbs, 61.5, 1e-9);
+	cr_expect_float_eq(back.bw[0].write_gbs, 70.25, 1e-9);
+	cr_expect_float_eq(back.bw[0].write_nt_gbs, 40.5, 1e-9);
+	cr_expect_eq(back.bw[1].read_gbs, 0);
+	cr_expect_eq(back.compute[0].width_bits, 256);
+	cr_expect_eq(back.compute[0].fma, 1);
+	cr_expect_eq(back.compute[1].width_bits, 64);
+	cr_expect_eq(back.compute[1].fma, 0);
+	cr_assert_eq(back.n_levels, 2);
+	for (size_t i = 0; i < 2; i++) {
+		cr_expect_str_eq(back.levels[i].level, m.levels[i].level);
+		cr_expect_eq(back.levels[i].claimed_bytes,
+			     m.levels[i].claimed_bytes);
+		cr_expect_eq(back.levels[i].ways, m.levels[i].ways);
+		cr_expect_eq(back.levels[i].line_bytes, m.levels[i].line_bytes);
+		cr_expect_eq(back.levels[i].shared_cpus,
+			     m.levels[i].shared_cpus);
+		cr_expect_str_eq(back.levels[i].source, m.levels[i].source);
+		cr_expect_eq(back.levels[i].effective_bytes,
+			     m.levels[i].effective_bytes);
+		cr_expect_eq(back.levels[i].effective_all_bytes,
+			     m.levels[i].effective_all_bytes);
+	}
+	/* unknown load average: null, read back as -1 */
+	m.loadavg1 = -1;
+	cr_assert_eq(rl_machine_save(path, &m, err, sizeof err), 0, "%s", err);
+	cr_expect(strstr(read_text(path), "\"loadavg1\": null"));
+	cr_assert_eq(rl_machine_load(path, &back, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_eq(back.loadavg1, -1);
+}
+
+/* A file from before version 2 still loads (rlprof report on old
+ * results), its new fields empty; as the cached model it is outdated:
+ * rl_machine_obtain without probing says so instead of handing out a
+ * model whose read/fill roofs and cache levels are all zero. */
+Test(machine, version_1_loads_but_is_not_used_as_the_cache)
+{
+	static struct rl_machine m;
+	char path[3000], err[1024], want[4200];
+	const char *v1 =
+		"{\"format\": \"rlprof-machine\", \"version\": 1, "
+		"\"cores\": 2, \"bandwidth\": [{\"level\": \"DRAM\", "
+		"\"threads\": 1, \"stream_gbs\": 20}], \"compute\": "
+		"[{\"name\": \"avx2-fma\", \"kind\": \"peak\", "
+		"\"precision\": \"f64\", \"threads\": 1, \"gflops\": 50}]}";
+	snprintf(path, sizeof path, "%s/v1.json", dir);
+	write_text(path, v1);
+	cr_assert_eq(rl_machine_load(path, &m, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(m.version, 1);
+	cr_expect_eq(m.n_levels, 0);
+	cr_expect_eq(m.bw[0].read_gbs, 0);
+	cr_expect_eq(m.compute[0].width_bits, 0);
+	cr_expect_eq(m.loadavg1, -1);
+
+	setenv("XDG_CACHE_HOME", dir, 1);
+	cr_assert_eq(rl_machine_cache_path(path, sizeof path, err, sizeof err),
+		     0, "%s", err);
+	char sub[300];
+	snprintf(sub, sizeof sub, "%s/rlprof", dir);
+	mkdir(sub, 0755);
+	write_text(path, v1);
+	int probed = 1;
+	cr_assert_eq(rl_machine_obtain(&m, 0, &probed, err, sizeof err),
+		     RL_ENOENT);
+	cr_expect_eq(probed, 0);
+	snprintf(want, sizeof want,
+		 "the machine model in '%s' is from an older rlprof (no "
+		 "cache levels, read and fill roofs): run 'rlprof probe "
+		 "--force'",
+		 path);
+	cr_expect_str_eq(err, want);
+	cr_expect_eq(m.n_bw, 0, "an outdated model is not handed out");
+}
+
 TestSuite(machine, .init = setup, .fini = teardown);
 
 Test(machine, json_round_trip)
@@ -105,7 +228,7 @@ Test(machine, json_round_trip)
 	cr_assert_eq(rl_machine_save(path, &m, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(rl_machine_load(path, &back, err, sizeof err), 0, "%s",
 		     err);
-	cr_expect_eq(back.version, 1);
+	cr_expect_eq(back.version, 2);
 	cr_expect_str_eq(back.cpu_model, "Test CPU \"quoted\"");
 	cr_expect_str_eq(back.isa, "avx2 fma sse2");
 	cr_expect_eq(back.cores, 2);
@@ -141,7 +264,7 @@ Test(machine, json_round_trip)
 
 	const char *text = read_text(path);
 	cr_expect_not_null(strstr(text, "\"format\": \"rlprof-machine\""));
-	cr_expect_not_null(strstr(text, "\"version\": 1"));
+	cr_expect_not_null(strstr(text, "\"version\": 2"));
 	cr_expect_not_null(strstr(text, "\"nt_gbs\": null"), "%s", text);
 	cr_expect_not_null(strstr(text, "\"load_clock_ghz\": 3.39"), "%s",
 			   text);
@@ -207,12 +330,12 @@ Test(machine, newer_version_rejected)
 	struct rl_machine m;
 	char path[256], err[512], want[512];
 	snprintf(path, sizeof path, "%s/new.json", dir);
-	write_text(path, "{\"format\": \"rlprof-machine\", \"version\": 2, "
+	write_text(path, "{\"format\": \"rlprof-machine\", \"version\": 3, "
 			 "\"bandwidth\": [], \"compute\": [], \"new\": {}}");
 	cr_assert_eq(rl_machine_load(path, &m, err, sizeof err), RL_EVERSION);
 	snprintf(want, sizeof want,
-		 "'%s' was written by a newer rlprof (machine version 2, this "
-		 "one reads 1)",
+		 "'%s' was written by a newer rlprof (machine version 3, this "
+		 "one reads 2)",
 		 path);
 	cr_expect_str_eq(err, want);
 }

@@ -364,6 +364,263 @@ Test(probe, levels_without_dram)
 	cr_expect_str_eq(names[2], "DRAM");
 }
 
+/* ---- levels from the claimed sizes and the plateaus ------------------ */
+
+static const char *names_of(const struct rl_found_level *f, size_t n)
+{
+	static char buf[128];
+	buf[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		strcat(buf, i ? " " : "");
+		strcat(buf, f[i].name);
+	}
+	return buf;
+}
+
+/* No level's roof point fits in the level above (twice its effective
+ * capacity at least, where the plateau has such a point). */
+static void roofs_beyond_the_level_above(const struct rl_sweep_point *p,
+					 const struct rl_found_level *f,
+					 size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		cr_expect_gt(p[f[i].roof].bytes, f[i - 1].effective_bytes,
+			     "%s roof at %llu B inside %s (%llu B)", f[i].name,
+			     (unsigned long long)p[f[i].roof].bytes,
+			     f[i - 1].name,
+			     (unsigned long long)f[i - 1].effective_bytes);
+		cr_expect_geq(f[i].roof, f[i].first);
+		cr_expect_leq(f[i].roof, f[i].last);
+	}
+}
+
+/* The Xeon VM of the notes: sysfs claims 48 KiB, 2 MiB and the host's
+ * 480 MiB L3; the L3 plateau ends at 48 MiB in this sweep. */
+Test(probe, detect_levels_vm_l3_from_its_plateau)
+{
+	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
+	struct rl_found_level f[8];
+	size_t n = load(p, xeon, sizeof xeon / sizeof xeon[0]);
+	const uint64_t claims[] = { 48 * KiB, 2 * MiB, 480 * MiB };
+	size_t nf = rl_detect_levels(p, n, claims, 3, 1, 0.15, f, 8);
+	cr_assert_eq(nf, 4, "%s", names_of(f, nf));
+	cr_expect_str_eq(names_of(f, nf), "L1 L2 L3 DRAM");
+	cr_expect_eq(f[0].effective_bytes, 48 * KiB);
+	cr_expect_eq(f[1].effective_bytes, 1536 * KiB);
+	cr_expect_eq(f[2].effective_bytes, 48 * MiB, "L3 ends where its "
+		     "plateau ends, not at the claimed 480 MiB");
+	cr_expect_eq(f[3].effective_bytes, 0);
+	cr_expect_float_eq(f[2].gbs, p[f[2].roof].gbs, 0);
+	cr_expect_gt(f[2].gbs, 29, "L3 roof %g", f[2].gbs);
+	/* DRAM measured at 4x the L3's effective capacity or beyond */
+	cr_expect_geq(p[f[3].roof].bytes, 4 * 48 * MiB);
+	cr_expect_float_eq(f[3].gbs, 16.9, 0);
+	roofs_beyond_the_level_above(p, f, nf);
+	cr_expect_eq(f[1].level, 2);
+	cr_expect_eq(f[3].level, 0);
+}
+
+/* What the quick probe did: L1's points were disturbed, no L1 plateau.
+ * The first plateau starts beyond L1's claimed size, so it is L2, not a
+ * mislabelled "L1"; L1 stays unnamed. */
+Test(probe, detect_levels_missing_l1_is_not_invented)
+{
+	static const double d[][2] = {
+		{ 24 * KiB, 395 }, { 48 * KiB, 200 }, { 96 * KiB, 112 },
+		{ 192 * KiB, 113 }, { 384 * KiB, 112 }, { 768 * KiB, 110 },
+		{ 3 * MiB, 31 },   { 6 * MiB, 30 },   { 12 * MiB, 30 },
+		{ 24 * MiB, 29 },  { 48 * MiB, 30 },  { 96 * MiB, 22 },
+		{ 196 * MiB, 17 }, { 393 * MiB, 17 }, { 786 * MiB, 17 },
+	};
+	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
+	struct rl_found_level f[8];
+	size_t n = load(p, d, sizeof d / sizeof d[0]);
+	const uint64_t claims[] = { 48 * KiB, 2 * MiB, 480 * MiB };
+	size_t nf = rl_detect_levels(p, n, claims, 3, 1, 0.15, f, 8);
+	cr_expect_str_eq(names_of(f, nf), "L2 L3 DRAM");
+	cr_expect_float_eq(f[0].gbs, p[f[0].roof].gbs, 0);
+	cr_expect_lt(f[0].gbs, 120);
+	/* without claims the same sweep can only count plateaus */
+	nf = rl_detect_levels(p, n, NULL, 0, 1, 0.15, f, 8);
+	cr_expect_str_eq(names_of(f, nf), "L1 L2 DRAM");
+}
+
+/* A noisy point inside L2 and an L1 plateau split by a slow first
+ * point: still one level each. */
+Test(probe, detect_levels_noisy_points_stay_in_their_level)
+{
+	static const double d[][2] = {
+		{ 12 * KiB, 300 }, { 17 * KiB, 390 }, { 24 * KiB, 400 },
+		{ 34 * KiB, 398 }, { 68 * KiB, 120 }, { 96 * KiB, 118 },
+		{ 136 * KiB, 119 }, { 192 * KiB, 80 }, /* a busy moment */
+		{ 272 * KiB, 117 }, { 384 * KiB, 116 }, { 543 * KiB, 117 },
+		{ 2 * MiB, 90 },   { 3 * MiB, 88 },   { 4 * MiB, 89 },
+		{ 6 * MiB, 88 },   { 8 * MiB, 87 },   { 12 * MiB, 88 },
+		{ 24 * MiB, 60 },  { 48 * MiB, 40 },  { 68 * MiB, 39 },
+		{ 96 * MiB, 40 },
+	};
+	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
+	struct rl_found_level f[8];
+	size_t n = load(p, d, sizeof d / sizeof d[0]);
+	const uint64_t claims[] = { 48 * KiB, 1 * MiB, 32 * MiB };
+	size_t nf = rl_detect_levels(p, n, claims, 3, 1, 0.15, f, 8);
+	cr_assert_str_eq(names_of(f, nf), "L1 L2 L3 DRAM");
+	cr_expect_float_eq(f[0].gbs, 398, 2, "L1 roof %g", f[0].gbs);
+	cr_expect_eq(f[1].first, 4);
+	cr_expect_eq(f[1].effective_bytes, 543 * KiB);
+	cr_expect_gt(f[1].gbs, 110);
+	cr_expect_eq(f[2].effective_bytes, 12 * MiB);
+	roofs_beyond_the_level_above(p, f, nf);
+	/* the same sweep cut before memory: no DRAM named */
+	nf = rl_detect_levels(p, 17, claims, 3, 0, 0.15, f, 8);
+	cr_expect_str_eq(names_of(f, nf), "L1 L2 L3");
+}
+
+/* The Zen 5 VM without sysfs: CPUID claims a 508 MiB 1-way L3. The
+ * claim is absurd, so the L3 is what the plateau shows (16 MiB). */
+Test(probe, detect_levels_absurd_claim)
+{
+	static const double amd[][2] = {
+		{ 12 * KiB, 370 }, { 24 * KiB, 375 }, { 48 * KiB, 360 },
+		{ 96 * KiB, 150 }, { 192 * KiB, 152 }, { 384 * KiB, 149 },
+		{ 768 * KiB, 148 }, { 1536 * KiB, 110 }, { 3 * MiB, 90 },
+		{ 6 * MiB, 92 },   { 12 * MiB, 88 },   { 16 * MiB, 86 },
+		{ 24 * MiB, 60 },  { 32 * MiB, 40 },   { 64 * MiB, 28 },
+		{ 128 * MiB, 27 }, { 256 * MiB, 27.5 },
+	};
+	static struct rl_cpu cpu;
+	memset(&cpu, 0, sizeof cpu);
+	cpu.mem_bytes = 24ull << 30;
+	const struct rl_cache_info ci[] = {
+		{ 1, 'D', 48 * KiB, 1, 12, 64 },
+		{ 2, 'U', 1 * MiB, 1, 16, 64 },
+		{ 3, 'U', 508 * MiB, 2, 1, 64 },
+	};
+	memcpy(cpu.caches, ci, sizeof ci);
+	cpu.n_caches = 3;
+	struct rl_level_claim cl[8];
+	size_t nc = rl_level_claims(&cpu, cl, 8);
+	cr_assert_eq(nc, 3);
+	cr_expect_not(cl[0].absurd);
+	cr_expect_not(cl[1].absurd);
+	cr_expect(cl[2].absurd, "a 508 MiB direct-mapped L3");
+	cr_expect_eq(cl[2].bytes, 508 * MiB, "the claim is kept as claimed");
+	uint64_t claims[3];
+	for (size_t i = 0; i < nc; i++)
+		claims[i] = rl_claim_per_thread(&cl[i], 1);
+	cr_expect_eq(claims[2], 0);
+
+	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
+	struct rl_found_level f[8];
+	size_t n = load(p, amd, sizeof amd / sizeof amd[0]);
+	size_t nf = rl_detect_levels(p, n, claims, nc, 1, 0.15, f, 8);
+	cr_assert_str_eq(names_of(f, nf), "L1 L2 L3 DRAM");
+	cr_expect_eq(f[2].effective_bytes, 16 * MiB);
+	cr_expect_float_eq(f[3].gbs, 27.5, 0.6);
+	roofs_beyond_the_level_above(p, f, nf);
+}
+
+Test(probe, level_claims_believable_and_shared)
+{
+	static struct rl_cpu cpu;
+	memset(&cpu, 0, sizeof cpu);
+	cpu.mem_bytes = 24ull << 30;
+	const struct rl_cache_info ci[] = {
+		{ 1, 'D', 48 * KiB, 1, 12, 64 },
+		{ 1, 'U', 32 * KiB, 1, 8, 64 }, /* not data: ignored */
+		{ 2, 'U', 2 * MiB, 1, 16, 64 },
+		{ 3, 'U', 480 * MiB, 2, 16, 64 },
+		{ 4, 'U', 1 * MiB, 2, 16, 64 }, /* smaller than L3 */
+	};
+	memcpy(cpu.caches, ci, sizeof ci);
+	cpu.n_caches = 5;
+	struct rl_level_claim cl[8];
+	size_t nc = rl_level_claims(&cpu, cl, 8);
+	cr_assert_eq(nc, 4);
+	cr_expect_eq(cl[0].bytes, 48 * KiB);
+	cr_expect_eq(cl[0].ways, 12);
+	cr_expect_eq(cl[0].line_bytes, 64);
+	/* 480 MiB in 24 GiB is possible (the plateau decides its size) */
+	cr_expect_not(cl[2].absurd);
+	cr_expect(cl[3].absurd);
+	/* a shared instance is split between the threads that share it */
+	cr_expect_eq(rl_claim_per_thread(&cl[2], 1), 480 * MiB);
+	cr_expect_eq(rl_claim_per_thread(&cl[2], 2), 240 * MiB);
+	cr_expect_eq(rl_claim_per_thread(&cl[2], 8), 240 * MiB);
+	cr_expect_eq(rl_claim_per_thread(&cl[3], 1), 0);
+	/* larger than an eighth of memory: not believed */
+	cpu.mem_bytes = 2ull << 30;
+	nc = rl_level_claims(&cpu, cl, 8);
+	cr_expect(cl[2].absurd);
+	/* nothing claimed */
+	cpu.n_caches = 0;
+	cr_expect_eq(rl_level_claims(&cpu, cl, 8), 0);
+}
+
+Test(probe, roofs_monotonic)
+{
+	const double ok[] = { 500, 120, 30, 18 };
+	const double eq[] = { 500, 500, 30, 30 };
+	const double bad[] = { 816, 1054, 30, 18 };
+	const double bad3[] = { 500, 120, 18, 30 };
+	const double skip[] = { 0, 120, 30, 18 };
+	cr_expect_eq(rl_roofs_monotonic(ok, 4), 0);
+	cr_expect_eq(rl_roofs_monotonic(eq, 4), 0);
+	cr_expect_eq(rl_roofs_monotonic(bad, 4), 1);
+	cr_expect_eq(rl_roofs_monotonic(bad3, 4), 3);
+	cr_expect_eq(rl_roofs_monotonic(skip, 4), 0);
+	cr_expect_eq(rl_roofs_monotonic(ok, 0), 0);
+}
+
+/* The read and fill kernels of every ISA here: the sum of the three
+ * arrays, and every element written. */
+static void rw_ok(enum rl_isa isa)
+{
+	struct rl_cpu cpu;
+	memset(&cpu, 0, sizeof cpu);
+	rl_cpu_features(&cpu);
+	if (!rl_isa_usable(&cpu, isa))
+		cr_skip_test("this CPU cannot run %s", rl_isa_name(isa));
+	const size_t n = 1000 + 7;
+	double *a = aligned_alloc(64, 8192), *b = aligned_alloc(64, 8192),
+	       *c = aligned_alloc(64, 8192);
+	cr_assert(a && b && c);
+	double want = 0;
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (double)i;
+		b[i] = 2.0 * (double)i;
+		c[i] = 0.5;
+		want += a[i] + b[i] + c[i];
+	}
+	rl_rw_fn rd = rl_rw_kernel(isa, RL_OP_READ, 0);
+	cr_assert_not_null(rd);
+	cr_expect_float_eq(rd(a, b, c, 0, n), want, 1e-9 * want);
+	cr_expect_null(rl_rw_kernel(isa, RL_OP_READ, 1));
+	cr_expect_null(rl_rw_kernel(isa, RL_OP_TRIAD, 0));
+	for (int nt = 0; nt < 2; nt++) {
+		rl_rw_fn fill = rl_rw_kernel(isa, RL_OP_FILL, nt);
+		if (nt && isa == RL_ISA_SCALAR) {
+			cr_expect_null(fill);
+			continue;
+		}
+		cr_assert_not_null(fill);
+		fill(a, b, c, 7.0 + nt, n);
+		size_t wrong = 0;
+		for (size_t i = 0; i < n; i++)
+			wrong += a[i] != 7.0 + nt || b[i] != 7.0 + nt ||
+				 c[i] != 7.0 + nt;
+		cr_expect_eq(wrong, 0, "%s fill nt=%d", rl_isa_name(isa), nt);
+	}
+	free(a);
+	free(b);
+	free(c);
+}
+
+Test(probe, rw_scalar) { rw_ok(RL_ISA_SCALAR); }
+Test(probe, rw_sse2) { rw_ok(RL_ISA_SSE2); }
+Test(probe, rw_avx2) { rw_ok(RL_ISA_AVX2); }
+Test(probe, rw_avx512) { rw_ok(RL_ISA_AVX512); }
+
 /* ---- the command ----------------------------------------------------- */
 
 Test(probe, csv_header_and_cache_file, .timeout = 300)
@@ -410,6 +667,114 @@ Test(probe, csv_header_and_cache_file, .timeout = 300)
 	cr_expect_eq(m.quick, 1);
 	cr_expect_gt(m.n_bw, 0);
 	cr_expect_gt(m.n_compute, 0);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* `rlprof probe --quick` end to end: the levels it names are the
+ * claimed ones (never a level beyond the claims, never a cache roof
+ * measured where the working set fits in the level above or beyond the
+ * level's own believable claim), levels[] carries the claims, and
+ * every measured roof falls from level to level. Asserts no time. */
+Test(probe, quick_probe_names_levels_from_the_claims, .timeout = 300)
+{
+	char dir[] = "/tmp/rlprof-test-levels-XXXXXX", cmd[512], err[512];
+	cr_assert_not_null(mkdtemp(dir));
+	if (access(RL_BUILD_DIR "/bin/rlprof", X_OK))
+		cr_skip_test("no rlprof at " RL_BUILD_DIR "/bin");
+	snprintf(cmd, sizeof cmd,
+		 "XDG_CACHE_HOME='%s' '" RL_BUILD_DIR
+		 "/bin/rlprof' probe --quick --force >/dev/null 2>'%s/err'",
+		 dir, dir);
+	int rc = system(cmd);
+	char path[600];
+	snprintf(path, sizeof path, "%s/err", dir);
+	FILE *e = fopen(path, "r");
+	char msg[2048] = "";
+	if (e) {
+		size_t n = fread(msg, 1, sizeof msg - 1, e);
+		msg[n] = 0;
+		fclose(e);
+	}
+	if (rc && strstr(msg, "too busy"))
+		cr_skip_test("the machine is too busy to measure: %s", msg);
+	cr_assert_eq(rc, 0, "%s", msg);
+
+	static struct rl_cpu cpu;
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	struct rl_level_claim cl[8];
+	size_t nc = rl_level_claims(&cpu, cl, 8);
+	char cache[4096];
+	setenv("XDG_CACHE_HOME", dir, 1);
+	cr_assert_eq(rl_machine_cache_path(cache, sizeof cache, err,
+					   sizeof err), 0, "%s", err);
+	static struct rl_machine m;
+	cr_assert_eq(rl_machine_load(cache, &m, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(m.version, RL_MACHINE_VERSION);
+	cr_expect(m.loadavg1 >= 0, "load average recorded");
+	/* levels[]: one per claimed level, as claimed */
+	cr_assert_geq(m.n_levels, nc);
+	for (size_t i = 0; i < nc; i++) {
+		char want[8];
+		snprintf(want, sizeof want, "L%d", cl[i].level);
+		cr_expect_str_eq(m.levels[i].level, want);
+		cr_expect_eq(m.levels[i].claimed_bytes, cl[i].bytes);
+		cr_expect_eq(m.levels[i].ways, cl[i].ways);
+		cr_expect_str_eq(m.levels[i].source, cpu.cache_source);
+		if (!cl[i].absurd && m.levels[i].effective_bytes)
+			cr_expect_leq(m.levels[i].effective_bytes,
+				      cl[i].bytes * 3 / 2,
+				      "%s plateau ends beyond its claim",
+				      want);
+	}
+	int dram1 = 0;
+	for (unsigned t = 1; t <= m.cores; t += m.cores > 1 ? m.cores - 1 : 1) {
+		double prev = 0;
+		uint64_t above = 0;
+		for (int lvl = 1; lvl <= 9; lvl++) {
+			char name[8];
+			snprintf(name, sizeof name, "L%d", lvl);
+			const struct rl_bw_roof *b = NULL;
+			for (size_t i = 0; i < m.n_bw; i++)
+				if (m.bw[i].threads == t &&
+				    !strcmp(m.bw[i].level, name))
+					b = &m.bw[i];
+			if (!b)
+				continue;
+			if (nc)
+				cr_expect_leq((size_t)lvl, nc,
+					      "%s named beyond the claims",
+					      name);
+			uint64_t ws = b->working_set_bytes / t;
+			uint64_t claim = lvl <= (int)nc
+						 ? rl_claim_per_thread(&cl[lvl - 1], t)
+						 : 0;
+			if (claim)
+				cr_expect_leq(ws, claim,
+					      "%s roof at %llu B per thread, "
+					      "claimed %llu", name,
+					      (unsigned long long)ws,
+					      (unsigned long long)claim);
+			cr_expect_gt(ws, above, "%s roof inside the level "
+				     "above", name);
+			if (prev > 0)
+				cr_expect_leq(b->stream_gbs, prev,
+					      "%s above the level before", name);
+			cr_expect_gt(b->read_gbs, 0);
+			cr_expect_gt(b->write_gbs, 0);
+			prev = b->stream_gbs;
+			if (t == 1 && lvl - 1 < (int)m.n_levels)
+				above = m.levels[lvl - 1].effective_bytes;
+		}
+		for (size_t i = 0; i < m.n_bw; i++)
+			if (m.bw[i].threads == t &&
+			    !strcmp(m.bw[i].level, "DRAM")) {
+				dram1 += t == 1;
+				if (prev > 0)
+					cr_expect_leq(m.bw[i].stream_gbs, prev);
+			}
+	}
+	cr_expect_eq(dram1, 1, "one 1-thread DRAM roof");
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
 }

@@ -23,15 +23,17 @@ static void usage(FILE *out)
 		"usage: rlprof probe [OPTIONS]\n"
 		"\n"
 		"Measures this machine's roofs once and caches them (the machine\n"
-		"model that 'rlprof run' and 'rlprof report' use): STREAM triad\n"
-		"bandwidth per memory level (L1, L2, L3, DRAM, found from a sweep\n"
-		"of sizes) on one core and all cores, and peak GFLOP/s from\n"
-		"independent FMA chains per ISA and precision. A cached model is\n"
-		"printed without measuring again.\n"
+		"model that 'rlprof run' and 'rlprof report' use): bandwidth per\n"
+		"memory level (L1, L2, L3, DRAM: a sweep of sizes placed from the\n"
+		"claimed cache sizes, each level confirmed by its plateau) for the\n"
+		"triad, a read-only stream and a fill, on one core and all cores;\n"
+		"the effective capacity of each cache level; and GFLOP/s ceilings\n"
+		"from independent chains per ISA width, with and without FMA, per\n"
+		"precision. A cached model is printed without measuring again.\n"
 		"\n"
 		"options:\n"
 		"  -f, --force         measure again and replace the cached model\n"
-		"  -q, --quick         fewer trials and sweep points (about 2 s)\n"
+		"  -q, --quick         fewer trials, same sweep points (about 1.5 s)\n"
 		"  -j, --json          print the machine model as JSON\n"
 		"  -t, --threads N     use N CPUs (default: all this process may use;\n"
 		"                      a model for fewer CPUs is not cached)\n"
@@ -162,6 +164,26 @@ static void print_csv(const struct rl_machine *m)
 			csv_row(b->level, "bandwidth-nt", "", b->threads,
 				b->nt_gbs, "GB/s", method);
 		}
+		if (b->read_gbs > 0) {
+			snprintf(method, sizeof method,
+				 "read-only stream, bytes read (%s)", b->method);
+			csv_row(b->level, "bandwidth-read", "", b->threads,
+				b->read_gbs, "GB/s", method);
+		}
+		if (b->write_gbs > 0) {
+			snprintf(method, sizeof method,
+				 "fill, plain stores: written + write-allocate "
+				 "bytes (%s)", b->method);
+			csv_row(b->level, "bandwidth-write", "", b->threads,
+				b->write_gbs, "GB/s", method);
+		}
+		if (b->write_nt_gbs > 0) {
+			snprintf(method, sizeof method,
+				 "fill, non-temporal stores: bytes written (%s)",
+				 b->method);
+			csv_row(b->level, "bandwidth-write-nt", "", b->threads,
+				b->write_nt_gbs, "GB/s", method);
+		}
 	}
 	for (size_t i = 0; i < m->n_compute; i++) {
 		const struct rl_compute_roof *c = &m->compute[i];
@@ -242,6 +264,50 @@ static void print_load_clock(const struct rl_machine *m)
 	}
 }
 
+static void size_cell(uint64_t bytes)
+{
+	char h[32];
+	if (!bytes)
+		snprintf(h, sizeof h, "-");
+	else if (bytes >= (1u << 20))
+		snprintf(h, sizeof h, "%.3g MiB", bytes / 1048576.0);
+	else
+		snprintf(h, sizeof h, "%.3g KiB", bytes / 1024.0);
+	printf(" %10s", h);
+}
+
+static void print_cache_levels(const struct rl_machine *m)
+{
+	if (!m->n_levels)
+		return;
+	printf("\ncache levels: claimed (per instance) and effective (where "
+	       "the level's triad plateau ends:\none thread, and summed over "
+	       "%u threads; - when its plateau was not seen)\n", m->cores);
+	printf("%-6s %10s %5s %5s %7s %-7s %10s %10s\n", "level", "claimed",
+	       "ways", "line", "shared", "source", "effective", "all");
+	for (size_t i = 0; i < m->n_levels; i++) {
+		const struct rl_cache_level *l = &m->levels[i];
+		printf("%-6s", l->level);
+		size_cell(l->claimed_bytes);
+		if (l->ways)
+			printf(" %5u", l->ways);
+		else
+			printf(" %5s", "-");
+		if (l->line_bytes)
+			printf(" %5u", l->line_bytes);
+		else
+			printf(" %5s", "-");
+		if (l->shared_cpus)
+			printf(" %7u", l->shared_cpus);
+		else
+			printf(" %7s", "-");
+		printf(" %-7s", l->source);
+		size_cell(l->effective_bytes);
+		size_cell(l->effective_all_bytes);
+		putchar('\n');
+	}
+}
+
 static void print_table(const struct rl_machine *m, const char *path)
 {
 	unsigned T = m->cores;
@@ -250,42 +316,39 @@ static void print_table(const struct rl_machine *m, const char *path)
 	       m->cpu_model, m->cores, m->mem_bytes / 1073741824.0, m->clock_ghz,
 	       m->nominal_ghz);
 	printf("caches %s\n", m->caches);
-	printf("probed %s in %.1f s%s%s%s\n\n", m->probed_at, m->probe_seconds,
-	       m->quick ? " (--quick)" : "", path ? ", cached in " : "",
-	       path ? path : "");
+	printf("probed %s in %.1f s%s", m->probed_at, m->probe_seconds,
+	       m->quick ? " (--quick)" : "");
+	if (m->loadavg1 >= 0)
+		printf(", load average %.2f", m->loadavg1);
+	printf("%s%s\n\n", path ? ", cached in " : "", path ? path : "");
 
-	printf("bandwidth, STREAM triad (GB/s, 24 B/elem; moved = x 32/24 "
-	       "with write-allocate)\n");
-	printf("%-6s %9s %9s %9s %9s %9s\n", "level", "1 core", "moved",
-	       T > 1 ? "all" : "", T > 1 ? "moved" : "", "nt");
 	static const char *const levels[] = { "L1", "L2", "L3", "L4", "DRAM" };
+	printf("bandwidth (GB/s): triad 24 B/elem, moved = x 32/24 with "
+	       "write-allocate, nt = non-temporal stores;\n"
+	       "read-only stream; fill = plain stores, write-allocate "
+	       "counted; fill nt = non-temporal stores\n");
+	printf("%-6s %-7s %9s %9s %9s %9s %9s %9s\n", "level", "threads",
+	       "triad", "moved", "nt", "read", "fill", "fill nt");
 	for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-		const struct rl_bw_roof *b1 = NULL, *bt = NULL;
-		for (size_t i = 0; i < m->n_bw; i++) {
-			if (strcmp(m->bw[i].level, levels[l]))
+		for (int all = 0; all <= (T > 1); all++) {
+			const struct rl_bw_roof *b = NULL;
+			for (size_t i = 0; i < m->n_bw; i++)
+				if (!strcmp(m->bw[i].level, levels[l]) &&
+				    m->bw[i].threads == (all ? T : 1))
+					b = &m->bw[i];
+			if (!b)
 				continue;
-			if (m->bw[i].threads == 1)
-				b1 = &m->bw[i];
-			if (m->bw[i].threads == T && T > 1)
-				bt = &m->bw[i];
+			printf("%-6s %-7u", levels[l], b->threads);
+			cell(b->stream_gbs, " %9.1f");
+			cell(b->moved_gbs, " %9.1f");
+			cell(b->nt_gbs, " %9.1f");
+			cell(b->read_gbs, " %9.1f");
+			cell(b->write_gbs, " %9.1f");
+			cell(b->write_nt_gbs, " %9.1f");
+			putchar('\n');
 		}
-		if (!b1 && !bt)
-			continue;
-		printf("%-6s", levels[l]);
-		cell(b1 ? b1->stream_gbs : 0, " %9.1f");
-		cell(b1 ? b1->moved_gbs : 0, " %9.1f");
-		if (T > 1) {
-			cell(bt ? bt->stream_gbs : 0, " %9.1f");
-			cell(bt ? bt->moved_gbs : 0, " %9.1f");
-		} else {
-			printf(" %9s %9s", "", "");
-		}
-		const struct rl_bw_roof *nt = bt && bt->nt_gbs > 0 ? bt : b1;
-		if (nt && nt->nt_gbs > 0)
-			printf(" %9.1f (%u core%s)", nt->nt_gbs, nt->threads,
-			       nt->threads > 1 ? "s" : "");
-		putchar('\n');
 	}
+	print_cache_levels(m);
 
 	printf("\ncompute (GFLOP/s): plateau of K independent chains; "
 	       "theoretical (all cores) = cores x GHz x units x lanes x 2\n");
@@ -439,7 +502,7 @@ int cmd_probe(int argc, char **argv)
 		else
 			fprintf(stderr, "rlprof probe: measuring this machine's "
 					"roofs (%s)...\n",
-				o.quick ? "about 2 s" : "about 10 s");
+				o.quick ? "about 1.5 s" : "about 5 s");
 		int prc = rl_probe_machine(&po, m, x, err, sizeof err);
 		if (po.progress)
 			fprintf(stderr, "\r%-64s\r", "");

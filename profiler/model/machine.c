@@ -1,16 +1,20 @@
 /*
  * The machine model on disk (JSON via jansson), its cache path, and the
  * lookups the report uses. Schema in README ("The machine model"):
- * {"format": "rlprof-machine", "version": 1, cpu_model, isa, cores,
+ * {"format": "rlprof-machine", "version": 2, cpu_model, isa, cores,
  *  mem_bytes, clock_ghz, nominal_ghz, caches, probed_at, quick,
- *  probe_seconds, "bandwidth": [...], "compute": [...]}; a figure that was
- * not measured (stored as 0 in the struct) is null in the file.
+ *  probe_seconds, loadavg1, "bandwidth": [...], "compute": [...],
+ *  "levels": [...]}; a figure that was not measured (stored as 0 in the
+ * struct, loadavg1 -1) is null in the file. Version 1 files (no levels,
+ * no read/fill roofs, no ISA width) still load, the new fields 0.
  *
- * rl_machine_obtain's policy: a missing cache file is measured (quick
- * probe) and written when allow_probe; a corrupt file or one from a newer
- * rlprof is never overwritten behind the user's back: its error comes
- * back (the commands print it and go on without bounds) and
- * 'rlprof probe --force' replaces it.
+ * rl_machine_obtain's policy: a missing cache file, or one older than
+ * RL_MACHINE_VERSION (it lacks fields the analysis needs), is measured
+ * (quick probe) and written when allow_probe, and reported as missing
+ * otherwise; a corrupt file or one from a newer rlprof is never
+ * overwritten behind the user's back: its error comes back (the commands
+ * print it and go on without bounds) and 'rlprof probe --force' replaces
+ * it.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,9 +37,15 @@ static json_t *num_or_null(double v)
 	return v > 0 && isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *count_or_null(uint64_t v)
+{
+	return v ? json_integer((json_int_t)v) : json_null();
+}
+
 static json_t *bw_json(const struct rl_bw_roof *b)
 {
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:s}",
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:s, s:o, s:o, "
+			 "s:o}",
 			 "level", b->level, "threads", (int)b->threads,
 			 "stream_gbs", num_or_null(b->stream_gbs),
 			 "moved_gbs", num_or_null(b->moved_gbs),
@@ -43,12 +53,29 @@ static json_t *bw_json(const struct rl_bw_roof *b)
 			 "spread_pct", json_real(isfinite(b->spread_pct)
 							 ? b->spread_pct : 0),
 			 "working_set_bytes", (json_int_t)b->working_set_bytes,
-			 "method", b->method);
+			 "method", b->method,
+			 "read_gbs", num_or_null(b->read_gbs),
+			 "write_gbs", num_or_null(b->write_gbs),
+			 "write_nt_gbs", num_or_null(b->write_nt_gbs));
+}
+
+static json_t *level_json(const struct rl_cache_level *l)
+{
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o}",
+			 "level", l->level,
+			 "claimed_bytes", count_or_null(l->claimed_bytes),
+			 "ways", count_or_null(l->ways),
+			 "line_bytes", count_or_null(l->line_bytes),
+			 "shared_cpus", count_or_null(l->shared_cpus),
+			 "source", l->source,
+			 "effective_bytes", count_or_null(l->effective_bytes),
+			 "effective_all_bytes",
+			 count_or_null(l->effective_all_bytes));
 }
 
 static json_t *compute_json(const struct rl_compute_roof *c)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:i, s:o, s:s, s:o, "
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:i, s:o, s:s, s:o, "
 			 "s:o}",
 			 "name", c->name, "kind", c->kind, "precision",
 			 c->precision, "threads", (int)c->threads,
@@ -60,6 +87,14 @@ static json_t *compute_json(const struct rl_compute_roof *c)
 			 "load_clock_ghz", num_or_null(c->load_clock_ghz),
 			 "theoretical_load_gflops",
 			 num_or_null(c->theoretical_load_gflops));
+	if (o) {
+		json_object_set_new(o, "width_bits",
+				    count_or_null(c->width_bits));
+		json_object_set_new(o, "fma", c->width_bits
+						      ? json_boolean(c->fma)
+						      : json_null());
+	}
+	return o;
 }
 
 static int mkdir_parents(const char *path)
@@ -80,21 +115,26 @@ static int mkdir_parents(const char *path)
 int rl_machine_save(const char *path, const struct rl_machine *m, char *err,
 		    size_t errlen)
 {
-	json_t *bw = json_array(), *cp = json_array();
+	json_t *bw = json_array(), *cp = json_array(), *lv = json_array();
+	for (size_t i = 0; i < m->n_levels && i < RL_MACHINE_MAX_LEVELS; i++)
+		json_array_append_new(lv, level_json(&m->levels[i]));
 	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++)
 		json_array_append_new(bw, bw_json(&m->bw[i]));
 	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++)
 		json_array_append_new(cp, compute_json(&m->compute[i]));
 	json_t *root = json_pack(
 		"{s:s, s:i, s:s, s:s, s:i, s:I, s:o, s:o, s:s, s:s, s:b, s:f, "
-		"s:o, s:o}",
+		"s:o, s:o, s:o, s:o}",
 		"format", RL_MACHINE_FORMAT, "version", RL_MACHINE_VERSION,
 		"cpu_model", m->cpu_model, "isa", m->isa, "cores",
 		(int)m->cores, "mem_bytes", (json_int_t)m->mem_bytes,
 		"clock_ghz", num_or_null(m->clock_ghz), "nominal_ghz",
 		num_or_null(m->nominal_ghz), "caches", m->caches, "probed_at",
 		m->probed_at, "quick", m->quick, "probe_seconds",
-		m->probe_seconds, "bandwidth", bw, "compute", cp);
+		m->probe_seconds, "loadavg1",
+		m->loadavg1 >= 0 && isfinite(m->loadavg1) ? json_real(m->loadavg1)
+							  : json_null(),
+		"bandwidth", bw, "compute", cp, "levels", lv);
 	if (!root)
 		return rl_fail(err, errlen, RL_ENOMEM,
 			       "cannot build the machine model for '%s'", path);
@@ -196,6 +236,10 @@ static int load_bw(json_t *arr, struct rl_machine *m, const char *path,
 		b->spread_pct = get_num(e, "spread_pct");
 		b->working_set_bytes = get_u64(e, "working_set_bytes");
 		get_str(e, "method", b->method, sizeof b->method);
+		/* absent before version 2: 0 = not measured */
+		b->read_gbs = get_num(e, "read_gbs");
+		b->write_gbs = get_num(e, "write_gbs");
+		b->write_nt_gbs = get_num(e, "write_nt_gbs");
 	}
 	return 0;
 }
@@ -225,6 +269,34 @@ static int load_compute(json_t *arr, struct rl_machine *m, const char *path,
 		c->load_clock_ghz = get_num(e, "load_clock_ghz");
 		c->theoretical_load_gflops =
 			get_num(e, "theoretical_load_gflops");
+		/* absent before version 2: width 0 = unknown */
+		c->width_bits = get_unsigned(e, "width_bits");
+		c->fma = json_is_true(json_object_get(e, "fma"));
+	}
+	return 0;
+}
+
+static int load_levels(json_t *arr, struct rl_machine *m, const char *path,
+		       char *err, size_t errlen)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(arr, i, e) {
+		if (!json_is_object(e) ||
+		    !json_is_string(json_object_get(e, "level")))
+			return bad(err, errlen, path,
+				   "a cache level without a name");
+		if (m->n_levels >= RL_MACHINE_MAX_LEVELS)
+			break;
+		struct rl_cache_level *l = &m->levels[m->n_levels++];
+		get_str(e, "level", l->level, sizeof l->level);
+		l->claimed_bytes = get_u64(e, "claimed_bytes");
+		l->ways = get_unsigned(e, "ways");
+		l->line_bytes = get_unsigned(e, "line_bytes");
+		l->shared_cpus = get_unsigned(e, "shared_cpus");
+		get_str(e, "source", l->source, sizeof l->source);
+		l->effective_bytes = get_u64(e, "effective_bytes");
+		l->effective_all_bytes = get_u64(e, "effective_all_bytes");
 	}
 	return 0;
 }
@@ -285,8 +357,20 @@ int rl_machine_load(const char *path, struct rl_machine *m, char *err,
 	get_str(root, "probed_at", m->probed_at, sizeof m->probed_at);
 	m->quick = json_is_true(json_object_get(root, "quick"));
 	m->probe_seconds = get_num(root, "probe_seconds");
+	json_t *la = json_object_get(root, "loadavg1");
+	m->loadavg1 = json_is_number(la) && json_number_value(la) >= 0 &&
+				      isfinite(json_number_value(la))
+			      ? json_number_value(la)
+			      : -1;
+	json_t *lv = json_object_get(root, "levels");
+	if (lv && !json_is_array(lv) && !json_is_null(lv)) {
+		rc = bad(err, errlen, path, "\"levels\" is not an array");
+		goto out;
+	}
 	if ((rc = load_bw(bw, m, path, err, errlen)) ||
-	    (rc = load_compute(cp, m, path, err, errlen)))
+	    (rc = load_compute(cp, m, path, err, errlen)) ||
+	    (json_is_array(lv) &&
+	     (rc = load_levels(lv, m, path, err, errlen))))
 		goto out;
 out:
 	json_decref(root);
@@ -357,12 +441,22 @@ int rl_machine_obtain(struct rl_machine *m, int allow_probe, int *probed,
 		return rc;
 	}
 	rc = rl_machine_load(path, m, err, errlen);
-	if (rc != RL_ENOENT)
+	int old = !rc && m->version < RL_MACHINE_VERSION;
+	if (rc != RL_ENOENT && !old)
 		return rc; /* loaded, or corrupt / newer: left for the user */
-	if (!allow_probe)
+	if (!allow_probe) {
+		memset(m, 0, sizeof *m);
+		if (old)
+			return rl_fail(err, errlen, RL_ENOENT,
+				       "the machine model in '%s' is from an "
+				       "older rlprof (no cache levels, read "
+				       "and fill roofs): run 'rlprof probe "
+				       "--force'",
+				       path);
 		return rl_fail(err, errlen, RL_ENOENT,
 			       "no machine model in '%s': run 'rlprof probe'",
 			       path);
+	}
 	struct rl_probe_options o = { .quick = 1 };
 	if ((rc = rl_probe_machine(&o, m, NULL, err, errlen)))
 		return rc;

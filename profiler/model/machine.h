@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define RL_MACHINE_FORMAT "rlprof-machine"
-#define RL_MACHINE_VERSION 1
+#define RL_MACHINE_VERSION 2
 #define RL_MACHINE_MAX_BW 32
 #define RL_MACHINE_MAX_COMPUTE 160
 #define RL_MACHINE_MAX_LEVELS 6

@@ -1,0 +1,90 @@
+/* Read-only stream and write-only fill with 256-bit loads and stores
+ * (compiled with -mavx2, see build.mk): the access-mix points beside
+ * the triad. All three arrays are read (or written), so the working set
+ * and the number of streams match the triad's. The read keeps 12
+ * independent sums (latency x ports) and returns their total so the
+ * loads cannot be dropped; the fill stores s (plain or non-temporal,
+ * _mm256_stream_pd: the pool aligns every array to 64 bytes). */
+#include <immintrin.h>
+
+#include "probe.h"
+
+double rl_read_avx2(double *restrict a, double *restrict b,
+		    double *restrict c, double s, size_t n);
+double rl_fill_avx2(double *restrict a, double *restrict b,
+		    double *restrict c, double s, size_t n);
+double rl_fill_avx2_nt(double *restrict a, double *restrict b,
+		       double *restrict c, double s, size_t n);
+
+double rl_read_avx2(double *restrict a, double *restrict b,
+		    double *restrict c, double s, size_t n)
+{
+	__m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+	__m256d s4 = s0, s5 = s0, s6 = s0, s7 = s0, s8 = s0, s9 = s0;
+	__m256d s10 = s0, s11 = s0;
+	size_t i = 0;
+	(void)s;
+	for (; i + 16 <= n; i += 16) {
+		s0 = _mm256_add_pd(s0, _mm256_load_pd(a + i));
+		s1 = _mm256_add_pd(s1, _mm256_load_pd(b + i));
+		s2 = _mm256_add_pd(s2, _mm256_load_pd(c + i));
+		s3 = _mm256_add_pd(s3, _mm256_load_pd(a + i + 4));
+		s4 = _mm256_add_pd(s4, _mm256_load_pd(b + i + 4));
+		s5 = _mm256_add_pd(s5, _mm256_load_pd(c + i + 4));
+		s6 = _mm256_add_pd(s6, _mm256_load_pd(a + i + 8));
+		s7 = _mm256_add_pd(s7, _mm256_load_pd(b + i + 8));
+		s8 = _mm256_add_pd(s8, _mm256_load_pd(c + i + 8));
+		s9 = _mm256_add_pd(s9, _mm256_load_pd(a + i + 12));
+		s10 = _mm256_add_pd(s10, _mm256_load_pd(b + i + 12));
+		s11 = _mm256_add_pd(s11, _mm256_load_pd(c + i + 12));
+	}
+	s0 = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(s0, s1),
+					 _mm256_add_pd(s2, s3)),
+			   _mm256_add_pd(_mm256_add_pd(s4, s5),
+					 _mm256_add_pd(s6, s7)));
+	s0 = _mm256_add_pd(s0, _mm256_add_pd(_mm256_add_pd(s8, s9),
+					     _mm256_add_pd(s10, s11)));
+	__m128d h = _mm_add_pd(_mm256_castpd256_pd128(s0),
+			       _mm256_extractf128_pd(s0, 1));
+	double t = _mm_cvtsd_f64(h) + _mm_cvtsd_f64(_mm_unpackhi_pd(h, h));
+	for (; i < n; i++)
+		t += a[i] + b[i] + c[i];
+	return t;
+}
+
+double rl_fill_avx2(double *restrict a, double *restrict b,
+		    double *restrict c, double s, size_t n)
+{
+	const __m256d v = _mm256_set1_pd(s);
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		_mm256_store_pd(a + i, v);
+		_mm256_store_pd(b + i, v);
+		_mm256_store_pd(c + i, v);
+		_mm256_store_pd(a + i + 4, v);
+		_mm256_store_pd(b + i + 4, v);
+		_mm256_store_pd(c + i + 4, v);
+	}
+	for (; i < n; i++)
+		a[i] = b[i] = c[i] = s;
+	return 0;
+}
+
+double rl_fill_avx2_nt(double *restrict a, double *restrict b,
+		       double *restrict c, double s, size_t n)
+{
+	const __m256d v = _mm256_set1_pd(s);
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		_mm256_stream_pd(a + i, v);
+		_mm256_stream_pd(b + i, v);
+		_mm256_stream_pd(c + i, v);
+		_mm256_stream_pd(a + i + 4, v);
+		_mm256_stream_pd(b + i + 4, v);
+		_mm256_stream_pd(c + i + 4, v);
+	}
+	for (; i < n; i++)
+		a[i] = b[i] = c[i] = s;
+	_mm_sfence();
+	return 0;
+}
