@@ -18,10 +18,16 @@ $(OBJ)/probes/fma_sse2.o:     ALL_CFLAGS += -msse2 $(PROBE_NOVEC)
 $(OBJ)/probes/triad_scalar.o: ALL_CFLAGS += $(PROBE_NOVEC)
 $(OBJ)/probes/fma_scalar.o:   ALL_CFLAGS += $(PROBE_NOVEC)
 
+$(OBJ)/probes/fma_sse_fma.o:    ALL_CFLAGS += -mfma $(PROBE_NOVEC)
+$(OBJ)/probes/fma_avx2_mad.o:   ALL_CFLAGS += -mavx2
+$(OBJ)/probes/fma_avx512_mad.o: ALL_CFLAGS += -mavx512f
+
 # The chain files instantiate 128 register-only kernels each: their debug
 # info is large and useless, and halves everyone's compile time without.
 $(OBJ)/probes/fma_avx512.o $(OBJ)/probes/fma_avx2.o \
-$(OBJ)/probes/fma_sse2.o $(OBJ)/probes/fma_scalar.o: ALL_CFLAGS += -g0
+$(OBJ)/probes/fma_sse2.o $(OBJ)/probes/fma_scalar.o \
+$(OBJ)/probes/fma_sse_fma.o $(OBJ)/probes/fma_avx2_mad.o \
+$(OBJ)/probes/fma_avx512_mad.o: ALL_CFLAGS += -g0
 
 $(OBJ)/probes/rw_avx512.o: ALL_CFLAGS += -mavx512f
 $(OBJ)/probes/rw_avx2.o:   ALL_CFLAGS += -mavx2

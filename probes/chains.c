@@ -56,8 +56,8 @@ int rl_probe_chains(const struct rl_chain_params *p,
 		    struct rl_chain_result *r, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
-	rl_chain_fn fn = rl_chain_kernel(p->isa, p->f32, p->add_only,
-					 p->chains);
+	rl_chain_fn fn = rl_chain_kernel_op(p->isa, p->op, p->f32, p->add_only,
+					    p->chains);
 	if (!fn)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "no %s chain kernel for '%s' %s with %u chains",

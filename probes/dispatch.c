@@ -46,6 +46,9 @@ rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_sse2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_scalar(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_scalar_fma(int f32, unsigned chains);
+rl_chain_fn rl_chain_sse_fma(int f32, unsigned chains);
+rl_chain_fn rl_chain_avx2_mad(int f32, unsigned chains);
+rl_chain_fn rl_chain_avx512_mad(int f32, unsigned chains);
 rl_load_kernel_fn rl_load_avx512(int f32, unsigned *chains);
 rl_load_kernel_fn rl_load_avx2(int f32, unsigned *chains);
 
@@ -166,6 +169,49 @@ rl_chain_fn rl_chain_kernel(enum rl_isa isa, int f32, int add_only,
 	default:
 		return NULL;
 	}
+}
+
+rl_chain_fn rl_chain_kernel_op(enum rl_isa isa, enum rl_chain_op op,
+			       int f32, int add_only, unsigned chains)
+{
+	struct rl_cpu cpu;
+	if (op == RL_CHAIN_OWN || add_only)
+		return rl_chain_kernel(isa, f32, add_only, chains);
+	if (!rl_isa_usable(features(&cpu), isa))
+		return NULL;
+	if (op == RL_CHAIN_FMA && !cpu.fma)
+		return NULL;
+	switch (isa) {
+	case RL_ISA_AVX512:
+		return op == RL_CHAIN_FMA ? rl_chain_avx512(f32, 0, chains)
+					  : rl_chain_avx512_mad(f32, chains);
+	case RL_ISA_AVX2:
+		return op == RL_CHAIN_FMA ? rl_chain_avx2(f32, 0, chains)
+					  : rl_chain_avx2_mad(f32, chains);
+	case RL_ISA_SSE2:
+		return op == RL_CHAIN_FMA ? rl_chain_sse_fma(f32, chains)
+					  : rl_chain_sse2(f32, 0, chains);
+	case RL_ISA_SCALAR:
+		return op == RL_CHAIN_FMA ? rl_chain_scalar_fma(f32, chains)
+					  : rl_chain_scalar(f32, 0, chains);
+	default:
+		return NULL;
+	}
+}
+
+const char *rl_ceiling_name(enum rl_isa isa, int fma)
+{
+	static const char *const names[RL_ISA_COUNT][2] = {
+		{ "scalar", "scalar-fma" }, { "sse2", "sse-fma" },
+		{ "avx2", "avx2-fma" },     { "avx512", "avx512-fma" },
+	};
+	return (unsigned)isa < RL_ISA_COUNT ? names[isa][fma != 0] : "?";
+}
+
+unsigned rl_isa_width_bits(enum rl_isa isa)
+{
+	static const unsigned w[RL_ISA_COUNT] = { 64, 128, 256, 512 };
+	return (unsigned)isa < RL_ISA_COUNT ? w[isa] : 0;
 }
 
 double rl_chain_flops_per_step(enum rl_isa isa, int f32, int add_only)

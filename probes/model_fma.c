@@ -1,9 +1,15 @@
-/* Compute roofs: for each ISA and precision, a sweep over the number of
- * independent chains on one core gives the single-chain rate (latency),
- * the plateau (throughput) and the chains needed to saturate (Little's
- * law: latency x units); the plateau's chain count then runs on all
- * cores. Ceilings: "peak" per vector ISA, "scalar" (the scalar ISA's
- * plateau), "single-chain", and "add-only" (the best ISA with adds). */
+/* Compute ceilings, per ISA width (scalar 64, 128, 256, 512 bits) and
+ * step (one FMA, or a multiply then an add), per precision, on one core
+ * and on all cores. One sweep over the number of independent chains per
+ * width (f64, with the width's FMA when the CPU has FMA, else multiply +
+ * add) gives the single-chain rate (latency), the plateau and the chains
+ * needed to saturate (Little's law: latency x units); every other
+ * variant of that width then runs only at that chain count (multiply +
+ * add also at twice it: its chain is longer), and at one chain. Names:
+ * rl_ceiling_name ("avx512-fma", "avx512", "sse-fma", "sse2",
+ * "scalar-fma", "scalar", ...); kinds "peak" (vector widths), "scalar"
+ * (the scalar width), "single-chain", and "add-only" (the best FMA
+ * width with adds). Every roof has width_bits and fma set. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,15 +26,20 @@ static long iters_for(unsigned chains, int quick)
 	return base / (chains < 8 ? 8 : chains);
 }
 
-static int run(struct probe_ctx *c, enum rl_isa isa, int f32, int add_only,
-	       unsigned chains, unsigned threads, struct rl_chain_result *r,
-	       char *err, size_t errlen)
+static unsigned trials(const struct probe_ctx *c)
+{
+	return c->o->quick ? 3 : 8;
+}
+
+static int run(struct probe_ctx *c, enum rl_isa isa, enum rl_chain_op op,
+	       int f32, int add_only, unsigned chains, unsigned threads,
+	       struct rl_chain_result *r, char *err, size_t errlen)
 {
 	struct rl_chain_params p = {
-		.isa = isa, .f32 = f32, .add_only = add_only,
+		.isa = isa, .f32 = f32, .add_only = add_only, .op = op,
 		.chains = chains, .threads = threads, .cpus = c->cpu->cpus,
 		.iters = iters_for(chains, c->o->quick),
-		.trials = c->o->quick ? 3 : 8,
+		.trials = trials(c),
 	};
 	return rl_probe_chains(&p, r, err, errlen);
 }
@@ -42,11 +53,15 @@ static struct rl_compute_roof *add_roof(struct probe_ctx *c)
 	return r;
 }
 
-static void fill(struct rl_compute_roof *r, enum rl_isa isa, const char *kind,
-		 int f32, unsigned threads, double gflops, double theo,
-		 unsigned chains, double lat, const char *method)
+static struct rl_compute_roof *
+fill(struct probe_ctx *c, enum rl_isa isa, int fma, const char *kind,
+     int f32, unsigned threads, double gflops, double theo, unsigned chains,
+     double lat, const char *method)
 {
-	snprintf(r->name, sizeof r->name, "%s", rl_isa_name(isa));
+	struct rl_compute_roof *r = add_roof(c);
+	if (!r)
+		return NULL;
+	snprintf(r->name, sizeof r->name, "%s", rl_ceiling_name(isa, fma));
 	snprintf(r->kind, sizeof r->kind, "%s", kind);
 	snprintf(r->precision, sizeof r->precision, "%s", f32 ? "f32" : "f64");
 	r->threads = threads;
@@ -54,140 +69,184 @@ static void fill(struct rl_compute_roof *r, enum rl_isa isa, const char *kind,
 	r->theoretical_gflops = theo;
 	r->chains = chains;
 	r->latency_cycles = lat;
+	r->width_bits = rl_isa_width_bits(isa);
+	r->fma = fma;
 	snprintf(r->method, sizeof r->method, "%s", method);
+	return r;
 }
 
+static const unsigned full_chains[] = { 1,  2,  3,  4,  5,  6,  7,
+					8,  9,  10, 11, 12, 14, 16,
+					18, 20, 24, 28, 32 };
 static const unsigned quick_chains[] = { 1, 2, 3, 4, 6, 8, 10, 12, 16, 24, 32 };
 
-static int one_isa(struct probe_ctx *c, enum rl_isa isa, int f32,
-		   struct rl_compute_roof *best_peak1, char *err, size_t errlen)
+/* What the width's sweep found. */
+struct width_sweep {
+	unsigned sat;      /* chains reaching 95% of the plateau */
+	double top, one;   /* plateau and single-chain GFLOP/s (f64) */
+	double lat;        /* single-chain latency, cycles */
+	double lclk;       /* clock under the FMA load (vector FMA), GHz */
+};
+
+static int sweep_width(struct probe_ctx *c, enum rl_isa isa,
+		       enum rl_chain_op op, struct width_sweep *w, char *err,
+		       size_t errlen)
 {
-	const int fma = rl_isa_has_fma(c->cpu, isa);
-	const double fps = rl_chain_flops_per_step(isa, f32, 0);
-	const unsigned lanes = rl_isa_lanes(isa, f32);
-	const char *prec = f32 ? "f32" : "f64";
-	const char *op = fma ? "fma" : "mul+add";
-	unsigned n_k = c->o->quick ? sizeof quick_chains / sizeof quick_chains[0]
-				   : RL_FMA_MAX_CHAINS;
-	double g[RL_FMA_MAX_CHAINS + 1] = { 0 }, top = 0;
-	unsigned ks[RL_FMA_MAX_CHAINS] = { 0 };
-	char what[96], method[128];
+	const int quick = c->o->quick;
+	const unsigned *ks = quick ? quick_chains : full_chains;
+	unsigned n_k = quick ? sizeof quick_chains / sizeof quick_chains[0]
+			     : sizeof full_chains / sizeof full_chains[0];
+	double g[RL_FMA_MAX_CHAINS + 1] = { 0 };
+	const double fps = rl_chain_flops_per_step(isa, 0, 0);
+	/* the clock under this ISA's FMA load (vector FMA widths), sampled
+	 * between the sweep's runs so that its best trial comes from the
+	 * same stretch of time as the plateau's (a shared host's clock
+	 * moves in 100 MHz steps); 2 units for the add count: see probe.h */
+	const int load = op == RL_CHAIN_FMA &&
+			 (isa == RL_ISA_AVX2 || isa == RL_ISA_AVX512);
 	struct rl_chain_result r;
 	int rc;
-
-	/* FMA units for the load kernel's add count while sweeping: 2 (a
-	 * core with more units only has its FMA ports less busy; one with
-	 * fewer would leave the FMAs critical and undercount the cycles, so
-	 * the clock is measured again after the sweep with the units it
-	 * infers, see below) */
-	const unsigned load_units = fma && isa != RL_ISA_SCALAR ? 2 : 0;
-	double lclk = 0;
-	snprintf(what, sizeof what, "%s %s chains 1..%u", rl_isa_name(isa), prec,
-		 (unsigned)RL_FMA_MAX_CHAINS);
+	memset(w, 0, sizeof *w);
 	for (unsigned i = 0; i < n_k; i++) {
-		ks[i] = c->o->quick ? quick_chains[i] : i + 1;
-		if ((rc = run(c, isa, f32, 0, ks[i], 1, &r, err, errlen)))
+		if ((rc = run(c, isa, op, 0, 0, ks[i], 1, &r, err, errlen)))
 			return rc;
 		g[ks[i]] = r.best_gflops;
-		if (r.best_gflops > top)
-			top = r.best_gflops;
-		/* the clock under this ISA's FMA load (vector FMA ISAs),
-		 * sampled between the sweep's runs so that its best trial
-		 * comes from the same stretch of time as the plateau's (the
-		 * clock of a shared host moves in 100 MHz steps) */
-		if (load_units) {
-			double l = rl_probe_load_clock_ghz(
-				isa, f32, load_units, 20000, 3, NULL, NULL);
-			if (l > lclk)
-				lclk = l;
+		if (r.best_gflops > w->top)
+			w->top = r.best_gflops;
+		if (load) {
+			double l = rl_probe_load_clock_ghz(isa, 0, 2, 20000, 3,
+							   NULL, NULL);
+			if (l > w->lclk)
+				w->lclk = l;
 		}
 	}
-	probe_progress(c, what, 1);
-	/* chains to saturate: the fewest reaching 95% of the plateau */
-	unsigned sat = ks[n_k - 1];
+	w->sat = ks[n_k - 1];
 	for (unsigned i = 0; i < n_k; i++)
-		if (g[ks[i]] >= 0.95 * top) {
-			sat = ks[i];
+		if (g[ks[i]] >= 0.95 * w->top) {
+			w->sat = ks[i];
 			break;
 		}
-	double ghz = c->clock_ghz;
-	double lat = ghz > 0 && g[1] > 0 ? fps * ghz / g[1] : 0;
-	/* FMA units: whole; mul+add pairs per cycle: halves (a core with
-	 * three ports for adds and muls does 1.5 pairs per cycle) */
-	double units = ghz > 0 ? top / (fps * ghz) : 0;
-	units = fma ? round(units) : round(units * 2) / 2;
-	if (units < 1 && ghz > 0)
-		units = 1;
-	double theo1 = units * ghz * lanes * 2;
-	/* a core with another FMA unit count than the sweep's guess: the
-	 * add chain must stay critical, so measure again with the right
-	 * add count (after the sweep, not between its runs) */
-	unsigned lunits = load_units && units >= 1 ? (unsigned)units : 0;
-	if (lunits && lunits != load_units)
-		lclk = rl_probe_load_clock_ghz(isa, f32, lunits, 20000,
-					       c->o->quick ? 8 : 20, NULL,
-					       NULL);
-	const char *kind = isa == RL_ISA_SCALAR ? "scalar" : "peak";
-	if (isa != RL_ISA_SCALAR && units > c->extra->fma_units[isa])
-		c->extra->fma_units[isa] = (unsigned)units;
-	if (isa == RL_ISA_SCALAR)
-		c->extra->fma_units[isa] = (unsigned)units;
+	w->one = g[1];
+	w->lat = c->clock_ghz > 0 && g[1] > 0 ? fps * c->clock_ghz / g[1] : 0;
+	return 0;
+}
 
+/* Units (FMA) or multiply-add pairs per cycle from a plateau: whole
+ * FMA units; pairs in halves (three ports for adds and muls: 1.5). */
+static double units_of(const struct probe_ctx *c, double gflops, double fps,
+		       int fma)
+{
+	double ghz = c->clock_ghz;
+	if (!(ghz > 0) || !(gflops > 0))
+		return 0;
+	double u = gflops / (fps * ghz);
+	u = fma ? round(u) : round(u * 2) / 2;
+	return u < 1 ? 1 : u;
+}
+
+/* One variant (width, step, precision): peak and single chain on one
+ * core and all cores. */
+static int variant(struct probe_ctx *c, enum rl_isa isa, enum rl_chain_op op,
+		   enum rl_chain_op swept, int f32, const struct width_sweep *w,
+		   struct rl_compute_roof *best_fma1, char *err, size_t errlen)
+{
+	const int fma = op == RL_CHAIN_FMA;
+	const double fps = rl_chain_flops_per_step(isa, f32, 0);
+	const unsigned lanes = rl_isa_lanes(isa, f32);
+	const char *opname = fma ? "fma" : "mul+add";
+	const char *kind = isa == RL_ISA_SCALAR ? "scalar" : "peak";
+	char method[128];
+	struct rl_chain_result r;
+	int rc;
+	double peak = 0, one = 0;
+	unsigned k = w->sat;
+	if (op == swept && !f32) {
+		peak = w->top;
+		one = w->one;
+	} else {
+		/* a multiply-add chain step is longer than the FMA the
+		 * sweep saturated: try 1.5x and twice the chains too (1.5x
+		 * still fits AVX2's 16 registers where 2x spills) */
+		unsigned cand[3] = { w->sat, w->sat + (w->sat + 1) / 2,
+				     2 * w->sat };
+		for (int i = 1; i < 3; i++)
+			if (cand[i] > RL_FMA_MAX_CHAINS)
+				cand[i] = RL_FMA_MAX_CHAINS;
+		int nc = op == swept ? 1 : 3;
+		for (int i = 0; i < nc; i++) {
+			if (i && cand[i] == cand[i - 1])
+				continue;
+			if ((rc = run(c, isa, op, f32, 0, cand[i], 1, &r, err,
+				      errlen)))
+				return rc;
+			if (r.best_gflops > peak) {
+				peak = r.best_gflops;
+				k = cand[i];
+			}
+		}
+		if ((rc = run(c, isa, op, f32, 0, 1, 1, &r, err, errlen)))
+			return rc;
+		one = r.best_gflops;
+	}
+	double ghz = c->clock_ghz;
+	double units = units_of(c, peak, fps, fma);
+	double lat = ghz > 0 && one > 0 ? fps * ghz / one : 0;
+	if (units > c->extra->fma_units[isa] && (fma || !rl_isa_has_fma(c->cpu, isa)))
+		c->extra->fma_units[isa] = (unsigned)units;
+	double theo1 = units * ghz * lanes * 2;
+	double lclk = 0;
+	const int vload = fma && (isa == RL_ISA_AVX2 || isa == RL_ISA_AVX512);
+	unsigned lunits = vload && units >= 1 ? (unsigned)units : 0;
+	if (lunits)
+		lclk = op == swept && !f32 && lunits == 2
+			       ? w->lclk
+			       : rl_probe_load_clock_ghz(isa, f32, lunits, 20000,
+							 c->o->quick ? 4 : 10,
+							 NULL, NULL);
 	struct rl_compute_roof *e;
 	snprintf(method, sizeof method,
-		 "%u chains %s best of %s, %g %s/cycle inferred", sat, op,
-		 c->o->quick ? "3" : "8", units, op);
-	if ((e = add_roof(c)))
-		fill(e, isa, kind, f32, 1, g[sat] > top ? g[sat] : top, theo1,
-		     sat, lat, method);
+		 "%u chains %s best of %u, %g %s/cycle inferred", k, opname,
+		 trials(c), units, opname);
+	e = fill(c, isa, fma, kind, f32, 1, peak, theo1, k, lat, method);
 	if (e && lclk > 0) {
 		e->load_clock_ghz = lclk;
 		e->theoretical_load_gflops =
 			rl_theoretical_gflops(1, lclk, units, lanes);
 	}
-	if (e && isa != RL_ISA_SCALAR &&
-	    (!best_peak1->name[0] || e->gflops > best_peak1->gflops))
-		*best_peak1 = *e;
-	snprintf(method, sizeof method, "1 chain %s: latency %.1f cycles", op,
-		 lat);
-	if ((e = add_roof(c)))
-		fill(e, isa, "single-chain", f32, 1, g[1], 0, 1, lat, method);
-	if (c->threads > 1) {
-		/* the all-core clock under this load, sampled just before
-		 * and just after the all-core plateau's run */
-		double lall = 0;
-		if (lunits)
-			lall = rl_probe_load_clock_all_ghz(
-				isa, f32, lunits, 20000, 8, c->threads,
-				c->cpu->cpus);
-		if ((rc = run(c, isa, f32, 0, sat, c->threads, &r, err, errlen)))
-			return rc;
-		if (lunits) {
-			double l = rl_probe_load_clock_all_ghz(
-				isa, f32, lunits, 20000, 8, c->threads,
-				c->cpu->cpus);
-			if (l > lall)
-				lall = l;
-		}
-		snprintf(method, sizeof method,
-			 "%u chains %s on %u cores best of %s", sat, op,
-			 c->threads, c->o->quick ? "3" : "8");
-		if ((e = add_roof(c)))
-			fill(e, isa, kind, f32, c->threads, r.best_gflops,
-			     theo1 * c->threads, sat, lat, method);
-		if (e && lall > 0) {
-			e->load_clock_ghz = lall;
-			e->theoretical_load_gflops = rl_theoretical_gflops(
-				c->threads, lall, units, lanes);
-		}
-		if ((rc = run(c, isa, f32, 0, 1, c->threads, &r, err, errlen)))
-			return rc;
-		snprintf(method, sizeof method, "1 chain %s on %u cores", op,
-			 c->threads);
-		if ((e = add_roof(c)))
-			fill(e, isa, "single-chain", f32, c->threads,
-			     r.best_gflops, 0, 1, lat, method);
+	if (e && fma && (!best_fma1->name[0] || e->gflops > best_fma1->gflops))
+		*best_fma1 = *e;
+	snprintf(method, sizeof method, "1 chain %s: latency %.1f cycles",
+		 opname, lat);
+	fill(c, isa, fma, "single-chain", f32, 1, one, 0, 1, lat, method);
+	if (c->threads < 2)
+		return 0;
+	double lall = 0;
+	if (lunits)
+		lall = rl_probe_load_clock_all_ghz(isa, f32, lunits, 20000, 8,
+						   c->threads, c->cpu->cpus);
+	if ((rc = run(c, isa, op, f32, 0, k, c->threads, &r, err, errlen)))
+		return rc;
+	if (lunits) {
+		double l = rl_probe_load_clock_all_ghz(
+			isa, f32, lunits, 20000, 8, c->threads, c->cpu->cpus);
+		if (l > lall)
+			lall = l;
 	}
+	snprintf(method, sizeof method, "%u chains %s on %u cores best of %u",
+		 k, opname, c->threads, trials(c));
+	e = fill(c, isa, fma, kind, f32, c->threads, r.best_gflops,
+		 theo1 * c->threads, k, lat, method);
+	if (e && lall > 0) {
+		e->load_clock_ghz = lall;
+		e->theoretical_load_gflops =
+			rl_theoretical_gflops(c->threads, lall, units, lanes);
+	}
+	if ((rc = run(c, isa, op, f32, 0, 1, c->threads, &r, err, errlen)))
+		return rc;
+	snprintf(method, sizeof method, "1 chain %s on %u cores", opname,
+		 c->threads);
+	fill(c, isa, fma, "single-chain", f32, c->threads, r.best_gflops, 0, 1,
+	     lat, method);
 	return 0;
 }
 
@@ -203,7 +262,8 @@ static int add_only(struct probe_ctx *c, enum rl_isa isa, int f32,
 	struct rl_chain_result r;
 	int rc;
 	for (int i = 0; i < 2; i++) {
-		if ((rc = run(c, isa, f32, 1, cand[i], 1, &r, err, errlen)))
+		if ((rc = run(c, isa, RL_CHAIN_OWN, f32, 1, cand[i], 1, &r, err,
+			      errlen)))
 			return rc;
 		if (r.best_gflops > best) {
 			best = r.best_gflops;
@@ -215,45 +275,62 @@ static int add_only(struct probe_ctx *c, enum rl_isa isa, int f32,
 	double theo = units * c->clock_ghz * rl_isa_lanes(isa, f32);
 	struct rl_compute_roof *e;
 	snprintf(method, sizeof method, "%u chains add, no fma", best_k);
-	if ((e = add_roof(c)))
-		fill(e, isa, "add-only", f32, 1, best, theo, best_k, 0, method);
+	if ((e = fill(c, isa, 1, "add-only", f32, 1, best, theo, best_k, 0,
+		      method)))
+		e->fma = 0;
 	if (c->threads > 1) {
-		if ((rc = run(c, isa, f32, 1, best_k, c->threads, &r, err,
-			      errlen)))
+		if ((rc = run(c, isa, RL_CHAIN_OWN, f32, 1, best_k, c->threads,
+			      &r, err, errlen)))
 			return rc;
 		snprintf(method, sizeof method,
 			 "%u chains add, no fma, on %u cores", best_k,
 			 c->threads);
-		if ((e = add_roof(c)))
-			fill(e, isa, "add-only", f32, c->threads, r.best_gflops,
-			     theo * c->threads, best_k, 0, method);
+		if ((e = fill(c, isa, 1, "add-only", f32, c->threads,
+			      r.best_gflops, theo * c->threads, best_k, 0,
+			      method)))
+			e->fma = 0;
 	}
 	return 0;
 }
 
 int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen)
 {
-	for (int f32 = 0; f32 < 2; f32++) {
-		struct rl_compute_roof best = { .name = "" };
-		enum rl_isa best_isa = RL_ISA_SCALAR;
-		for (int isa = 0; isa < RL_ISA_COUNT; isa++) {
-			if (!rl_isa_usable(c->cpu, (enum rl_isa)isa))
-				continue;
-			char before[32];
-			snprintf(before, sizeof before, "%s", best.name);
-			int rc = one_isa(c, (enum rl_isa)isa, f32, &best, err,
-					 errlen);
-			if (rc)
-				return rc;
-			if (strcmp(before, best.name))
-				best_isa = (enum rl_isa)isa;
+	struct width_sweep ws[RL_ISA_COUNT];
+	enum rl_chain_op swept[RL_ISA_COUNT];
+	struct rl_compute_roof best[2] = { { .name = "" }, { .name = "" } };
+	enum rl_isa best_isa[2] = { RL_ISA_SCALAR, RL_ISA_SCALAR };
+	int rc;
+	for (int i = 0; i < RL_ISA_COUNT; i++) {
+		enum rl_isa isa = (enum rl_isa)i;
+		if (!rl_isa_usable(c->cpu, isa))
+			continue;
+		char what[96];
+		swept[i] = c->cpu->fma ? RL_CHAIN_FMA : RL_CHAIN_MULADD;
+		if ((rc = sweep_width(c, isa, swept[i], &ws[i], err, errlen)))
+			return rc;
+		for (int f32 = 0; f32 < 2; f32++) {
+			for (int op = RL_CHAIN_FMA; op <= RL_CHAIN_MULADD; op++) {
+				if (op == RL_CHAIN_FMA && !c->cpu->fma)
+					continue;
+				char before[sizeof best[0].name];
+				memcpy(before, best[f32].name, sizeof before);
+				if ((rc = variant(c, isa, (enum rl_chain_op)op,
+						  swept[i], f32, &ws[i],
+						  &best[f32], err, errlen)))
+					return rc;
+				if (strcmp(before, best[f32].name))
+					best_isa[f32] = isa;
+			}
 		}
-		if (best.name[0]) {
-			int rc = add_only(c, best_isa, f32, best.chains, err,
-					  errlen);
-			if (rc)
-				return rc;
-		}
+		snprintf(what, sizeof what, "%s chains 1..%u",
+			 rl_ceiling_name(isa, c->cpu->fma),
+			 (unsigned)RL_FMA_MAX_CHAINS);
+		probe_progress(c, what, 2);
 	}
+	for (int f32 = 0; f32 < 2; f32++)
+		if (best[f32].name[0] &&
+		    (rc = add_only(c, best_isa[f32], f32, best[f32].chains, err,
+				   errlen)))
+			return rc;
 	return 0;
 }

@@ -150,14 +150,29 @@ size_t rl_triad_check(enum rl_isa isa, int nt, size_t n);
 typedef double (*rl_chain_fn)(long iters, double seed);
 
 /* Kernel for ISA/precision/chains (1..RL_FMA_MAX_CHAINS); add_only
- * selects the add chain; NULL if not available. */
+ * selects the add chain; NULL if not available. The step is the ISA's
+ * own (see rl_isa_has_fma). */
 rl_chain_fn rl_chain_kernel(enum rl_isa isa, int f32, int add_only,
 			    unsigned chains);
+
+/* The step of a chain: the ISA's own, one FMA, or a multiply then an
+ * add (the ceiling of code built without FMA). */
+enum rl_chain_op { RL_CHAIN_OWN, RL_CHAIN_FMA, RL_CHAIN_MULADD };
+/* As rl_chain_kernel with the step chosen (add_only ignores op); NULL
+ * where that step cannot run here (FMA needs the CPU's FMA). */
+rl_chain_fn rl_chain_kernel_op(enum rl_isa isa, enum rl_chain_op op,
+			       int f32, int add_only, unsigned chains);
+/* The ceiling's name for an ISA width and step: "scalar", "scalar-fma",
+ * "sse2", "sse-fma", "avx2", "avx2-fma", "avx512", "avx512-fma". */
+const char *rl_ceiling_name(enum rl_isa isa, int fma);
+/* Register width in bits: 64 (scalar), 128, 256, 512. */
+unsigned rl_isa_width_bits(enum rl_isa isa);
 
 struct rl_chain_params {
 	enum rl_isa isa;
 	int f32;
 	int add_only;
+	enum rl_chain_op op;       /* RL_CHAIN_OWN (0) unless chosen */
 	unsigned chains;
 	unsigned threads;          /* run on cpus[0..threads-1] at once */
 	const int *cpus;

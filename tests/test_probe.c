@@ -156,6 +156,61 @@ Test(probe, chains_sse2) { chains_ok(RL_ISA_SSE2); }
 Test(probe, chains_avx2) { chains_ok(RL_ISA_AVX2); }
 Test(probe, chains_avx512) { chains_ok(RL_ISA_AVX512); }
 
+/* Every width's chains with the step chosen: one FMA (where the CPU has
+ * FMA, "sse-fma" and "scalar-fma" included) or a multiply then an add
+ * ("avx2" and "avx512" without FMA included), and the ceiling names. */
+static void chains_op_ok(enum rl_isa isa)
+{
+	need(isa);
+	struct rl_cpu cpu;
+	memset(&cpu, 0, sizeof cpu);
+	rl_cpu_features(&cpu);
+	unsigned ks[] = { 1, 7, 16, 32 };
+	for (int op = RL_CHAIN_FMA; op <= RL_CHAIN_MULADD; op++)
+		for (int f32 = 0; f32 < 2; f32++)
+			for (size_t i = 0; i < 4; i++) {
+				rl_chain_fn fn = rl_chain_kernel_op(
+					isa, (enum rl_chain_op)op, f32, 0,
+					ks[i]);
+				if (op == RL_CHAIN_FMA && !cpu.fma) {
+					cr_expect_null(fn);
+					continue;
+				}
+				cr_assert_not_null(fn, "%s",
+						   rl_ceiling_name(isa, op == RL_CHAIN_FMA));
+				double got = fn(1000, 3.0);
+				double want = reference(isa, f32, 0,
+							op == RL_CHAIN_FMA,
+							ks[i], 1000, 3.0);
+				cr_expect(fabs(got - want) <= 1e-12 * fabs(want),
+					  "%s %s K=%u: %.17g, want %.17g",
+					  rl_ceiling_name(isa, op == RL_CHAIN_FMA),
+					  f32 ? "f32" : "f64", ks[i], got, want);
+			}
+	cr_expect_null(rl_chain_kernel_op(isa, RL_CHAIN_MULADD, 0, 0, 0));
+}
+
+Test(probe, chains_op_scalar) { chains_op_ok(RL_ISA_SCALAR); }
+Test(probe, chains_op_sse2) { chains_op_ok(RL_ISA_SSE2); }
+Test(probe, chains_op_avx2) { chains_op_ok(RL_ISA_AVX2); }
+Test(probe, chains_op_avx512) { chains_op_ok(RL_ISA_AVX512); }
+
+Test(probe, ceiling_names_and_widths)
+{
+	cr_expect_str_eq(rl_ceiling_name(RL_ISA_SCALAR, 0), "scalar");
+	cr_expect_str_eq(rl_ceiling_name(RL_ISA_SCALAR, 1), "scalar-fma");
+	cr_expect_str_eq(rl_ceiling_name(RL_ISA_SSE2, 0), "sse2");
+	cr_expect_str_eq(rl_ceiling_name(RL_ISA_SSE2, 1), "sse-fma");
+	cr_expect_str_eq(rl_ceiling_name(RL_ISA_AVX2, 0), "avx2");
+	cr_expect_str_eq(rl_ceiling_name(RL_ISA_AVX2, 1), "avx2-fma");
+	cr_expect_str_eq(rl_ceiling_name(RL_ISA_AVX512, 0), "avx512");
+	cr_expect_str_eq(rl_ceiling_name(RL_ISA_AVX512, 1), "avx512-fma");
+	cr_expect_eq(rl_isa_width_bits(RL_ISA_SCALAR), 64);
+	cr_expect_eq(rl_isa_width_bits(RL_ISA_SSE2), 128);
+	cr_expect_eq(rl_isa_width_bits(RL_ISA_AVX2), 256);
+	cr_expect_eq(rl_isa_width_bits(RL_ISA_AVX512), 512);
+}
+
 Test(probe, flops_per_step)
 {
 	cr_expect_eq(rl_chain_flops_per_step(RL_ISA_AVX512, 0, 0), 16);
@@ -775,6 +830,37 @@ Test(probe, quick_probe_names_levels_from_the_claims, .timeout = 300)
 			}
 	}
 	cr_expect_eq(dram1, 1, "one 1-thread DRAM roof");
+	/* compute ceilings: every roof has its width and FMA-ness; per
+	 * usable width and precision a peak without FMA, one with FMA when
+	 * the CPU has it, and single-chain ceilings, on 1 and all cores */
+	for (size_t i = 0; i < m.n_compute; i++) {
+		const struct rl_compute_roof *c = &m.compute[i];
+		cr_expect(c->width_bits == 64 || c->width_bits == 128 ||
+				  c->width_bits == 256 || c->width_bits == 512,
+			  "%s %s: width %u", c->name, c->kind, c->width_bits);
+		if (strcmp(c->kind, "add-only"))
+			cr_expect_eq(!!strstr(c->name, "fma"), c->fma, "%s",
+				     c->name);
+	}
+	for (int isa = 0; isa < RL_ISA_COUNT; isa++) {
+		if (!rl_isa_usable(&cpu, (enum rl_isa)isa))
+			continue;
+		for (int fma = 0; fma <= cpu.fma; fma++)
+			for (int f32 = 0; f32 < 2; f32++) {
+				const char *nm = rl_ceiling_name((enum rl_isa)isa, fma);
+				int peak = 0, single = 0;
+				for (size_t i = 0; i < m.n_compute; i++) {
+					const struct rl_compute_roof *c = &m.compute[i];
+					if (strcmp(c->name, nm) ||
+					    strcmp(c->precision, f32 ? "f32" : "f64"))
+						continue;
+					peak += !strcmp(c->kind, isa ? "peak" : "scalar");
+					single += !strcmp(c->kind, "single-chain");
+				}
+				cr_expect_eq(peak, m.cores > 1 ? 2 : 1, "%s", nm);
+				cr_expect_eq(single, m.cores > 1 ? 2 : 1, "%s", nm);
+			}
+	}
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
 }

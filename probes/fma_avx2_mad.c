@@ -1,0 +1,53 @@
+/* 256-bit multiply-then-add chain kernels ("avx2": the ceiling of AVX2
+ * code built without FMA; compiled with -mavx2 and without -mfma, see
+ * build.mk, so nothing can be contracted into an FMA). */
+#include <immintrin.h>
+
+#include "probe.h"
+
+static inline double hsum256d(__m256d v)
+{
+	__m128d s = _mm_add_pd(_mm256_castpd256_pd128(v),
+			       _mm256_extractf128_pd(v, 1));
+	return _mm_cvtsd_f64(s) + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s));
+}
+
+static inline double hsum256f(__m256 v)
+{
+	float f[8];
+	_mm256_storeu_ps(f, v);
+	double s = 0;
+	for (int i = 0; i < 8; i++)
+		s += f[i];
+	return s;
+}
+
+#define CH_FN avx2_mad_f64
+#define CH_VT __m256d
+#define CH_ET double
+#define CH_SET1(v) _mm256_set1_pd(v)
+#define CH_STEP(a) _mm256_add_pd(_mm256_mul_pd(a, x), y)
+#define CH_HSUM hsum256d
+#include "chains_template.h"
+
+#undef CH_FN
+#undef CH_VT
+#undef CH_ET
+#undef CH_SET1
+#undef CH_STEP
+#undef CH_HSUM
+#define CH_FN avx2_mad_f32
+#define CH_VT __m256
+#define CH_ET float
+#define CH_SET1(v) _mm256_set1_ps(v)
+#define CH_STEP(a) _mm256_add_ps(_mm256_mul_ps(a, x), y)
+#define CH_HSUM hsum256f
+#include "chains_template.h"
+
+rl_chain_fn rl_chain_avx2_mad(int f32, unsigned chains);
+rl_chain_fn rl_chain_avx2_mad(int f32, unsigned chains)
+{
+	if (chains < 1 || chains > RL_FMA_MAX_CHAINS)
+		return NULL;
+	return (f32 ? avx2_mad_f32_table : avx2_mad_f64_table)[chains - 1];
+}

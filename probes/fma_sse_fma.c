@@ -1,0 +1,48 @@
+/* 128-bit FMA chain kernels ("sse-fma": VFMADD on xmm registers;
+ * compiled with -mfma, see build.mk); called only when CPUID says the
+ * CPU and the OS support FMA. */
+#include <immintrin.h>
+
+#include "probe.h"
+
+static inline double hsum128d(__m128d v)
+{
+	return _mm_cvtsd_f64(v) + _mm_cvtsd_f64(_mm_unpackhi_pd(v, v));
+}
+
+static inline double hsum128f(__m128 v)
+{
+	float f[4];
+	_mm_storeu_ps(f, v);
+	return (double)f[0] + f[1] + f[2] + f[3];
+}
+
+#define CH_FN sse_fma_f64
+#define CH_VT __m128d
+#define CH_ET double
+#define CH_SET1(v) _mm_set1_pd(v)
+#define CH_STEP(a) _mm_fmadd_pd(a, x, y)
+#define CH_HSUM hsum128d
+#include "chains_template.h"
+
+#undef CH_FN
+#undef CH_VT
+#undef CH_ET
+#undef CH_SET1
+#undef CH_STEP
+#undef CH_HSUM
+#define CH_FN sse_fma_f32
+#define CH_VT __m128
+#define CH_ET float
+#define CH_SET1(v) _mm_set1_ps(v)
+#define CH_STEP(a) _mm_fmadd_ps(a, x, y)
+#define CH_HSUM hsum128f
+#include "chains_template.h"
+
+rl_chain_fn rl_chain_sse_fma(int f32, unsigned chains);
+rl_chain_fn rl_chain_sse_fma(int f32, unsigned chains)
+{
+	if (chains < 1 || chains > RL_FMA_MAX_CHAINS)
+		return NULL;
+	return (f32 ? sse_fma_f32_table : sse_fma_f64_table)[chains - 1];
+}
