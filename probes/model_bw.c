@@ -65,6 +65,17 @@ static int run_best(struct rl_triad_pool *pool,
 	return rc;
 }
 
+/* The largest claimed level each thread has to itself (0 none known):
+ * below it the threads share no cache (see private_level in probe.h). */
+static uint64_t private_bytes(const struct bw_ctx *b)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < b->n_claims; i++)
+		if (!b->claims[i].absurd && b->claims[i].shared_cpus == 1)
+			v = b->claims[i].bytes;
+	return v;
+}
+
 static void per_thread_claims(const struct bw_ctx *b, unsigned threads,
 			      uint64_t *out)
 {
@@ -107,6 +118,7 @@ static int sweep(struct bw_ctx *b, unsigned threads, size_t max_elems,
 			.isa = triad_isa(c->cpu), .nt = 0, .threads = threads,
 			.elems = elems, .trials = big ? 2 : (quick ? 3 : 5),
 			.min_trial_s = quick ? 0.0002 : 0.0005,
+			.private_level = ws <= (double)private_bytes(b),
 		};
 		struct rl_triad_result r;
 		int rc = run_best(b->pool, &p, big ? 0 : 2, &r, err, errlen);
@@ -157,6 +169,8 @@ static int measure_op(struct bw_ctx *b, unsigned threads, size_t elems,
 		.isa = triad_isa(b->c->cpu), .nt = nt, .op = op,
 		.threads = threads, .elems = elems, .trials = trials,
 		.min_trial_s = quick ? 0.0003 : 0.001,
+		.private_level = (uint64_t)elems * RL_TRIAD_STREAM_BYTES <=
+				 private_bytes(b),
 	};
 	if (!(op == RL_OP_TRIAD ? rl_triad_kernel(p.isa, nt) != NULL
 				: rl_rw_kernel(p.isa, op, nt) != NULL))

@@ -355,11 +355,24 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	p->rw = rw;
 	p->threads = q->threads;
 	p->elems = q->elems;
-	/* warm-up and calibration: one pass after the first touch */
+	/* warm-up and calibration: passes after the first touch; a pass's
+	 * time is the fastest any thread took for its own (a thread
+	 * preempted during calibration must not make the trials too short
+	 * to time) */
 	p->trials = 1;
 	p->reps = 1;
 	dispatch(p);
 	double one = trial_s(p, 0);
+	if (q->elems * RL_TRIAD_STREAM_BYTES < (32u << 20)) {
+		p->trials = 3;
+		dispatch(p);
+		for (unsigned i = 0; i < 3; i++)
+			for (unsigned k = 0; k < q->threads; k++) {
+				double dt = p->w[k].t1[i] - p->w[k].t0[i];
+				if (dt > 0 && dt < one)
+					one = dt;
+			}
+	}
 	unsigned reps = 1;
 	if (one > 0 && one < q->min_trial_s)
 		reps = (unsigned)(q->min_trial_s / one) + 1;
@@ -375,6 +388,25 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	double t[MAX_TRIALS];
 	for (unsigned i = 0; i < q->trials; i++)
 		t[i] = trial_s(p, i + skip);
+	if (q->private_level && q->threads > 1 && !p->chunked) {
+		/* threads that share no cache share no bandwidth: each
+		 * thread's own k-th fastest trial, their rates summed, is
+		 * the k-th trial (a thread preempted in one trial lowers
+		 * only its own figure of that trial) */
+		double own[MAX_TRIALS], rate[MAX_TRIALS] = { 0 };
+		for (unsigned k = 0; k < q->threads; k++) {
+			for (unsigned i = 0; i < q->trials; i++)
+				own[i] = p->w[k].t1[i + skip] -
+					 p->w[k].t0[i + skip];
+			qsort(own, q->trials, sizeof own[0], cmp_double);
+			for (unsigned i = 0; i < q->trials; i++)
+				if (own[i] > 0)
+					rate[i] += 1.0 / own[i];
+		}
+		for (unsigned i = 0; i < q->trials; i++)
+			if (rate[i] > 0)
+				t[i] = q->threads / rate[i];
+	}
 	qsort(t, q->trials, sizeof t[0], cmp_double);
 	double bytes = (double)RL_TRIAD_STREAM_BYTES * q->elems * q->threads *
 		       reps;

@@ -119,6 +119,11 @@ struct rl_triad_params {
 	double min_trial_s;     /* repeat the kernel so a trial lasts this */
 	int whole_passes;       /* 1: never time in chunks: best wall time of
 				   whole trials, as STREAM does (bench) */
+	int private_level;      /* 1: the arrays sit in a cache each thread
+				   has to itself: a trial's rate is the sum
+				   of each thread's own rate (a preempted
+				   thread lowers only its own), not the
+				   threads' wall time */
 };
 
 struct rl_triad_result {
