@@ -14,7 +14,6 @@
  *     is kept for the record but places no boundary: the plateaus decide
  *     (a VM reporting the host's L3).
  * Pure arithmetic, so the tests feed it synthetic sweeps. */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,39 +59,24 @@ uint64_t rl_claim_per_thread(const struct rl_level_claim *c,
 	return c->bytes / (share ? share : 1);
 }
 
-/* The point a cache level's roof is measured at: among its highest
- * plateau's points that lie at least twice beyond the level above's
- * effective capacity (never a working set that fits there), the one
- * nearest their middle whose bandwidth is within 5% of their median (a
- * disturbed point is not chosen). */
+/* The point a cache level's roof is measured at: the fastest of its
+ * highest plateau's points that lie at least twice beyond the level
+ * above's effective capacity (never a working set that fits there),
+ * leaving out the plateau's last point when there are three or more
+ * (the edge, where a re-measurement may already fall). The fastest, not
+ * the middle: a plateau that rises or has a disturbed point still gives
+ * the same point run after run. */
 static size_t cache_roof_point(const struct rl_sweep_point *pts,
 			       const struct rl_plateau *pl, uint64_t above)
 {
 	size_t lo = pl->first, hi = pl->last;
 	while (lo < hi && above && pts[lo].bytes < 2 * above)
 		lo++;
-	double v[RL_PROBE_MAX_SWEEP];
-	size_t n = 0;
-	for (size_t i = lo; i <= hi && n < RL_PROBE_MAX_SWEEP; i++)
-		v[n++] = pts[i].gbs;
-	for (size_t i = 1; i < n; i++) /* insertion sort: n is small */
-		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	double med = n ? v[n / 2] : 0;
-	size_t mid = lo + (hi - lo) / 2;
-	/* the point nearest the middle within 5% of the median */
-	for (size_t d = 0; d <= hi - lo; d++) {
-		if (mid >= lo + d && fabs(pts[mid - d].gbs - med) <= 0.05 * med)
-			return mid - d;
-		if (mid + d <= hi && fabs(pts[mid + d].gbs - med) <= 0.05 * med)
-			return mid + d;
-	}
-	size_t best = mid;
+	if (hi - lo >= 2)
+		hi--;
+	size_t best = lo;
 	for (size_t i = lo; i <= hi; i++)
-		if (fabs(pts[i].gbs - med) < fabs(pts[best].gbs - med))
+		if (pts[i].gbs > pts[best].gbs)
 			best = i;
 	return best;
 }
@@ -155,9 +139,13 @@ size_t rl_detect_levels(const struct rl_sweep_point *pts, size_t n,
 	if (!in_memory || !n || nf >= max)
 		return nf;
 	/* DRAM: its plateau, from the first point at least 4x beyond the
-	 * last cache's effective capacity; with no plateau (still falling
-	 * at the memory cap) the last point, when beyond every cache */
+	 * last cache's effective capacity and its believable claim; with no
+	 * plateau (still falling at the memory cap) the last point, when
+	 * beyond every cache */
 	uint64_t llc = nf ? out[nf - 1].effective_bytes : 0;
+	uint64_t beyond = llc;
+	if (n_claims && claims[n_claims - 1] > beyond)
+		beyond = claims[n_claims - 1];
 	size_t first = dram ? pl[np - 1].first : n - 1;
 	if (!dram && llc && pts[n - 1].bytes < 2 * llc)
 		return nf;
@@ -168,7 +156,7 @@ size_t rl_detect_levels(const struct rl_sweep_point *pts, size_t n,
 	f->last = n - 1;
 	f->roof = n - 1;
 	for (size_t i = first; i < n; i++)
-		if (pts[i].bytes >= 4 * llc) {
+		if (pts[i].bytes >= 4 * beyond) {
 			f->roof = i;
 			break;
 		}

@@ -2,8 +2,8 @@
  * one core and then on all cores, on a fixed grid (the same for --quick,
  * which only runs fewer trials): sqrt(2) steps from 12 KiB until
  * bandwidth stopped falling (three points, a 2x range, within 7.5%) at
- * least twice beyond the largest believable claimed cache (64 MiB when
- * none is believable), or the memory cap. rl_detect_levels (levels.c) names the levels from the
+ * least 4x beyond the largest believable claimed cache (64 MiB when none
+ * is believable), or the memory cap. rl_detect_levels (levels.c) names the levels from the
  * plateaus and the claimed sizes. Each level is then measured again at
  * one point inside its plateau, never where the working set fits in the
  * level above, with more trials: the triad (plain and non-temporal), a
@@ -102,8 +102,8 @@ static int sweep(struct bw_ctx *b, unsigned threads, size_t max_elems,
 	uint64_t claims[MAX_LEVELS], dram_min = 0;
 	per_thread_claims(b, threads, claims);
 	for (size_t i = 0; i < b->n_claims; i++)
-		if (2 * claims[i] > dram_min)
-			dram_min = 2 * claims[i];
+		if (4 * claims[i] > dram_min)
+			dram_min = 4 * claims[i];
 	if (!dram_min)
 		dram_min = 64u << 20;
 	double ws = 12 * 1024; /* per thread, 3 arrays */
@@ -304,6 +304,17 @@ static int level_roofs(struct bw_ctx *b, const struct rl_probe_sweep *s,
 						s->pts[f[i].roof].bytes, 2,
 						&v[i], err, errlen)))
 				return rc;
+	}
+	if (bad && threads > 1) {
+		/* on all cores a busy other core can keep a level from its
+		 * figure run after run: those two levels get no all-core
+		 * roof (left empty: the one-core roofs stand in), rather
+		 * than a contradiction or no model at all */
+		for (size_t i = 0; i < nf; i++)
+			if (i + 1 != bad && i != bad)
+				add_roof(b->c, &f[i], threads,
+					 s->pts[f[i].roof].bytes, &v[i], note);
+		return 0;
 	}
 	if (bad) {
 		double la = b->c->m->loadavg1;

@@ -5,7 +5,7 @@
  * add) gives the single-chain rate (latency), the plateau and the chains
  * needed to saturate (Little's law: latency x units); every other
  * variant of that width then runs only at that chain count (multiply +
- * add also at twice it: its chain is longer), and at one chain. Names:
+ * add also at 1.5x, 2x and 14: its chain is longer), and at one chain. Names:
  * rl_ceiling_name ("avx512-fma", "avx512", "sse-fma", "sse2",
  * "scalar-fma", "scalar", ...); kinds "peak" (vector widths), "scalar"
  * (the scalar width), "single-chain", and "add-only" (the best FMA
@@ -167,14 +167,19 @@ static int variant(struct probe_ctx *c, enum rl_isa isa, enum rl_chain_op op,
 		/* a multiply-add chain step is longer than the FMA the
 		 * sweep saturated: try 1.5x and twice the chains too (1.5x
 		 * still fits AVX2's 16 registers where 2x spills) */
-		unsigned cand[3] = { w->sat, w->sat + (w->sat + 1) / 2,
-				     2 * w->sat };
-		for (int i = 1; i < 3; i++)
+		unsigned cand[4] = { w->sat, w->sat + (w->sat + 1) / 2,
+				     2 * w->sat, 14 };
+		for (int i = 1; i < 4; i++)
 			if (cand[i] > RL_FMA_MAX_CHAINS)
 				cand[i] = RL_FMA_MAX_CHAINS;
-		int nc = op == swept ? 1 : 3;
+		/* 14: the most that fit 16 vector registers beside x and y
+		 * (AVX2) when 1.5x the FMA's count does not */
+		int nc = op == swept ? 1 : 4;
 		for (int i = 0; i < nc; i++) {
-			if (i && cand[i] == cand[i - 1])
+			int seen = 0;
+			for (int j = 0; j < i; j++)
+				seen |= cand[j] == cand[i];
+			if (seen)
 				continue;
 			if ((rc = run(c, isa, op, f32, 0, cand[i], 1, &r, err,
 				      errlen)))
