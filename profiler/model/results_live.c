@@ -140,6 +140,7 @@ static int check_header(const struct rl_live_header *h, size_t len,
 			       "program with the librlprof of this rlprof",
 			       path, h->version);
 	if (h->header_size < sizeof *h || h->header_size > len ||
+	    h->header_size % 4096 || /* blocks are page-aligned */
 	    h->n_prov != (uint32_t)__builtin_popcountll(h->setup.provided) ||
 	    h->n_prov > RL_COUNTER_COUNT)
 		return rl_fail(err, errlen, RL_EFORMAT,
