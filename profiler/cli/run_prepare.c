@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "render.h"
+#include "machine.h"
 #include "run.h"
 
 #pragma weak rl_renderer_count
@@ -275,7 +276,7 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 		       const char *program, const struct rl_backend *b,
 		       const char *raw_dir, char *err, size_t errlen)
 {
-	char **argv;
+	char **argv, model[4096];
 	int rc;
 
 	/* the program by its resolved path: a wrapper (valgrind) needs it */
@@ -293,6 +294,11 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 	l->options = run->options;
 	l->raw_dir = raw_dir;
 
+	/* the machine model's file as rlprof sees it: the same for the
+	 * native and the simulated run (README "Environment variables") */
+	if (rl_machine_cache_path(model, sizeof model, NULL, 0) == 0 &&
+	    rl_launch_setenv(l, "RLPROF_MACHINE", model) < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if (rl_launch_setenv(l, "RLPROF_OUT", raw_dir) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND", b->name) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS", run->options) < 0)

@@ -384,6 +384,17 @@ out:
 
 int rl_machine_cache_path(char *buf, size_t len, char *err, size_t errlen)
 {
+	/* set by rlprof run for the program it profiles, so that a program
+	 * reading the model (rlprof-kernels sizes its arrays from it) finds
+	 * the same file natively and under the simulator, whose CPUID names
+	 * another CPU */
+	const char *env = getenv("RLPROF_MACHINE");
+	if (env && env[0] == '/') {
+		if ((size_t)snprintf(buf, len, "%s", env) >= len)
+			return rl_fail(err, errlen, RL_EINVAL,
+				       "RLPROF_MACHINE is too long");
+		return 0;
+	}
 	struct rl_cpu *cpu = malloc(sizeof *cpu);
 	if (!cpu)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
