@@ -330,7 +330,8 @@ static void print_table(const struct rl_machine *m, const char *path)
 	printf("%-6s %-7s %9s %9s %9s %9s %9s %9s\n", "level", "threads",
 	       "triad", "moved", "nt", "read", "fill", "fill nt");
 	for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-		for (int all = 0; all <= (T > 1); all++) {
+		int rows = T > 1 ? 2 : 1; /* 1 thread, then all threads */
+		for (int all = 0; all < rows; all++) {
 			const struct rl_bw_roof *b = NULL;
 			for (size_t i = 0; i < m->n_bw; i++)
 				if (!strcmp(m->bw[i].level, levels[l]) &&
