@@ -3,24 +3,8 @@
  * support AVX2 and FMA. */
 #include <immintrin.h>
 
+#include "hsum.h"
 #include "probe.h"
-
-static inline double hsum256d(__m256d v)
-{
-	__m128d s = _mm_add_pd(_mm256_castpd256_pd128(v),
-			       _mm256_extractf128_pd(v, 1));
-	return _mm_cvtsd_f64(s) + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s));
-}
-
-static inline double hsum256f(__m256 v)
-{
-	float f[8];
-	_mm256_storeu_ps(f, v);
-	double s = 0;
-	for (int i = 0; i < 8; i++)
-		s += f[i];
-	return s;
-}
 
 #define CH_FN avx2_fma_f64
 #define CH_VT __m256d

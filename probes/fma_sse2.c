@@ -3,19 +3,8 @@
  * is contracted into an FMA); SSE2 is part of x86-64. */
 #include <emmintrin.h>
 
+#include "hsum.h"
 #include "probe.h"
-
-static inline double hsum128d(__m128d v)
-{
-	return _mm_cvtsd_f64(v) + _mm_cvtsd_f64(_mm_unpackhi_pd(v, v));
-}
-
-static inline double hsum128f(__m128 v)
-{
-	float f[4];
-	_mm_storeu_ps(f, v);
-	return (double)f[0] + f[1] + f[2] + f[3];
-}
 
 #define CH_FN sse2_mad_f64
 #define CH_VT __m128d

@@ -3,19 +3,8 @@
  * CPU and the OS support FMA. */
 #include <immintrin.h>
 
+#include "hsum.h"
 #include "probe.h"
-
-static inline double hsum128d(__m128d v)
-{
-	return _mm_cvtsd_f64(v) + _mm_cvtsd_f64(_mm_unpackhi_pd(v, v));
-}
-
-static inline double hsum128f(__m128 v)
-{
-	float f[4];
-	_mm_storeu_ps(f, v);
-	return (double)f[0] + f[1] + f[2] + f[3];
-}
 
 #define CH_FN sse_fma_f64
 #define CH_VT __m128d
