@@ -91,8 +91,21 @@ find_thread(const struct rl_process_results *p, unsigned index)
 	return NULL;
 }
 
-/* A copy of a native region, for a counting run that stopped before it:
- * calls, time and declared figures, no counts. */
+/* The counting run stopped (signal) before this region's calls ended:
+ * the native run's calls, time and declared figures, no counts. */
+static void take_native(struct rl_region_stats *r,
+			const struct rl_region_stats *nr)
+{
+	r->calls = nr->calls;
+	r->time_ns = nr->time_ns;
+	r->expected_flops = nr->expected_flops;
+	r->expected_bytes = nr->expected_bytes;
+	r->expect_calls = nr->expect_calls;
+	r->time_native = 1;
+	r->uncounted = 1;
+}
+
+/* A copy of a native region the counting run never reached. */
 static int adopt_region(struct rl_thread_results *t,
 			const struct rl_region_stats *nr)
 {
@@ -106,30 +119,10 @@ static int adopt_region(struct rl_thread_results *t,
 	memset(v, 0, sizeof *v);
 	if (!(v->name = strdup(nr->name ? nr->name : "")))
 		return RL_ENOMEM;
-	v->calls = nr->calls;
-	v->time_ns = nr->time_ns;
-	v->expected_flops = nr->expected_flops;
-	v->expected_bytes = nr->expected_bytes;
-	v->expect_calls = nr->expect_calls;
+	take_native(v, nr);
 	v->open_at_exit = nr->open_at_exit;
-	v->time_native = 1;
-	v->uncounted = 1;
 	t->n_regions++;
 	return 0;
-}
-
-/* The counting run stopped (signal) before this region's calls ended:
- * the native run's calls, time and declared figures, no counts. */
-static void take_native(struct rl_region_stats *r,
-			const struct rl_region_stats *nr)
-{
-	r->calls = nr->calls;
-	r->time_ns = nr->time_ns;
-	r->expected_flops = nr->expected_flops;
-	r->expected_bytes = nr->expected_bytes;
-	r->expect_calls = nr->expect_calls;
-	r->time_native = 1;
-	r->uncounted = 1;
 }
 
 static int index_regions(struct rl_name_index *ix,
