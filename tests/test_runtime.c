@@ -549,7 +549,6 @@ Test(runtime, perf_software_events_count_a_busy_region)
 		cr_skip_test("the perf page-faults event counted none of the "
 			     "2048 page faults in three runs (seen now and "
 			     "then on this VM; task-clock was checked)");
-	cr_assert_gt(faults, 0);
 }
 
 Test(runtime, perf_group_is_read_at_once)
