@@ -107,6 +107,12 @@ struct rl_backend {
 	 * return 0 when there is nothing to add. NULL allowed. */
 	int (*explain_exit)(const char *raw_dir, int wait_status, char *msg,
 			    size_t msglen);
+
+	/* In the profiled process: like read(), but cumulative over every
+	 * thread of the process, exited ones included (for regions of process
+	 * scope, profiler/runtime/rt_scope.c). NULL: the backend counts the
+	 * calling thread only. */
+	int (*read_process)(struct rl_counter_value *values);
 };
 
 /* The registry (registry.c): backends in `auto` preference order. */

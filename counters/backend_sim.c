@@ -63,6 +63,7 @@ enum {
 #define RS_PROTOCOL 0x524c0002UL
 #define RS_REQ_READ (VG_USERREQ_TOOL_BASE('R', 'L') + 0)
 #define RS_REQ_INFO (VG_USERREQ_TOOL_BASE('R', 'L') + 1)
+#define RS_REQ_READ_PROCESS (VG_USERREQ_TOOL_BASE('R', 'L') + 2)
 
 #define SIM_TOOL "rlprofsim-amd64-linux"
 #define SIM_MAX_LEVELS 3
@@ -500,10 +501,10 @@ static int sim_explain_exit(const char *raw_dir, int st, char *msg,
 
 static int sim_nlevels; /* set once by init(), read-only afterwards */
 
-static int sim_request(uint64_t *slots)
+static int sim_request(uint64_t *slots, unsigned long req)
 {
 	unsigned long r = VALGRIND_DO_CLIENT_REQUEST_EXPR(
-		(unsigned long)-1, RS_REQ_READ, slots, RS_NSLOTS, 0, 0, 0);
+		(unsigned long)-1, req, slots, RS_NSLOTS, 0, 0, 0);
 	if (r != 0 || slots[RS_VERSION] != RS_PROTOCOL)
 		return RL_ENOTSUP;
 	return 0;
@@ -537,7 +538,7 @@ static int sim_init(const char *options, struct rl_backend_setup *setup,
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "the sim backend needs the simulator: run the "
 			       "program with 'rlprof run -b sim'");
-	if (sim_request(slots) < 0)
+	if (sim_request(slots, RS_REQ_READ) < 0)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "running under Valgrind but not under its "
 			       "rlprofsim tool: run the program with "
@@ -601,14 +602,15 @@ static int sim_thread_open(void *state, char *err, size_t errlen)
 	return 0;
 }
 
-static int sim_read(void *state, struct rl_counter_value *v)
+/* The calling thread's counts (RS_REQ_READ) or the whole process's
+ * (RS_REQ_READ_PROCESS). */
+static int sim_fill(struct rl_counter_value *v, unsigned long req)
 {
 	uint64_t s[RS_NSLOTS] = {0};
 	struct timespec ts;
 	int n = sim_nlevels;
-	(void)state;
 
-	if (sim_request(s) < 0)
+	if (sim_request(s, req) < 0)
 		return RL_ENOTSUP;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -630,6 +632,17 @@ static int sim_read(void *state, struct rl_counter_value *v)
 	PUT(RL_C_DRAM_BYTES, s[RS_B1_R + 2 * (n - 1)] + s[RS_B1_W + 2 * (n - 1)]);
 #undef PUT
 	return 0;
+}
+
+static int sim_read(void *state, struct rl_counter_value *v)
+{
+	(void)state;
+	return sim_fill(v, RS_REQ_READ);
+}
+
+static int sim_read_process(struct rl_counter_value *v)
+{
+	return sim_fill(v, RS_REQ_READ_PROCESS);
 }
 
 static void sim_thread_close(void *state)
@@ -655,4 +668,5 @@ const struct rl_backend rl_backend_sim = {
 	.fini = sim_fini,
 	.prepare_launch = sim_prepare_launch,
 	.explain_exit = sim_explain_exit,
+	.read_process = sim_read_process,
 };

@@ -52,6 +52,8 @@ enum {
 #define RS_REQ_INFO 1 /* arg1 char* out, arg2 its size, arg3 0: the
 			 geometry and bounds as text, 1: the geometry as
 			 --sim-caches writes it; returns the text length */
+#define RS_REQ_READ_PROCESS 2 /* as RS_REQ_READ, the totals of every
+			 thread of the process (exited ones included) */
 
 /* --sim-bounds: how write-backs are charged (see rs_cache.c).
  * cause: to the store that dirtied the line, when it did (the default);

@@ -22,6 +22,7 @@
 ULong rs_live[RS_NSLOTS];
 
 static ULong (*thr)[RS_NSLOTS]; /* totals per ThreadId */
+static ULong proc_slots[RS_NSLOTS]; /* totals of every thread */
 static UInt thr_n;
 static ThreadId cur_tid = VG_INVALID_THREADID;
 
@@ -47,8 +48,10 @@ static void fold_live(void)
 {
 	if (cur_tid != VG_INVALID_THREADID) {
 		ULong *t = thread_slots(cur_tid);
-		for (Int k = 0; k < RS_NSLOTS; k++)
+		for (Int k = 0; k < RS_NSLOTS; k++) {
 			t[k] += rs_live[k];
+			proc_slots[k] += rs_live[k];
+		}
 	}
 	VG_(memset)(rs_live, 0, sizeof rs_live);
 }
@@ -132,12 +135,16 @@ static Bool handle_request(ThreadId tid, UWord *arg, UWord *ret)
 		return False;
 	switch_to(tid);
 	switch (arg[0] - VG_USERREQ_TOOL_BASE('R', 'L')) {
-	case RS_REQ_READ: {
+	case RS_REQ_READ:
+	case RS_REQ_READ_PROCESS: {
 		ULong *out = (ULong *)arg[1];
 		if (rs_bounds == RS_BOUNDS_REGION)
 			rs_cache_flush();
 		fold_live();
-		ULong *t = thread_slots(tid);
+		ULong *t = arg[0] - VG_USERREQ_TOOL_BASE('R', 'L') ==
+					   RS_REQ_READ_PROCESS
+				   ? proc_slots
+				   : thread_slots(tid);
 		/* arg2: the slots the caller has room for (0: a v1 caller's
 		 * 16); it finds RS_PROTOCOL in slot 15 and refuses a newer
 		 * one */
