@@ -43,6 +43,22 @@ struct rl_region_stats {
 	uint64_t expect_calls;                 /* 0: nothing declared */
 	uint64_t open_at_exit;                 /* begins never ended */
 	uint8_t time_native; /* time_ns from the native timing run (sim) */
+	/* Process scope (profiler/runtime/rt_scope.c): calls begun on the
+	 * main thread outside an OpenMP parallel region count the work of
+	 * every thread of the process while they are open. */
+	uint64_t scope_calls;   /* calls measured in process scope */
+	uint64_t scope_time_ns; /* their wall time */
+	uint64_t scope_cpu_ns;  /* CPU time of every thread during them */
+	uint32_t scope_threads; /* most threads that ran during one call */
+	uint64_t scope_all;     /* bit c: scope_counters[c] covers every
+				   thread */
+	struct rl_counter_total *scope_counters; /* RL_COUNTER_COUNT entries
+				   counted over every thread during the
+				   process-scope calls (malloc'd), or NULL;
+				   counters[] stays the calling thread's. When
+				   no other thread of the process has a region
+				   of the same name, the reader puts them in
+				   counters[] (results_scope.c) */
 	uint8_t uncounted;   /* calls and time from the native timing run;
 				the counting run stopped before they ended,
 				so no counter of this region was measured */
@@ -131,6 +147,11 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
 			      size_t errlen);
 void rl_results_release(struct rl_process_results *r);
 void rl_run_results_release(struct rl_run_results *r);
+/* results_scope.c (called by rl_results_load): the process-scope counts
+ * of a region (scope_counters) become its counts when no other thread of
+ * the process has a region of that name; else the region is of thread
+ * scope (its threads' own rows add up) and its scope fields are cleared. */
+void rl_results_apply_scope(struct rl_process_results *p);
 
 /* Writing (runtime side, libc only, async-signal-tolerant: no malloc). */
 int rl_results_write_fd(int fd, const struct rl_process_results *r);

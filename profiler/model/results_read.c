@@ -81,6 +81,55 @@ static int read_counters(struct rl_json_ctx *c, const json_t *arr,
 	return 0;
 }
 
+/* "scope" of a region measured in process scope (rt_scope.h). */
+static int read_scope(struct rl_json_ctx *c, const json_t *o,
+		      const char *where, struct rl_region_stats *s)
+{
+	const json_t *all, *cnt, *e;
+	uint64_t threads = 0;
+	size_t i;
+	int rc;
+
+	if (!o || json_is_null(o))
+		return 0;
+	if (!json_is_object(o))
+		return rl_json_bad(c, where, "scope", "an object");
+	if ((rc = rl_json_u64(c, o, where, "calls", 1, &s->scope_calls)) ||
+	    (rc = rl_json_u64(c, o, where, "time_ns", 0, &s->scope_time_ns)) ||
+	    (rc = rl_json_u64(c, o, where, "cpu_ns", 0, &s->scope_cpu_ns)) ||
+	    (rc = rl_json_u64(c, o, where, "threads", 0, &threads)))
+		return rc;
+	s->scope_threads = threads > UINT32_MAX ? UINT32_MAX : (uint32_t)threads;
+	all = json_object_get(o, "all_threads");
+	cnt = json_object_get(o, "counters");
+	json_array_foreach (all, i, e) {
+		const char *nm = json_string_value(e);
+		int id = nm ? rl_counter_from_name(nm) : -1;
+		const json_t *v = id >= 0 ? json_object_get(cnt, nm) : NULL;
+		struct rl_counter_total *t;
+
+		if (!json_is_object(v))
+			continue; /* listed without figures: not covered */
+		if (!s->scope_counters &&
+		    !(s->scope_counters = calloc(RL_COUNTER_COUNT,
+						 sizeof *s->scope_counters)))
+			return RL_ENOMEM;
+		t = &s->scope_counters[id];
+		if ((rc = rl_json_u64(c, v, where, "value", 1, &t->value)) ||
+		    (rc = rl_json_dbl(c, v, where, "scaled", 0, &t->scaled)) ||
+		    (rc = rl_json_u64(c, v, where, "enabled_ns", 0,
+				      &t->enabled_ns)) ||
+		    (rc = rl_json_u64(c, v, where, "running_ns", 0,
+				      &t->running_ns)))
+			return rc;
+		if (!json_object_get(v, "scaled"))
+			t->scaled = rl_counter_scaled(t->value, t->enabled_ns,
+						      t->running_ns);
+		s->scope_all |= UINT64_C(1) << id;
+	}
+	return 0;
+}
+
 static int read_region(struct rl_json_ctx *c, const json_t *o,
 		       const char *where, uint64_t provided,
 		       struct rl_region_stats *s)
@@ -135,6 +184,8 @@ static int read_region(struct rl_json_ctx *c, const json_t *o,
 			t->scaled = rl_counter_scaled(t->value, t->enabled_ns,
 						      t->running_ns);
 	}
+	if ((rc = read_scope(c, json_object_get(o, "scope"), where, s)))
+		return rc;
 	/* An older writer without expect_calls: a number means declared. */
 	if (!json_object_get(o, "expect_calls") &&
 	    (!isnan(s->expected_flops) || !isnan(s->expected_bytes)))
@@ -321,6 +372,8 @@ int rl_results_load(const char *path, struct rl_process_results *out, char *err,
 		return rc;
 	rc = parse_results(&c, root, out);
 	json_decref(root);
+	if (!rc)
+		rl_results_apply_scope(out);
 	if (rc) {
 		if (rc == RL_ENOMEM)
 			rl_fail(err, errlen, RL_ENOMEM,
@@ -342,8 +395,10 @@ void rl_results_release(struct rl_process_results *r)
 	for (int k = 0; k < RL_EXTRA_MAX; k++)
 		free(r->extra_name[k]);
 	for (size_t t = 0; t < r->n_threads; t++) {
-		for (size_t i = 0; i < r->threads[t].n_regions; i++)
+		for (size_t i = 0; i < r->threads[t].n_regions; i++) {
 			free(r->threads[t].regions[i].name);
+			free(r->threads[t].regions[i].scope_counters);
+		}
 		free(r->threads[t].regions);
 	}
 	free(r->threads);

@@ -248,6 +248,38 @@ static void write_region(struct jw *w, const struct rl_process_results *r,
 	jw_field_double(w, "expected_bytes", 0, s->expected_bytes);
 	jw_field_u64(w, "expect_calls", 0, s->expect_calls);
 	jw_field_u64(w, "open_at_exit", 0, s->open_at_exit);
+	if (s->scope_calls) { /* process scope (rt_scope.h) */
+		jw_key(w, "scope", 0);
+		jw_raw(w, "{");
+		jw_field_u64(w, "calls", 1, s->scope_calls);
+		jw_field_u64(w, "time_ns", 0, s->scope_time_ns);
+		jw_field_u64(w, "cpu_ns", 0, s->scope_cpu_ns);
+		jw_field_u64(w, "threads", 0, s->scope_threads);
+		jw_key(w, "all_threads", 0);
+		jw_raw(w, "[");
+		for (int c = 0, n = 0; c < RL_COUNTER_COUNT; c++)
+			if (s->scope_all >> c & 1) {
+				jw_raw(w, n++ ? ",\"" : "\"");
+				jw_raw(w, rl_counter_name((enum rl_counter)c));
+				jw_raw(w, "\"");
+			}
+		jw_raw(w, "]");
+		jw_key(w, "counters", 0);
+		jw_raw(w, "{");
+		for (int c = 0, n = 0; s->scope_counters && c < RL_COUNTER_COUNT;
+		     c++) {
+			const struct rl_counter_total *t = &s->scope_counters[c];
+			if (!(s->scope_all >> c & 1))
+				continue;
+			jw_key(w, rl_counter_name((enum rl_counter)c), !n++);
+			jw_raw(w, "{");
+			jw_field_u64(w, "value", 1, t->value);
+			jw_field_u64(w, "enabled_ns", 0, t->enabled_ns);
+			jw_field_u64(w, "running_ns", 0, t->running_ns);
+			jw_raw(w, "}");
+		}
+		jw_raw(w, "}}");
+	}
 	jw_key(w, "counters", 0);
 	jw_raw(w, "{");
 	int first = 1;

@@ -13,6 +13,7 @@
 
 #include "rlprof.h"
 #include "rt_internal.h"
+#include "rt_scope.h"
 
 #include <link.h>
 #include <math.h>
@@ -162,6 +163,7 @@ void rl_rt_region_stats(const struct rl_thread *t, size_t k,
 	out->expected_bytes = x->expected_bytes;
 	out->expect_calls = x->expect_calls;
 	out->open_at_exit = r->open;
+	rl_scope_stats(r, out);
 }
 
 /* The backend could not read this thread's counters (e.g. the program
@@ -236,6 +238,7 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 	f->name_ro = ro;
 	f->counters_ok = 1;
 	rec->open++;
+	rl_scope_begin(t, t->depth, rec);
 	read_counters(t, f->v0, &f->counters_ok);
 	f->t0 = rl_rt_ticks();
 	t->depth++;
@@ -262,6 +265,7 @@ static inline void pop_frame(struct rl_thread *t)
 		for (size_t k = 0; k < rl_rt.n_prov; k++)
 			add_delta(&r->c[k], &f->v0[k],
 				  &t->scratch[rl_rt.prov[k]]);
+	rl_scope_end(t, t->depth - 1, r, now - f->t0);
 	t->depth--;
 }
 

@@ -1,0 +1,279 @@
+/* Process scope of regions on the main thread (rt_scope.h). */
+#include <dirent.h>
+#include <pthread.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_scope.h"
+
+#define RL_SCOPE_TASKS 512 /* threads followed per region call */
+
+/* What a process-scope call saw at its begin; one per depth of the main
+ * thread's stack (only the main thread uses them). */
+struct scope_snap {
+	bool on;
+	long pid;
+	uint64_t cpu_ns, faults, csw;
+	bool have_proc;
+	struct rl_counter_value v[RL_COUNTER_COUNT];
+	size_t n_tasks;
+	uint32_t tid[RL_SCOPE_TASKS];
+	uint64_t run_ns[RL_SCOPE_TASKS];
+};
+
+/* Scope figures of one record (main thread). */
+struct scope_entry {
+	const struct rl_rec *rec;
+	uint64_t calls, time_ns, cpu_ns, all;
+	uint32_t threads;
+	struct rl_counter_total c[RL_COUNTER_COUNT];
+};
+
+uint64_t rl_scope_main_tid;
+static struct scope_entry **entries;
+static size_t n_entries, cap_entries;
+
+static struct scope_snap **snaps;
+static size_t n_snaps;
+static int scope_off = -1;          /* RLPROF_SCOPE=thread */
+static int (*in_parallel)(void);    /* OpenMP's omp_in_parallel */
+static bool looked_up;
+
+static uint64_t cpu_now(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void usage_now(uint64_t *faults, uint64_t *csw)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) != 0) {
+		*faults = *csw = 0;
+		return;
+	}
+	*faults = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
+	*csw = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+/* The first number of /proc/self/task/<tid>/schedstat: nanoseconds the
+ * thread ran; 0 when unreadable. */
+static uint64_t task_run_ns(const char *tid)
+{
+	char path[64], buf[96];
+	uint64_t v = 0;
+	ssize_t n;
+	int fd;
+
+	if (strlen(tid) > 20)
+		return 0;
+	strcpy(path, "/proc/self/task/");
+	strcat(path, tid);
+	strcat(path, "/schedstat");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+		v = v * 10 + (uint64_t)(buf[i] - '0');
+	return v;
+}
+
+/* Calls fn for every thread of the process with its run time. */
+static void walk_tasks(void (*fn)(void *, uint32_t, uint64_t), void *arg)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+			fn(arg, (uint32_t)strtoul(de->d_name, NULL, 10),
+			   task_run_ns(de->d_name));
+	closedir(d);
+}
+
+static void remember(void *arg, uint32_t tid, uint64_t run)
+{
+	struct scope_snap *s = arg;
+	if (s->n_tasks < RL_SCOPE_TASKS) {
+		s->tid[s->n_tasks] = tid;
+		s->run_ns[s->n_tasks++] = run;
+	}
+}
+
+struct ran {
+	const struct scope_snap *s;
+	uint32_t n;
+};
+
+static void count_ran(void *arg, uint32_t tid, uint64_t run)
+{
+	struct ran *r = arg;
+	for (size_t i = 0; i < r->s->n_tasks; i++)
+		if (r->s->tid[i] == tid) {
+			r->n += run > r->s->run_ns[i];
+			return;
+		}
+	r->n += run > 0; /* started during the call */
+}
+
+static bool process_scope(const struct rl_thread *t)
+{
+	if (scope_off < 0) {
+		const char *e = getenv("RLPROF_SCOPE");
+		scope_off = e && strcmp(e, "thread") == 0;
+	}
+	if (scope_off || t->tid != rl_scope_main_tid)
+		return false;
+	if (!looked_up) {
+		looked_up = true;
+		*(void **)&in_parallel = dlsym(RTLD_DEFAULT, "omp_in_parallel");
+	}
+	return !in_parallel || !in_parallel();
+}
+
+static struct scope_entry *entry_of(const struct rl_rec *rec, bool make)
+{
+	for (size_t i = 0; i < n_entries; i++)
+		if (entries[i]->rec == rec)
+			return entries[i];
+	if (!make || __atomic_load_n(&rl_rt.flushing, __ATOMIC_RELAXED))
+		return NULL;
+	if (n_entries == cap_entries) {
+		size_t n = cap_entries ? 2 * cap_entries : 16;
+		struct scope_entry **v = realloc(entries, n * sizeof *v);
+		if (!v)
+			return NULL;
+		entries = v;
+		cap_entries = n;
+	}
+	struct scope_entry *e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	e->rec = rec;
+	pthread_mutex_lock(&rl_rt.lock); /* the flush reads the table */
+	entries[n_entries++] = e;
+	pthread_mutex_unlock(&rl_rt.lock);
+	return e;
+}
+
+void rl_scope_begin_slow(struct rl_thread *t, size_t depth,
+			 const struct rl_rec *rec)
+{
+	struct scope_snap *s;
+
+	if (rl_scope_main_tid == 0)
+		rl_scope_main_tid = (uint64_t)getpid();
+	if (t->tid != rl_scope_main_tid)
+		return; /* the snapshots are the main thread's */
+	if (depth >= n_snaps) {
+		size_t n = depth + 8;
+		struct scope_snap **v;
+		if (!process_scope(t) || !(v = realloc(snaps, n * sizeof *v)))
+			return;
+		memset(v + n_snaps, 0, (n - n_snaps) * sizeof *v);
+		snaps = v;
+		n_snaps = n;
+	}
+	if (!snaps[depth] && !(snaps[depth] = calloc(1, sizeof *snaps[depth])))
+		return;
+	s = snaps[depth];
+	s->on = process_scope(t) && entry_of(rec, true);
+	if (!s->on)
+		return;
+	/* the walk first: the counters read after it (the process's, then
+	 * the thread's in push_frame) leave its libc work out */
+	s->pid = (long)getpid();
+	s->n_tasks = 0;
+	walk_tasks(remember, s);
+	usage_now(&s->faults, &s->csw);
+	s->cpu_ns = cpu_now();
+	s->have_proc = rl_rt.backend && rl_rt.backend->read_process &&
+		       rl_rt.backend->read_process(s->v) == 0;
+}
+
+static struct rl_counter_value os_value(uint64_t x, uint64_t ns)
+{
+	struct rl_counter_value v = {x, ns, ns};
+	return v;
+}
+
+void rl_scope_end_slow(struct rl_thread *t, size_t depth,
+		       const struct rl_rec *rec, uint64_t dt_ticks)
+{
+	struct rl_counter_value pv[RL_COUNTER_COUNT];
+	struct scope_snap *b;
+	struct scope_entry *e;
+	uint64_t cpu, faults, csw, dt_ns;
+	bool have_proc, flushing;
+	struct ran ran;
+
+	(void)t;
+	if (depth >= n_snaps || !(b = snaps[depth]) || !b->on)
+		return;
+	b->on = false;
+	if (b->pid != (long)getpid() || !(e = entry_of(rec, false)))
+		return; /* begun before a fork */
+	/* called after the thread's counters were read: the process's are
+	 * read first, then the rest */
+	have_proc = b->have_proc && rl_rt.backend->read_process(pv) == 0;
+	cpu = cpu_now();
+	usage_now(&faults, &csw);
+	dt_ns = rl_rt_ticks_to_ns(dt_ticks);
+	ran.s = b;
+	ran.n = 0;
+	flushing = __atomic_load_n(&rl_rt.flushing, __ATOMIC_RELAXED);
+	if (!flushing) /* opendir allocates: not in a signal flush */
+		walk_tasks(count_ran, &ran);
+
+	e->calls++;
+	e->time_ns += dt_ns;
+	e->cpu_ns += cpu > b->cpu_ns ? cpu - b->cpu_ns : 0;
+	if (ran.n > e->threads)
+		e->threads = ran.n;
+	for (size_t k = 0; k < rl_rt.n_prov; k++) {
+		int c = rl_rt.prov[k];
+		struct rl_counter_value x0, x1;
+
+		if (have_proc) {
+			x0 = b->v[c];
+			x1 = pv[c];
+		} else if (c == RL_C_TASK_CLOCK_NS) {
+			x0 = os_value(b->cpu_ns, 0);
+			x1 = os_value(cpu, dt_ns);
+		} else if (c == RL_C_PAGE_FAULTS) {
+			x0 = os_value(b->faults, 0);
+			x1 = os_value(faults, dt_ns);
+		} else if (c == RL_C_CONTEXT_SWITCHES) {
+			x0 = os_value(b->csw, 0);
+			x1 = os_value(csw, dt_ns);
+		} else {
+			continue;
+		}
+		rl_counter_total_add(&e->c[c], &x0, &x1);
+		e->all |= UINT64_C(1) << c;
+	}
+}
+
+void rl_scope_stats(const struct rl_rec *rec, struct rl_region_stats *out)
+{
+	const struct scope_entry *e = entry_of(rec, false);
+
+	if (!e || !e->calls)
+		return;
+	out->scope_calls = e->calls;
+	out->scope_time_ns = e->time_ns;
+	out->scope_cpu_ns = e->cpu_ns;
+	out->scope_threads = e->threads;
+	out->scope_all = e->all;
+	out->scope_counters = (struct rl_counter_total *)e->c;
+}
