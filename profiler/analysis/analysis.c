@@ -585,6 +585,8 @@ int rl_report_build(const struct rl_run_results *res,
 	if (!(rc = build_warnings(res, out)) &&
 	    !(rc = group_warnings(out, &by_name)))
 		rc = rl_report_ranks_build(res, out);
+	if (!rc)
+		rc = rl_report_scope_build(res, out);
 out:
 	rl_name_index_release(&by_name);
 	free(order);
@@ -628,5 +630,6 @@ void rl_report_release(struct rl_report *r)
 		free(r->strings[i]);
 	free(r->strings);
 	rl_report_ranks_free(r->ranks);
+	rl_report_scope_free(r->process_scope);
 	memset(r, 0, sizeof *r);
 }

@@ -20,6 +20,7 @@
 
 #include "machine.h"
 #include "report_ranks.h"
+#include "report_scope.h"
 #include "results.h"
 
 #define RL_REPORT_VERSION 1
@@ -156,6 +157,8 @@ struct rl_report {
 				   unknown; owned */
 	struct rl_report_ranks *ranks; /* MPI ranks (report_ranks.h), NULL
 					  when the run had none */
+	struct rl_report_scope *process_scope; /* per summed row
+					  (report_scope.h) */
 };
 
 int rl_report_build(const struct rl_run_results *res,

@@ -258,7 +258,7 @@ static json_t *report_json(const struct rl_report *r)
 						      check_json(&r->rows[i]));
 		json_object_set_new(doc, "checks", checks);
 	}
-	json_object_set_new(doc, "mpi", rl_ranks_json(r));
+	rl_ranks_json_add(doc, r);
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		const struct rl_warning *w = &r->warnings[i];
 		json_t *e = json_object();

@@ -1,8 +1,10 @@
 /*
- * The MPI ranks of a report (report_ranks.h) in each format: the "mpi"
- * object of report.json, a section of the table and of report.html.
- * Called by render_json.c, render_table.c and render_html.c when the
- * report has ranks.
+ * What rlprof adds for threads and ranks, in each format: the MPI ranks
+ * (report_ranks.h: the "mpi" object of report.json, a section of the
+ * table and of report.html) and the process scope of regions
+ * (report_scope.h: fields of each region in report.json, lines under the
+ * table, a section of report.html). Called by render_json.c,
+ * render_table.c and render_html.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +23,39 @@ static json_t *str_or_null(const char *s)
 {
 	json_t *j = s ? json_string(s) : NULL;
 	return j ? j : json_null();
+}
+
+/* "scope", "threads_ran", "busy_threads", "cpu_s", "uncounted" of each
+ * summed region of doc's "regions" (same order as the report's rows). */
+static void scope_json(json_t *doc, const struct rl_report *r)
+{
+	const struct rl_report_scope *k = r->process_scope;
+	json_t *regs = json_object_get(doc, "regions");
+
+	for (size_t i = 0; k && i < k->n_rows && i < json_array_size(regs);
+	     i++) {
+		const struct rl_scope_row *x = &k->rows[i];
+		json_t *o = json_array_get(regs, i);
+		json_object_set_new(o, "scope", json_string(x->process
+								    ? "process"
+								    : "thread"));
+		if (!x->process)
+			continue;
+		json_object_set_new(o, "threads_ran",
+				    json_integer(x->threads_ran));
+		json_object_set_new(o, "busy_threads", num(x->busy_threads));
+		json_object_set_new(o, "cpu_s", num(x->cpu_s));
+		json_object_set_new(o, "counted_threads",
+				    json_string(x->all_counted ? "all"
+							       : "calling"));
+		json_object_set_new(o, "uncounted", str_or_null(x->uncounted));
+	}
+}
+
+void rl_ranks_json_add(json_t *doc, const struct rl_report *r)
+{
+	scope_json(doc, r);
+	json_object_set_new(doc, "mpi", rl_ranks_json(r));
 }
 
 json_t *rl_ranks_json(const struct rl_report *r)
@@ -149,12 +184,45 @@ static void put_name(FILE *out, const char *s, size_t w)
 		fputc(' ', out);
 }
 
+/* One line per region of process scope. */
+static void scope_table(FILE *out, const struct rl_report *r)
+{
+	const struct rl_report_scope *k = r->process_scope;
+	bool first = true;
+
+	for (size_t i = 0; k && i < k->n_rows; i++) {
+		const struct rl_scope_row *x = &k->rows[i];
+		if (!x->process)
+			continue;
+		if (first)
+			fputc('\n', out);
+		first = false;
+		rl_term_put(out, r->rows[i].region);
+		fprintf(out, ": process scope (begun on the main thread outside "
+			"a parallel region): %u thread%s ran while it was open",
+			x->threads_ran, x->threads_ran == 1 ? "" : "s");
+		if (rl_known(x->busy_threads))
+			fprintf(out, ", %.2f busy on average (CPU time of the "
+				"process / wall time)", x->busy_threads);
+		if (!r->provided)
+			fputs("; no counters (time only)", out);
+		else if (x->all_counted)
+			fputs("; counts cover every thread", out);
+		else {
+			fputs("; counted in the calling thread only: ", out);
+			rl_term_put(out, x->uncounted);
+		}
+		fputc('\n', out);
+	}
+}
+
 void rl_ranks_table(FILE *out, const struct rl_report *r)
 {
 	const struct rl_report_ranks *k = r->ranks;
 	char a[32], b[32], c[32], d[32], e[32];
 	size_t w;
 
+	scope_table(out, r);
 	if (!k)
 		return;
 	w = name_width(k);
@@ -215,10 +283,38 @@ static void td_s(FILE *out, const char *s)
 	fputs("</td>", out);
 }
 
+static void scope_html(FILE *out, const struct rl_report *r)
+{
+	const struct rl_report_scope *k = r->process_scope;
+
+	if (!k || !k->n_process)
+		return;
+	fputs("<h2 id=\"threads\">Regions of process scope</h2>\n<p>Begun on "
+	      "the main thread outside a parallel region, they count every "
+	      "thread of the process while open.</p>\n<table class=\"scope\">"
+	      "\n<thead><tr><th>region</th><th>threads that ran</th><th>busy "
+	      "threads (CPU / wall)</th><th>CPU time (s)</th><th>counted in "
+	      "the calling thread only</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < k->n_rows; i++) {
+		const struct rl_scope_row *x = &k->rows[i];
+		if (!x->process)
+			continue;
+		fputs("<tr>", out);
+		td_s(out, r->rows[i].region);
+		td(out, x->threads_ran);
+		td(out, x->busy_threads);
+		td(out, x->cpu_s);
+		td_s(out, x->uncounted ? x->uncounted : "-");
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}
+
 void rl_ranks_html(FILE *out, const struct rl_report *r)
 {
 	const struct rl_report_ranks *k = r->ranks;
 
+	scope_html(out, r);
 	if (!k)
 		return;
 	fprintf(out, "<h2 id=\"mpi\">MPI ranks</h2>\n<p>%ld rank%s, %zu with "

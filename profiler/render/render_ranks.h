@@ -1,4 +1,5 @@
-/* The MPI ranks of a report in each format (render_ranks.c). */
+/* Threads (process scope) and MPI ranks of a report in each format
+ * (render_ranks.c). */
 #ifndef RL_RENDER_RANKS_H
 #define RL_RENDER_RANKS_H
 
@@ -9,6 +10,8 @@
 
 /* The "mpi" object of report.json (null when the run had no ranks). */
 json_t *rl_ranks_json(const struct rl_report *r);
+/* Adds "mpi" to doc and the process-scope fields to its "regions". */
+void rl_ranks_json_add(json_t *doc, const struct rl_report *r);
 /* The ranks section under the table, and in report.html; nothing when
  * the run had no ranks. */
 void rl_ranks_table(FILE *out, const struct rl_report *r);
