@@ -51,3 +51,14 @@ tests: $(MPI_TEST_PROGRAMS)
 endif
 
 include tests/fuzz/build.mk
+
+# tests/omp/: OpenMP programs (-fopenmp) of the process-scope tests
+# (test_e2e_omp.c); skipped when the compiler has no OpenMP runtime.
+OMP_OK := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo yes)
+ifeq ($(OMP_OK),yes)
+OMP_TEST_PROGRAMS := $(patsubst tests/omp/%.c,$(TESTBIN)/omp/%,$(wildcard tests/omp/*.c))
+$(OMP_TEST_PROGRAMS): $(TESTBIN)/omp/%: tests/omp/%.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fopenmp $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+tests: $(OMP_TEST_PROGRAMS)
+endif

@@ -1,0 +1,227 @@
+/*
+ * Process scope end to end (profiler/runtime/rt_scope.h): tests/omp/
+ * omp_triad.c has region "outer" on the master thread around a 2-thread
+ * `parallel for` triad of N elements, and region "inner" entered by each
+ * thread inside the parallel region. "outer" counts the work of both
+ * threads; "inner" keeps one row per thread; the two nest.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_e2e_util.h"
+#include "test_sim_util.h"
+
+#define OMP_APP RL_BUILD_DIR "/tests/omp/omp_triad"
+#define N_ELEMS 40000
+#define N_STR "40000"
+
+static const char *const omp_env[] = {"OMP_WAIT_POLICY=passive", NULL};
+
+static void need_omp(void)
+{
+	e2e_need(E2E_RLPROF);
+	if (access(OMP_APP, X_OK) != 0)
+		cr_skip_test("'%s' was not built (no OpenMP in the compiler)",
+			     OMP_APP);
+}
+
+static struct e2e_result run(const char *out, const char *backend)
+{
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      backend, "-o", out, OMP_APP, N_STR, NULL};
+	return e2e_run_in(NULL, argv, omp_env);
+}
+
+static json_t *load(const char *path)
+{
+	json_error_t je;
+	json_t *j = json_load_file(path, 0, &je);
+	cr_assert_not_null(j, "'%s': %s", path, je.text);
+	return j;
+}
+
+static json_t *region(json_t *rep, const char *name)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach (json_object_get(rep, "regions"), i, e)
+		if (strcmp(json_string_value(json_object_get(e, "region")),
+			   name) == 0)
+			return e;
+	cr_assert_fail("no region '%s' in report.json", name);
+	return NULL;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	cr_assert(json_is_number(v), "'%s' is not a number", key);
+	return json_number_value(v);
+}
+
+/* outer: process scope, 2 threads ran; inner: thread scope, 2 rows */
+static json_t *check_scopes(const char *out)
+{
+	char path[600];
+	json_t *rep, *outer, *inner;
+
+	snprintf(path, sizeof path, "%s/report.json", out);
+	rep = load(path);
+	outer = region(rep, "outer");
+	inner = region(rep, "inner");
+	cr_assert_str_eq(json_string_value(json_object_get(outer, "scope")),
+			 "process");
+	cr_assert_eq(num(outer, "threads_ran"), 2);
+	cr_assert_eq(num(outer, "n_threads"), 2, "the table shows 2 threads");
+	cr_assert_str_eq(json_string_value(json_object_get(inner, "scope")),
+			 "thread");
+	cr_assert_eq(json_array_size(json_object_get(inner, "threads")), 2,
+		     "inner keeps one row per thread");
+	return rep;
+}
+
+Test(e2e_omp, sim_outer_counts_every_thread_exactly, .timeout = 300)
+{
+	need_omp();
+	sim_need();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = run(out, "sim");
+	json_t *rep, *inner, *th, *e;
+	size_t i;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	rep = check_scopes(out);
+	/* counted = declared, exactly: both threads' flops in outer */
+	cr_assert_eq(num(region(rep, "outer"), "flops"), 2.0 * N_ELEMS);
+	cr_assert_eq(num(region(rep, "outer"), "flops_expected"), 2.0 * N_ELEMS);
+	cr_assert_str_eq(json_string_value(json_object_get(
+				 region(rep, "outer"), "counted_threads")),
+			 "all");
+	inner = region(rep, "inner");
+	cr_assert_eq(num(inner, "flops"), 2.0 * N_ELEMS);
+	th = json_object_get(inner, "threads");
+	json_array_foreach (th, i, e) /* schedule(static): half each */
+		cr_assert_eq(num(e, "flops"), 1.0 * N_ELEMS);
+	cr_assert(strstr(r.out, "outer: process scope"), "%s", r.out);
+	json_decref(rep);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_omp, time_outer_shows_two_active_threads)
+{
+	need_omp();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = run(out, "time");
+	json_t *rep;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	rep = check_scopes(out);
+	cr_assert(json_is_number(json_object_get(region(rep, "outer"),
+						 "busy_threads")));
+	cr_assert(strstr(r.out, "outer: process scope (begun on the main "
+				"thread outside a parallel region): 2 threads "
+				"ran while it was open"),
+		  "%s", r.out);
+	json_decref(rep);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* The raw results file of the run (one process). */
+static json_t *raw(const char *out)
+{
+	char path[900], rawdir[600];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(rawdir, sizeof rawdir, "%s/raw", out);
+	d = opendir(rawdir);
+	cr_assert_not_null(d);
+	path[0] = '\0';
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, "rlprof-", 7) == 0)
+			snprintf(path, sizeof path, "%s/%s", rawdir, de->d_name);
+	closedir(d);
+	cr_assert(path[0], "no results file in %s", rawdir);
+	return load(path);
+}
+
+static uint64_t task_clock(json_t *counters)
+{
+	json_t *v = json_object_get(json_object_get(counters, "task_clock_ns"),
+				    "value");
+	cr_assert(json_is_integer(v), "no task_clock_ns");
+	return (uint64_t)json_integer_value(v);
+}
+
+Test(e2e_omp, perf_task_clock_summed_over_threads)
+{
+	need_omp();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = run(out, "perf");
+	json_t *rep, *res, *th, *t, *reg;
+	uint64_t outer = 0, inner_sum = 0;
+	size_t i, k;
+
+	if (r.status != 0 && strstr(r.err, "does not work here"))
+		cr_skip_test("backend perf does not work here: %s", r.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	rep = check_scopes(out);
+	res = raw(out);
+	th = json_object_get(res, "threads");
+	json_array_foreach (th, i, t)
+		json_array_foreach (json_object_get(t, "regions"), k, reg) {
+			const char *n = json_string_value(json_object_get(reg, "name"));
+			if (strcmp(n, "outer") == 0)
+				outer = task_clock(json_object_get(
+					json_object_get(reg, "scope"), "counters"));
+			else if (strcmp(n, "inner") == 0)
+				inner_sum += task_clock(json_object_get(reg, "counters"));
+		}
+	/* both threads' inner calls lie inside outer: the process's task
+	 * clock over outer holds both */
+	cr_assert_gt(inner_sum, 0);
+	cr_assert_geq(outer, inner_sum, "outer %llu < inner sum %llu",
+		      (unsigned long long)outer, (unsigned long long)inner_sum);
+	json_decref(res);
+	json_decref(rep);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(e2e_omp, scope_thread_turns_it_off)
+{
+	need_omp();
+	char *dir = e2e_tmpdir(), out[512], path[600];
+	snprintf(out, sizeof out, "%s/out", dir);
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, OMP_APP, N_STR, NULL};
+	const char *env[] = {"OMP_WAIT_POLICY=passive", "RLPROF_SCOPE=thread",
+			     NULL};
+	struct e2e_result r = e2e_run_in(NULL, argv, env);
+	json_t *rep;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	snprintf(path, sizeof path, "%s/report.json", out);
+	rep = load(path);
+	cr_assert_str_eq(json_string_value(json_object_get(region(rep, "outer"),
+							   "scope")),
+			 "thread");
+	json_decref(rep);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
