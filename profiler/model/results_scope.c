@@ -39,6 +39,9 @@ void rl_results_apply_scope(struct rl_process_results *p)
 				s->scope_all = 0;
 				continue;
 			}
+			if (s->scope_threads < 2)
+				continue; /* one thread ran: its own counts
+					     are the process's */
 			for (int c = 0; s->scope_counters && c < RL_COUNTER_COUNT;
 			     c++)
 				if ((s->scope_all >> c & 1) &&
