@@ -258,7 +258,7 @@ static json_t *report_json(const struct rl_report *r)
 						      check_json(&r->rows[i]));
 		json_object_set_new(doc, "checks", checks);
 	}
-	rl_ranks_json_add(doc, r);
+	json_object_set_new(doc, "mpi", rl_ranks_json(r));
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		const struct rl_warning *w = &r->warnings[i];
 		json_t *e = json_object();
@@ -316,6 +316,7 @@ static int put_regions(FILE *out, const struct rl_report *r)
 		     k < row->thread_first + row->thread_count; k++)
 			json_array_append_new(th, row_json(&r->rows[k], 1));
 		json_object_set_new(o, "threads", th);
+		rl_scope_json_add(o, r, i);
 		rc = json_dump_callback(o, put_indented, &io, DUMP_FLAGS);
 		json_decref(o);
 		if (rc != 0 ||

@@ -25,37 +25,24 @@ static json_t *str_or_null(const char *s)
 	return j ? j : json_null();
 }
 
-/* "scope", "threads_ran", "busy_threads", "cpu_s", "uncounted" of each
- * summed region of doc's "regions" (same order as the report's rows). */
-static void scope_json(json_t *doc, const struct rl_report *r)
+void rl_scope_json_add(json_t *o, const struct rl_report *r, size_t i)
 {
 	const struct rl_report_scope *k = r->process_scope;
-	json_t *regs = json_object_get(doc, "regions");
+	const struct rl_scope_row *x;
 
-	for (size_t i = 0; k && i < k->n_rows && i < json_array_size(regs);
-	     i++) {
-		const struct rl_scope_row *x = &k->rows[i];
-		json_t *o = json_array_get(regs, i);
-		json_object_set_new(o, "scope", json_string(x->process
-								    ? "process"
-								    : "thread"));
-		if (!x->process)
-			continue;
-		json_object_set_new(o, "threads_ran",
-				    json_integer(x->threads_ran));
-		json_object_set_new(o, "busy_threads", num(x->busy_threads));
-		json_object_set_new(o, "cpu_s", num(x->cpu_s));
-		json_object_set_new(o, "counted_threads",
-				    json_string(x->all_counted ? "all"
-							       : "calling"));
-		json_object_set_new(o, "uncounted", str_or_null(x->uncounted));
-	}
-}
-
-void rl_ranks_json_add(json_t *doc, const struct rl_report *r)
-{
-	scope_json(doc, r);
-	json_object_set_new(doc, "mpi", rl_ranks_json(r));
+	if (!k || i >= k->n_rows)
+		return;
+	x = &k->rows[i];
+	json_object_set_new(o, "scope",
+			    json_string(x->process ? "process" : "thread"));
+	if (!x->process)
+		return;
+	json_object_set_new(o, "threads_ran", json_integer(x->threads_ran));
+	json_object_set_new(o, "busy_threads", num(x->busy_threads));
+	json_object_set_new(o, "cpu_s", num(x->cpu_s));
+	json_object_set_new(o, "counted_threads",
+			    json_string(x->all_counted ? "all" : "calling"));
+	json_object_set_new(o, "uncounted", str_or_null(x->uncounted));
 }
 
 json_t *rl_ranks_json(const struct rl_report *r)
@@ -184,6 +171,14 @@ static void put_name(FILE *out, const char *s, size_t w)
 		fputc(' ', out);
 }
 
+/* A region of process scope during which other threads ran: the table
+ * and report.html say what its counts cover (with one thread, process
+ * and thread scope are the same: report.json alone says "process"). */
+static bool scope_shown(const struct rl_scope_row *x)
+{
+	return x->process && x->threads_ran >= 2;
+}
+
 /* One line per region of process scope. */
 static void scope_table(FILE *out, const struct rl_report *r)
 {
@@ -192,7 +187,7 @@ static void scope_table(FILE *out, const struct rl_report *r)
 
 	for (size_t i = 0; k && i < k->n_rows; i++) {
 		const struct rl_scope_row *x = &k->rows[i];
-		if (!x->process)
+		if (!scope_shown(x))
 			continue;
 		if (first)
 			fputc('\n', out);
@@ -286,8 +281,11 @@ static void td_s(FILE *out, const char *s)
 static void scope_html(FILE *out, const struct rl_report *r)
 {
 	const struct rl_report_scope *k = r->process_scope;
+	size_t n = 0;
 
-	if (!k || !k->n_process)
+	for (size_t i = 0; k && i < k->n_rows; i++)
+		n += scope_shown(&k->rows[i]);
+	if (!n)
 		return;
 	fputs("<h2 id=\"threads\">Regions of process scope</h2>\n<p>Begun on "
 	      "the main thread outside a parallel region, they count every "
@@ -297,7 +295,7 @@ static void scope_html(FILE *out, const struct rl_report *r)
 	      "the calling thread only</th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < k->n_rows; i++) {
 		const struct rl_scope_row *x = &k->rows[i];
-		if (!x->process)
+		if (!scope_shown(x))
 			continue;
 		fputs("<tr>", out);
 		td_s(out, r->rows[i].region);

@@ -10,8 +10,10 @@
 
 /* The "mpi" object of report.json (null when the run had no ranks). */
 json_t *rl_ranks_json(const struct rl_report *r);
-/* Adds "mpi" to doc and the process-scope fields to its "regions". */
-void rl_ranks_json_add(json_t *doc, const struct rl_report *r);
+/* Adds "scope", "threads_ran", "busy_threads", "cpu_s",
+ * "counted_threads" and "uncounted" of the report's summed row i to its
+ * object o in report.json's "regions". */
+void rl_scope_json_add(json_t *o, const struct rl_report *r, size_t i);
 /* The ranks section under the table, and in report.html; nothing when
  * the run had no ranks. */
 void rl_ranks_table(FILE *out, const struct rl_report *r);
