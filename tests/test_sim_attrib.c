@@ -106,9 +106,13 @@ Test(sim_attrib, outer_totals_ignore_inner_annotations, .timeout = 120)
 			  "%s: flat %.0f, nested %.0f", rl_counter_name(c[k]),
 			  a, b);
 	}
-	/* all the work is in the steps: they add up to the outer region */
+	/* all the work is in the steps: they add up to the outer region,
+	 * but for what the loop around them touches between two steps (its
+	 * stack and the marker's site, evicted by each streaming step from
+	 * the 256 KiB L3: about 2 lines a step, 8000-8800 B in all, varying
+	 * with where the environment puts the stack): 0.1% + 3 lines a step */
 	double so = (double)sim_dram(n), ss = (double)sim_dram(s);
-	cr_expect(fabs(so - ss) <= 0.001 * so + 256,
+	cr_expect(fabs(so - ss) <= 0.001 * so + 3.0 * 64 * (double)s->calls,
 		  "DRAM bytes: outer %.0f, steps %.0f", so, ss);
 	sim_run_free(&flat);
 	sim_run_free(&nested);
