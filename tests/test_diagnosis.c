@@ -118,8 +118,14 @@ Test(diagnosis, far_below_the_bandwidth_roof)
 	struct rl_region_row r = counted();
 	r.roof_pct = 30;
 	r.gflops = 0.3; /* no ceiling near */
+	r.n_threads = 1;
 	expect_has(&r, &machine, "30% of the DRAM roof: latency or too little "
 				 "parallelism: more threads");
+	/* a region every CPU ran (a process-scope region around a parallel
+	 * loop): no "more threads" */
+	r.n_threads = machine.cores;
+	expect_has(&r, &machine, "30% of the DRAM roof: latency: ");
+	expect_not_has(&r, &machine, "more threads");
 }
 
 Test(diagnosis, above_the_roof_states_the_self_check)

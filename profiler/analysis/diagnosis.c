@@ -194,6 +194,12 @@ static void position(FILE *o, const struct rl_region_row *row,
 			fprintf(o, ", near the %s %s ceiling (%.3g GFLOP/s): %s",
 				c->name, c->kind, c->gflops,
 				ceiling_lever(c->kind));
+		else if (mem && row->n_threads && m && m->cores &&
+			 row->n_threads >= m->cores)
+			fprintf(o, ": latency: %u threads ran it on %u CPUs: "
+				"contiguous prefetch-friendly access, independent "
+				"loads, software prefetch", row->n_threads,
+				m->cores);
 		else if (mem)
 			fputs(": latency or too little parallelism: more threads, "
 			      "contiguous prefetch-friendly access, independent "
