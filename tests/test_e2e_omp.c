@@ -3,7 +3,9 @@
  * omp_triad.c has region "outer" on the master thread around a 2-thread
  * `parallel for` triad of N elements, and region "inner" entered by each
  * thread inside the parallel region. "outer" counts the work of both
- * threads; "inner" keeps one row per thread; the two nest.
+ * threads; "inner" keeps one row per thread; the two nest. Two calls of
+ * "outer" cover both ways a call begins: with one thread (the runtime
+ * reads nothing more at begin) and with libgomp's pool running.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -30,10 +32,14 @@ static void need_omp(void)
 			     OMP_APP);
 }
 
-static struct e2e_result run(const char *out, const char *backend)
+/* CALLS of "outer": the first begins with one thread (libgomp starts its
+ * pool inside it), the others with the pool there */
+static struct e2e_result run(const char *out, const char *backend,
+			     const char *calls)
 {
-	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
-			      backend, "-o", out, OMP_APP, N_STR, NULL};
+	const char *argv[] = {E2E_RLPROF, "run", "-q",	 "--no-probe",
+			      "-b",	  backend, "-o", out,
+			      OMP_APP,	  N_STR,   calls, NULL};
 	return e2e_run_in(NULL, argv, omp_env);
 }
 
@@ -92,23 +98,23 @@ Test(e2e_omp, sim_outer_counts_every_thread_exactly, .timeout = 300)
 	sim_need();
 	char *dir = e2e_tmpdir(), out[512];
 	snprintf(out, sizeof out, "%s/out", dir);
-	struct e2e_result r = run(out, "sim");
+	struct e2e_result r = run(out, "sim", "2");
 	json_t *rep, *inner, *th, *e;
 	size_t i;
 
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	rep = check_scopes(out);
 	/* counted = declared, exactly: both threads' flops in outer */
-	cr_assert_eq(num(region(rep, "outer"), "flops"), 2.0 * N_ELEMS);
-	cr_assert_eq(num(region(rep, "outer"), "flops_expected"), 2.0 * N_ELEMS);
+	cr_assert_eq(num(region(rep, "outer"), "flops"), 4.0 * N_ELEMS);
+	cr_assert_eq(num(region(rep, "outer"), "flops_expected"), 4.0 * N_ELEMS);
 	cr_assert_str_eq(json_string_value(json_object_get(
 				 region(rep, "outer"), "counted_threads")),
 			 "all");
 	inner = region(rep, "inner");
-	cr_assert_eq(num(inner, "flops"), 2.0 * N_ELEMS);
+	cr_assert_eq(num(inner, "flops"), 4.0 * N_ELEMS);
 	th = json_object_get(inner, "threads");
 	json_array_foreach (th, i, e) /* schedule(static): half each */
-		cr_assert_eq(num(e, "flops"), 1.0 * N_ELEMS);
+		cr_assert_eq(num(e, "flops"), 2.0 * N_ELEMS);
 	cr_assert(strstr(r.out, "outer: process scope"), "%s", r.out);
 	json_decref(rep);
 	e2e_free(&r);
@@ -121,13 +127,16 @@ Test(e2e_omp, time_outer_shows_two_active_threads)
 	need_omp();
 	char *dir = e2e_tmpdir(), out[512];
 	snprintf(out, sizeof out, "%s/out", dir);
-	struct e2e_result r = run(out, "time");
+	struct e2e_result r = run(out, "time", "2");
 	json_t *rep;
 
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	rep = check_scopes(out);
-	cr_assert(json_is_number(json_object_get(region(rep, "outer"),
-						 "busy_threads")));
+	/* from the second call (the first read no CPU clock at begin) */
+	double busy = num(region(rep, "outer"), "busy_threads");
+	cr_assert(busy > 0 && busy <= 2.5, "busy threads %g", busy);
+	cr_assert(json_is_null(json_object_get(region(rep, "outer"), "cpu_s")),
+		  "a CPU total over the calls would leave out the first");
 	cr_assert(strstr(r.out, "outer: process scope (begun on the main "
 				"thread outside a parallel region): 2 threads "
 				"ran while it was open"),
@@ -170,7 +179,7 @@ Test(e2e_omp, perf_task_clock_summed_over_threads)
 	need_omp();
 	char *dir = e2e_tmpdir(), out[512];
 	snprintf(out, sizeof out, "%s/out", dir);
-	struct e2e_result r = run(out, "perf");
+	struct e2e_result r = run(out, "perf", "2");
 	json_t *rep, *res, *th, *t, *reg;
 	uint64_t outer = 0, inner_sum = 0;
 	size_t i, k;
@@ -220,6 +229,31 @@ Test(e2e_omp, scope_thread_turns_it_off)
 	cr_assert_str_eq(json_string_value(json_object_get(region(rep, "outer"),
 							   "scope")),
 			 "thread");
+	json_decref(rep);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* One call, begun with one thread: the threads that ran are still known
+ * (counted at its end), the CPU time is not (nothing was read at begin,
+ * which keeps a region of a program without threads at ~20 ns). */
+Test(e2e_omp, time_single_call_begun_with_one_thread)
+{
+	need_omp();
+	char *dir = e2e_tmpdir(), out[512];
+	snprintf(out, sizeof out, "%s/out", dir);
+	struct e2e_result r = run(out, "time", "1");
+	json_t *rep;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	rep = check_scopes(out);
+	cr_assert(json_is_null(json_object_get(region(rep, "outer"),
+					       "busy_threads")));
+	cr_assert(strstr(r.out, "outer: process scope (begun on the main "
+				"thread outside a parallel region): 2 threads "
+				"ran while it was open;"),
+		  "%s", r.out);
 	json_decref(rep);
 	e2e_free(&r);
 	e2e_rmtree(dir);

@@ -57,7 +57,8 @@ static int fill(const struct rl_run_results *res, struct rl_report *r,
 		size_t g, struct rl_scope_row *x)
 {
 	const char *name = r->rows[g].region;
-	uint64_t time_ns = 0, cpu_ns = 0, all = ~UINT64_C(0), provided = 0;
+	uint64_t time_ns = 0, cpu_ns = 0, cpu_unknown_ns = 0;
+	uint64_t all = ~UINT64_C(0), provided = 0;
 	char msg[1024];
 
 	for (size_t p = 0; p < res->n_procs; p++) {
@@ -72,6 +73,7 @@ static int fill(const struct rl_run_results *res, struct rl_report *r,
 				x->process = true;
 				time_ns += s->scope_time_ns;
 				cpu_ns += s->scope_cpu_ns;
+				cpu_unknown_ns += s->scope_cpu_unknown_ns;
 				all &= s->scope_all;
 				provided |= pr->provided;
 				if (s->scope_threads > x->threads_ran)
@@ -80,11 +82,15 @@ static int fill(const struct rl_run_results *res, struct rl_report *r,
 	}
 	if (!x->process)
 		return 0;
-	x->cpu_s = (double)cpu_ns / 1e9;
-	/* under the simulator with native times, the CPU time is
+	/* calls begun while the process had one thread read no CPU clock
+	 * (the time backend's region stays ~20 ns): busy threads from the
+	 * other calls, no CPU total;
+	 * under the simulator with native times, the CPU time is
 	 * Valgrind's (threads serialised): no busy figure */
-	x->busy_threads = time_ns && !r->rows[g].time_native
-				  ? (double)cpu_ns / (double)time_ns
+	x->cpu_s = cpu_unknown_ns ? NAN : (double)cpu_ns / 1e9;
+	x->busy_threads = time_ns > cpu_unknown_ns && !r->rows[g].time_native
+				  ? (double)cpu_ns /
+					    (double)(time_ns - cpu_unknown_ns)
 				  : NAN;
 	x->uncounted = uncounted(provided, all);
 	x->all_counted = !x->uncounted;

@@ -49,6 +49,9 @@ struct rl_region_stats {
 	uint64_t scope_calls;   /* calls measured in process scope */
 	uint64_t scope_time_ns; /* their wall time */
 	uint64_t scope_cpu_ns;  /* CPU time of every thread during them */
+	uint64_t scope_cpu_unknown_ns; /* wall time of those of them whose
+				   CPU time was not measured (begun while
+				   the process had one thread) */
 	uint32_t scope_threads; /* most threads that ran during one call */
 	uint64_t scope_all;     /* bit c: scope_counters[c] covers every
 				   thread */

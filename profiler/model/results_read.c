@@ -97,6 +97,8 @@ static int read_scope(struct rl_json_ctx *c, const json_t *o,
 	if ((rc = rl_json_u64(c, o, where, "calls", 1, &s->scope_calls)) ||
 	    (rc = rl_json_u64(c, o, where, "time_ns", 0, &s->scope_time_ns)) ||
 	    (rc = rl_json_u64(c, o, where, "cpu_ns", 0, &s->scope_cpu_ns)) ||
+	    (rc = rl_json_u64(c, o, where, "cpu_unknown_ns", 0,
+			      &s->scope_cpu_unknown_ns)) ||
 	    (rc = rl_json_u64(c, o, where, "threads", 0, &threads)))
 		return rc;
 	s->scope_threads = threads > UINT32_MAX ? UINT32_MAX : (uint32_t)threads;

@@ -34,7 +34,7 @@ void rl_results_apply_scope(struct rl_process_results *p)
 				/* both kinds under one name: the threads'
 				 * own rows add up, as before */
 				s->scope_calls = s->scope_time_ns = 0;
-				s->scope_cpu_ns = 0;
+				s->scope_cpu_ns = s->scope_cpu_unknown_ns = 0;
 				s->scope_threads = 0;
 				s->scope_all = 0;
 				continue;

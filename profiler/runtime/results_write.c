@@ -254,6 +254,7 @@ static void write_region(struct jw *w, const struct rl_process_results *r,
 		jw_field_u64(w, "calls", 1, s->scope_calls);
 		jw_field_u64(w, "time_ns", 0, s->scope_time_ns);
 		jw_field_u64(w, "cpu_ns", 0, s->scope_cpu_ns);
+		jw_field_u64(w, "cpu_unknown_ns", 0, s->scope_cpu_unknown_ns);
 		jw_field_u64(w, "threads", 0, s->scope_threads);
 		jw_key(w, "all_threads", 0);
 		jw_raw(w, "[");

@@ -265,7 +265,7 @@ static inline void pop_frame(struct rl_thread *t)
 		for (size_t k = 0; k < rl_rt.n_prov; k++)
 			add_delta(&r->c[k], &f->v0[k],
 				  &t->scratch[rl_rt.prov[k]]);
-	rl_scope_end(t, t->depth - 1, r, now - f->t0);
+	rl_scope_end(t, t->depth - 1, now - f->t0, ok);
 	t->depth--;
 }
 

@@ -7,8 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__GLIBC__) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+#include <sys/single_threaded.h>
+#define RL_SINGLE_THREADED() (__libc_single_threaded != 0)
+#else
+#define RL_SINGLE_THREADED() false /* unknown: always snapshot */
+#endif
 
 #include "rt_scope.h"
 
@@ -20,6 +28,9 @@
  * thread's stack (only the main thread uses them). */
 struct scope_snap {
 	bool on;
+	bool lazy; /* the process had one thread at begin: nothing was read
+		      (the thread's own counts at begin are the process's) */
+	struct scope_entry *e;
 	long pid;
 	uint64_t cpu_ns, faults, csw;
 	bool have_proc;
@@ -32,7 +43,11 @@ struct scope_snap {
 /* Scope figures of one record (main thread). */
 struct scope_entry {
 	const struct rl_rec *rec;
-	uint64_t calls, time_ns, cpu_ns, all;
+	uint64_t calls, time_ns, cpu_ns;
+	uint64_t cpu_unknown_ns; /* wall time of the calls whose CPU time was
+				   not measured */
+	uint64_t all;         /* bit c: c[c] covers every thread in every
+				 call */
 	uint32_t threads;
 	struct rl_counter_total c[RL_COUNTER_COUNT];
 };
@@ -67,23 +82,35 @@ static int scope_off = -1;          /* RLPROF_SCOPE=thread */
 static int (*in_parallel)(void);    /* OpenMP's omp_in_parallel */
 static bool looked_up;
 
-static uint64_t cpu_now(void)
+static uint64_t cpu_now(clockid_t clock)
 {
 	struct timespec ts;
-	if (syscall(SYS_clock_gettime, CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+	if (syscall(SYS_clock_gettime, clock, &ts) != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void usage_now(uint64_t *faults, uint64_t *csw)
+/* Page faults and context switches of the process (RUSAGE_SELF, exited
+ * threads included) or of the calling thread (RUSAGE_THREAD). */
+static void usage_now(int who, uint64_t *faults, uint64_t *csw)
 {
 	struct rusage ru;
-	if (syscall(SYS_getrusage, RUSAGE_SELF, &ru) != 0) {
+	if (syscall(SYS_getrusage, who, &ru) != 0) {
 		*faults = *csw = 0;
 		return;
 	}
 	*faults = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
 	*csw = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+/* Does the backend provide a counter getrusage() gives per process? */
+static bool wants_usage(void)
+{
+	for (size_t k = 0; k < rl_rt.n_prov; k++)
+		if (rl_rt.prov[k] == RL_C_PAGE_FAULTS ||
+		    rl_rt.prov[k] == RL_C_CONTEXT_SWITCHES)
+			return true;
+	return false;
 }
 
 /* Nanoseconds thread tid of this process ran (its CPU clock: the
@@ -111,14 +138,52 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
+/* /proc/self/task, kept open between listings (opening it costs about
+ * 2.5 us of a 3.5 us listing on the development VM). The descriptor is
+ * the program's to close: before each use it must still be this
+ * process's directory (same device and inode, same pid: a forked child
+ * inherits the parent's); else it is left alone and a new one opened. */
+static int task_fd = -1;
+static long task_pid;
+static dev_t task_dev;
+static ino_t task_ino;
+
+static int tasks_dir(void)
+{
+	long pid = (long)syscall(SYS_getpid);
+	struct stat st;
+	int fd;
+
+	if (task_fd >= 0 && syscall(SYS_fstat, task_fd, &st) == 0 &&
+	    st.st_dev == task_dev && st.st_ino == task_ino) {
+		if (task_pid == pid &&
+		    syscall(SYS_lseek, task_fd, 0L, SEEK_SET) == 0)
+			return task_fd;
+		if (task_pid != pid) /* the parent's, inherited by fork */
+			syscall(SYS_close, task_fd);
+	}
+	task_fd = -1;
+	fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/task",
+			  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || syscall(SYS_fstat, fd, &st) != 0) {
+		if (fd >= 0)
+			syscall(SYS_close, fd);
+		return -1;
+	}
+	task_fd = fd;
+	task_pid = pid;
+	task_dev = st.st_dev;
+	task_ino = st.st_ino;
+	return fd;
+}
+
 /* Calls fn for every thread of the process with its run time. */
 static void walk_tasks(void (*fn)(void *, uint32_t, uint64_t), void *arg)
 {
 	char buf[512] __attribute__((aligned(8))); /* small: the kernel
 						      writes it, the simulator
 						      sees those lines */
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/task",
-			      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = tasks_dir();
 	long n;
 
 	if (fd < 0)
@@ -136,7 +201,6 @@ static void walk_tasks(void (*fn)(void *, uint32_t, uint64_t), void *arg)
 				tid = tid * 10 + (uint32_t)(*p - '0');
 			fn(arg, tid, task_run_ns(tid));
 		}
-	syscall(SYS_close, fd);
 }
 
 static void remember(void *arg, uint32_t tid, uint64_t run)
@@ -213,16 +277,24 @@ void rl_scope_begin_slow(struct rl_thread *t, size_t depth,
 	for (size_t d = 0; d < depth; d++)
 		if (snaps[d].on)
 			return;
-	if (!process_scope(t) || !entry_of(rec, true))
+	if (!process_scope(t) || !(s->e = entry_of(rec, true)))
 		return;
 	s->on = true;
+	/* One thread (glibc's flag, cleared for good by the first
+	 * pthread_create): the thread's own counters, read next, are the
+	 * process's; nothing to read, so a region costs what it costs in a
+	 * program without threads. */
+	s->lazy = RL_SINGLE_THREADED();
+	if (s->lazy)
+		return;
 	/* the walk first: the counters read after it (the process's, then
 	 * the thread's in push_frame) leave its work out */
 	s->pid = (long)getpid();
 	s->n_tasks = 0;
 	walk_tasks(remember, s);
-	usage_now(&s->faults, &s->csw);
-	s->cpu_ns = cpu_now();
+	if (wants_usage())
+		usage_now(RUSAGE_SELF, &s->faults, &s->csw);
+	s->cpu_ns = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
 	s->have_proc = rl_rt.backend && rl_rt.backend->read_process &&
 		       rl_rt.backend->read_process(s->v) == 0;
 }
@@ -233,59 +305,158 @@ static struct rl_counter_value os_value(uint64_t x, uint64_t ns)
 	return v;
 }
 
-void rl_scope_end_slow(struct rl_thread *t, size_t depth,
-		       const struct rl_rec *rec, uint64_t dt_ticks)
+/* The thread's own value of counter c at the frame's begin (v0) and now
+ * (scratch); false when it does not provide c. */
+static bool own_delta(const struct rl_thread *t, const struct rl_frame *f,
+		      bool ok, int c, uint64_t *delta)
 {
-	struct rl_counter_value pv[RL_COUNTER_COUNT];
+	for (size_t k = 0; ok && k < rl_rt.n_prov; k++)
+		if (rl_rt.prov[k] == c) {
+			uint64_t x0 = f->v0[k].value, x1 = t->scratch[c].value;
+			*delta = x1 > x0 ? x1 - x0 : 0;
+			return true;
+		}
+	return false;
+}
+
+/* A call begun with one thread that started others before it ended: the
+ * process's figures at begin were the thread's own. The other threads
+ * were all born during the call, so their share is the process's total
+ * now less this thread's (the CPU clocks, getrusage's SELF and THREAD);
+ * this thread's share is its own counters' delta. Fills x0/x1 per
+ * counter, *cpu (false: unknown, the thread's CPU time was not counted).
+ */
+static void lazy_figures(const struct rl_thread *t, const struct rl_frame *f,
+			 bool ok, bool have_proc,
+			 struct rl_counter_value *x0, struct rl_counter_value *x1,
+			 uint64_t dt_ns, uint64_t *cpu, bool *cpu_known,
+			 uint64_t *cover)
+{
+	uint64_t pcpu = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+	uint64_t tcpu = cpu_now(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t sf = 0, sc = 0, tf = 0, tc = 0, own;
+	uint64_t others_cpu = pcpu > tcpu ? pcpu - tcpu : 0;
+
+	if (wants_usage()) {
+		usage_now(RUSAGE_SELF, &sf, &sc);
+		usage_now(RUSAGE_THREAD, &tf, &tc);
+	}
+	*cpu_known = own_delta(t, f, ok, RL_C_TASK_CLOCK_NS, &own);
+	*cpu = others_cpu + (*cpu_known ? own : 0);
+	for (size_t k = 0; k < rl_rt.n_prov; k++) {
+		int c = rl_rt.prov[k];
+		uint64_t mine, rest;
+
+		if (have_proc) {
+			if (!ok)
+				continue;
+			x0[c] = f->v0[k];
+			continue; /* x1[c] read by the caller */
+		}
+		if (c == RL_C_TASK_CLOCK_NS)
+			rest = others_cpu;
+		else if (c == RL_C_PAGE_FAULTS)
+			rest = sf > tf ? sf - tf : 0;
+		else if (c == RL_C_CONTEXT_SWITCHES)
+			rest = sc > tc ? sc - tc : 0;
+		else
+			continue;
+		if (!own_delta(t, f, ok, c, &mine))
+			continue;
+		x0[c] = os_value(0, 0);
+		x1[c] = os_value(mine + rest, dt_ns);
+		*cover |= UINT64_C(1) << c;
+	}
+}
+
+void rl_scope_end_slow(struct rl_thread *t, size_t depth, uint64_t dt_ticks,
+		       bool ok)
+{
+	struct rl_counter_value pv[RL_COUNTER_COUNT], p0[RL_COUNTER_COUNT];
+	const struct rl_frame *f = rl_frame_at(t, depth);
 	struct scope_snap *b;
 	struct scope_entry *e;
-	uint64_t cpu, faults, csw, dt_ns;
-	bool have_proc;
+	uint64_t cpu = 0, faults, csw, dt_ns, cover = 0;
+	bool have_proc, cpu_known = true;
 	struct ran ran;
 
-	(void)t;
 	if (depth >= RL_SCOPE_DEPTH || !snaps || !(b = &snaps[depth])->on)
 		return;
 	b->on = false;
-	if (b->pid != (long)getpid() || !(e = entry_of(rec, false)))
+	e = b->e;
+	dt_ns = rl_rt_ticks_to_ns(dt_ticks);
+	if (b->lazy && RL_SINGLE_THREADED()) {
+		/* one thread all along: its own counts are the process's */
+		e->calls++;
+		e->time_ns += dt_ns;
+		e->cpu_unknown_ns += dt_ns;
+		if (!e->threads)
+			e->threads = 1;
+		for (size_t k = 0; ok && k < rl_rt.n_prov; k++) {
+			int c = rl_rt.prov[k];
+			rl_counter_total_add(&e->c[c], &f->v0[k], &t->scratch[c]);
+			cover |= UINT64_C(1) << c;
+		}
+		e->all = e->calls == 1 ? cover : e->all & cover;
+		return;
+	}
+	if (!b->lazy && b->pid != (long)getpid())
 		return; /* begun before a fork */
 	/* called after the thread's counters were read: the process's are
 	 * read first, then the rest */
-	have_proc = b->have_proc && rl_rt.backend->read_process(pv) == 0;
-	cpu = cpu_now();
-	usage_now(&faults, &csw);
-	dt_ns = rl_rt_ticks_to_ns(dt_ticks);
+	have_proc = rl_rt.backend && rl_rt.backend->read_process &&
+		    (b->lazy || b->have_proc) &&
+		    rl_rt.backend->read_process(pv) == 0;
 	ran.s = b;
 	ran.n = 0;
-	walk_tasks(count_ran, &ran);
-
+	if (b->lazy) {
+		lazy_figures(t, f, ok, have_proc, p0, pv, dt_ns, &cpu,
+			     &cpu_known, &cover);
+		b->n_tasks = 0; /* every other thread started during the call */
+		walk_tasks(count_ran, &ran); /* this one included */
+	} else {
+		uint64_t now = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+		cpu = now > b->cpu_ns ? now - b->cpu_ns : 0;
+		faults = csw = 0;
+		if (wants_usage())
+			usage_now(RUSAGE_SELF, &faults, &csw);
+		walk_tasks(count_ran, &ran);
+		for (size_t k = 0; k < rl_rt.n_prov; k++) {
+			int c = rl_rt.prov[k];
+			if (have_proc)
+				p0[c] = b->v[c];
+			else if (c == RL_C_TASK_CLOCK_NS) {
+				p0[c] = os_value(b->cpu_ns, 0);
+				pv[c] = os_value(b->cpu_ns + cpu, dt_ns);
+			} else if (c == RL_C_PAGE_FAULTS) {
+				p0[c] = os_value(b->faults, 0);
+				pv[c] = os_value(faults, dt_ns);
+			} else if (c == RL_C_CONTEXT_SWITCHES) {
+				p0[c] = os_value(b->csw, 0);
+				pv[c] = os_value(csw, dt_ns);
+			} else
+				continue;
+			cover |= UINT64_C(1) << c;
+		}
+	}
+	if (have_proc)
+		for (size_t k = 0; k < rl_rt.n_prov; k++)
+			if (!b->lazy || ok)
+				cover |= UINT64_C(1) << rl_rt.prov[k];
 	e->calls++;
 	e->time_ns += dt_ns;
-	e->cpu_ns += cpu > b->cpu_ns ? cpu - b->cpu_ns : 0;
+	if (cpu_known)
+		e->cpu_ns += cpu;
+	else
+		e->cpu_unknown_ns += dt_ns;
 	if (ran.n > e->threads)
 		e->threads = ran.n;
 	for (size_t k = 0; k < rl_rt.n_prov; k++) {
 		int c = rl_rt.prov[k];
-		struct rl_counter_value x0, x1;
-
-		if (have_proc) {
-			x0 = b->v[c];
-			x1 = pv[c];
-		} else if (c == RL_C_TASK_CLOCK_NS) {
-			x0 = os_value(b->cpu_ns, 0);
-			x1 = os_value(cpu, dt_ns);
-		} else if (c == RL_C_PAGE_FAULTS) {
-			x0 = os_value(b->faults, 0);
-			x1 = os_value(faults, dt_ns);
-		} else if (c == RL_C_CONTEXT_SWITCHES) {
-			x0 = os_value(b->csw, 0);
-			x1 = os_value(csw, dt_ns);
-		} else {
-			continue;
-		}
-		rl_counter_total_add(&e->c[c], &x0, &x1);
-		e->all |= UINT64_C(1) << c;
+		if (cover >> c & 1)
+			rl_counter_total_add(&e->c[c], &p0[c], &pv[c]);
 	}
+	e->all = e->calls == 1 ? cover : e->all & cover;
 }
 
 void rl_scope_stats(const struct rl_rec *rec, struct rl_region_stats *out)
@@ -297,6 +468,7 @@ void rl_scope_stats(const struct rl_rec *rec, struct rl_region_stats *out)
 	out->scope_calls = e->calls;
 	out->scope_time_ns = e->time_ns;
 	out->scope_cpu_ns = e->cpu_ns;
+	out->scope_cpu_unknown_ns = e->cpu_unknown_ns;
 	out->scope_threads = e->threads;
 	out->scope_all = e->all;
 	out->scope_counters = (struct rl_counter_total *)e->c;

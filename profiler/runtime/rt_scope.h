@@ -31,8 +31,8 @@ extern uint64_t rl_scope_main_tid;
 
 void rl_scope_begin_slow(struct rl_thread *t, size_t depth,
 			 const struct rl_rec *rec);
-void rl_scope_end_slow(struct rl_thread *t, size_t depth,
-		       const struct rl_rec *rec, uint64_t dt_ticks);
+void rl_scope_end_slow(struct rl_thread *t, size_t depth, uint64_t dt_ticks,
+		       bool ok);
 
 /* At a region's begin, frame index `depth` of thread t, record rec (before
  * the thread's own counters are read). One compare on other threads. */
@@ -50,10 +50,10 @@ static inline void rl_scope_begin(struct rl_thread *t, size_t depth,
  * (calls, wall and CPU time, threads that ran, counters over every thread
  * where known), kept beside the record in rt_scope.c. */
 static inline void rl_scope_end(struct rl_thread *t, size_t depth,
-				const struct rl_rec *rec, uint64_t dt_ticks)
+				uint64_t dt_ticks, bool ok)
 {
 	if (__builtin_expect(t->tid == rl_scope_main_tid, 0))
-		rl_scope_end_slow(t, depth, rec, dt_ticks);
+		rl_scope_end_slow(t, depth, dt_ticks, ok);
 }
 
 /* The scope figures of rec into out (rl_rt_region_stats); nothing when
