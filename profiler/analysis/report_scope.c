@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_index.h"
 #include "report.h"
 #include "rl_error.h"
 
@@ -53,46 +54,46 @@ static char *uncounted(uint64_t provided, uint64_t all)
 	return n ? strdup(buf) : NULL;
 }
 
-static int fill(const struct rl_run_results *res, struct rl_report *r,
-		size_t g, struct rl_scope_row *x)
+/* What the calls of one summed row add up to. */
+struct scope_sum {
+	uint64_t time_ns, cpu_ns, cpu_unknown_ns, all, provided;
+};
+
+static void add(struct scope_sum *a, struct rl_scope_row *x,
+		const struct rl_process_results *pr,
+		const struct rl_region_stats *s)
+{
+	if (!x->process)
+		a->all = ~UINT64_C(0);
+	x->process = true;
+	a->time_ns += s->scope_time_ns;
+	a->cpu_ns += s->scope_cpu_ns;
+	a->cpu_unknown_ns += s->scope_cpu_unknown_ns;
+	a->all &= s->scope_all;
+	a->provided |= pr->provided;
+	if (s->scope_threads > x->threads_ran)
+		x->threads_ran = s->scope_threads;
+}
+
+static int finish(struct rl_report *r, size_t g, struct rl_scope_row *x,
+		  const struct scope_sum *a)
 {
 	const char *name = r->rows[g].region;
-	uint64_t time_ns = 0, cpu_ns = 0, cpu_unknown_ns = 0;
-	uint64_t all = ~UINT64_C(0), provided = 0;
 	char msg[1024];
 
-	for (size_t p = 0; p < res->n_procs; p++) {
-		const struct rl_process_results *pr = &res->procs[p];
-		for (size_t t = 0; t < pr->n_threads; t++)
-			for (size_t i = 0; i < pr->threads[t].n_regions; i++) {
-				const struct rl_region_stats *s =
-					&pr->threads[t].regions[i];
-				if (!s->scope_calls || !s->name ||
-				    strcmp(s->name, name) != 0)
-					continue;
-				x->process = true;
-				time_ns += s->scope_time_ns;
-				cpu_ns += s->scope_cpu_ns;
-				cpu_unknown_ns += s->scope_cpu_unknown_ns;
-				all &= s->scope_all;
-				provided |= pr->provided;
-				if (s->scope_threads > x->threads_ran)
-					x->threads_ran = s->scope_threads;
-			}
-	}
 	if (!x->process)
 		return 0;
 	/* calls begun while the process had one thread read no CPU clock
 	 * (the time backend's region stays ~20 ns): busy threads from the
-	 * other calls, no CPU total;
-	 * under the simulator with native times, the CPU time is
-	 * Valgrind's (threads serialised): no busy figure */
-	x->cpu_s = cpu_unknown_ns ? NAN : (double)cpu_ns / 1e9;
-	x->busy_threads = time_ns > cpu_unknown_ns && !r->rows[g].time_native
-				  ? (double)cpu_ns /
-					    (double)(time_ns - cpu_unknown_ns)
-				  : NAN;
-	x->uncounted = uncounted(provided, all);
+	 * other calls, no CPU total; under the simulator with native times,
+	 * the CPU time is Valgrind's (threads serialised): no busy figure */
+	x->cpu_s = a->cpu_unknown_ns ? NAN : (double)a->cpu_ns / 1e9;
+	x->busy_threads =
+		a->time_ns > a->cpu_unknown_ns && !r->rows[g].time_native
+			? (double)a->cpu_ns /
+				  (double)(a->time_ns - a->cpu_unknown_ns)
+			: NAN;
+	x->uncounted = uncounted(a->provided, a->all);
 	x->all_counted = !x->uncounted;
 	if (x->threads_ran > r->rows[g].n_threads)
 		r->rows[g].n_threads = x->threads_ran;
@@ -111,21 +112,45 @@ static int fill(const struct rl_run_results *res, struct rl_report *r,
 int rl_report_scope_build(const struct rl_run_results *res,
 			  struct rl_report *r)
 {
+	struct rl_name_index by_name = {0};
+	struct scope_sum *sums;
 	struct rl_report_scope *k;
 	int rc = 0;
 
 	if (!(k = calloc(1, sizeof *k)) ||
 	    !(k->rows = calloc(r->n_summed ? r->n_summed : 1,
-			       sizeof *k->rows))) {
+			       sizeof *k->rows)) ||
+	    !(sums = calloc(r->n_summed ? r->n_summed : 1, sizeof *sums))) {
+		if (k)
+			free(k->rows);
 		free(k);
 		return RL_ENOMEM;
 	}
 	k->n_rows = r->n_summed;
 	r->process_scope = k;
+	/* one pass over every region of every thread: a search per summed
+	 * row would be quadratic in the regions (10^5 of them at scale) */
 	for (size_t g = 0; g < r->n_summed && !rc; g++) {
 		k->rows[g].busy_threads = NAN;
-		rc = fill(res, r, g, &k->rows[g]);
+		rc = rl_name_index_put(&by_name, r->rows[g].region, g);
+	}
+	for (size_t p = 0; p < res->n_procs && !rc; p++) {
+		const struct rl_process_results *pr = &res->procs[p];
+		for (size_t t = 0; t < pr->n_threads; t++)
+			for (size_t i = 0; i < pr->threads[t].n_regions; i++) {
+				const struct rl_region_stats *s =
+					&pr->threads[t].regions[i];
+				size_t g;
+				if (s->scope_calls && s->name &&
+				    rl_name_index_get(&by_name, s->name, &g))
+					add(&sums[g], &k->rows[g], pr, s);
+			}
+	}
+	for (size_t g = 0; g < r->n_summed && !rc; g++) {
+		rc = finish(r, g, &k->rows[g], &sums[g]);
 		k->n_process += k->rows[g].process;
 	}
+	rl_name_index_release(&by_name);
+	free(sums);
 	return rc;
 }

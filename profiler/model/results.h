@@ -154,7 +154,7 @@ void rl_run_results_release(struct rl_run_results *r);
  * of a region (scope_counters) become its counts when no other thread of
  * the process has a region of that name; else the region is of thread
  * scope (its threads' own rows add up) and its scope fields are cleared. */
-void rl_results_apply_scope(struct rl_process_results *p);
+int rl_results_apply_scope(struct rl_process_results *p); /* 0 or RL_ENOMEM */
 
 /* Writing (runtime side, libc only, async-signal-tolerant: no malloc). */
 int rl_results_write_fd(int fd, const struct rl_process_results *r);

@@ -375,7 +375,7 @@ int rl_results_load(const char *path, struct rl_process_results *out, char *err,
 	rc = parse_results(&c, root, out);
 	json_decref(root);
 	if (!rc)
-		rl_results_apply_scope(out);
+		rc = rl_results_apply_scope(out);
 	if (rc) {
 		if (rc == RL_ENOMEM)
 			rl_fail(err, errlen, RL_ENOMEM,

@@ -2,35 +2,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_index.h"
 #include "results.h"
+#include "rl_error.h"
 
-/* Does a thread of p other than thread `self` have region `name` with
- * calls? */
-static bool elsewhere(const struct rl_process_results *p, size_t self,
-		      const char *name)
-{
-	for (size_t t = 0; t < p->n_threads; t++) {
-		if (t == self)
-			continue;
-		for (size_t i = 0; i < p->threads[t].n_regions; i++) {
-			const struct rl_region_stats *s =
-				&p->threads[t].regions[i];
-			if (s->name && s->calls && strcmp(s->name, name) == 0)
-				return true;
-		}
-	}
-	return false;
-}
-
-void rl_results_apply_scope(struct rl_process_results *p)
+/* name -> the one thread of p with calls of that region, or SIZE_MAX
+ * when several threads have some (an index: a search per region would be
+ * quadratic in the regions) */
+static int threads_by_name(const struct rl_process_results *p,
+			   struct rl_name_index *ix)
 {
 	for (size_t t = 0; t < p->n_threads; t++)
 		for (size_t i = 0; i < p->threads[t].n_regions; i++) {
+			const struct rl_region_stats *s = &p->threads[t].regions[i];
+			size_t who;
+			int rc = 0;
+
+			if (!s->name || !s->calls)
+				continue;
+			if (!rl_name_index_get(ix, s->name, &who))
+				rc = rl_name_index_put(ix, s->name, t);
+			else if (who != t)
+				rc = rl_name_index_put(ix, s->name, SIZE_MAX);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
+int rl_results_apply_scope(struct rl_process_results *p)
+{
+	struct rl_name_index ix = {0};
+	int rc = threads_by_name(p, &ix);
+
+	for (size_t t = 0; t < p->n_threads && !rc; t++)
+		for (size_t i = 0; i < p->threads[t].n_regions; i++) {
 			struct rl_region_stats *s = &p->threads[t].regions[i];
+			size_t who = t;
 
 			if (!s->scope_calls || !s->name)
 				continue;
-			if (elsewhere(p, t, s->name)) {
+			rl_name_index_get(&ix, s->name, &who);
+			if (who != t) {
 				/* both kinds under one name: the threads'
 				 * own rows add up, as before */
 				s->scope_calls = s->scope_time_ns = 0;
@@ -48,4 +61,6 @@ void rl_results_apply_scope(struct rl_process_results *p)
 				    (p->provided >> c & 1))
 					s->counters[c] = s->scope_counters[c];
 		}
+	rl_name_index_release(&ix);
+	return rc;
 }
