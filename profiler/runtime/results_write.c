@@ -237,6 +237,17 @@ static void write_counter_defs(struct jw *w, const struct rl_process_results *r)
 	jw_raw(w, "]");
 }
 
+
+/* {"value", "enabled_ns", "running_ns"} of one counter */
+static void put_total(struct jw *w, const struct rl_counter_total *t)
+{
+	jw_raw(w, "{");
+	jw_field_u64(w, "value", 1, t->value);
+	jw_field_u64(w, "enabled_ns", 0, t->enabled_ns);
+	jw_field_u64(w, "running_ns", 0, t->running_ns);
+	jw_raw(w, "}");
+}
+
 static void write_region(struct jw *w, const struct rl_process_results *r,
 			 const struct rl_region_stats *s)
 {
@@ -273,11 +284,7 @@ static void write_region(struct jw *w, const struct rl_process_results *r,
 			if (!(s->scope_all >> c & 1))
 				continue;
 			jw_key(w, rl_counter_name((enum rl_counter)c), !n++);
-			jw_raw(w, "{");
-			jw_field_u64(w, "value", 1, t->value);
-			jw_field_u64(w, "enabled_ns", 0, t->enabled_ns);
-			jw_field_u64(w, "running_ns", 0, t->running_ns);
-			jw_raw(w, "}");
+			put_total(w, t);
 		}
 		jw_raw(w, "}}");
 	}
@@ -296,11 +303,7 @@ static void write_region(struct jw *w, const struct rl_process_results *r,
 			jw_raw(w, "null");
 			continue;
 		}
-		jw_raw(w, "{");
-		jw_field_u64(w, "value", 1, t->value);
-		jw_field_u64(w, "enabled_ns", 0, t->enabled_ns);
-		jw_field_u64(w, "running_ns", 0, t->running_ns);
-		jw_raw(w, "}");
+		put_total(w, t);
 	}
 	jw_raw(w, "}}");
 }
