@@ -54,6 +54,7 @@ include counters/build.mk
 include profiler/build.mk
 include profiler/fortran/build.mk
 include profiler/compat/build.mk
+include profiler/mpi/build.mk
 include probes/build.mk
 include kernels/build.mk
 include counters/sim/build.mk

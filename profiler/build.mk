@@ -8,6 +8,7 @@
 #   inspect/   region records of an ELF binary (rlprof inspect)
 #   text/      text made safe for a terminal or a shell
 #   cli/       the rlprof command, one file per subcommand
+#   compat/, mpi/, fortran/: shims and bindings, each with its build.mk
 RUNTIME_SRCS += $(wildcard profiler/runtime/*.c)
 REPORT_SRCS  := $(foreach d,model analysis render inspect text,$(wildcard profiler/$(d)/*.c))
 CLI_SRCS     := $(wildcard profiler/cli/*.c)

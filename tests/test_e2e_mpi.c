@@ -393,3 +393,64 @@ Test(e2e_mpi, plain_run_removes_old_ranks)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* No shared directory, on one machine: an MPMD command line gives rank 0
+ * output directory A and rank 1 directory B (as two nodes would have
+ * their own /tmp/out). librlprof-mpi, preloaded by rlprof into the
+ * program (it imports MPI_Finalize), sends rank 1's results to rank 0 at
+ * MPI_Finalize: A has both ranks, exact counts under -b sim. With
+ * --compat none (no shim), rank 1 stays missing from A's report. */
+static struct e2e_result split_dirs(const char *a, const char *b,
+				    const char *compat)
+{
+	const char *argv[] = {mpirun, "--oversubscribe", "--allow-run-as-root",
+			      "-np", "1", E2E_RLPROF, "run", "--no-probe",
+			      "-b", "sim", "--sim-caches", SIM_TEST_CACHES,
+			      "--compat", compat, "-o", a, MPI_APP, N_STR, ":",
+			      "-np", "1", E2E_RLPROF, "run", "--no-probe",
+			      "-b", "sim", "--sim-caches", SIM_TEST_CACHES,
+			      "--compat", compat, "-o", b, MPI_APP, N_STR, NULL};
+	const char *env[] = {
+		"ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0",
+		"OMPI_MCA_btl_vader_single_copy_mechanism=none",
+		"RLPROF_MPI_WAIT=3", NULL,
+	};
+	return e2e_run_in(NULL, argv, env);
+}
+
+Test(e2e_mpi, no_shared_directory_results_sent_at_finalize, .timeout = 300)
+{
+	need_mpi();
+	sim_need();
+	char shim[600];
+	snprintf(shim, sizeof shim, "%s/lib/librlprof-mpi.so", RL_BUILD_DIR);
+	if (access(shim, R_OK) != 0)
+		cr_skip_test("'%s' was not built (no mpicc)", shim);
+	char *dir = e2e_tmpdir(), a[512], b[512], path[700];
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/b", dir);
+	struct e2e_result r = split_dirs(a, b, "auto");
+
+	cr_assert_eq(r.status, 0, "status %d\n%s\n%s", r.status, r.out, r.err);
+	check_merged(&r, a, true);
+	snprintf(path, sizeof path, "%s/rank-1/sent.json", a);
+	cr_assert_eq(access(path, F_OK), 0, "'%s' missing", path);
+	/* rank 1's own directory keeps its copy */
+	snprintf(path, sizeof path, "%s/rank-1/run.json", b);
+	cr_assert_eq(access(path, F_OK), 0, "'%s' missing", path);
+	e2e_free(&r);
+
+	/* without the shim, rank 1 is missing from A */
+	e2e_rmtree(a);
+	e2e_rmtree(b);
+	r = split_dirs(a, b, "none");
+	json_t *rep = report(a);
+	cr_assert_eq(json_integer_value(json_object_get(
+			     json_object_get(rep, "mpi"), "present")),
+		     1, "%s\n%s", r.out, r.err);
+	cr_assert(strstr(r.err, "rank 1 of 2"), "%s", r.err);
+	json_decref(rep);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}

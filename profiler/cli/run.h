@@ -95,6 +95,8 @@ struct rl_run {
 	struct rl_elf_imports imports;
 	bool imports_read;
 	bool compat_likwid, compat_papihl;
+	bool mpi_send; /* librlprof-mpi preloaded: results sent to rank 0 at
+			  MPI_Finalize (profiler/mpi/) */
 
 	struct rl_mpi_run mpi;       /* the role in an MPI job (run_mpi.h) */
 

@@ -15,6 +15,25 @@
 
 #define LIKWID_SHIM "librlprof-likwid.so"
 #define PAPIHL_SHIM "librlprof-papihl.so"
+#define MPI_SHIM "librlprof-mpi.so"
+
+/* A rank of an MPI job whose program calls MPI_Finalize: librlprof-mpi,
+ * when installed (built with Open MPI), sends its results to rank 0 there,
+ * for output directories that are not shared between nodes. Without it
+ * (or with --compat none), a rank's results stay on its node. */
+static void decide_mpi(struct rl_run *run, const char *mode)
+{
+	char path[PATH_MAX + 32];
+
+	run->mpi_send = false;
+	if (strcmp(mode, "none") == 0 || !run->imports.mpi_finalize ||
+	    (run->mpi.mode != RL_MPI_RANK &&
+	     run->mpi.mode != RL_MPI_RANK_ONLY) ||
+	    !run->elf.dynamic)
+		return;
+	snprintf(path, sizeof path, "%s/%s", run->lib_dir, MPI_SHIM);
+	run->mpi_send = access(path, R_OK) == 0;
+}
 
 static void decide(struct rl_run *run)
 {
@@ -25,6 +44,7 @@ static void decide(struct rl_run *run)
 	    rl_elf_imports(run->program, &run->imports, err, sizeof err) < 0)
 		memset(&run->imports, 0, sizeof run->imports);
 	run->imports_read = true;
+	decide_mpi(run, mode);
 	if (strcmp(mode, "none") == 0)
 		return;
 	run->compat_likwid = strcmp(mode, "likwid") == 0 ||
@@ -86,7 +106,7 @@ static int add_shim(const struct rl_run *run, char *buf, size_t len,
 int rl_run_compat(struct rl_run *run, struct rl_launch *l, char *err,
 		  size_t errlen)
 {
-	char value[3 * PATH_MAX + 128] = "";
+	char value[4 * PATH_MAX + 128] = "";
 	const char *old = getenv("LD_PRELOAD");
 	int rc;
 
@@ -99,6 +119,9 @@ int rl_run_compat(struct rl_run *run, struct rl_launch *l, char *err,
 	if (run->compat_papihl &&
 	    (rc = add_shim(run, value, sizeof value, PAPIHL_SHIM, err,
 			   errlen)) < 0)
+		return rc;
+	if (run->mpi_send &&
+	    (rc = add_shim(run, value, sizeof value, MPI_SHIM, err, errlen)) < 0)
 		return rc;
 	if (!value[0])
 		return 0;

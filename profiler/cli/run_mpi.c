@@ -402,12 +402,15 @@ static json_t *load_json(const char *path)
 	return json_load_file(path, 0, NULL);
 }
 
-/* 1: rank r wrote its run.json for this job; -1: its rlprof is gone (same
- * host, pid no longer alive) without one; 0: not yet. */
+/* 1: rank r wrote its run.json for this job, or librlprof-mpi wrote its
+ * results here at MPI_Finalize (sent.json, with its rank.json of this
+ * job); -1: its rlprof is gone (same host, pid no longer alive) without
+ * one; 0: not yet. */
 static int rank_state(const struct rl_mpi_run *m, const char *dir, long r)
 {
 	char path[PATH_MAX + 64];
 	json_t *o, *mpi;
+	bool sent;
 	int st = 0;
 
 	snprintf(path, sizeof path, "%s/rank-%ld/run.json", dir, r);
@@ -419,14 +422,18 @@ static int rank_state(const struct rl_mpi_run *m, const char *dir, long r)
 		if (st)
 			return 1;
 	}
+	snprintf(path, sizeof path, "%s/rank-%ld/sent.json", dir, r);
+	sent = access(path, F_OK) == 0;
 	snprintf(path, sizeof path, "%s/rank-%ld/rank.json", dir, r);
 	if ((o = load_json(path))) {
 		const char *job = json_string_value(json_object_get(o, "job"));
 		const char *host = json_string_value(json_object_get(o, "host"));
 		json_int_t pid = json_integer_value(json_object_get(o, "rlprof_pid"));
-		if (job && strcmp(job, m->job) == 0 && host &&
-		    strcmp(host, m->host) == 0 && pid > 0 &&
-		    kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		if (job && strcmp(job, m->job) == 0 && sent)
+			st = 1; /* sent by librlprof-mpi at MPI_Finalize */
+		else if (job && strcmp(job, m->job) == 0 && host &&
+			 strcmp(host, m->host) == 0 && pid > 0 &&
+			 kill((pid_t)pid, 0) != 0 && errno == ESRCH)
 			st = -1;
 		json_decref(o);
 	}

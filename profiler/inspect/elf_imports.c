@@ -17,6 +17,8 @@ static void note(struct rl_elf_imports *out, const char *name)
 		out->papi_hl = true;
 	else if (strcmp(name, "rl_region_begin") == 0)
 		out->rl_regions = true;
+	else if (strcmp(name, "MPI_Finalize") == 0)
+		out->mpi_finalize = true;
 }
 
 static void read_dynsym(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,

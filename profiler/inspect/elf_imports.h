@@ -18,6 +18,7 @@ struct rl_elf_imports {
 	bool likwid_marker; /* likwid_markerStartRegion (liblikwid) */
 	bool papi_hl;       /* PAPI_hl_region_begin (libpapi) */
 	bool rl_regions;    /* rl_region_begin (librlprof) */
+	bool mpi_finalize;  /* MPI_Finalize (libmpi: C and C++ programs) */
 };
 
 /* Fills out (all false for a file that is not ELF or has no .dynsym).

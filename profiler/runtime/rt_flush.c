@@ -3,6 +3,7 @@
  * (temporary file + rename, no malloc on the signal path), the fatal-signal
  * handlers and the alternate signal stacks they run on.
  */
+#include "rl_results_now.h"
 #include "rt_internal.h"
 
 #include <errno.h>
@@ -150,7 +151,19 @@ static void region_at(const void *ctx, size_t k, struct rl_region_stats *out)
 	rl_rt_region_stats(ctx, k, out);
 }
 
+static void flush_when(int sig, const char *when);
+
 void rl_rt_flush(int sig)
+{
+	flush_when(sig, "at exit");
+}
+
+void rl_results_write_now(const char *when)
+{
+	flush_when(0, when && *when ? when : "at exit");
+}
+
+static void flush_when(int sig, const char *when)
 {
 	if (__atomic_exchange_n(&rl_rt.flushing, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -179,7 +192,7 @@ void rl_rt_flush(int sig)
 		rl_sb_str(&w, signal_name(sig));
 		rl_sb_str(&w, ") arrived");
 	} else {
-		rl_sb_str(&w, "at exit");
+		rl_sb_str(&w, when);
 	}
 	for (size_t i = 0; i < rl_rt.n_threads; i++)
 		if (!rl_rt.threads[i]->exited)
