@@ -37,9 +37,12 @@ static void need_omp(void)
 static struct e2e_result run(const char *out, const char *backend,
 			     const char *calls)
 {
-	const char *argv[] = {E2E_RLPROF, "run", "-q",	 "--no-probe",
-			      "-b",	  backend, "-o", out,
-			      OMP_APP,	  N_STR,   calls, NULL};
+	/* --sim-caches: with --no-probe there may be no machine model,
+	 * which -b sim then requires (the other backends ignore it) */
+	const char *argv[] = {E2E_RLPROF, "run",	 "-q", "--no-probe",
+			      "-b",	  backend,	 "--sim-caches",
+			      SIM_TEST_CACHES,	 "-o", out,
+			      OMP_APP,	  N_STR,	 calls, NULL};
 	return e2e_run_in(NULL, argv, omp_env);
 }
 
