@@ -42,6 +42,12 @@ void rl_region_begin(const char *name);
 void rl_region_end(const char *name);
 void rl_region_expect(const char *name, double flops, double bytes);
 
+/* librlprof's: 1 until it knows this process is not measured (no
+ * RLPROF_OUT), then 0. The macros below test it before calling, so that
+ * a pair costs a load and a branch when the program runs without rlprof.
+ * Read without synchronisation: it changes once, at start-up. */
+extern int rl_runtime_wanted;
+
 #ifdef RLPROF_DISABLE
 #define RL_REGION_BEGIN(name) ((void)0)
 #define RL_REGION_END(name) ((void)0)
@@ -73,9 +79,11 @@ void rl_region_expect(const char *name, double flops, double bytes);
 #define RL_REGION_BEGIN(name)                                                  \
 	do {                                                                   \
 		RL__SITE_RECORD(name);                                         \
-		rl_region_begin(name);                                         \
+		if (rl_runtime_wanted)                                         \
+			rl_region_begin(name);                                 \
 	} while (0)
-#define RL_REGION_END(name) rl_region_end(name)
+#define RL_REGION_END(name)                                                    \
+	(rl_runtime_wanted ? rl_region_end(name) : (void)0)
 #ifdef __cplusplus
 #define RL_REGION_EXPECT(name, flops, bytes)                                   \
 	rl_region_expect((name), static_cast<double>(flops),                   \

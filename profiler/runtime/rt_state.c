@@ -106,19 +106,29 @@ static void init_lock(void)
  * profiled by it, such as the rlprof command itself. */
 extern const int rl_runtime_disabled __attribute__((weak));
 
+int rl_runtime_wanted = 1; /* rlprof.h */
+
+/* Nothing is measured in this process: regions return at once, and the
+ * macros of rlprof.h stop calling. */
+static void set_inactive(void)
+{
+	__atomic_store_n(&rl_rt.state, RL_RT_INACTIVE, __ATOMIC_RELEASE);
+	__atomic_store_n(&rl_runtime_wanted, 0, __ATOMIC_RELAXED);
+}
+
 static void init_once(void)
 {
 	const char *out = getenv("RLPROF_OUT");
 	bool off = &rl_runtime_disabled && rl_runtime_disabled;
 	if (off || !out || !*out || strlen(out) + 64 > sizeof rl_rt.out_dir) {
-		__atomic_store_n(&rl_rt.state, RL_RT_INACTIVE, __ATOMIC_RELEASE);
+		set_inactive();
 		return;
 	}
 	strcpy(rl_rt.out_dir, out);
 	init_lock();
 	if (pthread_key_create(&rl_rt.key, thread_exit) != 0 ||
 	    rl_rt_warn_reserve() < 0) {
-		__atomic_store_n(&rl_rt.state, RL_RT_INACTIVE, __ATOMIC_RELEASE);
+		set_inactive();
 		return;
 	}
 	snprintf(rl_rt.program, sizeof rl_rt.program, "%s",
