@@ -84,6 +84,14 @@ static long perf_open(const struct rl_perf_event_spec *s, bool user_only,
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
+	/* a leader starts disabled and is enabled, with its whole group,
+	 * once every member is open (open_group), as perf stat does: the
+	 * members then count from the same instant as the leader. Opened
+	 * enabled one by one, a member joined a group already counting;
+	 * now and then a test process here saw members (page faults,
+	 * cpu-clock) read 0 beside a counting leader, which this is meant
+	 * to rule out (not proven to be that cause) */
+	a.disabled = group_fd < 0;
 	a.size = sizeof a;
 	a.type = s->type;
 	a.config = s->config;
@@ -167,6 +175,18 @@ static int open_group(int L, pid_t pid, int cpu, int *fds, uint64_t *ids,
 		}
 		if (lfd < 0)
 			lfd = (int)fd;
+	}
+	if (lfd >= 0 && ioctl(lfd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0) {
+		int e = errno;
+		for (size_t j = (size_t)L; j < perf.n; j++)
+			if (perf.leader[j] == L && fds[j] > 0) {
+				close(fds[j] - 1);
+				fds[j] = 0;
+			}
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "cannot enable a perf event group "
+			       "(PERF_EVENT_IOC_ENABLE): %s",
+			       strerror(e));
 	}
 	return 0;
 }
