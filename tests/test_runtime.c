@@ -477,6 +477,18 @@ Test(runtime, deep_nesting_and_many_regions)
 	json_t *regions = json_object_get(thread_at(r.doc[0], 0), "regions");
 	cr_assert_eq(json_array_size(regions), 2000);
 	cr_assert_eq(num(reg0(&r, "m1999"), "calls"), 1);
+	/* one thread: process and thread scope count the same, no warning */
+	cr_assert_null(warning(r.doc[0], "scope-full", NULL, NULL));
+	run_free(&r);
+	/* with threads, the 1025th main-thread name is said to count the
+	 * main thread only (once), never silently */
+	run_prog(&r, "rt_scenarios", "many-threaded", NULL, false);
+	assert_exit0(&r);
+	const char *msg = warning(r.doc[0], "scope-full", "m1024", NULL);
+	cr_assert_not_null(msg);
+	cr_assert(strstr(msg, "more than 1024 region names begun on the main "
+			      "thread"), "%s", msg);
+	cr_assert_eq(num(reg0(&r, "m1999"), "calls"), 1);
 	run_free(&r);
 }
 

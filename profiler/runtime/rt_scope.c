@@ -22,7 +22,8 @@
 
 #define RL_SCOPE_TASKS 256   /* threads followed per region call */
 #define RL_SCOPE_DEPTH 32    /* main-thread depths with a snapshot */
-#define RL_SCOPE_REGIONS 128 /* regions with process-scope figures */
+#define RL_SCOPE_REGIONS 1024 /* regions with process-scope figures */
+#define RL_SCOPE_HASH 2048    /* their index by record (a power of two) */
 
 /* What a process-scope call saw at its begin; one per depth of the main
  * thread's stack (only the main thread uses them). */
@@ -58,6 +59,8 @@ uint64_t rl_scope_main_tid;
 static struct scope_entry *entries; /* RL_SCOPE_REGIONS, mmap'd */
 static size_t n_entries;
 static struct scope_snap *snaps;     /* RL_SCOPE_DEPTH, mmap'd */
+static uint16_t *slot_of;            /* RL_SCOPE_HASH: entry + 1, 0 empty */
+static bool full_said;               /* the table-full warning given */
 
 /* The tables, mapped by a raw system call at the first main-thread
  * region (not in the library's BSS: a bigger library moves where the
@@ -65,7 +68,8 @@ static struct scope_snap *snaps;     /* RL_SCOPE_DEPTH, mmap'd */
 static bool tables(void)
 {
 	size_t len = RL_SCOPE_REGIONS * sizeof *entries +
-		     RL_SCOPE_DEPTH * sizeof *snaps;
+		     RL_SCOPE_DEPTH * sizeof *snaps +
+		     RL_SCOPE_HASH * sizeof *slot_of;
 	void *p;
 
 	if (snaps)
@@ -76,6 +80,7 @@ static bool tables(void)
 		return false;
 	entries = p;
 	snaps = (struct scope_snap *)(entries + RL_SCOPE_REGIONS);
+	slot_of = (uint16_t *)(snaps + RL_SCOPE_DEPTH);
 	return true;
 }
 static int scope_off = -1;          /* RLPROF_SCOPE=thread */
@@ -243,20 +248,60 @@ static bool process_scope(const struct rl_thread *t)
 	return !in_parallel || !in_parallel();
 }
 
-static struct scope_entry *entry_of(const struct rl_rec *rec, bool make)
+static size_t hash_rec(const struct rl_rec *rec)
+{
+	uint64_t x = (uint64_t)(uintptr_t)rec;
+	x ^= x >> 17;
+	x *= UINT64_C(0x9e3779b97f4a7c15);
+	return (size_t)(x >> 40) & (RL_SCOPE_HASH - 1);
+}
+
+/* A full table: later regions stay of thread scope, and the report says
+ * so (once) rather than showing them silently as one thread's. */
+static void say_full(const struct rl_thread *t, const struct rl_rec *rec)
+{
+	if (full_said)
+		return;
+	full_said = true;
+	rl_rt_warn("scope-full", rl_rec_name((struct rl_rec *)rec), t->tid,
+		   false,
+		   "more than 1024 region names begun on the main thread: "
+		   "this one and later new ones count the main thread only "
+		   "(thread scope), whatever threads run while they are open");
+}
+
+/* The scope figures of rec: found by its address (an index, so that a
+ * program with many region names pays no search), made when `t` is given
+ * and there is room. */
+static struct scope_entry *entry_of(const struct rl_rec *rec,
+				    const struct rl_thread *t)
 {
 	size_t n = __atomic_load_n(&n_entries, __ATOMIC_ACQUIRE);
 
 	if (!entries)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (entries[i].rec == rec)
-			return &entries[i];
-	if (!make || n == RL_SCOPE_REGIONS)
-		return NULL;
-	entries[n].rec = rec;
-	__atomic_store_n(&n_entries, n + 1, __ATOMIC_RELEASE);
-	return &entries[n];
+	for (size_t h = hash_rec(rec), k = 0; k < RL_SCOPE_HASH;
+	     k++, h = (h + 1) & (RL_SCOPE_HASH - 1)) {
+		uint16_t v = slot_of[h];
+		if (v && entries[v - 1].rec == rec)
+			return &entries[v - 1];
+		if (v)
+			continue;
+		if (!t)
+			return NULL;
+		if (n == RL_SCOPE_REGIONS) {
+			/* with one thread, thread scope counts the same */
+			if (!RL_SINGLE_THREADED())
+				say_full(t, rec);
+			return NULL;
+		}
+		entries[n].rec = rec;
+		__atomic_store_n(&slot_of[h], (uint16_t)(n + 1),
+				 __ATOMIC_RELEASE);
+		__atomic_store_n(&n_entries, n + 1, __ATOMIC_RELEASE);
+		return &entries[n];
+	}
+	return NULL;
 }
 
 void rl_scope_begin_slow(struct rl_thread *t, size_t depth,
@@ -277,7 +322,7 @@ void rl_scope_begin_slow(struct rl_thread *t, size_t depth,
 	for (size_t d = 0; d < depth; d++)
 		if (snaps[d].on)
 			return;
-	if (!process_scope(t) || !(s->e = entry_of(rec, true)))
+	if (!process_scope(t) || !(s->e = entry_of(rec, t)))
 		return;
 	s->on = true;
 	/* One thread (glibc's flag, cleared for good by the first
@@ -461,7 +506,7 @@ void rl_scope_end_slow(struct rl_thread *t, size_t depth, uint64_t dt_ticks,
 
 void rl_scope_stats(const struct rl_rec *rec, struct rl_region_stats *out)
 {
-	const struct scope_entry *e = entry_of(rec, false);
+	const struct scope_entry *e = entry_of(rec, NULL);
 
 	if (!e || !e->calls)
 		return;

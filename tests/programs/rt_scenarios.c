@@ -209,6 +209,21 @@ static void many(void)
 	}
 }
 
+static void *nothing(void *p)
+{
+	return p;
+}
+
+/* many() once the process has had a thread: more main-thread region
+ * names than process scope keeps figures for (1024) */
+static void many_threaded(void)
+{
+	pthread_t th;
+	if (pthread_create(&th, NULL, nothing, NULL) == 0)
+		pthread_join(th, NULL);
+	many();
+}
+
 /* One begin site, many names: string literals cycling, a wrapper whose
  * single call site serves every name, and a writable buffer whose bytes
  * change under the same pointer. Ends given as copies of the name. */
@@ -256,6 +271,7 @@ int main(int argc, char **argv)
 		     {"expect", expect}, {"fork", do_fork},
 		     {"escape", escape}, {"fork-thread", fork_thread}, {"busy", busy},
 		     {"deep", deep},     {"many", many},
+		     {"many-threaded", many_threaded},
 		     {"expect-overflow", expect_overflow}, {"sites", sites},
 		     {"sleep", sleeper}};
 	if (argc < 2) {
