@@ -482,3 +482,39 @@ Test(e2e_run, warnings_show_control_characters_escaped, .timeout = 60)
 		  r.err);
 	e2e_cleanup(&r, dir);
 }
+
+/* More regions than report.html lists: the 2000 longest, and a line that
+ * says so; report.csv keeps every region (2 threads each: 3 rows) */
+Test(e2e_run, html_lists_the_longest_regions_when_there_are_many,
+     .timeout = 120)
+{
+	char *dir = e2e_tmpdir(), path[600];
+	const char *prog[] = {E2E_PROG("scale_regions"), "2500", NULL};
+	struct e2e_result r;
+	char *html, *csv;
+	size_t rows = 0, lines = 0;
+
+	e2e_need(prog[0]);
+	r = e2e_profile_in("time", dir, prog);
+	cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	snprintf(path, sizeof path, "%s/out/report.html", dir);
+	html = e2e_slurp(path);
+	cr_assert_not_null(html);
+	for (const char *p = html; (p = strstr(p, "<tbody class=\"rl-region\""));
+	     p++)
+		rows++;
+	cr_expect_eq(rows, 2000);
+	cr_expect(strstr(html, "2000 of 2500 regions listed: the longest by "
+			       "time. report.json and report.csv have every "
+			       "region."),
+		  "no truncation line");
+	snprintf(path, sizeof path, "%s/out/report.csv", dir);
+	csv = e2e_slurp(path);
+	cr_assert_not_null(csv);
+	for (const char *p = csv; (p = strchr(p, '\n')); p++)
+		lines++;
+	cr_expect_eq(lines, 1 + 2500 * 3, "report.csv: %zu lines", lines);
+	free(html);
+	free(csv);
+	e2e_cleanup(&r, dir);
+}

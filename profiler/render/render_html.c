@@ -6,6 +6,7 @@
  * small inline script only sorts the table and reads no user data.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "counter_ids.h"
@@ -220,8 +221,39 @@ static void thread_table(FILE *out, const struct rl_report *r,
 	fputs("</tbody></table></details></td></tr>\n", out);
 }
 
+/* Regions the table lists at most: a page of 10^5 regions (250 MB at
+ * 2 threads) is more than a browser opens; report.json and report.csv
+ * keep every one. */
+#define RL_HTML_MAX_REGIONS 2000
+
+static int cmp_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The time at or above which a summed row is listed (the longest
+ * RL_HTML_MAX_REGIONS; -1: all), and how many rows that lists at most. */
+static double listed_from(const struct rl_report *r)
+{
+	double *t, cut;
+
+	if (r->n_summed <= RL_HTML_MAX_REGIONS ||
+	    !(t = malloc(r->n_summed * sizeof *t)))
+		return -1;
+	for (size_t i = 0; i < r->n_summed; i++)
+		t[i] = r->rows[i].time_s;
+	qsort(t, r->n_summed, sizeof *t, cmp_desc);
+	cut = t[RL_HTML_MAX_REGIONS - 1];
+	free(t);
+	return cut;
+}
+
 static void regions_table(FILE *out, const struct rl_report *r)
 {
+	double from = listed_from(r);
+	size_t listed = 0;
+
 	static const struct {
 		const char *name, *type;
 	} cols[] = {
@@ -243,6 +275,10 @@ static void regions_table(FILE *out, const struct rl_report *r)
 	fputs("</tr></thead>\n", out);
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
+		if (from >= 0 &&
+		    (listed == RL_HTML_MAX_REGIONS || !(row->time_s >= from)))
+			continue;
+		listed++;
 		fprintf(out, "<tbody class=\"rl-region\" data-index=\"%zu\">"
 			"<tr class=\"summed\">", i + 1);
 		fprintf(out, "<td class=\"t\" data-v=\"");
@@ -268,6 +304,10 @@ static void regions_table(FILE *out, const struct rl_report *r)
 		fputs("</tbody>\n", out);
 	}
 	fputs("</table>\n", out);
+	if (from >= 0)
+		fprintf(out, "<p class=\"warn\">%zu of %zu regions listed: the "
+			"longest by time. report.json and report.csv have every "
+			"region.</p>\n", listed, r->n_summed);
 }
 
 static void machine_section(FILE *out, const struct rl_machine *m)
