@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "parse_pct.h"
 #include "report_file.h"
 #include "rl_error.h"
 #include "term_text.h"
@@ -61,20 +62,6 @@ struct check_state {
 	size_t n_checks, n_failed;
 };
 
-/* A percentage >= 0 (a trailing '%' allowed); -1 when not one. */
-static double parse_pct(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	if (errno || end == s || *end || !isfinite(v) || v < 0)
-		return -1;
-	return v;
-}
 
 static void fail_region(struct check_state *st, const char *name,
 			const char *fmt_rest)
@@ -186,7 +173,7 @@ int cmd_check(int argc, char **argv)
 					MAX_RULES);
 				return RL_EXIT_USAGE;
 			}
-			roof[n_roof].pct = parse_pct(pct);
+			roof[n_roof].pct = rl_parse_pct(pct);
 			if (roof[n_roof].pct < 0 || (eq && eq == optarg)) {
 				fprintf(stderr,
 					"rlprof: --min-roof-pct '%s' is not "
@@ -202,7 +189,7 @@ int cmd_check(int argc, char **argv)
 			break;
 		}
 		case 'r':
-			if ((max_regression = parse_pct(optarg)) < 0) {
+			if ((max_regression = rl_parse_pct(optarg)) < 0) {
 				fprintf(stderr,
 					"rlprof: --max-regression '%s' is not "
 					"a percentage: give a number >= 0, "

@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "parse_pct.h"
 #include "render_diff.h"
 #include "report_file.h"
 #include "rl_error.h"
@@ -39,20 +40,6 @@ static void usage(FILE *out)
 		RL_DIFF_DEFAULT_THRESHOLD_PCT);
 }
 
-/* A percentage >= 0 (a trailing '%' allowed); -1 when not one. */
-static double parse_pct(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	if (errno || end == s || *end || !isfinite(v) || v < 0)
-		return -1;
-	return v;
-}
 
 int cmd_diff(int argc, char **argv)
 {
@@ -75,7 +62,7 @@ int cmd_diff(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "t:f:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if ((threshold = parse_pct(optarg)) < 0) {
+			if ((threshold = rl_parse_pct(optarg)) < 0) {
 				fprintf(stderr,
 					"rlprof: threshold '%s' is not a "
 					"percentage: give a number >= 0, e.g. "
