@@ -336,18 +336,22 @@ Test(probe, plateaus_and_levels_from_a_sweep)
 	cr_expect_not(rl_sweep_done(p, 16, 4, 0.15));
 }
 
+/* A sweep of the notes' AMD (Zen 5) VM, GB/s by working set: L1 to
+ * 48 KiB, L2 to 768 KiB, a usable L3 of 16 MiB whatever CPUID claims,
+ * DRAM from 64 MiB. */
+static const double amd[][2] = {
+	{ 12 * KiB, 370 }, { 24 * KiB, 375 }, { 48 * KiB, 360 },
+	{ 96 * KiB, 150 }, { 192 * KiB, 152 }, { 384 * KiB, 149 },
+	{ 768 * KiB, 148 }, { 1536 * KiB, 110 }, { 3 * MiB, 90 },
+	{ 6 * MiB, 92 },   { 12 * MiB, 88 },   { 16 * MiB, 86 },
+	{ 24 * MiB, 60 },  { 32 * MiB, 40 },   { 64 * MiB, 28 },
+	{ 128 * MiB, 27 }, { 256 * MiB, 27.5 },
+};
+
 /* The notes' AMD VM: no sysfs caches (4 plateaus assumed), CPUID claims
  * a 508 MiB L3; the usable L3 is 32 MiB: flat to 16, DRAM from 64. */
 Test(probe, misreported_l3_found_empirically)
 {
-	static const double amd[][2] = {
-		{ 12 * KiB, 370 }, { 24 * KiB, 375 }, { 48 * KiB, 360 },
-		{ 96 * KiB, 150 }, { 192 * KiB, 152 }, { 384 * KiB, 149 },
-		{ 768 * KiB, 148 }, { 1536 * KiB, 110 }, { 3 * MiB, 90 },
-		{ 6 * MiB, 92 },   { 12 * MiB, 88 },   { 16 * MiB, 86 },
-		{ 24 * MiB, 60 },  { 32 * MiB, 40 },   { 64 * MiB, 28 },
-		{ 128 * MiB, 27 }, { 256 * MiB, 27.5 },
-	};
 	struct rl_sweep_point p[RL_PROBE_MAX_SWEEP];
 	struct rl_plateau pl[8];
 	char names[8][8];
@@ -536,14 +540,6 @@ Test(probe, detect_levels_noisy_points_stay_in_their_level)
  * claim is absurd, so the L3 is what the plateau shows (16 MiB). */
 Test(probe, detect_levels_absurd_claim)
 {
-	static const double amd[][2] = {
-		{ 12 * KiB, 370 }, { 24 * KiB, 375 }, { 48 * KiB, 360 },
-		{ 96 * KiB, 150 }, { 192 * KiB, 152 }, { 384 * KiB, 149 },
-		{ 768 * KiB, 148 }, { 1536 * KiB, 110 }, { 3 * MiB, 90 },
-		{ 6 * MiB, 92 },   { 12 * MiB, 88 },   { 16 * MiB, 86 },
-		{ 24 * MiB, 60 },  { 32 * MiB, 40 },   { 64 * MiB, 28 },
-		{ 128 * MiB, 27 }, { 256 * MiB, 27.5 },
-	};
 	static struct rl_cpu cpu;
 	memset(&cpu, 0, sizeof cpu);
 	cpu.mem_bytes = 24ull << 30;
