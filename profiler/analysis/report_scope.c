@@ -146,10 +146,8 @@ int rl_report_scope_build(const struct rl_run_results *res,
 					add(&sums[g], &k->rows[g], pr, s);
 			}
 	}
-	for (size_t g = 0; g < r->n_summed && !rc; g++) {
+	for (size_t g = 0; g < r->n_summed && !rc; g++)
 		rc = finish(r, g, &k->rows[g], &sums[g]);
-		k->n_process += k->rows[g].process;
-	}
 	rl_name_index_release(&by_name);
 	free(sums);
 	return rc;

@@ -29,7 +29,7 @@ struct rl_scope_row {
 
 struct rl_report_scope {
 	struct rl_scope_row *rows; /* one per summed row (n_summed) */
-	size_t n_rows, n_process;
+	size_t n_rows;
 };
 
 int rl_report_scope_build(const struct rl_run_results *res,
