@@ -89,8 +89,10 @@ VG_REGPARM(2) void rs_cache_write(Addr a, UWord size);
 /* Simulate only (the L1 bytes counted statically by the caller). */
 VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size);
 VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size);
-/* The last L1 line touched, and the same when dirty (else RS_EMPTY). */
-extern UWord rs_mru_line, rs_mru_wline;
+/* Per line low bits, the L1 entry (line << 1 | dirty) of a line that is
+ * the MRU line of its L1 set, or another value (see rs_cache.c). */
+#define RS_MRU_N 1024
+extern UWord rs_l1_mru[RS_MRU_N];
 VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size);
 
 /* rs_decode.c: what the bytes of one guest instruction say. */

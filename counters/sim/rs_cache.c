@@ -36,12 +36,14 @@
  * counted helpers below are for guarded ones.)
  *
  * Each set is an array of `ways` entries in recency order (MRU first);
- * an entry is line << 1 | dirty, or RS_EMPTY. The last L1 line touched is
- * remembered (rs_mru_line, rs_mru_wline when dirty): generated code
- * compares an access's first and last line with it and calls a *_slow
- * helper only when they differ, so streaming code calls once per line. Each level logs the lines that became dirty since the last
- * flush so that a flush visits only those (a full scan when the log
- * overflowed).
+ * an entry is line << 1 | dirty, or RS_EMPTY. rs_l1_mru, indexed by a
+ * line's low bits, holds the entry of a line while it is the MRU line of
+ * its L1 set (else another line's, or RS_EMPTY): generated code compares
+ * an access's line with it and calls a *_slow helper only when it
+ * differs, so each stream of a loop calls once per line even when
+ * several streams interleave (they sit in different sets). Each level
+ * logs the lines that became dirty since the last flush so that a flush
+ * visits only those (a full scan when the log overflowed).
  */
 #include "rs.h"
 #include "pub_tool_libcassert.h"
@@ -65,12 +67,21 @@ struct level {
 static struct level lv[RS_MAX_LEVELS];
 static Int nlv;
 Int rs_bounds = RS_BOUNDS_CAUSE;
-/* The last L1 line touched (a line number), and the same when it is
- * dirty already: generated code compares an access's lines with these
- * and calls a helper only when they differ. */
-UWord rs_mru_line = RS_EMPTY;
-UWord rs_mru_wline = RS_EMPTY;
-static UWord *mru_slot;          /* its entry: slot 0 of its L1 set */
+UWord rs_l1_mru[RS_MRU_N];
+
+static inline UWord *mru_of(UWord line)
+{
+	return &rs_l1_mru[line & (RS_MRU_N - 1)];
+}
+
+/* A line that was the MRU line of its L1 set no longer is, or its entry
+ * changed: forget it (its place may hold another line's entry). */
+static inline void mru_forget(UWord line)
+{
+	UWord *m = mru_of(line);
+	if ((*m >> 1) == line)
+		*m = RS_EMPTY;
+}
 
 Int rs_cache_nlevels(void)
 {
@@ -152,6 +163,8 @@ void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
 		L->dlog_n = 0;
 		L->dlog_over = False;
 	}
+	for (UWord k = 0; k < RS_MRU_N; k++)
+		rs_l1_mru[k] = RS_EMPTY;
 }
 
 static inline UWord *set_of(const struct level *L, UWord line)
@@ -264,18 +277,21 @@ static void writeback(Int i, UWord line)
 }
 
 /* Bring line into L1 (dirty for a store): fetch from the first level that
- * has it, counting a line read at each boundary crossed. */
+ * has it, counting a line read at each boundary crossed. It becomes the
+ * MRU line of its L1 set. */
 static void access_line(UWord line, UWord dirty)
 {
+	UWord *set = set_of(&lv[0], line), prev = set[0];
+
 	if (!touch(0, line, dirty)) {
 		Int i = 0;
 		do
 			rs_live[RS_B1_R + 2 * i] += RS_LINE_BYTES;
 		while (++i < nlv && !touch(i, line, 0));
 	}
-	rs_mru_line = line;
-	mru_slot = set_of(&lv[0], line);
-	rs_mru_wline = (*mru_slot & 1) ? line : RS_EMPTY;
+	if (prev != RS_EMPTY && (prev >> 1) != line)
+		mru_forget(prev >> 1);
+	*mru_of(line) = set[0];
 }
 
 VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size)
@@ -284,7 +300,7 @@ VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size)
 	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
 
 	for (; line <= last; line++)
-		if (line != rs_mru_line)
+		if ((*mru_of(line) >> 1) != line)
 			access_line(line, 0);
 }
 
@@ -293,17 +309,9 @@ VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size)
 	UWord line = a >> RS_LINE_SHIFT;
 	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
 
-	for (; line <= last; line++) {
-		if (line == rs_mru_line) {
-			if (!(*mru_slot & 1)) {
-				became_dirty(0, line);
-				*mru_slot |= 1;
-			}
-			rs_mru_wline = line;
-		} else {
+	for (; line <= last; line++)
+		if (*mru_of(line) != (line << 1 | 1))
 			access_line(line, 1);
-		}
-	}
 }
 
 VG_REGPARM(2) void rs_cache_read(Addr a, UWord size)
@@ -343,8 +351,7 @@ VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size)
 		for (Int i = dirty_at; rs_bounds != RS_BOUNDS_CAUSE && i >= 0 &&
 				       i < nlv; i++)
 			rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
-		if (line == rs_mru_line)
-			rs_mru_line = rs_mru_wline = RS_EMPTY;
+		mru_forget(line);
 	}
 }
 
@@ -355,6 +362,8 @@ static void flush_entry(Int i, UWord *e)
 {
 	UWord line = *e >> 1;
 	*e &= ~1UL;
+	if (i == 0 && *mru_of(line) == (line << 1 | 1))
+		*mru_of(line) = line << 1; /* clean now */
 	for (Int j = i; j < nlv; j++) {
 		rs_live[RS_B1_W + 2 * j] += RS_LINE_BYTES;
 		if (j + 1 < nlv) {
@@ -372,7 +381,6 @@ static void flush_entry(Int i, UWord *e)
 
 void rs_cache_flush(void)
 {
-	rs_mru_wline = RS_EMPTY; /* no line stays dirty */
 	for (Int i = 0; i < nlv; i++) {
 		struct level *L = &lv[i];
 		if (L->dlog_over) {

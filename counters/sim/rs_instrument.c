@@ -43,7 +43,7 @@ struct flop_class {
 
 static IRExpr *emit_tmp(IRSB *out, IRExpr *e)
 {
-	IRTemp t = newIRTemp(out->tyenv, Ity_I64);
+	IRTemp t = newIRTemp(out->tyenv, typeOfIRExpr(out->tyenv, e));
 	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
 	return IRExpr_RdTmp(t);
 }
@@ -196,15 +196,65 @@ static void emit_pending(IRSB *out, ULong pend[RS_NPEND])
 enum { M_READ, M_WRITE };
 
 
+static IRExpr *emit_bin(IRSB *out, IROp op, IRExpr *a, IRExpr *b)
+{
+	return emit_tmp(out, IRExpr_Binop(op, a, b));
+}
+
+static IRExpr *u64(ULong v)
+{
+	return IRExpr_Const(IRConst_U64(v));
+}
+
+static IRExpr *u8(UChar v)
+{
+	return IRExpr_Const(IRConst_U8(v));
+}
+
+/*
+ * The guard of the call that simulates an unguarded access: false when
+ * the access lies in one line that is the MRU line of its L1 set (dirty
+ * already, for a store), which the access leaves as it is:
+ *   first = addr >> 6; last = (addr + size - 1) >> 6
+ *   m = rs_l1_mru[first & (RS_MRU_N - 1)]
+ *   x = load: (m >> 1) ^ first; store: m ^ (first << 1 | 1)
+ *   call when (x | (first ^ last)) != 0
+ */
+static IRExpr *emit_mru_miss(IRSB *out, Int kind, IRExpr *addr, Int size)
+{
+	IRExpr *first, *m, *x;
+	IRTemp g;
+
+	first = emit_bin(out, Iop_Shr64, addr, u8(RS_LINE_SHIFT));
+	m = emit_bin(out, Iop_And64, first, u64(RS_MRU_N - 1));
+	m = emit_bin(out, Iop_Shl64, m, u8(3));
+	m = emit_bin(out, Iop_Add64, m, u64((HWord)rs_l1_mru));
+	m = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64, m));
+	if (kind == M_READ)
+		x = emit_bin(out, Iop_Xor64, emit_bin(out, Iop_Shr64, m, u8(1)),
+			     first);
+	else
+		x = emit_bin(out, Iop_Xor64, m,
+			     emit_bin(out, Iop_Or64,
+				      emit_bin(out, Iop_Shl64, first, u8(1)),
+				      u64(1)));
+	if (size > 1) {
+		IRExpr *end = emit_bin(out, Iop_Add64, addr, u64(size - 1));
+		IRExpr *last = emit_bin(out, Iop_Shr64, end, u8(RS_LINE_SHIFT));
+		x = emit_bin(out, Iop_Or64, x,
+			     emit_bin(out, Iop_Xor64, first, last));
+	}
+	g = newIRTemp(out->tyenv, Ity_I1);
+	addStmtToIRSB(out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, x,
+							  u64(0))));
+	return IRExpr_RdTmp(g);
+}
+
 /*
  * One access. Unguarded: its bytes join the block's pending L1 count and
- * the cache helper is called only when the access's first or last line
- * is not the MRU line (rs_mru_line for loads, rs_mru_wline, the MRU line
- * when dirty, for stores):
- *   first = addr >> 6; last = (addr + size - 1) >> 6; m = LD(&mru)
- *   if ((first ^ m) | (last ^ m)) slow(addr, size)
- * Guarded accesses and non-temporal stores call a counting helper under
- * the guard.
+ * a helper simulates it unless it stays in the MRU line of its L1 set
+ * (emit_mru_miss). Guarded accesses and non-temporal stores call a
+ * counting helper under the guard.
  */
 static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
 		     IRExpr *addr, Int size, IRExpr *guard,
@@ -223,32 +273,12 @@ static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
 		else
 			fn = rs_cache_write, name = "rs_cache_write";
 	} else {
-		UWord *mru = kind == M_READ ? &rs_mru_line : &rs_mru_wline;
-		IRExpr *first, *last, *m, *x;
 		pend[kind == M_READ ? RS_L1_R : RS_L1_W] += (ULong)size;
 		if (kind == M_READ)
 			fn = rs_cache_read_slow, name = "rs_cache_read_slow";
 		else
 			fn = rs_cache_write_slow, name = "rs_cache_write_slow";
-		first = emit_tmp(out, IRExpr_Binop(Iop_Shr64, addr,
-						   IRExpr_Const(IRConst_U8(
-							   RS_LINE_SHIFT))));
-		m = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64,
-					      mkIRExpr_HWord((HWord)mru)));
-		x = emit_tmp(out, IRExpr_Binop(Iop_Xor64, first, m));
-		if (size > 1) {
-			IRExpr *end = emit_tmp(out, IRExpr_Binop(Iop_Add64, addr,
-					IRExpr_Const(IRConst_U64(size - 1))));
-			last = emit_tmp(out, IRExpr_Binop(Iop_Shr64, end,
-					IRExpr_Const(IRConst_U8(RS_LINE_SHIFT))));
-			IRExpr *y = emit_tmp(out, IRExpr_Binop(Iop_Xor64, last,
-							       m));
-			x = emit_tmp(out, IRExpr_Binop(Iop_Or64, x, y));
-		}
-		IRTemp g = newIRTemp(out->tyenv, Ity_I1);
-		addStmtToIRSB(out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, x,
-				IRExpr_Const(IRConst_U64(0)))));
-		guard = IRExpr_RdTmp(g);
+		guard = emit_mru_miss(out, kind, addr, size);
 	}
 	di = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
 			       mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
