@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rs-trace: the simulator's cache model (counters/sim/rs_cache.c), built
+ * natively, fed a synthetic access trace; prints the byte counters.
+ *
+ *   rs-trace CACHES BOUNDS MODE TRACE
+ *     CACHES  as --sim-caches (48K:12,1M:8,32M:16)
+ *     BOUNDS  cause | region | raw (as --sim-bounds)
+ *     MODE    slow: every access through the helpers;
+ *             mru: as generated code does, an access that stays in the
+ *             MRU line of its L1 set (rs_l1_mru) calls no helper
+ * Built twice: rs-trace, and rs-trace-full with RS_CACHE_CHECK_ALL, where
+ * the helpers too walk the model for every access (the reference).
+ *     TRACE   random: 3 x 10^6 loads, stores (8 or 32 B, some crossing
+ *             lines), non-temporal stores and flushes, over 8 MiB, half
+ *             of them strided streams;
+ *             stores:N: 8-byte stores over N bytes, in order
+ *
+ * Prints "NAME BYTES" for the boundary counters (rs.h), one per line:
+ * below_l1_read, below_l1_write, below_l2_..., below_l3_... .
+ * tests/test_sim_cache.c compares the modes and checks known totals.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rs.h"
+
+/* What rs_cache.c takes from Valgrind's core and from rs_main.c. */
+void *vgPlain_malloc(const HChar *cc, SizeT n)
+{
+	void *p = malloc(n);
+	(void)cc;
+	if (!p) {
+		fprintf(stderr, "rs-trace: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+UInt vgPlain_snprintf(HChar *buf, Int size, const HChar *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, (size_t)size, fmt, ap);
+	va_end(ap);
+	return (UInt)n;
+}
+
+ULong rs_live[RS_NSLOTS];
+
+static int mru_mode;
+
+/* What emit_mru_miss (rs_instrument.c) generates around a helper. */
+static void access(Addr a, UWord size, int store)
+{
+	UWord first = a >> RS_LINE_SHIFT, last = (a + size - 1) >> RS_LINE_SHIFT;
+	if (mru_mode) {
+		UWord m = rs_l1_mru[first & (RS_MRU_N - 1)];
+		UWord x = store ? m ^ (first << 1 | 1) : (m >> 1) ^ first;
+		if ((x | (first ^ last)) == 0)
+			return;
+	}
+	if (store)
+		rs_cache_write_slow(a, size);
+	else
+		rs_cache_read_slow(a, size);
+}
+
+static void random_trace(void)
+{
+	const UWord span = 8UL << 20;
+	ULong seed = 12345;
+	for (long i = 0; i < 3000000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		UWord r = (UWord)(seed >> 33);
+		Addr a = 0x10000000 + ((r & 3) == 0
+			? (r >> 3) % span                        /* random */
+			: (UWord)(i * 8 * (long)(1 + r % 3)) % span); /* streams */
+		UWord size = (r >> 5) % 3 == 0 ? 32 : 8;
+		switch ((r >> 8) % 16) {
+		case 0: rs_cache_write_nt(a, size); break;
+		case 1: if ((r >> 12) % 64 == 0) rs_cache_flush(); break;
+		case 2: case 3: case 4: case 5: case 6: access(a, size, 1); break;
+		default: access(a, size, 0); break;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct rs_level_spec spec[RS_MAX_LEVELS];
+	HChar err[128];
+	Int n;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: rs-trace CACHES cause|region|raw slow|mru random|stores:N\n");
+		return 2;
+	}
+	n = rs_parse_caches(argv[1], spec, err, (Int)sizeof err);
+	if (n == 0) {
+		fprintf(stderr, "rs-trace: '%s': %s\n", argv[1], err);
+		return 2;
+	}
+	rs_bounds = !strcmp(argv[2], "cause") ? RS_BOUNDS_CAUSE
+		  : !strcmp(argv[2], "region") ? RS_BOUNDS_REGION : RS_BOUNDS_RAW;
+	mru_mode = !strcmp(argv[3], "mru");
+	rs_cache_init(spec, n);
+	if (!strcmp(argv[4], "random")) {
+		random_trace();
+	} else if (!strncmp(argv[4], "stores:", 7)) {
+		UWord bytes = strtoul(argv[4] + 7, NULL, 0);
+		for (UWord o = 0; o < bytes; o += 8)
+			access(0x10000000 + o, 8, 1);
+	} else {
+		fprintf(stderr, "rs-trace: unknown trace '%s'\n", argv[4]);
+		return 2;
+	}
+	for (int k = RS_B1_R; k <= RS_B3_W; k++)
+		printf("below_l%d_%s %llu\n", 1 + (k - RS_B1_R) / 2,
+		       (k - RS_B1_R) % 2 ? "write" : "read",
+		       (unsigned long long)rs_live[k]);
+	return 0;
+}

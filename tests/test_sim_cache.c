@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulator's cache model alone (counters/sim/rs_cache.c, built
+ * natively as tests/simcache/rs-trace): the shortcut of generated code
+ * and helpers (an access that stays in the MRU line of its L1 set leaves
+ * the model as it is) never changes a count against rs-trace-full, where
+ * every access walks the model, for several hierarchies and every write-back
+ * mode; and a store stream over more than the caches hold moves each of
+ * its lines once across every boundary.
+ */
+#include "test_e2e_util.h"
+
+#define RS_TRACE RL_BUILD_DIR "/tests/simcache/rs-trace"
+#define RS_TRACE_FULL RL_BUILD_DIR "/tests/simcache/rs-trace-full"
+
+static char *trace_with(const char *bin, const char *caches,
+			const char *bounds, const char *mode, const char *what)
+{
+	const char *argv[] = {bin, caches, bounds, mode, what, NULL};
+	struct e2e_result r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "rs-trace %s %s %s %s: exit %d: %s", caches,
+		     bounds, mode, what, r.status, r.err);
+	free(r.err);
+	return r.out;
+}
+
+static char *trace(const char *caches, const char *bounds, const char *mode,
+		   const char *what)
+{
+	return trace_with(RS_TRACE, caches, bounds, mode, what);
+}
+
+/* bytes of counter NAME in rs-trace's output, -1 when absent */
+static long long bytes(const char *out, const char *name)
+{
+	char key[32];
+	snprintf(key, sizeof key, "%s ", name);
+	for (const char *l = out; l && *l; l = strchr(l, '\n')) {
+		if (*l == '\n')
+			l++;
+		if (strncmp(l, key, strlen(key)) == 0)
+			return atoll(l + strlen(key));
+	}
+	return -1;
+}
+
+Test(sim_cache, mru_shortcut_changes_no_count)
+{
+	static const char *const caches[] = {
+		"48K:12,1M:8,32M:16", "32K:8,256K:4", "4K:2,64K:16,1280K:20",
+		"48K:12,2M:16,6M:24", "48K:12"};
+	static const char *const bounds[] = {"cause", "region", "raw"};
+
+	e2e_need(RS_TRACE);
+	e2e_need(RS_TRACE_FULL);
+	for (size_t c = 0; c < sizeof caches / sizeof *caches; c++)
+		for (size_t b = 0; b < 3; b++) {
+			char *slow = trace_with(RS_TRACE_FULL, caches[c],
+						bounds[b], "slow", "random");
+			char *mru = trace(caches[c], bounds[b], "mru", "random");
+			cr_expect_str_eq(mru, slow, "%s, bounds %s: with the MRU "
+					 "shortcut\n%s\nwithout\n%s", caches[c],
+					 bounds[b], mru, slow);
+			cr_expect_gt(bytes(slow, "below_l1_read"), 0, "%s: no "
+				     "line read below L1:\n%s", caches[c], slow);
+			free(slow);
+			free(mru);
+		}
+}
+
+Test(sim_cache, store_stream_moves_each_line_once)
+{
+	/* 64 MiB of stores through 48K + 1M + 4M: every line is read once
+	 * (write-allocate) and written back once, at every boundary */
+	static const char *const names[] = {
+		"below_l1_read", "below_l1_write", "below_l2_read",
+		"below_l2_write", "below_l3_read", "below_l3_write"};
+	char *out;
+
+	e2e_need(RS_TRACE);
+	out = trace("48K:12,1M:8,4M:16", "cause", "mru", "stores:67108864");
+
+	for (size_t k = 0; k < 6; k++)
+		cr_expect_eq(bytes(out, names[k]), 67108864LL, "%s: %lld bytes, "
+			     "want 67108864:\n%s", names[k], bytes(out, names[k]),
+			     out);
+	free(out);
+}
