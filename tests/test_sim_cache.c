@@ -5,8 +5,9 @@
  * and helpers (an access that stays in the MRU line of its L1 set leaves
  * the model as it is) never changes a count against rs-trace-full, where
  * every access walks the model, for several hierarchies and every write-back
- * mode; and a store stream over more than the caches hold moves each of
- * its lines once across every boundary.
+ * mode; a store stream over more than the caches hold moves each of its
+ * lines once across every boundary; and a flush (a counter read) leaves
+ * the LRU order as it was.
  */
 #include "test_e2e_util.h"
 
@@ -85,4 +86,24 @@ Test(sim_cache, store_stream_moves_each_line_once)
 			     "want 67108864:\n%s", names[k], bytes(out, names[k]),
 			     out);
 	free(out);
+}
+
+Test(sim_cache, lru_order_survives_a_flush)
+{
+	/* 2-way L1: A stored, B and A loaded, the counters read (a flush),
+	 * C evicts B, A hits, B misses: 4 lines read from below L1; A was
+	 * written once (charged at its store; at the flush with region; not
+	 * yet with raw, as it is never evicted) */
+	static const char *const bounds[] = {"cause", "region", "raw"};
+
+	e2e_need(RS_TRACE);
+	for (size_t b = 0; b < 3; b++) {
+		char *out = trace("4K:2", bounds[b], "mru", "lru");
+		cr_expect_eq(bytes(out, "below_l1_read"), 4 * 64LL,
+			     "bounds %s:\n%s", bounds[b], out);
+		cr_expect_eq(bytes(out, "below_l1_write"),
+			     b == 2 ? 0LL : 64LL, "bounds %s:\n%s", bounds[b],
+			     out);
+		free(out);
+	}
 }

@@ -14,7 +14,10 @@
  *     TRACE   random: 3 x 10^6 loads, stores (8 or 32 B, some crossing
  *             lines), non-temporal stores and flushes, over 8 MiB, half
  *             of them strided streams;
- *             stores:N: 8-byte stores over N bytes, in order
+ *             stores:N: 8-byte stores over N bytes, in order;
+ *             lru: lines A, B, C of one L1 set (2 ways or more): store A,
+ *             load B, load A, flush, load C (evicts B, the least recently
+ *             used), load A (a hit), load B (a miss)
  *
  * Prints "NAME BYTES" for the boundary counters (rs.h), one per line:
  * below_l1_read, below_l1_write, below_l2_..., below_l3_... .
@@ -95,7 +98,7 @@ int main(int argc, char **argv)
 	Int n;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: rs-trace CACHES cause|region|raw slow|mru random|stores:N\n");
+		fprintf(stderr, "usage: rs-trace CACHES cause|region|raw slow|mru random|stores:N|lru\n");
 		return 2;
 	}
 	n = rs_parse_caches(argv[1], spec, err, (Int)sizeof err);
@@ -109,6 +112,19 @@ int main(int argc, char **argv)
 	rs_cache_init(spec, n);
 	if (!strcmp(argv[4], "random")) {
 		random_trace();
+	} else if (!strcmp(argv[4], "lru")) {
+		UWord sets = (UWord)(spec[0].size_bytes >> RS_LINE_SHIFT) /
+			     spec[0].ways;
+		Addr line[3];
+		for (int k = 0; k < 3; k++)
+			line[k] = 0x10000000 + ((UWord)k * sets << RS_LINE_SHIFT);
+		access(line[0], 8, 1);
+		access(line[1], 8, 0);
+		access(line[0], 8, 0);
+		rs_cache_flush();
+		access(line[2], 8, 0);
+		access(line[0], 8, 0);
+		access(line[1], 8, 0);
 	} else if (!strncmp(argv[4], "stores:", 7)) {
 		UWord bytes = strtoul(argv[4] + 7, NULL, 0);
 		for (UWord o = 0; o < bytes; o += 8)
