@@ -186,6 +186,16 @@ static inline void e2e_free(struct e2e_result *r)
 /* Skips when the binary under test was not built. */
 static inline void e2e_need(const char *path);
 
+/* Skips when rlprof's stderr says a probe found the machine too busy to
+ * measure (the rest of the suite runs beside each test): a missing
+ * capability, not a failure. */
+static inline void e2e_skip_if_too_busy(const char *err)
+{
+	if (err && strstr(err, "too busy"))
+		cr_skip_test("the machine was too busy to measure (no model):"
+			     "\n%s", err);
+}
+
 /* rlprof run -q --no-probe -b BACKEND -o OUT PROGRAM ARGS... (prog: the
  * program and its arguments, NULL-terminated); -b sim with --sim-caches
  * 48K:12,1M:8,32M:16 (without a machine model it requires one). */
