@@ -28,7 +28,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,19 +79,6 @@ int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
 int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
 			  char *err, size_t errlen);
 
-static void append(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 static void format_size(uint64_t b, char *buf, size_t len)
 {
 	if (b % (1u << 20) == 0)
@@ -112,7 +98,7 @@ int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
 	for (int i = 0; i < n; i++) {
 		char s[32];
 		format_size(lv[i].size_bytes, s, sizeof s);
-		append(buf, len, "%s%s:%u", i ? "," : "", s, lv[i].ways);
+		rl_appendf(buf, len, "%s%s:%u", i ? "," : "", s, lv[i].ways);
 	}
 	return (int)strlen(buf);
 }
@@ -227,7 +213,7 @@ static int tool_dir(char *out, size_t len)
 	snprintf(tmp, sizeof tmp, "%s/../libexec/rlprof", exe);
 	if (!realpath(tmp, out)) {
 		out[0] = '\0';
-		append(out, len, "%s", tmp);
+		rl_appendf(out, len, "%s", tmp);
 	}
 	return 0;
 }
@@ -327,15 +313,15 @@ static int pin_glibc_tunables(struct rl_launch *l, char *note, size_t nlen)
 	if (!old || !strstr(old, "x86_non_temporal_threshold")) {
 		unsigned long long t = native_nt_threshold();
 		if (t) {
-			append(tun, sizeof tun,
+			rl_appendf(tun, sizeof tun,
 			       "%sglibc.cpu.x86_non_temporal_threshold=%#llx",
 			       *tun ? ":" : "", t);
-			append(note, nlen,
+			rl_appendf(note, nlen,
 			       "; glibc non-temporal threshold pinned to the "
 			       "native %#llx",
 			       t);
 		} else {
-			append(note, nlen,
+			rl_appendf(note, nlen,
 			       "; glibc's native non-temporal threshold unknown "
 			       "(ld.so --list-tunables failed): memcpy may use "
 			       "non-temporal stores at smaller sizes than "
@@ -344,13 +330,13 @@ static int pin_glibc_tunables(struct rl_launch *l, char *note, size_t nlen)
 	}
 	for (size_t k = 0; k < 2; k++)
 		if (!old || !strstr(old, rep[k])) {
-			append(tun, sizeof tun,
+			rl_appendf(tun, sizeof tun,
 			       "%sglibc.cpu.%s=0xffffffffffffffff",
 			       *tun ? ":" : "", rep[k]);
 			rep_pinned++;
 		}
 	if (rep_pinned)
-		append(note, nlen,
+		rl_appendf(note, nlen,
 		       "; glibc rep movsb/stosb off (memcpy and memset on "
 		       "their vector loops, which the simulator runs faster)");
 	if (strcmp(tun, old ? old : "") != 0 &&
@@ -445,7 +431,7 @@ static int log_find(const char *raw_dir, const char *needle, char *after,
 			if (r) {
 				*r = '\0';
 				after[0] = '\0';
-				append(after, alen, "%s", q + 1);
+				rl_appendf(after, alen, "%s", q + 1);
 				break;
 			}
 		}
@@ -487,7 +473,7 @@ static int sim_explain_exit(const char *raw_dir, int st, char *msg,
 	if (log_find(raw_dir, "debuginfo reader: ensure_valid failed", file,
 		     sizeof file)) {
 		msg[0] = '\0';
-		append(msg, msglen,
+		rl_appendf(msg, msglen,
 		       "the simulator (Valgrind %d.%d) cannot read the debug "
 		       "information of '%s' (DWARF 5 as clang writes it) and "
 		       "gave up: rebuild it with -gdwarf-4",
@@ -588,7 +574,7 @@ static int sim_init(const char *options, struct rl_backend_setup *setup,
 		   "simulated cache %s<->DRAM, reads + writes, geometry %s",
 		   lname[sim_nlevels - 1], geom);
 	setup->note[0] = '\0';
-	append(setup->note, sizeof setup->note, "rlprofsim (%s): %s%s%s", vg,
+	rl_appendf(setup->note, sizeof setup->note, "rlprofsim (%s): %s%s%s", vg,
 	       info, env_note && *env_note ? "; " : "",
 	       env_note ? env_note : "");
 	return 0;

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *rl_strerror(int code)
 {
@@ -41,4 +42,16 @@ int rl_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return code;
+}
+
+void rl_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
 }

@@ -39,4 +39,9 @@ const char *rl_error_name(int code); /* "RL_EINVAL" */
 int rl_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* snprintf at the end of the string in buf (len bytes in all), cut to
+ * fit; nothing when buf is full: for messages and notes built in parts */
+void rl_appendf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -3,7 +3,6 @@
  * (rules in sim_geometry.h).
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,19 +12,6 @@
 #define LINE_BYTES 64u
 #define ASSUMED_WAYS 16u
 #define MUCH_SMALLER 4 /* measured below claimed / 4: simulate measured */
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 /* "48 KiB", "2 MiB", "66.8 MiB" */
 static void human(uint64_t b, char *buf, size_t len)
@@ -80,23 +66,23 @@ static uint64_t derive_level(const struct rl_cache_level *l, unsigned *ways,
 	human(eff, e, sizeof e);
 	if (claimed && (!eff || eff >= claimed / MUCH_SMALLER)) {
 		size = claimed - claimed % ((uint64_t)*ways * LINE_BYTES);
-		append(why, wlen, "%s", source_of(l));
+		rl_appendf(why, wlen, "%s", source_of(l));
 		if (size != claimed)
-			append(why, wlen, " claims %s, rounded to ways x 64 B", c);
+			rl_appendf(why, wlen, " claims %s, rounded to ways x 64 B", c);
 		if (!eff)
-			append(why, wlen, ", no plateau measured");
+			rl_appendf(why, wlen, ", no plateau measured");
 	} else if (eff) {
 		size = round_pow2_sets(eff, *ways);
-		append(why, wlen, "measured plateau %s", e);
+		rl_appendf(why, wlen, "measured plateau %s", e);
 		if (claimed)
-			append(why, wlen, ", %s claims %s", source_of(l), c);
+			rl_appendf(why, wlen, ", %s claims %s", source_of(l), c);
 		else
-			append(why, wlen, ", no size claimed");
+			rl_appendf(why, wlen, ", no size claimed");
 	} else {
 		return 0;
 	}
 	if (l->ways < 2)
-		append(why, wlen, ", %u ways assumed (%s)", *ways,
+		rl_appendf(why, wlen, ", %u ways assumed (%s)", *ways,
 		       l->ways ? "1-way claimed" : "ways unknown");
 	return size;
 }
@@ -121,7 +107,7 @@ int rl_sim_geometry_derive(const struct rl_machine *m,
 		uint64_t size = derive_level(l, &ways, why, sizeof why);
 		const char *name = l->level[0] ? l->level : "L?";
 		if (g->n == RL_SIM_GEOMETRY_LEVELS) {
-			append(skipped, sizeof skipped,
+			rl_appendf(skipped, sizeof skipped,
 			       ", %s not simulated (3 levels at most)", name);
 			continue;
 		}
@@ -130,14 +116,14 @@ int rl_sim_geometry_derive(const struct rl_machine *m,
 				return rl_fail(err, errlen, RL_ENOENT,
 					       "the machine model knows no "
 					       "size for %s", name);
-			append(skipped, sizeof skipped,
+			rl_appendf(skipped, sizeof skipped,
 			       ", %s and below not simulated (%s size "
 			       "unknown)", name, name);
 			break;
 		}
 		if (g->n > 0 && size <= g->size_bytes[g->n - 1]) {
 			human(size, s, sizeof s);
-			append(skipped, sizeof skipped,
+			rl_appendf(skipped, sizeof skipped,
 			       ", %s not simulated (%s, not larger than the "
 			       "level above)", name, s);
 			continue;
@@ -145,13 +131,13 @@ int rl_sim_geometry_derive(const struct rl_machine *m,
 		g->size_bytes[g->n] = size;
 		g->ways[g->n] = ways;
 		human(size, s, sizeof s);
-		append(g->origin, sizeof g->origin, "%s%s %s:%u (%s)",
+		rl_appendf(g->origin, sizeof g->origin, "%s%s %s:%u (%s)",
 		       g->n ? ", " : "", name, s, ways, why);
 		compact(size, s, sizeof s);
-		append(g->spec, sizeof g->spec, "%s%s:%u", g->n ? "," : "", s,
+		rl_appendf(g->spec, sizeof g->spec, "%s%s:%u", g->n ? "," : "", s,
 		       ways);
 		g->n++;
 	}
-	append(g->origin, sizeof g->origin, "%s", skipped);
+	rl_appendf(g->origin, sizeof g->origin, "%s", skipped);
 	return 0;
 }
