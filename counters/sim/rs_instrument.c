@@ -172,30 +172,6 @@ static void count_expr(struct insn_acc *a, const IRExpr *e)
 	}
 }
 
-/* Add the pending counts to rs_live: load, add, store per counter. */
-static void emit_pending(IRSB *out, ULong pend[RS_NPEND])
-{
-	for (Int k = 0; k < RS_NPEND; k++) {
-		if (!pend[k])
-			continue;
-		IRExpr *addr = mkIRExpr_HWord((HWord)&rs_live[k]);
-		IRTemp t1 = newIRTemp(out->tyenv, Ity_I64);
-		IRTemp t2 = newIRTemp(out->tyenv, Ity_I64);
-		addStmtToIRSB(out, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE,
-								Ity_I64, addr)));
-		addStmtToIRSB(out, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64,
-				IRExpr_RdTmp(t1),
-				IRExpr_Const(IRConst_U64(pend[k])))));
-		addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-				mkIRExpr_HWord((HWord)&rs_live[k]),
-				IRExpr_RdTmp(t2)));
-		pend[k] = 0;
-	}
-}
-
-enum { M_READ, M_WRITE };
-
-
 static IRExpr *emit_bin(IRSB *out, IROp op, IRExpr *a, IRExpr *b)
 {
 	return emit_tmp(out, IRExpr_Binop(op, a, b));
@@ -210,6 +186,23 @@ static IRExpr *u8(UChar v)
 {
 	return IRExpr_Const(IRConst_U8(v));
 }
+
+/* Add the pending counts to rs_live: load, add, store per counter. */
+static void emit_pending(IRSB *out, ULong pend[RS_NPEND])
+{
+	for (Int k = 0; k < RS_NPEND; k++) {
+		if (!pend[k])
+			continue;
+		IRExpr *v = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64,
+				mkIRExpr_HWord((HWord)&rs_live[k])));
+		addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+				mkIRExpr_HWord((HWord)&rs_live[k]),
+				emit_bin(out, Iop_Add64, v, u64(pend[k]))));
+		pend[k] = 0;
+	}
+}
+
+enum { M_READ, M_WRITE };
 
 /*
  * The guard of the call that simulates an unguarded access: false when
