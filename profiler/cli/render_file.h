@@ -1,7 +1,7 @@
 /*
- * A report file written whole or not at all: the renderer writes into
- * memory, then rl_file_write() puts the bytes in place through a temporary
- * file and a rename. A full disk leaves no partial file and its message
+ * A report file written whole or not at all: the renderer writes into a
+ * temporary file beside it (rl_file_open()), renamed into place once
+ * complete, so a report of any size never sits in memory. A full disk leaves no partial file and its message
  * names the real cause ("No space left on device").
  */
 #ifndef RL_RENDER_FILE_H
