@@ -229,13 +229,13 @@ static void time_calls(const char *calls)
 	rep = check_scopes(out);
 	outer = region(rep, "outer");
 	if (strcmp(calls, "1") == 0)
-		cr_assert(json_is_null(json_object_get(outer, "busy_threads")));
+		cr_assert_null(json_object_get(outer, "busy_threads"));
 	else {
 		double busy = num(outer, "busy_threads");
 		cr_assert(busy > 0 && busy <= 2.5, "busy threads %g", busy);
 	}
 	/* a CPU total over the calls would leave out the first */
-	cr_assert(json_is_null(json_object_get(outer, "cpu_s")));
+	cr_assert_null(json_object_get(outer, "cpu_s"));
 	cr_assert(strstr(r.out, "outer: process scope (begun on the main "
 				"thread outside a parallel region): 2 threads "
 				"ran while it was open"),

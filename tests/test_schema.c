@@ -98,12 +98,12 @@ Test(schema, broken_reports_are_rejected, .timeout = 60)
 		const char *json, *where;
 	} bad[] = {
 		{"{\"format\": \"rlprof-report\", \"version\": 1}", "(top)"},
-		{"{\"format\": \"rlprof-report\", \"version\": 2, \"backend\": null, "
+		{"{\"format\": \"rlprof-report\", \"version\": 3, \"backend\": null, "
 		 "\"backend_reason\": null, \"backend_note\": null, \"command\": null, "
 		 "\"exit_status\": 0, \"machine\": null, \"counters\": [], "
 		 "\"regions\": [], \"warnings\": []}",
 		 "version"},
-		{"{\"format\": \"rlprof-report\", \"version\": 1, \"backend\": null, "
+		{"{\"format\": \"rlprof-report\", \"version\": 2, \"backend\": null, "
 		 "\"backend_reason\": null, \"backend_note\": null, \"command\": null, "
 		 "\"exit_status\": 0, \"machine\": null, \"counters\": [], "
 		 "\"regions\": [{\"region\": \"a\", \"calls\": \"3\"}], \"warnings\": []}",

@@ -23,7 +23,11 @@
 #include "report_scope.h"
 #include "results.h"
 
-#define RL_REPORT_VERSION 1
+/* 2: in "regions", a figure not measured (or that does not apply) is left
+ * out instead of written null, a flag only when true; a thread's row has
+ * no "region", and its "method" and "diagnosis" only where they differ from
+ * its region's. Version 1 reports still read (report_file.c). */
+#define RL_REPORT_VERSION 2
 
 static inline bool rl_known(double x) { return !isnan(x); }
 

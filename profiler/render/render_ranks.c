@@ -38,11 +38,15 @@ void rl_scope_json_add(json_t *o, const struct rl_report *r, size_t i)
 	if (!x->process)
 		return;
 	json_object_set_new(o, "threads_ran", json_integer(x->threads_ran));
-	json_object_set_new(o, "busy_threads", num(x->busy_threads));
-	json_object_set_new(o, "cpu_s", num(x->cpu_s));
+	/* a region's fields: left out when unknown (report version 2) */
+	if (rl_known(x->busy_threads) && isfinite(x->busy_threads))
+		json_object_set_new(o, "busy_threads", num(x->busy_threads));
+	if (rl_known(x->cpu_s) && isfinite(x->cpu_s))
+		json_object_set_new(o, "cpu_s", num(x->cpu_s));
 	json_object_set_new(o, "counted_threads",
 			    json_string(x->all_counted ? "all" : "calling"));
-	json_object_set_new(o, "uncounted", str_or_null(x->uncounted));
+	if (x->uncounted)
+		json_object_set_new(o, "uncounted", str_or_null(x->uncounted));
 }
 
 json_t *rl_ranks_json(const struct rl_report *r)
