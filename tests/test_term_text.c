@@ -42,3 +42,30 @@ Test(term_text, utf8_fix_replaces_invalid_bytes)
 	free(s);
 	cr_expect_null(rl_utf8_fix(NULL));
 }
+
+/* Printable ASCII goes out in runs; what follows a run is still escaped,
+ * and a cut still ends in an ellipsis. */
+Test(term_text, plain_runs_mixed_with_escapes)
+{
+	char buf[64], *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	rl_term_put(f, "ab\x1b" "cd\xc3\xa9" "ef\x01");
+	rl_term_put(f, "");
+	rl_term_put(f, NULL);
+	rl_term_put(f, "plain");
+	fclose(f);
+	cr_expect_str_eq(text, "ab\\x1bcd\xc3\xa9" "ef\\x01plain");
+	free(text);
+	cr_expect_eq(rl_term_width("ab\x1b" "cd\xc3\xa9"), 9);
+	cr_expect_eq(rl_term_width("region000001"), 12);
+	cr_expect_eq(rl_term_cut(buf, sizeof buf, "region000001", 6), 6);
+	cr_expect_str_eq(buf, "regio\xe2\x80\xa6");
+	cr_expect_eq(rl_term_cut(buf, sizeof buf, "region000001", 12), 12);
+	cr_expect_str_eq(buf, "region000001");
+	/* a buffer too small: cut to what fits with the ellipsis */
+	cr_expect_eq(rl_term_cut(buf, 5, "region", 40), 2);
+	cr_expect_str_eq(buf, "r\xe2\x80\xa6");
+}

@@ -98,12 +98,28 @@ static size_t next_piece(const unsigned char *s, char tok[8], size_t *cols)
 	return n;
 }
 
+/* The bytes of printable ASCII at the start of s: shown as they are, one
+ * column each (most text is only that, and a piece at a time was most of
+ * the time a table of 10^5 regions took). */
+static size_t plain_run(const unsigned char *s)
+{
+	const unsigned char *q = s;
+
+	while (*q >= 0x20 && *q < 0x7f)
+		q++;
+	return (size_t)(q - s);
+}
+
 size_t rl_term_cut(char *buf, size_t len, const char *s, size_t max_cols)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	size_t cols = 0, used = 0, n, w, total = 0;
 	char tok[8];
 
+	if (!p[n = plain_run(p)] && n <= max_cols && n < len) { /* printable ASCII that fits: as it is */
+		memcpy(buf, p, n + 1);
+		return n;
+	}
 	/* does it fit whole? */
 	for (const unsigned char *q = p; (n = next_piece(q, tok, &w)); q += n)
 		total += w;
@@ -133,7 +149,13 @@ void rl_term_put(FILE *out, const char *s)
 	size_t n, w;
 	char tok[8];
 
-	while ((n = next_piece(p, tok, &w))) {
+	for (;;) {
+		if ((n = plain_run(p))) {
+			fwrite(p, 1, n, out);
+			p += n;
+		}
+		if (!(n = next_piece(p, tok, &w)))
+			break;
 		fputs(tok, out);
 		p += n;
 	}
@@ -145,7 +167,12 @@ size_t rl_term_width(const char *s)
 	size_t n, w, cols = 0;
 	char tok[8];
 
-	while ((n = next_piece(p, tok, &w))) {
+	for (;;) {
+		n = plain_run(p);
+		cols += n;
+		p += n;
+		if (!(n = next_piece(p, tok, &w)))
+			break;
 		cols += w;
 		p += n;
 	}
