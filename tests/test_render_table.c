@@ -170,3 +170,35 @@ Test(render_table, names_cannot_break_the_table)
 	}
 	free(s);
 }
+
+/* Four or more regions with the same diagnosis: one line naming the first
+ * three and the count, where the first of them stands; fewer keep a line
+ * each. */
+Test(render_table, shared_diagnosis_is_one_line)
+{
+	char path[] = "/tmp/rlprof-test-diag-XXXXXX", *text, *line;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	fputs("{\"format\":\"rlprof-results\",\"version\":2,\"pid\":7,"
+	      "\"program\":\"./kern\",\"backend\":\"time\",\"counters\":[],"
+	      "\"threads\":[{\"tid\":7,\"regions\":[", f);
+	for (int i = 0; i < 6; i++)
+		fprintf(f, "{\"name\":\"r%d\",\"calls\":1,\"time_ns\":100},", i);
+	fputs("{\"name\":\"decl\",\"calls\":1,\"time_ns\":100,"
+	      "\"expected_flops\":8e9,\"expected_bytes\":32e9,"
+	      "\"expect_calls\":1}]}]}", f);
+	fclose(f);
+	text = render(path, 1, 0);
+	unlink(path);
+	line = strstr(text, "r0, r1, r2 and 3 more regions: no flop or byte "
+			    "counts and nothing declared");
+	cr_assert_not_null(line, "%s", text);
+	cr_expect_null(strstr(text, "\nr3: "), "%s", text);
+	cr_expect_null(strstr(line + 1, "r0, r1, r2"), "one line: %s", text);
+	cr_expect_not_null(strstr(text, "\ndecl: "), "%s", text);
+	free(text);
+}

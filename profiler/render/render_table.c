@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_index.h"
 #include "render.h"
 #include "render_ranks.h"
 #include "rl_error.h"
@@ -294,18 +295,83 @@ static void print_legend(FILE *out, const struct rl_report *r)
 		      out);
 }
 
+/* Regions that share one diagnosis, from this many on, get one line:
+ * 10^5 regions without counts made 10^5 lines of the same advice. */
+#define DIAG_GROUP 4
+#define DIAG_NAMED 3 /* regions a shared line names */
+
+struct diag_group {
+	size_t n;                /* regions with this diagnosis */
+	size_t named[DIAG_NAMED]; /* the first of them */
+};
+
+static const char *diagnosis_of(const struct rl_region_row *row)
+{
+	return row->diagnosis && *row->diagnosis ? row->diagnosis : NULL;
+}
+
+/* Each summed row's group: the index of the first row with the same
+ * diagnosis (group[i]), with the group's count there. 0 or RL_ENOMEM. */
+static int group_diagnoses(const struct rl_report *r, size_t *group,
+			   struct diag_group *g)
+{
+	struct rl_name_index ix = {0};
+	int rc = 0;
+
+	for (size_t i = 0; i < r->n_summed && !rc; i++) {
+		const char *d = diagnosis_of(&r->rows[i]);
+		size_t k;
+		if (!d)
+			continue;
+		if (!rl_name_index_get(&ix, d, &k))
+			rc = rl_name_index_put(&ix, d, k = i);
+		group[i] = k;
+		if (g[k].n < DIAG_NAMED)
+			g[k].named[g[k].n] = i;
+		g[k].n++;
+	}
+	rl_name_index_release(&ix);
+	return rc;
+}
+
+/* "region: diagnosis" per region; a diagnosis DIAG_GROUP or more regions
+ * share is one line, where its first region is: "a, b, c and 99997 more
+ * regions: diagnosis" (every region's own is in report.csv/json). */
+static void print_diagnoses(FILE *out, const struct rl_report *r)
+{
+	size_t n = r->n_summed ? r->n_summed : 1;
+	size_t *group = calloc(n, sizeof *group);
+	struct diag_group *g = calloc(n, sizeof *g);
+	int grouped = group && g && group_diagnoses(r, group, g) == 0;
+
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const char *d = diagnosis_of(&r->rows[i]);
+		const struct diag_group *k = grouped ? &g[group[i]] : NULL;
+		if (!d || (k && k->n >= DIAG_GROUP && group[i] != i))
+			continue;
+		if (k && k->n >= DIAG_GROUP) {
+			for (size_t j = 0; j < DIAG_NAMED; j++) {
+				fputs(j ? ", " : "", out);
+				rl_term_put(out, r->rows[k->named[j]].region);
+			}
+			fprintf(out, " and %zu more regions", k->n - DIAG_NAMED);
+		} else {
+			rl_term_put(out, r->rows[i].region);
+		}
+		fputs(": ", out);
+		rl_term_put(out, d);
+		fputc('\n', out);
+	}
+	free(group);
+	free(g);
+}
+
 static void print_footer(FILE *out, const struct rl_report *r)
 {
 	fputc('\n', out);
 	print_methods(out, r);
 	print_legend(out, r);
-	for (size_t i = 0; i < r->n_summed; i++)
-		if (r->rows[i].diagnosis && *r->rows[i].diagnosis) {
-			rl_term_put(out, r->rows[i].region);
-			fputs(": ", out);
-			rl_term_put(out, r->rows[i].diagnosis);
-			fputc('\n', out);
-		}
+	print_diagnoses(out, r);
 	for (size_t i = 0; i < r->n_summed; i++)
 		if (r->rows[i].check) {
 			fputs("check: ", out);
