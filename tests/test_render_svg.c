@@ -588,3 +588,147 @@ Test(render_svg, labels_of_many_regions_are_numbered)
 	}
 	free(many.rows);
 }
+
+static void free_rows(struct rl_region_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].region);
+		free(rows[i].method);
+		free(rows[i].diagnosis);
+	}
+	free(rows);
+}
+
+/* The height attribute of the <svg> element. */
+static double svg_height(const char *svg)
+{
+	const char *h = strstr(svg, " height=\"");
+	cr_assert_not_null(h);
+	return strtod(h + 9, NULL);
+}
+
+/* 1234 regions, 9 of them with counted flops (every 150th from the 8th),
+ * the others with nothing (the time backend): the legend lists 120, the
+ * 9 points first, with their report numbers, then says how many it left
+ * out; the chart stays a chart's height. */
+Test(render_svg, legend_of_many_regions_is_capped_with_a_count)
+{
+	enum { N = 1234 };
+	struct rl_report many = report;
+	char name[16], want[64];
+	many.rows = calloc(N, sizeof *many.rows);
+	cr_assert_not_null(many.rows);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "r%d", i + 1);
+		many.rows[i] = i % 150 == 7
+				       ? row(name, "f64", 0.1 * (i / 150 + 1),
+					     2 + i / 150, NAN, NAN)
+				       : row(name, NULL, NAN, NAN, NAN, NAN);
+	}
+	many.n_rows = many.n_summed = N;
+	char *path = charts_test_render(&rl_renderer_svg, &many, ".svg");
+	char *svg = charts_test_slurp(path);
+	if (have_xmllint()) {
+		char cmd[512];
+		snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
+		free(run(cmd));
+	}
+	cr_assert_eq(occurrences(svg, "class=\"legend-region\""), 120);
+	cr_assert_eq(occurrences(svg, "class=\"legend-region\""),
+		     occurrences(svg, "<text class=\"legend-region\""));
+	/* every point is listed, with its number, and carries its name */
+	cr_assert_eq(occurrences(svg, "<g class=\"region\""), 9);
+	for (int i = 7; i < N; i += 150) {
+		snprintf(want, sizeof want, ">%d r%d</text>", i + 1, i + 1);
+		cr_assert_eq(occurrences(svg, want), 1, "no legend entry %s", want);
+		snprintf(want, sizeof want, "<title>r%d&#10;", i + 1);
+		cr_assert_eq(occurrences(svg, want), 1, "no title %s", want);
+	}
+	/* then the first 111 without a point, in report order: r1..r112
+	 * without r8 */
+	cr_assert(strstr(svg, ">1 r1 (no point: no flops)</text>"));
+	cr_assert(strstr(svg, ">112 r112 (no point: no flops)</text>"));
+	cr_assert_null(strstr(svg, ">113 r113 "));
+	cr_assert_null(strstr(svg, ">1234 r1234 "));
+	cr_assert_eq(occurrences(svg, "class=\"legend-more\""), 2);
+	cr_assert(strstr(svg, ">\xe2\x80\xa6 and 1,114 more regions not listed "
+			      "here: report.json and report.csv have every "
+			      "region.</text>"));
+	cr_assert(strstr(svg, ">Not listed: 1,114 without a point (no flops or "
+			      "no bytes).</text>"));
+	double h = svg_height(svg);
+	cr_assert_lt(h, 5000, "height %g", h);
+	cr_assert_gt(h, 566 + 40 * 16, "height %g: room for 40 lines", h);
+	free(svg);
+	unlink(path);
+	free(path);
+	free_rows(many.rows, N);
+}
+
+/* More points than the legend lists: the points labelled by their
+ * number come first, so every number on the chart is in the legend; the
+ * points left out keep their names on the chart and in their <title>. */
+Test(render_svg, capped_legend_lists_the_numbered_points_first)
+{
+	enum { N = 150 };
+	struct rl_report many = report;
+	char name[16], want[64];
+	many.rows = calloc(N, sizeof *many.rows);
+	cr_assert_not_null(many.rows);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "r%d", i + 1);
+		double t = i / 149.0;
+		many.rows[i] = row(name, "f64", pow(10, -2 + 4 * t),
+				   pow(10, -1 + 3 * ((i * 37) % 150) / 149.0),
+				   NAN, NAN);
+	}
+	many.n_rows = many.n_summed = N;
+	char *path = charts_test_render(&rl_renderer_svg, &many, ".svg");
+	char *svg = charts_test_slurp(path);
+	cr_assert_eq(occurrences(svg, "class=\"legend-region\""), 120);
+	cr_assert_eq(occurrences(svg, "<g class=\"region\""), N);
+	size_t numbered = 0, named = 0;
+	for (const char *p = svg; (p = strstr(p, "class=\"label-region\""));
+	     p++) {
+		const char *t = strchr(p, '>');
+		cr_assert_not_null(t);
+		long k = strtol(t + 1, NULL, 10);
+		if (t[1] == 'r') {
+			named++;
+			continue;
+		}
+		cr_assert(k >= 1 && k <= N, "label %.20s", t + 1);
+		numbered++;
+		snprintf(want, sizeof want, ">%ld r%ld</text>", k, k);
+		cr_assert(strstr(svg, want), "point %ld not in the legend", k);
+	}
+	cr_assert_eq(numbered + named, N);
+	cr_assert_geq(numbered, 50, "r101..r150 are numbered");
+	cr_assert_eq(named, N - numbered);
+	cr_assert(strstr(svg, ">Not listed: 30 on the chart (hover a point "
+			      "for its name).</text>"));
+	cr_assert(strstr(svg, "\xe2\x80\xa6 and 30 more regions not listed "
+			      "here"));
+	for (int i = 0; i < N; i++) {
+		snprintf(want, sizeof want, "<title>r%d&#10;", i + 1);
+		cr_assert_eq(occurrences(svg, want), 1, "no title %s", want);
+	}
+	free(svg);
+	unlink(path);
+	free(path);
+	free_rows(many.rows, N);
+}
+
+/* A few regions: every one listed, no line about regions left out. */
+Test(render_svg, small_legend_lists_every_region_without_a_note)
+{
+	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char *svg = charts_test_slurp(path);
+	cr_assert_eq(occurrences(svg, "<text class=\"legend-region\""), 6);
+	cr_assert_null(strstr(svg, "legend-more"));
+	cr_assert_null(strstr(svg, "not listed"));
+	cr_assert_lt(svg_height(svg), 800);
+	free(svg);
+	unlink(path);
+	free(path);
+}

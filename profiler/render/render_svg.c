@@ -4,7 +4,9 @@
  * placer in svg_chart.c; here the drawing, and where labels may go: off
  * each other, off the markers and off the roof lines. A region label that
  * finds no free place becomes its number, listed in the legend under the
- * chart.
+ * chart. The legend lists at most RL_SVG_LEGEND_MAX regions (see
+ * choose_listed) and says how many it leaves out; every point keeps its
+ * region's name in its <title>.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -22,6 +24,8 @@
 			  are numbered beside their point (the search is
 			  quadratic: thousands of regions took minutes) */
 #define PI 3.14159265358979323846
+#define RL_SVG_LEGEND_MAX 120 /* legend entries at most: 40 lines; 10^5
+				 regions made a chart 530,000 px tall */
 
 static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1",
@@ -56,6 +60,7 @@ struct region_draw {
 	double cx, cy, dx, dy; /* counted and declared marker centres */
 	struct label label;
 	int numbered;
+	int listed; /* in the legend */
 };
 
 static void write_marker(FILE *out, const char *cls, const char *prec,
@@ -150,6 +155,9 @@ struct svg {
 	double fx0[RL_CHART_MAX_FLAT], fy[RL_CHART_MAX_FLAT];
 	int slope_drawn[RL_LEVELS], flat_drawn[RL_CHART_MAX_FLAT];
 	int any_numbered;
+	size_t left_on_chart;  /* regions not listed: with a point drawn, */
+	size_t left_off_chart; /* with a point outside the axes, */
+	size_t left_no_point;  /* without a point */
 };
 
 static const char *flat_color(const struct rl_compute_roof *f, int two)
@@ -585,7 +593,96 @@ static void write_labels(struct svg *s)
 	fputs("</g>\n", out);
 }
 
-/* Key, numbered regions, notes; returns the y below them. */
+/* 0 a point labelled by its number, 1 another point on the chart, 2 a
+ * point off the chart, 3 no point. */
+static int legend_tier(const struct svg *s, size_t i)
+{
+	const struct rl_region_row *row = &s->r->rows[i];
+	const struct region_draw *d = &s->reg[i];
+
+	if (d->on_chart)
+		return d->numbered ? 0 : 1;
+	return rl_chart_has_counted(row) || rl_chart_has_declared(row) ? 2 : 3;
+}
+
+/* Which regions the legend lists (reg[i].listed): every one when there
+ * are at most RL_SVG_LEGEND_MAX; else RL_SVG_LEGEND_MAX of them, taken in
+ * this order: points labelled by their number (the legend is where that
+ * number gets its name), the other points on the chart, regions whose
+ * point is off the chart, regions without a point; report order within
+ * each. They are listed in report order, with their report numbers. */
+static void choose_listed(struct svg *s)
+{
+	size_t n = s->r->n_summed, room = RL_SVG_LEGEND_MAX;
+
+	for (int tier = 0; tier < 4; tier++)
+		for (size_t i = 0; i < n; i++) {
+			int t = legend_tier(s, i);
+			if (t != tier)
+				continue;
+			if (n <= RL_SVG_LEGEND_MAX || room) {
+				s->reg[i].listed = 1;
+				if (room)
+					room--;
+			} else if (t <= 1) {
+				s->left_on_chart++;
+			} else if (t == 2) {
+				s->left_off_chart++;
+			} else {
+				s->left_no_point++;
+			}
+		}
+}
+
+/* v with a comma every three digits: 99,880. */
+static const char *grouped(char *buf, size_t len, size_t v)
+{
+	char d[32];
+	int n = snprintf(d, sizeof d, "%zu", v);
+	size_t o = 0;
+
+	for (int i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The two lines under a capped legend: how many regions it leaves out,
+ * of which kind, and where they all are. */
+static void write_legend_more(struct svg *s, double x, double y)
+{
+	FILE *out = s->out;
+	size_t left = s->left_on_chart + s->left_off_chart + s->left_no_point;
+	const size_t part[3] = {s->left_on_chart, s->left_off_chart,
+				s->left_no_point};
+	static const char *const what[3] = {
+		"on the chart (hover a point for its name)",
+		"with a point off the chart",
+		"without a point (no flops or no bytes)",
+	};
+	char a[32];
+	const char *sep = "";
+
+	fprintf(out, "<text class=\"legend-more\" x=\"%.1f\" y=\"%.1f\">"
+		"\xe2\x80\xa6 and %s more region%s not listed here: report.json "
+		"and report.csv have every region.</text>\n", x, y,
+		grouped(a, sizeof a, left), left == 1 ? "" : "s");
+	fprintf(out, "<text class=\"legend-more\" x=\"%.1f\" y=\"%.1f\">"
+		"Not listed: ", x, y + 16);
+	for (int k = 0; k < 3; k++) {
+		if (!part[k])
+			continue;
+		fprintf(out, "%s%s %s", sep, grouped(a, sizeof a, part[k]),
+			what[k]);
+		sep = ", ";
+	}
+	fputs(".</text>\n", out);
+}
+
+/* Key, listed regions, notes; returns the y below them. */
 static double write_legend(struct svg *s, double y, int draw)
 {
 	FILE *out = s->out;
@@ -626,10 +723,13 @@ static double write_legend(struct svg *s, double y, int draw)
 	const size_t cols = 3;
 	const double colw = c->plot_w / cols;
 	size_t n = s->r->n_summed, k = 0;
-	for (size_t i = 0; i < n; i++, k++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct rl_region_row *row = &s->r->rows[i];
+		if (!s->reg[i].listed)
+			continue;
 		double lx = x + (double)(k % cols) * colw;
 		double ly = y + (double)(k / cols) * 16;
+		k++;
 		if (!draw)
 			continue;
 		write_marker(out, "key", row->precision, lx + 5, ly - 4,
@@ -645,6 +745,11 @@ static double write_legend(struct svg *s, double y, int draw)
 		fputs("</text>\n", out);
 	}
 	y += (double)((k + cols - 1) / cols) * 16;
+	if (k < n) { /* capped: say how many are left out, and where */
+		if (draw)
+			write_legend_more(s, x, y);
+		y += 2 * 16;
+	}
 	if (draw) {
 		fprintf(out, "<text class=\"note\" x=\"%.1f\" y=\"%.1f\" "
 			"fill=\"#444\">", x, y + 2);
@@ -763,6 +868,7 @@ int rl_svg_write_chart(FILE *out, const struct rl_report *r, int standalone,
 			     rl_strerror(RL_ENOMEM));
 		goto out;
 	}
+	choose_listed(s);
 	double legend_y = s->c.top + s->c.plot_h + 62;
 	double height = write_legend(s, legend_y, 0) + 8;
 	write_header(s, RL_CHART_WIDTH, height, standalone);
