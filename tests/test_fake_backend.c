@@ -90,6 +90,7 @@ struct run {
 	struct rl_process_results proc;
 	struct rl_thread_results thread;
 	struct rl_region_stats region;
+	struct rl_counter_total counts[RL_COUNTER_COUNT]; /* region's */
 	struct rl_warning warning;
 	struct rl_backend_setup setup;
 	char *methods[RL_COUNTER_COUNT];
@@ -110,6 +111,7 @@ static void drive(struct run *r, const struct rl_backend *be, unsigned calls)
 	r->proc.backend_note = r->setup.note; /* "" unless init sets it */
 	r->proc.complete = true;
 	r->region.name = "kernel";
+	r->region.counters = r->counts;
 	r->thread.tid = 4243;
 	r->thread.regions = &r->region;
 	r->thread.n_regions = 1;

@@ -79,6 +79,7 @@ struct one {
 	struct rl_process_results proc;
 	struct rl_thread_results thr;
 	struct rl_region_stats reg;
+	struct rl_counter_total counts[RL_COUNTER_COUNT]; /* reg's */
 };
 
 static const uint64_t sim_like =
@@ -92,6 +93,7 @@ static const uint64_t sim_like =
 static void one_init(struct one *o, uint64_t provided, double time_s)
 {
 	memset(o, 0, sizeof *o);
+	o->reg.counters = o->counts;
 	o->reg.name = (char *)"k";
 	o->reg.calls = 1;
 	o->reg.time_ns = (uint64_t)(time_s * 1e9);

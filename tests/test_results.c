@@ -244,6 +244,7 @@ Test(results, load_dir_reports_a_corrupt_member)
 Test(results, round_trip_with_the_runtime_writer)
 {
 	struct rl_region_stats regs[2];
+	struct rl_counter_total counts[2][RL_COUNTER_COUNT] = {0};
 	struct rl_thread_results thr;
 	struct rl_warning warn = {(char *)"end-mismatch", NULL, 42,
 				  (char *)"end of 'a\"b' does not match <x>"};
@@ -253,6 +254,8 @@ Test(results, round_trip_with_the_runtime_writer)
 
 	memset(&w, 0, sizeof w);
 	memset(regs, 0, sizeof regs);
+	regs[0].counters = counts[0];
+	regs[1].counters = counts[1];
 	regs[0].name = (char *)"k\xc3\xa9rnel \"q\", 1";
 	regs[0].calls = 3;
 	regs[0].time_ns = UINT64_C(123456789012);

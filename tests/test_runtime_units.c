@@ -82,8 +82,10 @@ static json_t *write_and_parse(const struct rl_process_results *r, char **text)
 
 Test(runtime_units, writer_escapes_strings_and_writes_numbers)
 {
+	struct rl_counter_total counts[RL_COUNTER_COUNT] = {0};
 	struct rl_region_stats regs[2] = {
 		{.name = "<script>\"&\n\t\\\x01\x7f", .calls = 3, .time_ns = 42,
+		 .counters = counts,
 		 .expected_flops = 2.5, .expected_bytes = NAN,
 		 .expect_calls = 1},
 		{.name = "bad\xff\xc3 caf\xc3\xa9 \xf0\x9f\x98\x80 \xed\xa0\x80",

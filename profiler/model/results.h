@@ -37,8 +37,12 @@ struct rl_region_stats {
 	char *name;
 	uint64_t calls;
 	uint64_t time_ns;    /* wall time inside the region, summed */
-	struct rl_counter_total counters[RL_COUNTER_COUNT]; /* only those
-				whose bit is set in the process's provided */
+	struct rl_counter_total *counters; /* RL_COUNTER_COUNT entries, only
+				those whose bit is set in the process's
+				provided meaningful (malloc'd, owned; see
+				rl_region_counters), or NULL when the
+				process provides no counter: a time-only
+				region of 10^5 carries no 1 KB of zeros */
 	double expected_flops, expected_bytes; /* RL_REGION_EXPECT sums */
 	uint64_t expect_calls;                 /* 0: nothing declared */
 	uint64_t open_at_exit;                 /* begins never ended */
@@ -135,6 +139,9 @@ struct rl_run_results {
  * when it was enabled but never ran (nothing measured). */
 double rl_counter_scaled(uint64_t value, uint64_t enabled_ns,
 			 uint64_t running_ns);
+
+/* s->counters made (zeroed) when it is NULL: 0 or RL_ENOMEM. */
+int rl_region_counters(struct rl_region_stats *s);
 
 /* Reading (profiler side, uses a JSON library). */
 int rl_results_load(const char *path, struct rl_process_results *out,

@@ -75,6 +75,8 @@ static int add_region(struct rl_thread_results *t, struct rl_rec *rec,
 	if (!(s->name = dup_str(rl_rec_name_n(rec, h->n_prov), rec->name_len)))
 		return RL_ENOMEM;
 	t->n_regions++;
+	if (h->setup.provided && rl_region_counters(s))
+		return RL_ENOMEM;
 	s->calls = rec->calls;
 	s->time_ns = (uint64_t)(((unsigned __int128)rec->ticks *
 				 h->tick_mult) >> 32);

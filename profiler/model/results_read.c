@@ -26,6 +26,14 @@ double rl_counter_scaled(uint64_t value, uint64_t enabled_ns,
 	return enabled_ns == 0 ? (double)value : 0.0;
 }
 
+int rl_region_counters(struct rl_region_stats *s)
+{
+	if (!s->counters &&
+	    !(s->counters = calloc(RL_COUNTER_COUNT, sizeof *s->counters)))
+		return RL_ENOMEM;
+	return 0;
+}
+
 static int read_counters(struct rl_json_ctx *c, const json_t *arr,
 			 struct rl_process_results *r)
 {
@@ -156,6 +164,8 @@ static int read_region(struct rl_json_ctx *c, const json_t *o,
 	cnt = json_object_get(o, "counters");
 	if (cnt && !json_is_null(cnt) && !json_is_object(cnt))
 		return rl_json_bad(c, where, "counters", "an object");
+	if (provided && rl_region_counters(s))
+		return rl_fail(c->err, c->errlen, RL_ENOMEM, "out of memory");
 	for (int k = 0; k < RL_COUNTER_COUNT; k++) {
 		const json_t *v;
 		struct rl_counter_total *t = &s->counters[k];
@@ -400,6 +410,7 @@ void rl_results_release(struct rl_process_results *r)
 		for (size_t i = 0; i < r->threads[t].n_regions; i++) {
 			free(r->threads[t].regions[i].name);
 			free(r->threads[t].regions[i].scope_counters);
+			free(r->threads[t].regions[i].counters);
 		}
 		free(r->threads[t].regions);
 	}

@@ -72,6 +72,8 @@ int rl_results_apply_scope(struct rl_process_results *p)
 			if (s->scope_threads < 2)
 				continue; /* one thread ran: its own counts
 					     are the process's */
+			if (s->scope_counters && (rc = rl_region_counters(s)))
+				break;
 			for (int c = 0; s->scope_counters && c < RL_COUNTER_COUNT;
 			     c++)
 				if ((s->scope_all >> c & 1) &&

@@ -315,16 +315,15 @@ static void write_region(struct jw *w, const struct rl_process_results *r,
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 		if (!(r->provided >> c & 1))
 			continue;
-		const struct rl_counter_total *t = &s->counters[c];
 		jw_key(w, rl_counter_name((enum rl_counter)c), first);
 		first = 0;
 		/* No "scaled": readers compute it from the sums. A count
-		 * known to be unknown (NAN) is null. */
-		if (isnan(t->scaled)) {
+		 * known to be unknown (NAN), or never made, is null. */
+		if (!s->counters || isnan(s->counters[c].scaled)) {
 			jw_raw(w, "null");
 			continue;
 		}
-		put_total(w, t);
+		put_total(w, &s->counters[c]);
 	}
 	jw_raw(w, "}}");
 }
@@ -340,7 +339,8 @@ static void write_threads(struct jw *w, const struct rl_process_results *r)
 		jw_key(w, "regions", 0);
 		jw_raw(w, "[");
 		for (size_t k = 0; k < t->n_regions; k++) {
-			struct rl_region_stats tmp;
+			struct rl_counter_total room[RL_COUNTER_COUNT];
+			struct rl_region_stats tmp = {.counters = room};
 			const struct rl_region_stats *s = &tmp;
 			jw_raw(w, k ? ",\n   " : "\n   ");
 			if (t->regions)

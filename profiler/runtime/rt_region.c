@@ -149,11 +149,13 @@ void rl_rt_region_stats(const struct rl_thread *t, size_t k,
 {
 	struct rl_rec *r = t->regions[k].rec;
 	const struct rl_rec_tail *x = rl_rec_tail(r);
+	struct rl_counter_total *room = out->counters; /* the caller's */
 	memset(out, 0, sizeof *out);
+	out->counters = room;
 	out->name = rl_rec_name(r);
 	out->calls = r->calls;
 	out->time_ns = rl_rt_ticks_to_ns(r->ticks);
-	for (size_t i = 0; i < rl_rt.n_prov; i++) {
+	for (size_t i = 0; room && i < rl_rt.n_prov; i++) {
 		struct rl_counter_total *c = &out->counters[rl_rt.prov[i]];
 		c->value = r->c[i].value;
 		c->enabled_ns = r->c[i].enabled_ns;
