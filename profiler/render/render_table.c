@@ -155,8 +155,8 @@ static void pad(FILE *out, size_t width, const char *cell)
 		fputc(' ', out);
 }
 
-static void print_line(FILE *out, cell_t *c, const size_t *w, int color,
-		       const char *bound_color)
+static void print_line(FILE *out, const char *const c[NCOL],
+		       const size_t *w, int color, const char *bound_color)
 {
 	for (int k = 0; k < NCOL; k++) {
 		if (k == C_REGION) {
@@ -392,58 +392,104 @@ static void print_footer(FILE *out, const struct rl_report *r)
 	}
 }
 
+/* Every cell of every line in one buffer: a line's cells are short, and
+ * fixed cells (3 KB a line) were 900 MB at 10^5 regions. */
+struct cell_text {
+	char *text;
+	size_t used, cap;
+	size_t *at; /* at[line * NCOL + k]: cell k of that line in text */
+};
+
+static int keep_cells(struct cell_text *t, size_t line, cell_t *c)
+{
+	for (int k = 0; k < NCOL; k++) {
+		size_t n = strlen(c[k]) + 1;
+		if (t->used + n > t->cap) {
+			size_t cap = t->cap ? 2 * t->cap : 1 << 16;
+			char *x;
+			while (cap < t->used + n)
+				cap *= 2;
+			if (!(x = realloc(t->text, cap)))
+				return RL_ENOMEM;
+			t->text = x;
+			t->cap = cap;
+		}
+		memcpy(t->text + t->used, c[k], n);
+		t->at[line * NCOL + k] = t->used;
+		t->used += n;
+	}
+	return 0;
+}
+
+static void print_kept(FILE *out, const struct cell_text *t, size_t line,
+		       const size_t *w, int color, const char *bound_color)
+{
+	const char *c[NCOL];
+
+	for (int k = 0; k < NCOL; k++)
+		c[k] = t->text + t->at[line * NCOL + k];
+	print_line(out, c, w, color, bound_color);
+}
+
 static int render_table(FILE *out, const struct rl_report *r,
 			const struct rl_render_options *opt, char *err,
 			size_t errlen)
 {
-	cell_t *cells;
+	cell_t line[NCOL];
+	struct cell_text kept = {0};
 	size_t w[NCOL], nl = 0, pids = 0, *ix;
-	int color = opt && opt->color;
+	int color = opt && opt->color, rc = 0;
 
 	for (size_t i = r->n_summed; i < r->n_rows; i++)
 		pids |= r->rows[i].pid != r->rows[r->n_summed].pid;
-	cells = calloc((r->n_rows + 1) * NCOL, sizeof *cells);
+	kept.at = malloc((r->n_rows + 1) * NCOL * sizeof *kept.at);
 	ix = malloc((r->n_rows + 1) * sizeof *ix);
-	if (!cells || !ix) {
-		free(cells);
+	if (!kept.at || !ix)
+		rc = RL_ENOMEM;
+	for (int k = 0; k < NCOL; k++) {
+		snprintf(line[k], CELL, "%s", col_head[k]);
+		w[k] = strlen(col_head[k]);
+	}
+	if (!rc)
+		rc = keep_cells(&kept, 0, line);
+	/* lines: header, then each summed row followed by its threads */
+	nl = 1;
+	for (size_t s = 0; s < r->n_summed && !rc; s++) {
+		size_t n = lines_of(r, s, opt, ix);
+		for (size_t j = 0; j < n && !rc; j++) {
+			size_t i = ix[j];
+			fill_cells(line, &r->rows[i], i != s, (int)pids);
+			for (int k = 0; k < NCOL; k++) {
+				size_t cw = rl_term_width(line[k]);
+				if (cw > w[k])
+					w[k] = cw;
+			}
+			rc = keep_cells(&kept, nl++, line);
+		}
+	}
+	if (rc) {
+		free(kept.at);
+		free(kept.text);
 		free(ix);
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	}
-	for (int k = 0; k < NCOL; k++) {
-		snprintf(cells[k], CELL, "%s", col_head[k]);
-		w[k] = strlen(col_head[k]);
-	}
-	/* lines: header, then each summed row followed by its threads */
-	nl = 1;
-	for (size_t s = 0; s < r->n_summed; s++) {
-		size_t n = lines_of(r, s, opt, ix);
-		for (size_t j = 0; j < n; j++) {
-			size_t i = ix[j];
-			fill_cells(cells + nl * NCOL, &r->rows[i], i != s,
-				   (int)pids);
-			for (int k = 0; k < NCOL; k++)
-				if (rl_term_width(cells[nl * NCOL + k]) > w[k])
-					w[k] = rl_term_width(cells[nl * NCOL + k]);
-			nl++;
-		}
-	}
 	print_header(out, r);
-	print_line(out, cells, w, 0, NULL);
+	print_kept(out, &kept, 0, w, 0, NULL);
 	nl = 1;
 	for (size_t s = 0; s < r->n_summed; s++) {
 		size_t n = lines_of(r, s, opt, ix);
 		for (size_t j = 0; j < n; j++) {
 			const struct rl_region_row *row = &r->rows[ix[j]];
-			print_line(out, cells + nl * NCOL, w, color,
+			print_kept(out, &kept, nl++, w, color,
 				   row->bound == RL_BOUND_MEMORY  ? "\033[33m"
 				   : row->bound == RL_BOUND_COMPUTE ? "\033[32m"
 								    : NULL);
-			nl++;
 		}
 	}
 	if (r->n_summed == 0)
 		fputs("(no regions were entered)\n", out);
-	free(cells);
+	free(kept.at);
+	free(kept.text);
 	free(ix);
 	rl_ranks_table(out, r);
 	print_footer(out, r);
