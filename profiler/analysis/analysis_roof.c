@@ -169,8 +169,16 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 		threads = m->cores;
 	prec = row->precision && strcmp(row->precision, "f32") == 0 ? "f32"
 								     : "f64";
-	peak = find_peak(m, prec, threads);
-	dram = find_bw(m, "DRAM", threads);
+	if (rep->place_memo.threads != threads ||
+	    strcmp(rep->place_memo.prec, prec) != 0) {
+		rep->place_memo.peak = find_peak(m, prec, threads);
+		rep->place_memo.dram = find_bw(m, "DRAM", threads);
+		rep->place_memo.threads = threads;
+		snprintf(rep->place_memo.prec, sizeof rep->place_memo.prec,
+			 "%s", prec);
+	}
+	peak = rep->place_memo.peak;
+	dram = rep->place_memo.dram;
 	if (!peak || !dram)
 		return 0;
 	row->best_peak = peak;

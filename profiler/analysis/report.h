@@ -163,6 +163,15 @@ struct rl_report {
 					  when the run had none */
 	struct rl_report_scope *process_scope; /* per summed row
 					  (report_scope.h) */
+	struct {               /* rl_report_place's last roofs looked up:
+				  rows of one precision and thread count
+				  share them (a search per row was a tenth of
+				  the report at 10^5 regions) */
+		char prec[4];
+		unsigned threads;
+		const struct rl_compute_roof *peak;
+		const struct rl_bw_roof *dram;
+	} place_memo;
 };
 
 int rl_report_build(const struct rl_run_results *res,
