@@ -22,6 +22,13 @@
 
 #define BIT(c) (UINT64_C(1) << (c))
 
+/* A row's counter sums (824 bytes: only made when some process provides
+ * counters; 10^5 time-only regions made 90 MB of them). */
+struct acc_counts {
+	double scaled[RL_COUNTER_COUNT];
+	uint64_t enabled_ns[RL_COUNTER_COUNT], running_ns[RL_COUNTER_COUNT];
+};
+
 /* A row under construction. */
 struct acc {
 	const char *name;
@@ -30,8 +37,8 @@ struct acc {
 	unsigned n_threads;
 	uint64_t calls, time_ns;
 	uint64_t provided;   /* intersection over contributions */
-	double scaled[RL_COUNTER_COUNT];
-	uint64_t enabled_ns[RL_COUNTER_COUNT], running_ns[RL_COUNTER_COUNT];
+	struct acc_counts *k; /* the counters' sums; NULL in a run where no
+				 process provides a counter */
 	double ef, eb;       /* declared sums over contributions that declared */
 	uint64_t expect_calls;
 	int used;
@@ -127,10 +134,10 @@ static void acc_add(struct acc *a, const struct rl_region_stats *s,
 		 * not count in this thread, or it was never scheduled): its
 		 * 0 is not a measurement */
 		if (s->time_ns > 0 && s->counters[c].running_ns == 0)
-			a->scaled[c] = NAN;
-		a->scaled[c] += s->counters[c].scaled;
-		a->enabled_ns[c] += s->counters[c].enabled_ns;
-		a->running_ns[c] += s->counters[c].running_ns;
+			a->k->scaled[c] = NAN;
+		a->k->scaled[c] += s->counters[c].scaled;
+		a->k->enabled_ns[c] += s->counters[c].enabled_ns;
+		a->k->running_ns[c] += s->counters[c].running_ns;
 	}
 	if (s->expect_calls > 0) {
 		a->ef = isnan(a->ef) ? s->expected_flops
@@ -143,7 +150,7 @@ static void acc_add(struct acc *a, const struct rl_region_stats *s,
 
 static double cval(const struct acc *a, int c)
 {
-	return (a->provided & BIT(c)) ? a->scaled[c] : NAN;
+	return (a->provided & BIT(c)) ? a->k->scaled[c] : NAN;
 }
 
 /* Sum of the provided counters in [first, last]; NAN when none provided. */
@@ -153,7 +160,7 @@ static double csum(const struct acc *a, int first, int last)
 
 	for (int c = first; c <= last; c++)
 		if (a->provided & BIT(c))
-			s = isnan(s) ? a->scaled[c] : s + a->scaled[c];
+			s = isnan(s) ? a->k->scaled[c] : s + a->k->scaled[c];
 	return s;
 }
 
@@ -270,9 +277,9 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->scaled_ratio = NAN;
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 		double q;
-		if (!(a->provided & BIT(c)) || a->enabled_ns[c] == 0)
+		if (!(a->provided & BIT(c)) || a->k->enabled_ns[c] == 0)
 			continue;
-		q = (double)a->running_ns[c] / (double)a->enabled_ns[c];
+		q = (double)a->k->running_ns[c] / (double)a->k->enabled_ns[c];
 		if (q > 1)
 			q = 1;
 		if (isnan(row->scaled_ratio) || q < row->scaled_ratio)
@@ -493,6 +500,8 @@ int rl_report_build(const struct rl_run_results *res,
 		    char *err, size_t errlen)
 {
 	struct acc *sum = NULL;
+	struct acc_counts *sums = NULL; /* sum[k].k, when counters exist */
+	uint64_t any = 0;               /* counters some process provides */
 	struct per_ref *per = NULL;
 	size_t n_sum = 0, n_per = 0, n_all = 0;
 	struct rl_name_index by_name = {0}; /* region name -> index in sum */
@@ -515,12 +524,15 @@ int rl_report_build(const struct rl_run_results *res,
 		goto out;
 	/* every region record is a thread's row, and at most a summed row:
 	 * room for all at once (what is never used is never touched) */
-	for (size_t p = 0; p < res->n_procs; p++)
+	for (size_t p = 0; p < res->n_procs; p++) {
+		any |= res->procs[p].provided;
 		for (size_t t = 0; t < res->procs[p].n_threads; t++)
 			n_all += res->procs[p].threads[t].n_regions;
+	}
 	sum = malloc((n_all ? n_all : 1) * sizeof *sum);
 	per = malloc((n_all ? n_all : 1) * sizeof *per);
-	if (!sum || !per)
+	if (!sum || !per ||
+	    (any && !(sums = calloc(n_all ? n_all : 1, sizeof *sums))))
 		goto out;
 	for (size_t p = 0; p < res->n_procs; p++) {
 		const struct rl_process_results *pr = &res->procs[p];
@@ -543,6 +555,7 @@ int rl_report_build(const struct rl_run_results *res,
 							      n_sum))
 						goto out;
 					acc_init(&sum[k = n_sum++], name);
+					sum[k].k = sums ? &sums[k] : NULL;
 				}
 				acc_add(&sum[k], s, counted);
 				*ref = (struct per_ref){s, pr, name, th->tid,
@@ -560,10 +573,15 @@ int rl_report_build(const struct rl_run_results *res,
 		char *const *method = out->method;
 		const unsigned char *scope = out->scope;
 		struct acc one;
+		struct acc_counts one_k;
 
 		if (k >= n_sum) { /* a thread's own process decides methods */
 			const struct per_ref *ref = &per[order[k - n_sum]];
 			acc_init(&one, ref->name);
+			if (ref->counted) {
+				memset(&one_k, 0, sizeof one_k);
+				one.k = &one_k;
+			}
 			one.pid = ref->proc->pid;
 			one.tid = ref->tid;
 			acc_add(&one, ref->s, ref->counted);
@@ -592,6 +610,7 @@ out:
 	free(order);
 	free(count);
 	free(sum);
+	free(sums);
 	free(per);
 	if (rc) {
 		rl_report_release(out);
