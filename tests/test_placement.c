@@ -398,8 +398,8 @@ Test(placement, above_the_roof_is_a_finding_with_a_cause)
 						      sizeof err),
 		     0);
 	fclose(f);
-	expect_in(text, "\"checks\": [\n    {\n      \"region\": \"k\",\n"
-			"      \"cause\": \"probe-load\",");
+	expect_in(text, "\"checks\": [\n    {\"region\":\"k\","
+			"\"cause\":\"probe-load\",");
 	free(text);
 	text = NULL;
 	f = open_memstream(&text, &len);

@@ -1,7 +1,9 @@
 /*
- * JSON renderer: one document built with jansson (which escapes every
- * string), numbers as numbers; in the regions an unmeasured figure is left
- * out (version 1 wrote null), elsewhere it is null. Schema
+ * JSON renderer: the document's frame built with jansson, its regions and
+ * checks (all of a run's size) streamed in place with the JSON writer of
+ * the results files (json_writer.h); both escape every string. Numbers as
+ * numbers; in the regions an unmeasured figure is left out (version 1
+ * wrote null), elsewhere it is null. Schema
  * "rlprof-report" version RL_REPORT_VERSION, documented in README.md.
  */
 #include <jansson.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "json_writer.h"
 #include "render_ranks.h"
 #include "rl_error.h"
 #include "term_text.h"
@@ -53,118 +56,131 @@ static const char *basis_word(enum rl_basis b)
 					: NULL;
 }
 
-/* A region's figures (version 2): what was not measured, or does not
- * apply, is left out instead of written null, and a flag only when true:
- * at 10^5 regions the nulls were most of a 300 MB report.json. */
-static void set_num(json_t *o, const char *key, double x)
+/* A region's figures (version 2), written straight with the JSON writer
+ * (a jansson tree per region was most of report.json's time at 10^5
+ * regions): what was not measured, or does not apply, is left out instead
+ * of written null, and a flag only when true. Every object below starts
+ * with a key of its own, so these all write a comma first. */
+#define REAL_DIGITS 12 /* as JSON_REAL_PRECISION(12) in the rest */
+
+static void put_num(struct rl_jw *w, const char *key, double x)
 {
-	if (rl_known(x) && isfinite(x))
-		json_object_set_new(o, key, json_real(x));
+	if (!rl_known(x) || !isfinite(x))
+		return;
+	rl_jw_key(w, key, 0);
+	rl_jw_real(w, x, REAL_DIGITS);
 }
 
-static void set_str(json_t *o, const char *key, const char *s)
+static void put_str(struct rl_jw *w, const char *key, const char *s)
 {
 	if (s)
-		json_object_set_new(o, key, str(s));
+		rl_jw_field_str(w, key, 0, s);
 }
 
-static void set_flag(json_t *o, const char *key, bool b)
+static void put_flag(struct rl_jw *w, const char *key, bool b)
 {
-	if (b)
-		json_object_set_new(o, key, json_true());
+	if (!b)
+		return;
+	rl_jw_key(w, key, 0);
+	rl_jw_raw(w, "true");
 }
 
 /* {"L1": x, ...} with the known levels, left out when none is */
-static void set_levels(json_t *o, const char *key, const double *v)
+static void put_levels(struct rl_jw *w, const char *key, const double *v)
 {
-	json_t *l = NULL;
+	int n = 0;
 
 	for (int k = 0; k < RL_LEVELS; k++) {
 		if (!rl_known(v[k]) || !isfinite(v[k]))
 			continue;
-		if (!l)
-			l = json_object();
-		json_object_set_new(l, level_keys[k], json_real(v[k]));
+		if (!n++) {
+			rl_jw_key(w, key, 0);
+			rl_jw_raw(w, "{");
+		}
+		rl_jw_key(w, level_keys[k], n == 1);
+		rl_jw_real(w, v[k], REAL_DIGITS);
 	}
-	if (l)
-		json_object_set_new(o, key, l);
+	if (n)
+		rl_jw_raw(w, "}");
 }
 
-/* The self-check finding of a row. */
-static json_t *check_json(const struct rl_region_row *row)
+/* The self-check finding of a row, as an object. */
+static void put_check(struct rl_jw *w, const struct rl_region_row *row)
 {
-	json_t *o = json_object();
+	rl_jw_raw(w, "{");
+	rl_jw_field_str(w, "region", 1, row->region);
+	put_str(w, "cause", row->check_cause);
+	put_str(w, "roof", row->roof_label);
+	put_num(w, "roof_pct", row->roof_pct);
+	put_str(w, "message", row->check);
+	rl_jw_raw(w, "}");
+}
 
-	set_str(o, "region", row->region);
-	set_str(o, "cause", row->check_cause);
-	set_str(o, "roof", row->roof_label);
-	set_num(o, "roof_pct", row->roof_pct);
-	set_str(o, "message", row->check);
-	return o;
+static int differs(const char *a, const char *b)
+{
+	return !a || !b || strcmp(a, b) != 0;
 }
 
 /* A summed row (sum NULL), or a thread's row of the summed row sum: the
  * region's name is the summed row's, and its method and diagnosis are
- * written only where they differ from the summed row's. */
-static json_t *row_json(const struct rl_region_row *row,
-			const struct rl_region_row *sum)
+ * written only where they differ from the summed row's. Leaves the
+ * object open. */
+static void put_row(struct rl_jw *w, const struct rl_region_row *row,
+		    const struct rl_region_row *sum)
 {
-	json_t *o = json_object();
-
+	rl_jw_raw(w, "{");
 	if (sum) {
-		json_object_set_new(o, "pid", json_integer(row->pid));
-		json_object_set_new(o, "tid", json_integer((json_int_t)row->tid));
+		rl_jw_key(w, "pid", 1);
+		rl_jw_i64(w, row->pid);
+		rl_jw_field_u64(w, "tid", 0, row->tid);
 	} else {
-		set_str(o, "region", row->region);
-		json_object_set_new(o, "n_threads",
-				    json_integer(row->n_threads));
+		rl_jw_field_str(w, "region", 1, row->region);
+		rl_jw_field_u64(w, "n_threads", 0, row->n_threads);
 	}
-	json_object_set_new(o, "calls", json_integer((json_int_t)row->calls));
-	set_num(o, "time_s", row->time_s);
-	set_num(o, "flops", row->flops);
-	set_num(o, "flops_f64", row->flops_f64);
-	set_num(o, "flops_f32", row->flops_f32);
-	set_str(o, "precision", row->precision);
-	set_num(o, "dram_read_bytes", row->dram_read_bytes);
-	set_num(o, "dram_write_bytes", row->dram_write_bytes);
-	set_num(o, "dram_bytes", row->dram_bytes);
-	set_levels(o, "level_bytes", row->level_bytes);
-	set_num(o, "ai", row->ai);
-	set_levels(o, "level_ai", row->level_ai);
-	set_num(o, "flops_expected", row->flops_expected);
-	set_num(o, "bytes_expected", row->bytes_expected);
-	set_num(o, "ai_expected", row->ai_expected);
-	set_num(o, "gflops", row->gflops);
-	set_num(o, "gbs", row->gbs);
-	set_num(o, "gflops_expected", row->gflops_expected);
-	set_str(o, "bound", bound_word(row->bound));
-	set_str(o, "basis", basis_word(row->basis));
-	set_str(o, "bound_roof", row->bound_roof);
-	set_num(o, "roof_gflops", row->roof_gflops);
-	set_num(o, "roof_pct", row->roof_pct);
-	set_str(o, "roof", row->roof_label);
-	set_num(o, "roof_gbs", row->roof_gbs);
-	set_levels(o, "write_share", row->write_frac);
-	set_str(o, "ceiling", row->ceiling);
-	set_num(o, "ceiling_gflops", row->ceiling_gflops);
+	rl_jw_field_u64(w, "calls", 0, row->calls);
+	put_num(w, "time_s", row->time_s);
+	put_num(w, "flops", row->flops);
+	put_num(w, "flops_f64", row->flops_f64);
+	put_num(w, "flops_f32", row->flops_f32);
+	put_str(w, "precision", row->precision);
+	put_num(w, "dram_read_bytes", row->dram_read_bytes);
+	put_num(w, "dram_write_bytes", row->dram_write_bytes);
+	put_num(w, "dram_bytes", row->dram_bytes);
+	put_levels(w, "level_bytes", row->level_bytes);
+	put_num(w, "ai", row->ai);
+	put_levels(w, "level_ai", row->level_ai);
+	put_num(w, "flops_expected", row->flops_expected);
+	put_num(w, "bytes_expected", row->bytes_expected);
+	put_num(w, "ai_expected", row->ai_expected);
+	put_num(w, "gflops", row->gflops);
+	put_num(w, "gbs", row->gbs);
+	put_num(w, "gflops_expected", row->gflops_expected);
+	put_str(w, "bound", bound_word(row->bound));
+	put_str(w, "basis", basis_word(row->basis));
+	put_str(w, "bound_roof", row->bound_roof);
+	put_num(w, "roof_gflops", row->roof_gflops);
+	put_num(w, "roof_pct", row->roof_pct);
+	put_str(w, "roof", row->roof_label);
+	put_num(w, "roof_gbs", row->roof_gbs);
+	put_levels(w, "write_share", row->write_frac);
+	put_str(w, "ceiling", row->ceiling);
+	put_num(w, "ceiling_gflops", row->ceiling_gflops);
 	if (row->code_width)
-		json_object_set_new(o, "flops_width_bits",
-				    json_integer(row->code_width));
-	set_num(o, "fma_share", row->fma_share);
-	if (row->check)
-		json_object_set_new(o, "check", check_json(row));
-	set_num(o, "scaled_ratio", row->scaled_ratio);
-	if (!sum || !sum->method || !row->method ||
-	    strcmp(sum->method, row->method) != 0)
-		set_str(o, "method", row->method);
-	if (!sum || !sum->diagnosis || !row->diagnosis ||
-	    strcmp(sum->diagnosis, row->diagnosis) != 0)
-		set_str(o, "diagnosis", row->diagnosis);
-	set_flag(o, "has_system_wide", row->has_system_wide);
-	set_flag(o, "has_proxy", row->has_proxy);
-	set_flag(o, "simulated", row->simulated);
-	set_flag(o, "time_native", row->time_native);
-	return o;
+		rl_jw_field_u64(w, "flops_width_bits", 0, row->code_width);
+	put_num(w, "fma_share", row->fma_share);
+	if (row->check) {
+		rl_jw_key(w, "check", 0);
+		put_check(w, row);
+	}
+	put_num(w, "scaled_ratio", row->scaled_ratio);
+	if (!sum || differs(sum->method, row->method))
+		put_str(w, "method", row->method);
+	if (!sum || differs(sum->diagnosis, row->diagnosis))
+		put_str(w, "diagnosis", row->diagnosis);
+	put_flag(w, "has_system_wide", row->has_system_wide);
+	put_flag(w, "has_proxy", row->has_proxy);
+	put_flag(w, "simulated", row->simulated);
+	put_flag(w, "time_native", row->time_native);
 }
 
 static json_t *machine_json(const struct rl_machine *m)
@@ -284,14 +300,8 @@ static json_t *report_json(const struct rl_report *r)
 	/* written one region at a time by render_json (the regions of a
 	 * large run would make the whole tree gigabytes) */
 	json_object_set_new(doc, "regions", json_null());
-	{
-		json_t *checks = json_array();
-		for (size_t i = 0; i < r->n_summed; i++)
-			if (r->rows[i].check)
-				json_array_append_new(checks,
-						      check_json(&r->rows[i]));
-		json_object_set_new(doc, "checks", checks);
-	}
+	/* written with the regions (one writer for a finding) */
+	json_object_set_new(doc, "checks", json_null());
 	json_object_set_new(doc, "mpi", rl_ranks_json(r));
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		const struct rl_warning *w = &r->warnings[i];
@@ -309,105 +319,100 @@ static json_t *report_json(const struct rl_report *r)
 }
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
-/* a region with its threads on one line (indent 0: ", " and ": " between
- * items, no newline): at 10^5 regions the indented form was 457 MB and
- * most of report.json's time */
-#define ROW_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
 
-/* json_dump_callback output gathered in buf and written in large pieces:
- * jansson calls back once per token, and a stdio call per token was a
- * third of report.json's time at 10^5 regions. */
-struct gathered {
-	FILE *out;
-	size_t used;
-	int failed;
-	char buf[1 << 16];
-};
-
-static void flush_gathered(struct gathered *io)
+static int file_sink(void *ctx, const char *p, size_t n)
 {
-	if (io->used && fwrite(io->buf, 1, io->used, io->out) != io->used)
-		io->failed = 1;
-	io->used = 0;
-}
-
-static int put_bytes(const char *p, size_t n, void *data)
-{
-	struct gathered *io = data;
-	if (io->used + n > sizeof io->buf)
-		flush_gathered(io);
-	if (n > sizeof io->buf) {
-		if (fwrite(p, 1, n, io->out) != n)
-			io->failed = 1;
-		return io->failed ? -1 : 0;
-	}
-	memcpy(io->buf + io->used, p, n);
-	io->used += n;
-	return io->failed ? -1 : 0;
+	return fwrite(p, 1, n, ctx) == n ? 0 : -1;
 }
 
 /* "regions": one summed row at a time, each with its threads, one line
  * each */
-static int put_regions(FILE *out, const struct rl_report *r)
+static void put_regions(struct rl_jw *w, const struct rl_report *r)
 {
-	struct gathered *io = malloc(sizeof *io);
-	int rc = 0;
-
-	if (!io)
-		return -1;
-	io->out = out;
-	io->used = 0;
-	io->failed = 0;
-	put_bytes(r->n_summed ? "[\n    " : "[]", 2 + 4 * !!r->n_summed, io);
-	for (size_t i = 0; i < r->n_summed && !rc; i++) {
+	rl_jw_raw(w, r->n_summed ? "[\n    " : "[]");
+	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
-		json_t *o = row_json(row, NULL), *th = json_array();
+		put_row(w, row, NULL);
+		rl_jw_raw(w, ",\"threads\":[");
 		for (size_t k = row->thread_first;
-		     k < row->thread_first + row->thread_count; k++)
-			json_array_append_new(th, row_json(&r->rows[k], row));
-		json_object_set_new(o, "threads", th);
-		rl_scope_json_add(o, r, i);
-		rc = json_dump_callback(o, put_bytes, io, ROW_FLAGS);
-		json_decref(o);
-		if (i + 1 < r->n_summed)
-			put_bytes(",\n    ", 6, io);
-		else
-			put_bytes("\n  ]", 4, io);
+		     k < row->thread_first + row->thread_count; k++) {
+			rl_jw_raw(w, k > row->thread_first ? "," : "");
+			put_row(w, &r->rows[k], row);
+			rl_jw_raw(w, "}");
+		}
+		rl_jw_raw(w, "]");
+		rl_scope_jw_add(w, r, i);
+		rl_jw_raw(w, i + 1 < r->n_summed ? "},\n    " : "}\n  ]");
 	}
-	flush_gathered(io);
-	rc = rc || io->failed ? -1 : 0;
-	free(io);
-	return rc;
+}
+
+/* "checks": the finding of every region that has one */
+static void put_checks(struct rl_jw *w, const struct rl_report *r)
+{
+	int n = 0;
+
+	rl_jw_raw(w, "[");
+	for (size_t i = 0; i < r->n_summed; i++)
+		if (r->rows[i].check) {
+			rl_jw_raw(w, n++ ? ",\n    " : "\n    ");
+			put_check(w, &r->rows[i]);
+		}
+	rl_jw_raw(w, n ? "\n  ]" : "]");
+}
+
+/* The text from *at up to the placeholder "\n  \"KEY\": null", then
+ * what put writes in place of its null; *at moves past it. 0, or -1 when
+ * the placeholder is missing. */
+static int splice(struct rl_jw *w, const char **at, const char *key,
+		  void (*put)(struct rl_jw *, const struct rl_report *),
+		  const struct rl_report *r)
+{
+	char mark[64];
+	const char *p;
+
+	snprintf(mark, sizeof mark, "\n  \"%s\": null", key);
+	if (!(p = strstr(*at, mark)))
+		return -1;
+	p += strlen(mark) - strlen("null");
+	rl_jw_mem(w, *at, (size_t)(p - *at));
+	put(w, r);
+	*at = p + strlen("null");
+	return 0;
 }
 
 static int render_json(FILE *out, const struct rl_report *r,
 		       const struct rl_render_options *opt, char *err,
 		       size_t errlen)
 {
-	static const char key[] = "\n  \"regions\": null";
 	json_t *doc = report_json(r);
-	char *text, *at;
-	int rc = -1;
+	struct rl_jw *w;
+	const char *at;
+	char *text;
+	int rc;
 
 	(void)opt;
 	if (!doc)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	text = json_dumps(doc, DUMP_FLAGS);
 	json_decref(doc);
-	if (!text)
+	if (!text || !(w = malloc(sizeof *w))) {
+		free(text);
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	/* the document around its regions, which are streamed in between
-	 * (a string never holds a raw newline, so this is the key) */
-	at = strstr(text, key);
-	if (at) {
-		at += sizeof key - 1 - strlen("null");
-		rc = fwrite(text, 1, (size_t)(at - text), out) !=
-				     (size_t)(at - text) ||
-		     put_regions(out, r) < 0 ||
-		     fputs(at + strlen("null"), out) == EOF;
 	}
+	/* the document around its regions and checks, which are streamed
+	 * in place of their nulls (a string never holds a raw newline, so
+	 * the placeholders are the keys) */
+	rl_jw_init(w, file_sink, out);
+	at = text;
+	rc = splice(w, &at, "regions", put_regions, r) ||
+	     splice(w, &at, "checks", put_checks, r);
+	rl_jw_raw(w, at);
+	rl_jw_raw(w, "\n");
+	rl_jw_flush(w);
+	rc = rc || w->failed || ferror(out);
+	free(w);
 	free(text);
-	if (rc != 0 || fputc('\n', out) == EOF || ferror(out))
+	if (rc)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot write the json report");
 	return 0;

@@ -25,7 +25,7 @@ static json_t *str_or_null(const char *s)
 	return j ? j : json_null();
 }
 
-void rl_scope_json_add(json_t *o, const struct rl_report *r, size_t i)
+void rl_scope_jw_add(struct rl_jw *w, const struct rl_report *r, size_t i)
 {
 	const struct rl_report_scope *k = r->process_scope;
 	const struct rl_scope_row *x;
@@ -33,20 +33,23 @@ void rl_scope_json_add(json_t *o, const struct rl_report *r, size_t i)
 	if (!k || i >= k->n_rows)
 		return;
 	x = &k->rows[i];
-	json_object_set_new(o, "scope",
-			    json_string(x->process ? "process" : "thread"));
+	rl_jw_field_str(w, "scope", 0, x->process ? "process" : "thread");
 	if (!x->process)
 		return;
-	json_object_set_new(o, "threads_ran", json_integer(x->threads_ran));
+	rl_jw_field_u64(w, "threads_ran", 0, x->threads_ran);
 	/* a region's fields: left out when unknown (report version 2) */
-	if (rl_known(x->busy_threads) && isfinite(x->busy_threads))
-		json_object_set_new(o, "busy_threads", num(x->busy_threads));
-	if (rl_known(x->cpu_s) && isfinite(x->cpu_s))
-		json_object_set_new(o, "cpu_s", num(x->cpu_s));
-	json_object_set_new(o, "counted_threads",
-			    json_string(x->all_counted ? "all" : "calling"));
+	if (rl_known(x->busy_threads) && isfinite(x->busy_threads)) {
+		rl_jw_key(w, "busy_threads", 0);
+		rl_jw_real(w, x->busy_threads, 12);
+	}
+	if (rl_known(x->cpu_s) && isfinite(x->cpu_s)) {
+		rl_jw_key(w, "cpu_s", 0);
+		rl_jw_real(w, x->cpu_s, 12);
+	}
+	rl_jw_field_str(w, "counted_threads",
+			0, x->all_counted ? "all" : "calling");
 	if (x->uncounted)
-		json_object_set_new(o, "uncounted", str_or_null(x->uncounted));
+		rl_jw_field_str(w, "uncounted", 0, x->uncounted);
 }
 
 json_t *rl_ranks_json(const struct rl_report *r)

@@ -6,14 +6,15 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "json_writer.h"
 #include "report.h"
 
 /* The "mpi" object of report.json (null when the run had no ranks). */
 json_t *rl_ranks_json(const struct rl_report *r);
-/* Adds "scope", "threads_ran", "busy_threads", "cpu_s",
- * "counted_threads" and "uncounted" of the report's summed row i to its
- * object o in report.json's "regions". */
-void rl_scope_json_add(json_t *o, const struct rl_report *r, size_t i);
+/* Writes "scope", "threads_ran", "busy_threads", "cpu_s",
+ * "counted_threads" and "uncounted" of the report's summed row i into its
+ * object in report.json's "regions" (after its first key). */
+void rl_scope_jw_add(struct rl_jw *w, const struct rl_report *r, size_t i);
 /* The ranks section under the table, and in report.html; nothing when
  * the run had no ranks. */
 void rl_ranks_table(FILE *out, const struct rl_report *r);
