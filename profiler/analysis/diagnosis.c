@@ -252,24 +252,26 @@ static int flops_gap(FILE *o, const struct rl_region_row *row, double lo,
 /* Writes sep and the most important gap, or nothing. */
 static void gap(FILE *o, const struct rl_region_row *row, const char *sep)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *g = open_memstream(&buf, &len);
+	char part[1024] = "";
+	FILE *g = fmemopen(part, sizeof part, "w");
 	if (!g)
 		return;
 	if (!flops_gap(g, row, 0.5, 2.0) && !bytes_gap(g, row))
 		flops_gap(g, row, 0.9, 1.1);
-	if (fclose(g) == 0 && buf && *buf)
-		fprintf(o, "%s%s", sep, buf);
-	free(buf);
+	if (fclose(g) == 0 && (part[sizeof part - 1] = '\0', *part))
+		fprintf(o, "%s%s", sep, part);
 }
+
+/* Room for one diagnosis: a line or two. On the stack, not a memory
+ * stream: glibc zeroes a stream's first 8 KB, and two of them per row were
+ * a tenth of a report of 10^5 regions. */
+#define DIAGNOSIS_MAX 4096
 
 char *rl_diagnose(const struct rl_region_row *row,
 		  const struct rl_machine *machine)
 {
-	char *buf = NULL, ai[32];
-	size_t len = 0;
-	FILE *o = open_memstream(&buf, &len);
+	char text[DIAGNOSIS_MAX] = "", ai[32];
+	FILE *o = fmemopen(text, sizeof text, "w");
 	if (!o)
 		return strdup("");
 	int flops = rl_known(row->flops), bytes = rl_known(row->dram_bytes);
@@ -315,9 +317,8 @@ char *rl_diagnose(const struct rl_region_row *row,
 		position(o, row, machine);
 		gap(o, row, "; ");
 	}
-	if (fclose(o) != 0 || !buf) {
-		free(buf);
+	if (fclose(o) != 0)
 		return strdup("");
-	}
-	return buf;
+	text[sizeof text - 1] = '\0';
+	return strdup(text);
 }

@@ -92,11 +92,51 @@ int rl_json_dbl(struct rl_json_ctx *c, const json_t *o, const char *where,
 	return 0;
 }
 
+/* The bytes of the file at path (malloc'd) and their count, or NULL with
+ * errno set. */
+static char *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t cap = 0, n = 0;
+	int e = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n == cap) {
+			char *x;
+			cap = cap ? 2 * cap : 1 << 16;
+			if (!(x = realloc(text, cap))) {
+				e = ENOMEM;
+				break;
+			}
+			text = x;
+		}
+		n += fread(text + n, 1, cap - n, f);
+		if (n < cap) {
+			if (ferror(f))
+				e = errno ? errno : EIO;
+			break;
+		}
+	}
+	fclose(f);
+	if (e) {
+		free(text);
+		errno = e;
+		return NULL;
+	}
+	*len = n;
+	return text;
+}
+
 json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc)
 {
 	json_error_t je;
 	struct stat st;
 	json_t *root;
+	char *text;
+	size_t len;
 
 	/* what parsing would misreport as corrupt JSON */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -116,23 +156,26 @@ json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc)
 			      path);
 		return NULL;
 	}
+	/* read whole, then parsed from memory: jansson reads a stream a
+	 * character at a time (a third slower on a 10 MB file) */
+	if (!(text = read_whole(path, &len))) {
+		int e = errno;
+		*rc = rl_fail(err, errlen, e == ENOENT ? RL_ENOENT
+				: e == ENOMEM ? RL_ENOMEM : RL_EIO,
+			      "cannot open '%s': %s", path, strerror(e));
+		return NULL;
+	}
 	/* a key given twice (the second silently won: "threads":[] appended
 	 * to a file emptied it) is an error */
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
 	if (root) {
 		*rc = 0;
 		return root;
 	}
-	if (je.line < 0 || strstr(je.text, "unable to open")) {
-		int e = errno;
-		*rc = rl_fail(err, errlen, e == ENOENT ? RL_ENOENT : RL_EIO,
-			      "cannot open '%s': %s", path,
-			      e ? strerror(e) : je.text);
-	} else {
-		*rc = rl_fail(err, errlen, RL_EFORMAT,
-			      "cannot parse '%s': line %d column %d: %s: %s",
-			      path, je.line, je.column, je.text, RL_JSON_RERUN);
-	}
+	*rc = rl_fail(err, errlen, RL_EFORMAT,
+		      "cannot parse '%s': line %d column %d: %s: %s", path,
+		      je.line, je.column, je.text, RL_JSON_RERUN);
 	return NULL;
 }
 
