@@ -139,6 +139,18 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* The bytes at the start of s written as they are: printable ASCII but
+ * the quote, the backslash and < > &. */
+static size_t plain_run(const unsigned char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && s[k] >= 0x20 && s[k] < 0x7f && s[k] != '"' &&
+	       s[k] != '\\' && s[k] != '<' && s[k] != '>' && s[k] != '&')
+		k++;
+	return k;
+}
+
 void rl_jw_str(struct rl_jw *w, const char *str)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -147,7 +159,13 @@ void rl_jw_str(struct rl_jw *w, const char *str)
 	rl_jw_mem(w, "\"", 1);
 	while (n > 0) {
 		unsigned c = s[0];
-		size_t k = utf8_len(s, n);
+		size_t k = plain_run(s, n);
+		if (k) { /* most text: copied as it is, a run at a time */
+			rl_jw_mem(w, (const char *)s, k);
+			s += k, n -= k;
+			continue;
+		}
+		k = utf8_len(s, n);
 		if (k == 0) {
 			rl_jw_raw(w, "\\ufffd");
 			s++, n--;
