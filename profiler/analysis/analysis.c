@@ -202,7 +202,7 @@ static const char *precision_of(double f64, double f32)
 
 static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		    const struct acc *a, char *const method[],
-		    const unsigned char scope[])
+		    const unsigned char scope[], struct rl_scratch *scratch)
 {
 	double t;
 	int declared = a->expect_calls > 0;
@@ -349,7 +349,7 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		free(row->method);
 		row->method = m;
 	}
-	if (!(row->diagnosis = rl_diagnose(row, rep->machine)))
+	if (!(row->diagnosis = rl_diagnose_in(scratch, row, rep->machine)))
 		return RL_ENOMEM;
 	return 0;
 }
@@ -503,6 +503,7 @@ int rl_report_build(const struct rl_run_results *res,
 	struct acc_counts *sums = NULL; /* sum[k].k, when counters exist */
 	uint64_t any = 0;               /* counters some process provides */
 	struct per_ref *per = NULL;
+	struct rl_scratch scratch = {0}; /* the rows' diagnoses */
 	size_t n_sum = 0, n_per = 0, n_all = 0;
 	struct rl_name_index by_name = {0}; /* region name -> index in sum */
 	size_t *order = NULL;               /* per-thread rows by summed row */
@@ -589,7 +590,7 @@ int rl_report_build(const struct rl_run_results *res,
 			method = ref->proc->method;
 			scope = ref->proc->scope;
 		}
-		rc = fill_row(out, &out->rows[k], a, method, scope);
+		rc = fill_row(out, &out->rows[k], a, method, scope, &scratch);
 		out->n_rows = k + 1;
 		if (rc)
 			goto out;
@@ -609,6 +610,7 @@ out:
 	rl_name_index_release(&by_name);
 	free(order);
 	free(count);
+	rl_scratch_close(&scratch);
 	free(sum);
 	free(sums);
 	free(per);

@@ -262,18 +262,10 @@ static void gap(FILE *o, const struct rl_region_row *row, const char *sep)
 		fprintf(o, "%s%s", sep, part);
 }
 
-/* Room for one diagnosis: a line or two. On the stack, not a memory
- * stream: glibc zeroes a stream's first 8 KB, and two of them per row were
- * a tenth of a report of 10^5 regions. */
-#define DIAGNOSIS_MAX 4096
-
-char *rl_diagnose(const struct rl_region_row *row,
-		  const struct rl_machine *machine)
+static void diagnose(FILE *o, const struct rl_region_row *row,
+		     const struct rl_machine *machine)
 {
-	char text[DIAGNOSIS_MAX] = "", ai[32];
-	FILE *o = fmemopen(text, sizeof text, "w");
-	if (!o)
-		return strdup("");
+	char ai[32];
 	int flops = rl_known(row->flops), bytes = rl_known(row->dram_bytes);
 	if (flops && row->flops == 0) {
 		fputs("no floating-point work counted: the roofline does not "
@@ -317,8 +309,34 @@ char *rl_diagnose(const struct rl_region_row *row,
 		position(o, row, machine);
 		gap(o, row, "; ");
 	}
-	if (fclose(o) != 0)
-		return strdup("");
-	text[sizeof text - 1] = '\0';
-	return strdup(text);
+}
+
+char *rl_diagnose_in(struct rl_scratch *s, const struct rl_region_row *row,
+		     const struct rl_machine *machine)
+{
+	if (!s->f && !(s->f = open_memstream(&s->text, &s->len)))
+		return NULL;
+	rewind(s->f);
+	diagnose(s->f, row, machine);
+	if (fflush(s->f) != 0 || !s->text)
+		return NULL;
+	return strndup(s->text, s->len);
+}
+
+void rl_scratch_close(struct rl_scratch *s)
+{
+	if (s->f)
+		fclose(s->f);
+	free(s->text);
+	memset(s, 0, sizeof *s);
+}
+
+char *rl_diagnose(const struct rl_region_row *row,
+		  const struct rl_machine *machine)
+{
+	struct rl_scratch s = {0};
+	char *d = rl_diagnose_in(&s, row, machine);
+
+	rl_scratch_close(&s);
+	return d ? d : strdup("");
 }

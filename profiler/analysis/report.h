@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "machine.h"
 #include "report_ranks.h"
@@ -180,9 +181,21 @@ int rl_report_build(const struct rl_run_results *res,
 void rl_report_release(struct rl_report *r);
 
 /* One line saying what a row's numbers mean (diagnosis.c), following the
- * seeds; malloc'd, never NULL. Called by rl_report_build() per row. */
+ * seeds; malloc'd, never NULL. */
 char *rl_diagnose(const struct rl_region_row *row,
 		  const struct rl_machine *machine);
+/* The same through a stream kept open across rows, as rl_report_build()
+ * does for each row (a stream per row was a sixth of a report of 10^5
+ * regions); NULL when out of memory. A zeroed struct rl_scratch is ready;
+ * rl_scratch_close() frees it. */
+struct rl_scratch {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+char *rl_diagnose_in(struct rl_scratch *s, const struct rl_region_row *row,
+		     const struct rl_machine *machine);
+void rl_scratch_close(struct rl_scratch *s);
 
 /* Roofline arithmetic, pure. */
 double rl_attainable_gflops(double peak_gflops, double bw_gbs, double ai);
