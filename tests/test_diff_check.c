@@ -295,3 +295,47 @@ Test(check_cmd, real_run, .timeout = 60)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* Version 1 wrote every figure, null when unknown; version 2 leaves it
+ * out. Both read the same: an unknown stays NAN, a known one its value. */
+Test(report_file, version_1_nulls_and_version_2_absences_read_alike)
+{
+	static const char *const doc[2] = {
+		"{\"format\": \"rlprof-report\", \"version\": 1, \"backend\": "
+		"\"time\", \"machine\": null, \"regions\": [{\"region\": \"a\", "
+		"\"calls\": 2, \"time_s\": 0.5, \"gflops\": null, \"ai\": null, "
+		"\"roof_pct\": null, \"gflops_expected\": 3.5, \"bound_roof\": "
+		"null, \"bound\": null, \"basis\": \"declared\"}]}",
+		"{\"format\": \"rlprof-report\", \"version\": 2, \"backend\": "
+		"\"time\", \"machine\": null, \"regions\": [{\"region\": \"a\", "
+		"\"calls\": 2, \"time_s\": 0.5, \"gflops_expected\": 3.5, "
+		"\"basis\": \"declared\"}]}",
+	};
+	char err[512], *dir = e2e_tmpdir(), path[600];
+
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	for (int v = 0; v < 2; v++) {
+		struct rl_report_file f;
+		const struct rl_report_region *a;
+		FILE *fp = fopen(path, "w");
+
+		cr_assert_not_null(fp);
+		fputs(doc[v], fp);
+		fclose(fp);
+		cr_assert_eq(rl_report_file_load(dir, &f, err, sizeof err), 0,
+			     "version %d: %s", v + 1, err);
+		cr_expect_eq(f.version, v + 1);
+		a = rl_report_file_find(&f, "a");
+		cr_assert_not_null(a);
+		cr_expect_float_eq(a->time_s, 0.5, 1e-12);
+		cr_expect_float_eq(a->gflops_expected, 3.5, 1e-12);
+		cr_expect(isnan(a->gflops) && isnan(a->ai) && isnan(a->roof_pct),
+			  "version %d: unknown figures stay unknown", v + 1);
+		cr_expect_null(a->bound_roof);
+		cr_expect_null(a->bound);
+		cr_expect_str_eq(a->basis, "declared");
+		rl_report_file_release(&f);
+	}
+	e2e_rmtree_raw(dir); /* not a report directory of a run */
+	free(dir);
+}
