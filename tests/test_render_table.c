@@ -202,3 +202,49 @@ Test(render_table, shared_diagnosis_is_one_line)
 	cr_expect_not_null(strstr(text, "\ndecl: "), "%s", text);
 	free(text);
 }
+
+/* 510 warnings: the table lists 50 and the HTML report 500, each then
+ * says how many more there are and where they all are. */
+Test(render_table, many_warnings_are_counted_past_a_screenful)
+{
+	char path[] = "/tmp/rlprof-test-warn-XXXXXX", *text, want[96];
+	struct rl_run_results run = {.backend_requested = (char *)"auto",
+				     .exit_status = 0};
+	struct rl_render_options opt = {0, 0, 0};
+	int fd = mkstemp(path);
+	size_t n = 0;
+	FILE *f;
+
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	fputs("{\"format\":\"rlprof-results\",\"version\":2,\"pid\":7,"
+	      "\"program\":\"./kern\",\"backend\":\"time\",\"counters\":[],"
+	      "\"threads\":[{\"tid\":7,\"regions\":[{\"name\":\"a\","
+	      "\"calls\":1,\"time_ns\":100}]}],\"warnings\":[", f);
+	for (int i = 0; i < 510; i++)
+		fprintf(f, "%s{\"kind\":\"open-at-exit\",\"region\":\"r%d\","
+			"\"tid\":7,\"message\":\"region 'r%d' still open\"}",
+			i ? "," : "", i, i);
+	fputs("]}", f);
+	fclose(f);
+	text = render_test_text("table", path, run, NULL, opt);
+	for (const char *p = text; (p = strstr(p, "\nwarning: region")); p++)
+		n++;
+	cr_expect_eq(n, 50, "%zu warnings listed", n);
+	cr_expect_not_null(strstr(text, "region 'r49' still open\n"));
+	cr_expect_null(strstr(text, "region 'r50' still open"));
+	cr_expect_not_null(strstr(text, "warning: ... and 460 more warnings: "
+					"report.json"), "%s", text);
+	free(text);
+	text = render_test_text("html", path, run, NULL, opt);
+	unlink(path);
+	n = 0;
+	for (const char *p = text; (p = strstr(p, "still open</li>")); p++)
+		n++;
+	cr_expect_eq(n, 500, "%zu warnings listed", n);
+	snprintf(want, sizeof want, "and %d more warnings: report.json has "
+		 "every one</li>", 10);
+	cr_expect_not_null(strstr(text, want));
+	free(text);
+}

@@ -401,16 +401,26 @@ static void counters_section(FILE *out, const struct rl_report *r)
 	fputs("</tbody></table>\n", out);
 }
 
+/* Warnings listed at most (one per region and thread can be 10^5); the
+ * rest are counted, and all are in report.json. */
+#define HTML_MAX_WARNINGS 500
+
 static void warnings_section(FILE *out, const struct rl_report *r)
 {
+	size_t n = r->n_warnings < HTML_MAX_WARNINGS ? r->n_warnings
+						     : HTML_MAX_WARNINGS;
+
 	if (!r->n_warnings)
 		return;
 	fputs("<h2>Warnings</h2>\n<ul class=\"warn\">\n", out);
-	for (size_t i = 0; i < r->n_warnings; i++) {
+	for (size_t i = 0; i < n; i++) {
 		fputs("<li>", out);
 		esc(out, r->warnings[i].message);
 		fputs("</li>\n", out);
 	}
+	if (n < r->n_warnings)
+		fprintf(out, "<li>\xe2\x80\xa6 and %zu more warnings: "
+			"report.json has every one</li>\n", r->n_warnings - n);
 	fputs("</ul>\n", out);
 }
 

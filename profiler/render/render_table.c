@@ -299,6 +299,9 @@ static void print_legend(FILE *out, const struct rl_report *r)
  * 10^5 regions without counts made 10^5 lines of the same advice. */
 #define DIAG_GROUP 4
 #define DIAG_NAMED 3 /* regions a shared line names */
+/* Warnings under the table at most (a program that leaves 10^5 regions
+ * open at exit has a warning each); the rest are counted. */
+#define TABLE_MAX_WARNINGS 50
 
 struct diag_group {
 	size_t n;                /* regions with this diagnosis */
@@ -385,11 +388,15 @@ static void print_footer(FILE *out, const struct rl_report *r)
 			"than %.0f%%: the figures or the roofs are off there\n",
 			r->n_checks, r->n_checks == 1 ? "" : "s",
 			r->n_checks == 1 ? "its" : "their", RL_CHECK_PCT - 100);
-	for (size_t i = 0; i < r->n_warnings; i++) {
+	for (size_t i = 0; i < r->n_warnings && i < TABLE_MAX_WARNINGS; i++) {
 		fputs("warning: ", out);
 		rl_term_put(out, r->warnings[i].message);
 		fputc('\n', out);
 	}
+	if (r->n_warnings > TABLE_MAX_WARNINGS)
+		fprintf(out, "warning: ... and %zu more warnings: report.json "
+			"(rlprof report -f json) has every one\n",
+			r->n_warnings - TABLE_MAX_WARNINGS);
 }
 
 /* Every cell of every line in one buffer: a line's cells are short, and
