@@ -171,12 +171,10 @@ Test(render_table, names_cannot_break_the_table)
 	free(s);
 }
 
-/* Four or more regions with the same diagnosis: one line naming the first
- * three and the count, where the first of them stands; fewer keep a line
- * each. */
-Test(render_table, shared_diagnosis_is_one_line)
+/* A results file of one time-only process in path (a mkstemp template),
+ * open after its "threads":[{"tid":7,"regions":[ for the test to go on. */
+static FILE *results_file(char *path)
 {
-	char path[] = "/tmp/rlprof-test-diag-XXXXXX", *text, *line;
 	int fd = mkstemp(path);
 	FILE *f;
 
@@ -186,6 +184,17 @@ Test(render_table, shared_diagnosis_is_one_line)
 	fputs("{\"format\":\"rlprof-results\",\"version\":2,\"pid\":7,"
 	      "\"program\":\"./kern\",\"backend\":\"time\",\"counters\":[],"
 	      "\"threads\":[{\"tid\":7,\"regions\":[", f);
+	return f;
+}
+
+/* Four or more regions with the same diagnosis: one line naming the first
+ * three and the count, where the first of them stands; fewer keep a line
+ * each. */
+Test(render_table, shared_diagnosis_is_one_line)
+{
+	char path[] = "/tmp/rlprof-test-diag-XXXXXX", *text, *line;
+	FILE *f = results_file(path);
+
 	for (int i = 0; i < 6; i++)
 		fprintf(f, "{\"name\":\"r%d\",\"calls\":1,\"time_ns\":100},", i);
 	fputs("{\"name\":\"decl\",\"calls\":1,\"time_ns\":100,"
@@ -211,17 +220,11 @@ Test(render_table, many_warnings_are_counted_past_a_screenful)
 	struct rl_run_results run = {.backend_requested = (char *)"auto",
 				     .exit_status = 0};
 	struct rl_render_options opt = {0, 0, 0};
-	int fd = mkstemp(path);
+	FILE *f = results_file(path);
 	size_t n = 0;
-	FILE *f;
 
-	cr_assert_geq(fd, 0);
-	f = fdopen(fd, "w");
-	cr_assert_not_null(f);
-	fputs("{\"format\":\"rlprof-results\",\"version\":2,\"pid\":7,"
-	      "\"program\":\"./kern\",\"backend\":\"time\",\"counters\":[],"
-	      "\"threads\":[{\"tid\":7,\"regions\":[{\"name\":\"a\","
-	      "\"calls\":1,\"time_ns\":100}]}],\"warnings\":[", f);
+	fputs("{\"name\":\"a\",\"calls\":1,\"time_ns\":100}]}],"
+	      "\"warnings\":[", f);
 	for (int i = 0; i < 510; i++)
 		fprintf(f, "%s{\"kind\":\"open-at-exit\",\"region\":\"r%d\","
 			"\"tid\":7,\"message\":\"region 'r%d' still open\"}",
