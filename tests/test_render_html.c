@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "render.h"
+#include "render_ranks.h"
 
 extern const struct rl_renderer rl_renderer_html;
 
@@ -163,4 +164,47 @@ Test(render_html, infinite_figures_are_dashes)
 	char *html = render();
 	cr_assert_null(strstr(html, "inf"), "an inf in the page");
 	free(html);
+}
+
+/* An MPI job of 2 ranks and 1500 regions: the aggregate table lists all
+ * 1500, the region x rank table (3000 rows) 2000, then says how many more
+ * there are and that report.json has them. */
+Test(render_html, mpi_rank_rows_are_counted_past_2000)
+{
+	enum { NREG = 1500 };
+	struct rl_rank_agg *aggs = calloc(NREG, sizeof *aggs);
+	struct rl_rank_row *rows = calloc(2 * NREG, sizeof *rows);
+	char *hosts[2] = {NULL, NULL}, *missing[2] = {NULL, NULL};
+	struct rl_report_ranks k = {.size = 2, .n_present = 2, .hosts = hosts,
+				    .missing_why = missing, .rows = rows,
+				    .n_rows = 2 * NREG, .aggs = aggs,
+				    .n_aggs = NREG};
+	struct rl_report rep = {.ranks = &k};
+	char *text = NULL;
+	size_t len = 0, n = 0;
+	FILE *f;
+
+	cr_assert(aggs && rows);
+	for (size_t i = 0; i < NREG; i++) {
+		aggs[i] = (struct rl_rank_agg){.region = "r", .n_ranks = 2,
+					       .slowest_rank = 1};
+		for (long q = 0; q < 2; q++)
+			rows[2 * i + (size_t)q] = (struct rl_rank_row){
+				.region = "r", .rank = q, .n_threads = 1,
+				.calls = 1, .time_s = 1};
+	}
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	rl_ranks_html(f, &rep);
+	fclose(f);
+	for (const char *p = text;
+	     (p = strstr(p, "<tr><td class=\"t\">r</td>")); p++)
+		n++;
+	cr_expect_eq(n, NREG + 2000, "%zu rows", n);
+	cr_expect_not_null(strstr(text, "and 1000 more rows: report.json "
+					"(\"mpi\") has every one"), "%s",
+			   text + len - 300);
+	free(text);
+	free(aggs);
+	free(rows);
 }

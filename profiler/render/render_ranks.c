@@ -315,8 +315,22 @@ static void scope_html(FILE *out, const struct rl_report *r)
 	fputs("</tbody>\n</table>\n", out);
 }
 
+/* Rows each MPI table of report.html lists at most (regions x ranks can
+ * be millions); the rest are counted, and report.json's "mpi" has all. */
+#define HTML_MAX_RANK_ROWS 2000
+
+static void more_rows(FILE *out, size_t left, int cols)
+{
+	if (left)
+		fprintf(out, "<tr><td colspan=\"%d\">\xe2\x80\xa6 and %zu more "
+			"rows: report.json (\"mpi\") has every one</td></tr>\n",
+			cols, left);
+}
+
 void rl_ranks_html(FILE *out, const struct rl_report *r)
 {
+	size_t listed = 0;
+
 	const struct rl_report_ranks *k = r->ranks;
 
 	scope_html(out, r);
@@ -335,7 +349,7 @@ void rl_ranks_html(FILE *out, const struct rl_report *r)
 	      "</th><th>flops (sum)</th><th>DRAM bytes (sum)</th><th>time max "
 	      "(s)</th><th>time mean (s)</th><th>load imbalance (max/mean)"
 	      "</th><th>slowest rank</th></tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < k->n_aggs; i++) {
+	for (size_t i = 0; i < k->n_aggs && i < HTML_MAX_RANK_ROWS; i++) {
 		const struct rl_rank_agg *g = &k->aggs[i];
 		fputs("<tr>", out);
 		td_s(out, g->region);
@@ -348,6 +362,8 @@ void rl_ranks_html(FILE *out, const struct rl_report *r)
 		td(out, g->slowest_rank >= 0 ? (double)g->slowest_rank : NAN);
 		fputs("</tr>\n", out);
 	}
+	more_rows(out, k->n_aggs > HTML_MAX_RANK_ROWS
+			       ? k->n_aggs - HTML_MAX_RANK_ROWS : 0, 8);
 	fputs("</tbody>\n</table>\n<table class=\"ranks\">\n<thead><tr><th>"
 	      "region</th><th>rank</th><th>host</th><th>threads</th><th>calls"
 	      "</th><th>time (s)</th><th>flops</th><th>DRAM bytes</th><th>"
@@ -356,6 +372,13 @@ void rl_ranks_html(FILE *out, const struct rl_report *r)
 		const struct rl_rank_row *x = &k->rows[i];
 		if (x->n_threads == 0)
 			continue;
+		if (listed++ == HTML_MAX_RANK_ROWS) {
+			size_t left = 1;
+			while (++i < k->n_rows)
+				left += k->rows[i].n_threads != 0;
+			more_rows(out, left, 10);
+			break;
+		}
 		fputs("<tr>", out);
 		td_s(out, x->region);
 		td(out, (double)x->rank);
