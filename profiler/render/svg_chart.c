@@ -7,6 +7,7 @@
 #include "rl_error.h"
 
 #include "svg_chart.h"
+#include "utf8.h"
 
 static const char *const levels[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
 static const char *const ceiling_kinds[] = {"add-only", "scalar",
@@ -422,36 +423,14 @@ int rl_placer_is_free(const struct rl_placer *p, const struct rl_quad *q,
 	return 1;
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 if invalid. */
+/* Length of the valid UTF-8 sequence at s that XML takes, 0 if invalid
+ * (U+FFFE and U+FFFF are not characters of XML). */
 static size_t utf8_seq(const unsigned char *s)
 {
-	unsigned c = s[0];
-	size_t n;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	unsigned cp = c & (0x7f >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
+	unsigned cp;
+	size_t n = rl_utf8_decode(s, &cp);
+
+	return !n || cp == 0xfffe || cp == 0xffff ? 0 : n;
 }
 
 size_t rl_utf8_len(const char *s)

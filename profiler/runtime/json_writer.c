@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json_writer.h"
+#include "utf8.h"
 
 void rl_jw_init(struct rl_jw *w, int (*sink)(void *, const char *, size_t),
 		void *ctx)
@@ -110,35 +111,6 @@ void rl_jw_real(struct rl_jw *w, double d, int digits)
 	rl_jw_mem(w, tmp, (size_t)n);
 }
 
-/* Length of the valid UTF-8 sequence at s (0 when invalid). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, min = 0x10000;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	unsigned cp = c & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 /* The bytes at the start of s written as they are: printable ASCII but
  * the quote, the backslash and < > &. */
 static size_t plain_run(const unsigned char *s, size_t n)
@@ -165,7 +137,8 @@ void rl_jw_str(struct rl_jw *w, const char *str)
 			s += k, n -= k;
 			continue;
 		}
-		k = utf8_len(s, n);
+		unsigned cp;
+		k = rl_utf8_decode(s, &cp);
 		if (k == 0) {
 			rl_jw_raw(w, "\\ufffd");
 			s++, n--;

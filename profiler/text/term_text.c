@@ -3,37 +3,7 @@
 #include <string.h>
 
 #include "term_text.h"
-
-/* Length of the valid UTF-8 sequence at s and its code point, 0 when
- * invalid (overlong, surrogate, beyond U+10FFFF, truncated). */
-static size_t utf8_decode(const unsigned char *s, unsigned *cp)
-{
-	unsigned c = s[0], min, v;
-	size_t n;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, min = 0x10000;
-	else
-		return 0;
-	v = c & (0x7fu >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3fu);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return n;
-}
+#include "utf8.h"
 
 int rl_bidi_control(unsigned cp)
 {
@@ -67,7 +37,7 @@ static size_t next_piece(const unsigned char *s, char tok[8], size_t *cols)
 
 	if (!*s)
 		return 0;
-	n = utf8_decode(s, &cp);
+	n = rl_utf8_decode(s, &cp);
 	if (n == 0) { /* invalid byte */
 		tok[0] = '\\', tok[1] = 'x', tok[2] = hex[*s >> 4];
 		tok[3] = hex[*s & 15], tok[4] = '\0';
@@ -182,7 +152,7 @@ size_t rl_term_width(const char *s)
 size_t rl_utf8_seq(const unsigned char *s)
 {
 	unsigned cp;
-	return utf8_decode(s, &cp);
+	return rl_utf8_decode(s, &cp);
 }
 
 char *rl_utf8_fix(const char *s)
