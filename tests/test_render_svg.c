@@ -552,24 +552,44 @@ Test(render_svg, roofs_follow_the_thread_count_most_regions_ran_with)
 	charts_test_report_free(&r);
 }
 
+static void free_rows(struct rl_region_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].region);
+		free(rows[i].method);
+		free(rows[i].diagnosis);
+	}
+	free(rows);
+}
+
+/* The fixture report with n regions "r1".."rn" spread over the chart: AI
+ * from 0.01 to 100, GFLOP/s shuffled over 0.1 to 100 (free_rows). */
+static struct rl_report spread_points(size_t n)
+{
+	struct rl_report many = report;
+	char name[16];
+
+	many.rows = calloc(n, sizeof *many.rows);
+	cr_assert_not_null(many.rows);
+	for (size_t i = 0; i < n; i++) {
+		double t = (double)i / (double)(n - 1);
+		snprintf(name, sizeof name, "r%zu", i + 1);
+		many.rows[i] = row(name, "f64", pow(10, -2 + 4 * t),
+				   pow(10, -1 + 3 * (double)((i * 37) % n) /
+							(double)(n - 1)),
+				   NAN, NAN);
+	}
+	many.n_rows = many.n_summed = n;
+	return many;
+}
+
 /* Thousands of regions: the label search (quadratic) is done for the
  * first 100 only, the others are numbered beside their point. */
 Test(render_svg, labels_of_many_regions_are_numbered)
 {
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	struct rl_report many = report;
-	char name[16];
-	many.rows = calloc(150, sizeof *many.rows);
-	cr_assert_not_null(many.rows);
-	for (int i = 0; i < 150; i++) {
-		snprintf(name, sizeof name, "r%d", i + 1);
-		double t = i / 149.0;
-		many.rows[i] = row(name, "f64", pow(10, -2 + 4 * t),
-				   pow(10, -1 + 3 * ((i * 37) % 150) / 149.0),
-				   NAN, NAN);
-	}
-	many.n_rows = many.n_summed = 150;
+	struct rl_report many = spread_points(150);
 	char *path = charts_test_render(&rl_renderer_svg, &many, ".svg");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
@@ -581,22 +601,7 @@ Test(render_svg, labels_of_many_regions_are_numbered)
 	cr_assert_geq(count(path, "//*[@class=\"label-region\"][.=\"r1\"]"), 1);
 	unlink(path);
 	free(path);
-	for (int i = 0; i < 150; i++) {
-		free(many.rows[i].region);
-		free(many.rows[i].method);
-		free(many.rows[i].diagnosis);
-	}
-	free(many.rows);
-}
-
-static void free_rows(struct rl_region_row *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].region);
-		free(rows[i].method);
-		free(rows[i].diagnosis);
-	}
-	free(rows);
+	free_rows(many.rows, 150);
 }
 
 /* The height attribute of the <svg> element. */
@@ -671,18 +676,8 @@ Test(render_svg, legend_of_many_regions_is_capped_with_a_count)
 Test(render_svg, capped_legend_lists_the_numbered_points_first)
 {
 	enum { N = 150 };
-	struct rl_report many = report;
-	char name[16], want[64];
-	many.rows = calloc(N, sizeof *many.rows);
-	cr_assert_not_null(many.rows);
-	for (int i = 0; i < N; i++) {
-		snprintf(name, sizeof name, "r%d", i + 1);
-		double t = i / 149.0;
-		many.rows[i] = row(name, "f64", pow(10, -2 + 4 * t),
-				   pow(10, -1 + 3 * ((i * 37) % 150) / 149.0),
-				   NAN, NAN);
-	}
-	many.n_rows = many.n_summed = N;
+	struct rl_report many = spread_points(N);
+	char want[64];
 	char *path = charts_test_render(&rl_renderer_svg, &many, ".svg");
 	char *svg = charts_test_slurp(path);
 	cr_assert_eq(occurrences(svg, "class=\"legend-region\""), 120);
