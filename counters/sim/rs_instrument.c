@@ -202,6 +202,56 @@ static void emit_pending(IRSB *out, ULong pend[RS_NPEND])
 	}
 }
 
+/* Per temporary of the block being read: when it is a gather lane's
+ * address, ITE(mask bit, lane address, fallback), the mask bit; when it
+ * is Add64(base temp, constant), the base and the constant (add_base
+ * IRTemp_INVALID otherwise). */
+struct tmp_info {
+	IRExpr **lane_cond;
+	IRTemp *add_base;
+	Long *add_off;
+	Int n;
+};
+
+static void note_tmp(struct tmp_info *ti, const struct insn_acc *a,
+		     const IRStmt *st)
+{
+	IRTemp t = st->Ist.WrTmp.tmp;
+	const IRExpr *e = st->Ist.WrTmp.data;
+	if (t >= (IRTemp)ti->n)
+		return;
+	if (e->tag == Iex_Binop && e->Iex.Binop.op == Iop_Add64 &&
+	    e->Iex.Binop.arg1->tag == Iex_RdTmp &&
+	    e->Iex.Binop.arg2->tag == Iex_Const &&
+	    e->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64) {
+		ti->add_base[t] = e->Iex.Binop.arg1->Iex.RdTmp.tmp;
+		ti->add_off[t] = (Long)e->Iex.Binop.arg2->Iex.Const.con->Ico.U64;
+	}
+	if (!a->d.gather)
+		return;
+	if (e->tag == Iex_ITE)
+		ti->lane_cond[t] = e->Iex.ITE.cond;
+	else if (e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < (IRTemp)ti->n)
+		ti->lane_cond[t] = ti->lane_cond[e->Iex.RdTmp.tmp]; /* a copy */
+}
+
+/*
+ * VEX splits the memory operand of an FMA into one load per lane,
+ * LDle(Add64(t, 0)), LDle(Add64(t, 8)), ... The unguarded loads of one
+ * instruction that follow each other in memory from one base are
+ * simulated as one access: the same lines in the same order, one MRU
+ * test instead of one per lane. A run is emitted when a load does not
+ * extend it, before any other access, at the end of the instruction and
+ * before a side exit.
+ */
+#define RUN_MAX 64 /* bytes: an access spans at most two lines */
+struct load_run {
+	IRExpr *addr; /* the first load's address; NULL: no run */
+	IRTemp base;
+	Long next;    /* offset from base where a next load must start */
+	Int size;
+};
+
 enum { M_READ, M_WRITE };
 
 /*
@@ -249,9 +299,9 @@ static IRExpr *emit_mru_miss(IRSB *out, Int kind, IRExpr *addr, Int size)
  * (emit_mru_miss). Guarded accesses and non-temporal stores call a
  * counting helper under the guard.
  */
-static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
-		     IRExpr *addr, Int size, IRExpr *guard,
-		     ULong pend[RS_NPEND])
+static void emit_access(IRSB *out, const struct insn_acc *a, Int kind,
+			IRExpr *addr, Int size, IRExpr *guard,
+			ULong pend[RS_NPEND])
 {
 	void *fn;
 	const HChar *name;
@@ -280,6 +330,48 @@ static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
 	addStmtToIRSB(out, IRStmt_Dirty(di));
 }
 
+static void run_flush(IRSB *out, const struct insn_acc *a,
+		      struct load_run *r, ULong pend[RS_NPEND])
+{
+	if (r->addr)
+		emit_access(out, a, M_READ, r->addr, r->size, NULL, pend);
+	r->addr = NULL;
+}
+
+/* One access of the instruction being read: an unguarded load joins or
+ * starts a run (struct load_run); anything else ends the run first. */
+static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
+		     IRExpr *addr, Int size, IRExpr *guard,
+		     ULong pend[RS_NPEND], const struct tmp_info *ti,
+		     struct load_run *r)
+{
+	IRTemp base;
+	Long off = 0;
+
+	if (kind != M_READ || guard || addr->tag != Iex_RdTmp ||
+	    size <= 0 || size > RUN_MAX) {
+		run_flush(out, a, r, pend);
+		emit_access(out, a, kind, addr, size, guard, pend);
+		return;
+	}
+	base = addr->Iex.RdTmp.tmp;
+	if (base < (IRTemp)ti->n && ti->add_base[base] != IRTemp_INVALID) {
+		off = ti->add_off[base];
+		base = ti->add_base[base];
+	}
+	if (r->addr && r->base == base && r->next == off &&
+	    r->size + size <= RUN_MAX) {
+		r->next += size;
+		r->size += size;
+		return;
+	}
+	run_flush(out, a, r, pend);
+	r->addr = addr;
+	r->base = base;
+	r->next = off + size;
+	r->size = size;
+}
+
 static Int loadg_size(IRLoadGOp cvt)
 {
 	switch (cvt) {
@@ -292,29 +384,10 @@ static Int loadg_size(IRLoadGOp cvt)
 	}
 }
 
-/* Per temporary of the block being read: when it is a gather lane's
- * address, ITE(mask bit, lane address, fallback), the mask bit. */
-struct tmp_info {
-	IRExpr **lane_cond;
-	Int n;
-};
-
-static void note_tmp(struct tmp_info *ti, const struct insn_acc *a,
-		     const IRStmt *st)
-{
-	IRTemp t = st->Ist.WrTmp.tmp;
-	const IRExpr *e = st->Ist.WrTmp.data;
-	if (!a->d.gather || t >= (IRTemp)ti->n)
-		return;
-	if (e->tag == Iex_ITE)
-		ti->lane_cond[t] = e->Iex.ITE.cond;
-	else if (e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < (IRTemp)ti->n)
-		ti->lane_cond[t] = ti->lane_cond[e->Iex.RdTmp.tmp]; /* a copy */
-}
 
 static void instrument_mem(IRSB *out, const struct insn_acc *a,
 			   const IRStmt *st, ULong pend[RS_NPEND],
-			   const struct tmp_info *ti)
+			   const struct tmp_info *ti, struct load_run *r)
 {
 	IRTypeEnv *env = out->tyenv;
 	switch (st->tag) {
@@ -326,24 +399,24 @@ static void instrument_mem(IRSB *out, const struct insn_acc *a,
 			    e->Iex.Load.addr->Iex.RdTmp.tmp < (IRTemp)ti->n)
 				g = ti->lane_cond[e->Iex.Load.addr->Iex.RdTmp.tmp];
 			emit_mem(out, a, M_READ, e->Iex.Load.addr,
-				 sizeofIRType(e->Iex.Load.ty), g, pend);
+				 sizeofIRType(e->Iex.Load.ty), g, pend, ti, r);
 		}
 		break;
 	case Ist_Store:
 		emit_mem(out, a, M_WRITE, st->Ist.Store.addr,
 			 sizeofIRType(typeOfIRExpr(env, st->Ist.Store.data)),
-			 NULL, pend);
+			 NULL, pend, ti, r);
 		break;
 	case Ist_StoreG: {
 		const IRStoreG *sg = st->Ist.StoreG.details;
 		emit_mem(out, a, M_WRITE, sg->addr,
-			 sizeofIRType(typeOfIRExpr(env, sg->data)), sg->guard, pend);
+			 sizeofIRType(typeOfIRExpr(env, sg->data)), sg->guard, pend, ti, r);
 		break;
 	}
 	case Ist_LoadG: {
 		const IRLoadG *lg = st->Ist.LoadG.details;
 		emit_mem(out, a, M_READ, lg->addr, loadg_size(lg->cvt),
-			 lg->guard, pend);
+			 lg->guard, pend, ti, r);
 		break;
 	}
 	case Ist_Dirty: {
@@ -354,9 +427,9 @@ static void instrument_mem(IRSB *out, const struct insn_acc *a,
 		if (g && g->tag == Iex_Const)
 			g = NULL; /* always true */
 		if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
-			emit_mem(out, a, M_READ, d->mAddr, d->mSize, g, pend);
+			emit_mem(out, a, M_READ, d->mAddr, d->mSize, g, pend, ti, r);
 		if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
-			emit_mem(out, a, M_WRITE, d->mAddr, d->mSize, g, pend);
+			emit_mem(out, a, M_WRITE, d->mAddr, d->mSize, g, pend, ti, r);
 		break;
 	}
 	case Ist_CAS: {
@@ -364,20 +437,20 @@ static void instrument_mem(IRSB *out, const struct insn_acc *a,
 		Int size = sizeofIRType(typeOfIRExpr(env, cas->dataLo));
 		if (cas->dataHi)
 			size *= 2;
-		emit_mem(out, a, M_READ, cas->addr, size, NULL, pend);
-		emit_mem(out, a, M_WRITE, cas->addr, size, NULL, pend);
+		emit_mem(out, a, M_READ, cas->addr, size, NULL, pend, ti, r);
+		emit_mem(out, a, M_WRITE, cas->addr, size, NULL, pend, ti, r);
 		break;
 	}
 	case Ist_LLSC:
 		if (st->Ist.LLSC.storedata == NULL)
 			emit_mem(out, a, M_READ, st->Ist.LLSC.addr,
 				 sizeofIRType(typeOfIRTemp(env,
-						st->Ist.LLSC.result)), NULL, pend);
+						st->Ist.LLSC.result)), NULL, pend, ti, r);
 		else
 			emit_mem(out, a, M_WRITE, st->Ist.LLSC.addr,
 				 sizeofIRType(typeOfIRExpr(env,
 						st->Ist.LLSC.storedata)),
-				 NULL, pend);
+				 NULL, pend, ti, r);
 		break;
 	default:
 		break;
@@ -395,6 +468,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	ULong pend[RS_NPEND];
 	Int i = 0;
 	struct tmp_info ti;
+	struct load_run run = {NULL, IRTemp_INVALID, 0, 0};
 	struct rs_fma_plan *fp;
 
 	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
@@ -402,6 +476,12 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	ti.n = in->tyenv->types_used;
 	ti.lane_cond = VG_(calloc)("rlprofsim.ti", ti.n + 1,
 				   sizeof *ti.lane_cond);
+	ti.add_base = VG_(malloc)("rlprofsim.ti", (ti.n + 1) *
+				  sizeof *ti.add_base);
+	ti.add_off = VG_(calloc)("rlprofsim.ti", ti.n + 1,
+				 sizeof *ti.add_off);
+	for (Int k = 0; k <= ti.n; k++)
+		ti.add_base[k] = IRTemp_INVALID;
 	fp = rs_fma_plan_new(in);
 	VG_(memset)(&a, 0, sizeof a);
 	VG_(memset)(pend, 0, sizeof pend);
@@ -413,6 +493,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 			continue;
 		switch (st->tag) {
 		case Ist_IMark:
+			run_flush(out, &a, &run, pend);
 			insn_finish(&a, pend);
 			rs_decode((const UChar *)(Addr)st->Ist.IMark.addr,
 				  st->Ist.IMark.len, &a.d);
@@ -420,23 +501,27 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 		case Ist_WrTmp:
 			count_expr(&a, st->Ist.WrTmp.data);
 			note_tmp(&ti, &a, st);
-			instrument_mem(out, &a, st, pend, &ti);
+			instrument_mem(out, &a, st, pend, &ti, &run);
 			break;
 		case Ist_Exit:
+			run_flush(out, &a, &run, pend);
 			insn_finish(&a, pend);
 			emit_pending(out, pend);
 			break;
 		default:
-			instrument_mem(out, &a, st, pend, &ti);
+			instrument_mem(out, &a, st, pend, &ti, &run);
 			break;
 		}
 		if (rs_fma_rewrite(fp, out, i))
 			continue; /* FMA lanes: rs_fmair.c */
 		addStmtToIRSB(out, st);
 	}
+	run_flush(out, &a, &run, pend);
 	insn_finish(&a, pend);
 	emit_pending(out, pend);
 	VG_(free)(ti.lane_cond);
+	VG_(free)(ti.add_base);
+	VG_(free)(ti.add_off);
 	rs_fma_plan_free(fp);
 	return out;
 }
