@@ -2,10 +2,12 @@
 /*
  * The simulator's cache model alone (counters/sim/rs_cache.c, built
  * natively as tests/simcache/rs-trace): the shortcut of generated code
- * and helpers (an access that stays in the MRU line of its L1 set leaves
- * the model as it is) never changes a count against rs-trace-full, where
- * every access walks the model, for several hierarchies and every write-back
- * mode; a store stream over more than the caches hold moves each of its
+ * and helpers (an access whose lines are among the two most recent of
+ * their L1 sets calls no helper; the model learns their order later)
+ * never changes a count against rs-trace-full, where every access walks
+ * the model, for several hierarchies (one with an L1 whose set count is
+ * not a power of two), every write-back mode, a random trace and streams
+ * that share L1 sets; a store stream over more than the caches hold moves each of its
  * lines once across every boundary; and a flush (a counter read) leaves
  * the LRU order as it was.
  */
@@ -49,24 +51,30 @@ Test(sim_cache, mru_shortcut_changes_no_count)
 {
 	static const char *const caches[] = {
 		"48K:12,1M:8,32M:16", "32K:8,256K:4", "4K:2,64K:16,1280K:20",
-		"48K:12,2M:16,6M:24", "48K:12"};
+		"48K:12,2M:16,6M:24", "48K:12", "48K:8,512K:8"};
 	static const char *const bounds[] = {"cause", "region", "raw"};
+	static const char *const traces[] = {"random", "alias"};
 
 	e2e_need(RS_TRACE);
 	e2e_need(RS_TRACE_FULL);
 	for (size_t c = 0; c < sizeof caches / sizeof *caches; c++)
-		for (size_t b = 0; b < 3; b++) {
-			char *slow = trace_with(RS_TRACE_FULL, caches[c],
-						bounds[b], "slow", "random");
-			char *mru = trace(caches[c], bounds[b], "mru", "random");
-			cr_expect_str_eq(mru, slow, "%s, bounds %s: with the MRU "
-					 "shortcut\n%s\nwithout\n%s", caches[c],
-					 bounds[b], mru, slow);
-			cr_expect_gt(bytes(slow, "below_l1_read"), 0, "%s: no "
-				     "line read below L1:\n%s", caches[c], slow);
-			free(slow);
-			free(mru);
-		}
+		for (size_t b = 0; b < 3; b++)
+			for (size_t t = 0; t < 2; t++) {
+				char *slow = trace_with(RS_TRACE_FULL, caches[c],
+							bounds[b], "slow",
+							traces[t]);
+				char *mru = trace(caches[c], bounds[b], "mru",
+						  traces[t]);
+				cr_expect_str_eq(mru, slow, "%s, bounds %s, %s: "
+						 "with the shortcut\n%s\n"
+						 "without\n%s", caches[c],
+						 bounds[b], traces[t], mru, slow);
+				cr_expect_gt(bytes(slow, "below_l1_read"), 0,
+					     "%s, %s: no line read below L1:"
+					     "\n%s", caches[c], traces[t], slow);
+				free(slow);
+				free(mru);
+			}
 }
 
 Test(sim_cache, store_stream_moves_each_line_once)
@@ -104,6 +112,25 @@ Test(sim_cache, lru_order_survives_a_flush)
 		cr_expect_eq(bytes(out, "below_l1_write"),
 			     b == 2 ? 0LL : 64LL, "bounds %s:\n%s", bounds[b],
 			     out);
+		free(out);
+	}
+}
+
+Test(sim_cache, lru_order_survives_a_non_temporal_store)
+{
+	/* 2-way L1: A, B, A loaded (A the most recent, known to generated
+	 * code only), a non-temporal store invalidates A (its emptied way
+	 * keeps A's place, the most recent), C evicts B, the least recently
+	 * used, B misses: 4 lines read from below L1 (3 if the model took
+	 * B for the most recent); the store's 8 bytes go to DRAM */
+	static const char *const bounds[] = {"cause", "region", "raw"};
+	e2e_need(RS_TRACE);
+	for (size_t b = 0; b < 3; b++) {
+		char *out = trace("4K:2", bounds[b], "mru", "lru-nt");
+		cr_expect_eq(bytes(out, "below_l1_read"), 4 * 64LL,
+			     "bounds %s:\n%s", bounds[b], out);
+		cr_expect_eq(bytes(out, "below_l1_write"), 8LL,
+			     "bounds %s:\n%s", bounds[b], out);
 		free(out);
 	}
 }

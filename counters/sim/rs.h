@@ -90,9 +90,13 @@ VG_REGPARM(2) void rs_cache_write(Addr a, UWord size);
 VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size);
 VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size);
 /* Per line low bits, the L1 entry (line << 1 | dirty) of a line that is
- * the MRU line of its L1 set, or another value (see rs_cache.c). */
+ * one of the two most recent lines of its L1 set, or another value; per
+ * L1 set (line & rs_l1_last_mask), the line accessed last, which generated
+ * code writes after each access (see rs_cache.c). */
 #define RS_MRU_N 1024
 extern UWord rs_l1_mru[RS_MRU_N];
+extern UWord *rs_l1_last;
+extern UWord rs_l1_last_mask;
 VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size);
 
 /* rs_decode.c: what the bytes of one guest instruction say. */

@@ -37,13 +37,20 @@
  *
  * Each set is an array of `ways` entries in recency order (MRU first);
  * an entry is line << 1 | dirty, or RS_EMPTY. rs_l1_mru, indexed by a
- * line's low bits, holds the entry of a line while it is the MRU line of
- * its L1 set (else another line's, or RS_EMPTY): generated code compares
- * an access's line with it and calls a *_slow helper only when it
- * differs, so each stream of a loop calls once per line even when
- * several streams interleave (they sit in different sets). Each level
- * logs the lines that became dirty since the last flush so that a flush
- * visits only those (a full scan when the log overflowed).
+ * line's low bits, holds the entry of a line while it is one of the two
+ * most recent lines of its L1 set (else another line's, or RS_EMPTY):
+ * generated code compares an access's line with it and calls a *_slow
+ * helper only when it differs, so each stream of a loop calls once per
+ * line even when several streams interleave, and two streams that share
+ * the L1 sets (arrays a multiple of 4 KiB apart) call no more than one.
+ * An access to either of the two lines changes only which of them is the
+ * most recent: generated code writes the accessed line to rs_l1_last,
+ * indexed by set, after each access, and the model puts that line first
+ * before it next looks at the set (the order of ways 0 and 1 in the set
+ * array may lag until then). When the L1's set count is not a power of
+ * two, only the MRU line of a set is in rs_l1_mru and rs_l1_last is not
+ * read. Each level logs the lines that became dirty since the last flush
+ * so that a flush visits only those (a full scan when the log overflowed).
  */
 #include "rs.h"
 #include "pub_tool_libcassert.h"
@@ -68,6 +75,9 @@ static struct level lv[RS_MAX_LEVELS];
 static Int nlv;
 Int rs_bounds = RS_BOUNDS_CAUSE;
 UWord rs_l1_mru[RS_MRU_N];
+UWord *rs_l1_last;
+UWord rs_l1_last_mask;
+static UWord l1_top; /* lines per L1 set kept in rs_l1_mru: 2, or 1 */
 
 static inline UWord *mru_of(UWord line)
 {
@@ -165,6 +175,14 @@ void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
 	}
 	for (UWord k = 0; k < RS_MRU_N; k++)
 		rs_l1_mru[k] = RS_EMPTY;
+	/* the sets of L1 by line & mask when their count is a power of two;
+	 * else one slot that generated code writes and nothing reads */
+	rs_l1_last_mask = lv[0].pow2 ? lv[0].set_mask : 0;
+	l1_top = lv[0].pow2 && lv[0].ways >= 2 ? 2 : 1;
+	rs_l1_last = VG_(malloc)("rlprofsim.last",
+				 (rs_l1_last_mask + 1) * sizeof(UWord));
+	for (UWord k = 0; k <= rs_l1_last_mask; k++)
+		rs_l1_last[k] = RS_EMPTY >> 1;
 }
 
 static inline UWord *set_of(const struct level *L, UWord line)
@@ -276,22 +294,49 @@ static void writeback(Int i, UWord line)
 		touch(i + 1, line, 1);
 }
 
+/* The L1 set of line in recency order: generated code may have made the
+ * line in way 1 the most recent (rs_l1_last) without telling the model. */
+static UWord *l1_set(UWord line)
+{
+	UWord *set = set_of(&lv[0], line);
+	if (l1_top == 2) {
+		UWord last = rs_l1_last[line & rs_l1_last_mask];
+		if (set[1] != RS_EMPTY && (set[1] >> 1) == last &&
+		    (set[0] >> 1) != last) {
+			UWord t = set[0];
+			set[0] = set[1];
+			set[1] = t;
+		}
+	}
+	return set;
+}
+
 /* Bring line into L1 (dirty for a store): fetch from the first level that
  * has it, counting a line read at each boundary crossed. It becomes the
- * MRU line of its L1 set. */
+ * MRU line of its L1 set; rs_l1_mru then holds the set's first l1_top
+ * lines (a line pushed out of them is forgotten first, as its slot may
+ * be that of one of them). */
 static void access_line(UWord line, UWord dirty)
 {
-	UWord *set = set_of(&lv[0], line), prev = set[0];
+	UWord *set = l1_set(line), prev[2];
 
+	prev[0] = set[0];
+	prev[1] = l1_top == 2 ? set[1] : RS_EMPTY;
 	if (!touch(0, line, dirty)) {
 		Int i = 0;
 		do
 			rs_live[RS_B1_R + 2 * i] += RS_LINE_BYTES;
 		while (++i < nlv && !touch(i, line, 0));
 	}
-	if (prev != RS_EMPTY && (prev >> 1) != line)
-		mru_forget(prev >> 1);
+	/* prev[l1_top - 1] has left the first l1_top ways, unless it is
+	 * line (then no line has) */
+	UWord out = prev[l1_top - 1];
+	if (out != RS_EMPTY && (out >> 1) != line)
+		mru_forget(out >> 1);
+	if (l1_top == 2 && set[1] != RS_EMPTY)
+		*mru_of(set[1] >> 1) = set[1];
 	*mru_of(line) = set[0];
+	rs_l1_last[line & rs_l1_last_mask] = line;
 }
 
 /* Built with RS_CACHE_CHECK_ALL (tests/simcache only), every access walks
@@ -307,9 +352,12 @@ VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size)
 	UWord line = a >> RS_LINE_SHIFT;
 	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
 
-	for (; line <= last; line++)
-		if (!MRU_SKIP((*mru_of(line) >> 1) == line))
+	for (; line <= last; line++) {
+		if (MRU_SKIP((*mru_of(line) >> 1) == line))
+			rs_l1_last[line & rs_l1_last_mask] = line;
+		else
 			access_line(line, 0);
+	}
 }
 
 VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size)
@@ -317,9 +365,12 @@ VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size)
 	UWord line = a >> RS_LINE_SHIFT;
 	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
 
-	for (; line <= last; line++)
-		if (!MRU_SKIP(*mru_of(line) == (line << 1 | 1)))
+	for (; line <= last; line++) {
+		if (MRU_SKIP(*mru_of(line) == (line << 1 | 1)))
+			rs_l1_last[line & rs_l1_last_mask] = line;
+		else
 			access_line(line, 1);
+	}
 }
 
 VG_REGPARM(2) void rs_cache_read(Addr a, UWord size)
@@ -346,6 +397,7 @@ VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size)
 	rs_live[RS_B1_W + 2 * (nlv - 1)] += size;
 	for (; line <= last; line++) {
 		Int dirty_at = -1;
+		(void)l1_set(line); /* in recency order before a way empties */
 		for (Int i = nlv - 1; i >= 0; i--) {
 			UWord *e = find(&lv[i], line);
 			if (!e)

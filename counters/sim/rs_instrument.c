@@ -254,43 +254,65 @@ struct load_run {
 
 enum { M_READ, M_WRITE };
 
-/*
- * The guard of the call that simulates an unguarded access: false when
- * the access lies in one line that is the MRU line of its L1 set (dirty
- * already, for a store), which the access leaves as it is:
- *   first = addr >> 6; last = (addr + size - 1) >> 6
- *   m = rs_l1_mru[first & (RS_MRU_N - 1)]
- *   x = load: (m >> 1) ^ first; store: m ^ (first << 1 | 1)
- *   call when (x | (first ^ last)) != 0
- */
-static IRExpr *emit_mru_miss(IRSB *out, Int kind, IRExpr *addr, Int size)
+/* Non-zero unless line is one of the two most recent lines of its L1 set
+ * (dirty already, for a store): m = rs_l1_mru[line & (RS_MRU_N - 1)];
+ * load: (m >> 1) ^ line; store: m ^ (line << 1 | 1). */
+static IRExpr *emit_mru_test(IRSB *out, Int kind, IRExpr *line)
 {
-	IRExpr *first, *m, *x;
-	IRTemp g;
-
-	first = emit_bin(out, Iop_Shr64, addr, u8(RS_LINE_SHIFT));
-	m = emit_bin(out, Iop_And64, first, u64(RS_MRU_N - 1));
+	IRExpr *m = emit_bin(out, Iop_And64, line, u64(RS_MRU_N - 1));
 	m = emit_bin(out, Iop_Shl64, m, u8(3));
 	m = emit_bin(out, Iop_Add64, m, u64((HWord)rs_l1_mru));
 	m = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64, m));
 	if (kind == M_READ)
-		x = emit_bin(out, Iop_Xor64, emit_bin(out, Iop_Shr64, m, u8(1)),
-			     first);
-	else
-		x = emit_bin(out, Iop_Xor64, m,
-			     emit_bin(out, Iop_Or64,
-				      emit_bin(out, Iop_Shl64, first, u8(1)),
-				      u64(1)));
+		return emit_bin(out, Iop_Xor64,
+				emit_bin(out, Iop_Shr64, m, u8(1)), line);
+	return emit_bin(out, Iop_Xor64, m,
+			emit_bin(out, Iop_Or64,
+				 emit_bin(out, Iop_Shl64, line, u8(1)),
+				 u64(1)));
+}
+
+/*
+ * The guard of the call that simulates an unguarded access: false when
+ * each line of the access (first = addr >> 6, and last = (addr + size -
+ * 1) >> 6 when size > 1: the same line or the next) is one of the two
+ * most recent lines of its L1 set, whose order alone the access changes.
+ * line[] gets first and last (NULL for size 1), for emit_mru_last.
+ */
+static IRExpr *emit_mru_miss(IRSB *out, Int kind, IRExpr *addr, Int size,
+			     IRExpr *line[2])
+{
+	IRExpr *x;
+	IRTemp g;
+
+	line[0] = emit_bin(out, Iop_Shr64, addr, u8(RS_LINE_SHIFT));
+	line[1] = NULL;
+	x = emit_mru_test(out, kind, line[0]);
 	if (size > 1) {
 		IRExpr *end = emit_bin(out, Iop_Add64, addr, u64(size - 1));
-		IRExpr *last = emit_bin(out, Iop_Shr64, end, u8(RS_LINE_SHIFT));
+		line[1] = emit_bin(out, Iop_Shr64, end, u8(RS_LINE_SHIFT));
 		x = emit_bin(out, Iop_Or64, x,
-			     emit_bin(out, Iop_Xor64, first, last));
+			     emit_mru_test(out, kind, line[1]));
 	}
 	g = newIRTemp(out->tyenv, Ity_I1);
 	addStmtToIRSB(out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, x,
 							  u64(0))));
 	return IRExpr_RdTmp(g);
+}
+
+/* After an access simulated through emit_mru_miss's guard, with or
+ * without the call, for its first line then its last:
+ * rs_l1_last[line & rs_l1_last_mask] = line (a call has written the same
+ * values). */
+static void emit_mru_last(IRSB *out, IRExpr *line[2])
+{
+	for (Int k = 0; k < 2 && line[k]; k++) {
+		IRExpr *p = emit_bin(out, Iop_And64, line[k],
+				     u64(rs_l1_last_mask));
+		p = emit_bin(out, Iop_Shl64, p, u8(3));
+		p = emit_bin(out, Iop_Add64, p, u64((HWord)rs_l1_last));
+		addStmtToIRSB(out, IRStmt_Store(Iend_LE, p, line[k]));
+	}
 }
 
 /*
@@ -306,6 +328,7 @@ static void emit_access(IRSB *out, const struct insn_acc *a, Int kind,
 	void *fn;
 	const HChar *name;
 	IRDirty *di;
+	IRExpr *line[2] = {NULL, NULL};
 	if (size <= 0)
 		return;
 	if (kind == M_WRITE && a->d.nt_store) {
@@ -321,13 +344,15 @@ static void emit_access(IRSB *out, const struct insn_acc *a, Int kind,
 			fn = rs_cache_read_slow, name = "rs_cache_read_slow";
 		else
 			fn = rs_cache_write_slow, name = "rs_cache_write_slow";
-		guard = emit_mru_miss(out, kind, addr, size);
+		guard = emit_mru_miss(out, kind, addr, size, line);
 	}
 	di = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
 			       mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
 	if (guard)
 		di->guard = guard;
 	addStmtToIRSB(out, IRStmt_Dirty(di));
+	if (line[0])
+		emit_mru_last(out, line);
 }
 
 static void run_flush(IRSB *out, const struct insn_acc *a,

@@ -7,13 +7,19 @@
  *     CACHES  as --sim-caches (48K:12,1M:8,32M:16)
  *     BOUNDS  cause | region | raw (as --sim-bounds)
  *     MODE    slow: every access through the helpers;
- *             mru: as generated code does, an access that stays in the
- *             MRU line of its L1 set (rs_l1_mru) calls no helper
+ *             mru: as generated code does, an access whose lines are
+ *             among the two most recent of their L1 sets (rs_l1_mru)
+ *             calls no helper, and rs_l1_last is written after it
  * Built twice: rs-trace, and rs-trace-full with RS_CACHE_CHECK_ALL, where
  * the helpers too walk the model for every access (the reference).
  *     TRACE   random: 3 x 10^6 loads, stores (8 or 32 B, some crossing
  *             lines), non-temporal stores and flushes, over 8 MiB, half
  *             of them strided streams;
+ *             alias: streams whose lines share L1 sets (alias_trace);
+ *             lru-nt: lines A, B, C of one L1 set of 2 ways: load A,
+ *             B, A (now the most recent), a non-temporal store to A
+ *             (invalidated, its way still the most recent), load C
+ *             (evicts B), load B (a miss);
  *             stores:N: 8-byte stores over N bytes, in order;
  *             lru: lines A, B, C of one L1 set (2 ways or more): store A,
  *             load B, load A, flush, load C (evicts B, the least recently
@@ -55,20 +61,27 @@ ULong rs_live[RS_NSLOTS];
 
 static int mru_mode;
 
-/* What emit_mru_miss (rs_instrument.c) generates around a helper. */
+static UWord mru_test(UWord line, int store)
+{
+	UWord m = rs_l1_mru[line & (RS_MRU_N - 1)];
+	return store ? m ^ (line << 1 | 1) : (m >> 1) ^ line;
+}
+
+/* What emit_mru_miss and emit_mru_last (rs_instrument.c) generate
+ * around a helper. */
 static void access(Addr a, UWord size, int store)
 {
 	UWord first = a >> RS_LINE_SHIFT, last = (a + size - 1) >> RS_LINE_SHIFT;
-	if (mru_mode) {
-		UWord m = rs_l1_mru[first & (RS_MRU_N - 1)];
-		UWord x = store ? m ^ (first << 1 | 1) : (m >> 1) ^ first;
-		if ((x | (first ^ last)) == 0)
-			return;
+	if (!mru_mode || (mru_test(first, store) | mru_test(last, store))) {
+		if (store)
+			rs_cache_write_slow(a, size);
+		else
+			rs_cache_read_slow(a, size);
 	}
-	if (store)
-		rs_cache_write_slow(a, size);
-	else
-		rs_cache_read_slow(a, size);
+	if (mru_mode) {
+		rs_l1_last[first & rs_l1_last_mask] = first;
+		rs_l1_last[last & rs_l1_last_mask] = last;
+	}
 }
 
 static void random_trace(void)
@@ -91,6 +104,33 @@ static void random_trace(void)
 	}
 }
 
+/* Two or three streams (by phases) over arrays 192 KiB apart, so that
+ * their lines share the L1 sets of every hierarchy the tests use (gemm's
+ * rows of B and C, STREAM's arrays at 4 KiB multiples), 16 B off the
+ * line, loads and stores of 8 or 32 B (half of the 32 B ones crossing a
+ * line), some non-temporal stores and flushes. */
+static void alias_trace(void)
+{
+	const UWord apart = 3UL << 16, span = 1UL << 20;
+	ULong seed = 777;
+	for (long i = 0; i < 2000000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		UWord r = (UWord)(seed >> 33);
+		UWord streams = (i / 50000) % 2 ? 3 : 2;
+		UWord k = (r >> 2) % streams;
+		Addr a = 0x10000000 + k * apart + 16 +
+			 ((UWord)(i / 4) * 8 + (r & 1) * 32) % span;
+		UWord size = (r >> 5) % 2 ? 32 : 8;
+		switch ((r >> 8) % 32) {
+		case 0: rs_cache_write_nt(a, size); break;
+		case 1: if ((r >> 13) % 64 == 0) rs_cache_flush(); break;
+		case 2: case 3: case 4: case 5: case 6: case 7: case 8:
+		case 9: case 10: access(a, size, 1); break;
+		default: access(a, size, 0); break;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct rs_level_spec spec[RS_MAX_LEVELS];
@@ -98,7 +138,7 @@ int main(int argc, char **argv)
 	Int n;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: rs-trace CACHES cause|region|raw slow|mru random|stores:N|lru\n");
+		fprintf(stderr, "usage: rs-trace CACHES cause|region|raw slow|mru random|alias|stores:N|lru|lru-nt\n");
 		return 2;
 	}
 	n = rs_parse_caches(argv[1], spec, err, (Int)sizeof err);
@@ -112,6 +152,20 @@ int main(int argc, char **argv)
 	rs_cache_init(spec, n);
 	if (!strcmp(argv[4], "random")) {
 		random_trace();
+	} else if (!strcmp(argv[4], "alias")) {
+		alias_trace();
+	} else if (!strcmp(argv[4], "lru-nt")) {
+		UWord sets = (UWord)(spec[0].size_bytes >> RS_LINE_SHIFT) /
+			     spec[0].ways;
+		Addr line[3];
+		for (int k = 0; k < 3; k++)
+			line[k] = 0x10000000 + ((UWord)k * sets << RS_LINE_SHIFT);
+		access(line[0], 8, 0);
+		access(line[1], 8, 0);
+		access(line[0], 8, 0);
+		rs_cache_write_nt(line[0], 8);
+		access(line[2], 8, 0);
+		access(line[1], 8, 0);
 	} else if (!strcmp(argv[4], "lru")) {
 		UWord sets = (UWord)(spec[0].size_bytes >> RS_LINE_SHIFT) /
 			     spec[0].ways;
