@@ -255,7 +255,7 @@ static Bool dirty_above(Int i, UWord line)
 static Bool touch(Int i, UWord line, UWord dirty)
 {
 	struct level *L = &lv[i];
-	UWord *set = set_of(L, line), key = line << 1;
+	UWord *set = set_of(L, line), key = line << 1, ways = L->ways;
 	UWord prev = set[0], cur;
 
 	if ((prev & ~1UL) == key) {
@@ -266,7 +266,7 @@ static Bool touch(Int i, UWord line, UWord dirty)
 		return True;
 	}
 	set[0] = key | dirty;
-	for (UWord w = 1; w < L->ways; w++) {
+	for (UWord w = 1; w < ways; w++) {
 		cur = set[w];
 		set[w] = prev;
 		if ((cur & ~1UL) == key) {
