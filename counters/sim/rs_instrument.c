@@ -18,8 +18,11 @@
  *
  * Memory: every load, store, guarded load/store, dirty helper access,
  * CAS and LL/SC calls a cache helper with its address and size (guarded
- * accesses under the same guard); stores of a non-temporal instruction
- * call the non-temporal helper. VEX turns a gather lane into
+ * accesses under the same guard; an unguarded one only when its lines are
+ * not among the two most recent of their L1 sets, see emit_mru_miss);
+ * stores of a non-temporal instruction call the non-temporal helper. The
+ * lane loads VEX makes of one FMA memory operand are one access (struct
+ * load_run). VEX turns a gather lane into
  * LDle(ITE(mask bit, lane address, stack pointer)): a masked-off lane
  * loads from the stack; in a gather instruction a load from an ITE
  * address is counted under the ITE's condition, as a guarded one.
