@@ -84,8 +84,9 @@ static inline UWord *mru_of(UWord line)
 	return &rs_l1_mru[line & (RS_MRU_N - 1)];
 }
 
-/* A line that was the MRU line of its L1 set no longer is, or its entry
- * changed: forget it (its place may hold another line's entry). */
+/* A line that was among the first l1_top lines of its L1 set no longer
+ * is, or its entry changed: forget it (its place may hold another line's
+ * entry). */
 static inline void mru_forget(UWord line)
 {
 	UWord *m = mru_of(line);

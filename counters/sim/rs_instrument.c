@@ -320,8 +320,9 @@ static void emit_mru_last(IRSB *out, IRExpr *line[2])
 
 /*
  * One access. Unguarded: its bytes join the block's pending L1 count and
- * a helper simulates it unless it stays in the MRU line of its L1 set
- * (emit_mru_miss). Guarded accesses and non-temporal stores call a
+ * a helper simulates it unless its lines are among the two most recent
+ * of their L1 sets (emit_mru_miss); rs_l1_last is written after it
+ * (emit_mru_last). Guarded accesses and non-temporal stores call a
  * counting helper under the guard.
  */
 static void emit_access(IRSB *out, const struct insn_acc *a, Int kind,
