@@ -131,6 +131,14 @@ static void alias_trace(void)
 	}
 }
 
+/* Three lines of one set of the level l1. */
+static void one_set_lines(const struct rs_level_spec *l1, Addr line[3])
+{
+	UWord sets = (UWord)(l1->size_bytes >> RS_LINE_SHIFT) / l1->ways;
+	for (int k = 0; k < 3; k++)
+		line[k] = 0x10000000 + ((UWord)k * sets << RS_LINE_SHIFT);
+}
+
 int main(int argc, char **argv)
 {
 	struct rs_level_spec spec[RS_MAX_LEVELS];
@@ -155,11 +163,8 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[4], "alias")) {
 		alias_trace();
 	} else if (!strcmp(argv[4], "lru-nt")) {
-		UWord sets = (UWord)(spec[0].size_bytes >> RS_LINE_SHIFT) /
-			     spec[0].ways;
 		Addr line[3];
-		for (int k = 0; k < 3; k++)
-			line[k] = 0x10000000 + ((UWord)k * sets << RS_LINE_SHIFT);
+		one_set_lines(&spec[0], line);
 		access(line[0], 8, 0);
 		access(line[1], 8, 0);
 		access(line[0], 8, 0);
@@ -167,11 +172,8 @@ int main(int argc, char **argv)
 		access(line[2], 8, 0);
 		access(line[1], 8, 0);
 	} else if (!strcmp(argv[4], "lru")) {
-		UWord sets = (UWord)(spec[0].size_bytes >> RS_LINE_SHIFT) /
-			     spec[0].ways;
 		Addr line[3];
-		for (int k = 0; k < 3; k++)
-			line[k] = 0x10000000 + ((UWord)k * sets << RS_LINE_SHIFT);
+		one_set_lines(&spec[0], line);
 		access(line[0], 8, 1);
 		access(line[1], 8, 0);
 		access(line[0], 8, 0);
