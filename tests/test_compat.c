@@ -59,8 +59,11 @@ static struct e2e_result profile(const char *dir, const char *app,
 				 const char *out_name)
 {
 	char out[512], path[512];
+	/* the simulator's caches given, so that no cached machine model is
+	 * needed (a fresh machine has none) */
 	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", backend,
-			      "-o", out, "--compat", compat, path, NULL};
+			      "-o", out, "--compat", compat,
+			      "--sim-caches", "48K:12,1M:8,4M:16", path, NULL};
 
 	/* with the shims off, the real libpapi runs and leaks (an ASan
 	 * build would fail the program for it) */
@@ -70,6 +73,10 @@ static struct e2e_result profile(const char *dir, const char *app,
 
 	snprintf(out, sizeof out, "%s/%s", dir, out_name);
 	snprintf(path, sizeof path, "%s/%s", dir, app);
+	if (strcmp(backend, "sim") != 0) { /* --sim-caches goes with sim */
+		argv[9] = path;
+		argv[10] = NULL;
+	}
 	return e2e_run_in(NULL, argv, strcmp(compat, "none") == 0 ? env : NULL);
 }
 
