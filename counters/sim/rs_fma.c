@@ -78,14 +78,14 @@ UChar rs_fma_buf[128] __attribute__((aligned(32)));
  * of dependent FMAs, as in Horner's rule, ran 2x slower so). */
 #define RS_FMA_LANES(insn, mov, T, n)                                       \
 	for (UInt k = 0; k < (n); k++) {                                     \
-		T *v = (T *)rs_fma_buf;                                      \
 		__asm__ __volatile__(mov " %1, %%xmm0\n\t"                   \
 				     mov " %3, %%xmm2\n\t"                   \
 				     insn " %2, %%xmm0, %%xmm2\n\t"          \
 				     mov " %%xmm2, %0"                       \
-				     : "=m"(v[3 * 32 / sizeof(T) + k])       \
-				     : "m"(v[k]), "m"(v[32 / sizeof(T) + k]), \
-				       "m"(v[2 * 32 / sizeof(T) + k])        \
+				     : "=m"(((T *)r)[k])                     \
+				     : "m"(((const T *)op[0])[k]),           \
+				       "m"(((const T *)op[1])[k]),           \
+				       "m"(((const T *)op[2])[k])            \
 				     : "xmm0", "xmm2");                      \
 	}
 
@@ -97,9 +97,15 @@ UChar rs_fma_buf[128] __attribute__((aligned(32)));
 	default: RS_FMA_LANES("vfnmsub231" sfx, mov, T, n); break;           \
 	}
 
-void rs_fma_batch(UWord desc)
+void rs_fma_batch(const UChar *gs, UWord desc)
 {
 	UInt n = desc & 15, kind = (desc >> 8) & 3;
+	const UChar *op[3];
+	UChar *r = rs_fma_buf + 96;
+	for (Int j = 0; j < 3; j++) {
+		UWord off = (desc >> (16 + 12 * j)) & 0xfff;
+		op[j] = off ? gs + off : rs_fma_buf + 32 * j;
+	}
 	if ((desc >> 4) & 1) {
 		if (n > 8)
 			n = 8;

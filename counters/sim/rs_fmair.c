@@ -14,8 +14,10 @@
  * and NaN signs are those of the x86 instruction, not of negating the
  * rounded result). The lanes of one guest instruction (2 or 4 f64, 4 or 8
  * f32, one kind) become one batch: their operands stored to rs_fma_buf,
- * one call of rs_fma_batch (one vector FMA), the results loaded, all at
- * the instruction's last MAddF, provided no lane result is used before.
+ * one call of rs_fma_batch, the results loaded, all at the instruction's
+ * last MAddF, provided no lane result is used before. An operand whose
+ * lanes are GETs of one guest register, unchanged until the batch, is
+ * not stored: the helper reads it in the guest state (declared to VEX).
  * Other lanes become one clean call each (rs_fmadd64 ...). A MAddF under
  * any other rounding mode keeps VEX's own op.
  */
@@ -50,6 +52,10 @@ struct rs_fma_plan {
 	Int *uses, *first_use;
 	IRExpr **neg_of;  /* t = NegF(x) (through copies): x */
 	Int *lane_of;     /* t is lane k's MAddF result (or its only copy) */
+	Int *get_off;     /* t = GET:F64/F32(offset): the offset, else -1 */
+	Int *get_at;      /* ... and the statement */
+	UWord *batch_gs;  /* per statement with A_BATCH: the guest offsets of
+			     operands a, b, c read in place (0: stored) */
 };
 
 static void use_expr(struct rs_fma_plan *p, const IRExpr *e, Int at)
@@ -195,6 +201,49 @@ static Bool put_may_pass(const struct rs_fma_plan *p, Int from, Int to, Int i)
 	return True;
 }
 
+/* Operand j (0 a, 1 b, 2 c) of the n lanes from `from`, batched at
+ * statement last: when lane k's is GET(off + k * lane size), a guest
+ * register read in place by the helper, off; else 0 (stored to
+ * rs_fma_buf). In place only when nothing between the first of these
+ * GETs and the batch writes those guest bytes, but the lanes' own PUTs,
+ * which move after the batch. */
+static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
+			      Int j, Int last)
+{
+	Int sz = p->lane[from].f64 ? 8 : 4, off = -1, first = last;
+	for (Int k = 0; k < n; k++) {
+		IRTemp t = tmp_of(p->lane[from + k].arg[j]);
+		if (t == IRTemp_INVALID || t >= (IRTemp)p->ntmp ||
+		    p->get_off[t] < 0)
+			return 0;
+		if (k == 0)
+			off = p->get_off[t];
+		else if (p->get_off[t] != off + k * sz)
+			return 0;
+		if (p->get_at[t] < first)
+			first = p->get_at[t];
+	}
+	if (off <= 0 || off + n * sz >= RS_FMA_GS_MAX)
+		return 0;
+	for (Int i = first + 1; i < last; i++) {
+		const IRStmt *st = p->in->stmts[i];
+		Bool own = False;
+		if (st->tag == Ist_PutI || st->tag == Ist_Dirty)
+			return 0;
+		if (st->tag != Ist_Put)
+			continue;
+		for (Int k = 0; k < n; k++)
+			if (p->lane[from + k].put_at == i)
+				own = True;
+		Int o = st->Ist.Put.offset;
+		Int size = sizeofIRType(typeOfIRExpr(p->in->tyenv,
+						     st->Ist.Put.data));
+		if (!own && o < off + n * sz && off < o + size)
+			return 0;
+	}
+	return (UWord)off;
+}
+
 /* Lanes [from, nlane) are one guest instruction's: batch or single. */
 static void close_insn(struct rs_fma_plan *p, Int from)
 {
@@ -249,6 +298,9 @@ static void close_insn(struct rs_fma_plan *p, Int from)
 		p->action[last] = A_BATCH;
 		p->lane_of_st[last] = from;
 		p->batch_n[last] = n;
+		for (Int j = 0; j < 3; j++)
+			p->batch_gs[last] |= operand_in_place(p, from, n, j,
+							      last) << (12 * j);
 	}
 }
 
@@ -287,8 +339,23 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 	p->first_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->neg_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(IRExpr *));
 	p->lane_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->get_off = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->get_at = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->batch_gs = VG_(calloc)("rlprofsim.fma", p->nst + 1, sizeof(UWord));
 	for (Int t = 0; t < p->ntmp; t++)
-		p->lane_of[t] = -1;
+		p->lane_of[t] = p->get_off[t] = -1;
+	for (Int i = 0; i < in->stmts_used; i++) {
+		const IRStmt *st = in->stmts[i];
+		const IRExpr *e;
+		if (st->tag != Ist_WrTmp || st->Ist.WrTmp.tmp >= (IRTemp)p->ntmp)
+			continue;
+		e = st->Ist.WrTmp.data;
+		if (e->tag == Iex_Get &&
+		    (e->Iex.Get.ty == Ity_F64 || e->Iex.Get.ty == Ity_F32)) {
+			p->get_off[st->Ist.WrTmp.tmp] = e->Iex.Get.offset;
+			p->get_at[st->Ist.WrTmp.tmp] = i;
+		}
+	}
 	for (Int i = 0; i < in->stmts_used; i++)
 		use_stmt(p, in->stmts[i], i);
 	use_expr(p, in->next, in->stmts_used);
@@ -395,22 +462,41 @@ static void emit_single(IRSB *out, const struct lane *l)
 			      emit(out, Ity_I32, IRExpr_Unop(Iop_64to32, r)))));
 }
 
-/* n lanes of one instruction, one call */
-static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n)
+/* n lanes of one instruction, one call; gs: the guest offsets of the
+ * operands read in place (12 bits each, a, b, c; 0: stored to the
+ * buffer, as the other operands are) */
+static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n,
+		       UWord gs)
 {
 	HWord base = (HWord)rs_fma_buf;
-	Int sz = l->f64 ? 8 : 4;
-	for (Int k = 0; k < n; k++)
-		for (Int j = 0; j < 3; j++)
+	Int sz = l->f64 ? 8 : 4, nfx = 0;
+	for (Int j = 0; j < 3; j++) {
+		if ((gs >> (12 * j)) & 0xfff)
+			continue;
+		for (Int k = 0; k < n; k++)
 			addStmtToIRSB(out, IRStmt_Store(Iend_LE,
 				mkIRExpr_HWord(base + 32 * j + sz * k), l[k].arg[j]));
+	}
 	IRDirty *di = unsafeIRDirty_0_N(
 		0, "rs_fma_batch", VG_(fnptr_to_fnentry)(rs_fma_batch),
-		mkIRExprVec_1(mkIRExpr_HWord((HWord)n | (l->f64 ? 0 : 16) |
-					     ((HWord)l->kind << 8))));
+		mkIRExprVec_2(IRExpr_GSPTR(),
+			      mkIRExpr_HWord((HWord)n | (l->f64 ? 0 : 16) |
+					     ((HWord)l->kind << 8) | gs << 16)));
 	di->mFx = Ifx_Modify;
 	di->mAddr = mkIRExpr_HWord(base);
 	di->mSize = sizeof rs_fma_buf;
+	for (Int j = 0; j < 3; j++) {
+		UWord off = (gs >> (12 * j)) & 0xfff;
+		if (!off)
+			continue;
+		di->fxState[nfx].fx = Ifx_Read;
+		di->fxState[nfx].offset = (Int)off;
+		di->fxState[nfx].size = (UShort)(n * sz);
+		di->fxState[nfx].nRepeats = 0;
+		di->fxState[nfx].repeatLen = 0;
+		nfx++;
+	}
+	di->nFxState = nfx;
 	addStmtToIRSB(out, IRStmt_Dirty(di));
 	for (Int k = 0; k < n; k++)
 		addStmtToIRSB(out, IRStmt_WrTmp(l[k].out, IRExpr_Load(Iend_LE,
@@ -432,7 +518,8 @@ Bool rs_fma_rewrite(struct rs_fma_plan *p, IRSB *out, Int i)
 		emit_single(out, &p->lane[p->lane_of_st[i]]);
 		return True;
 	case A_BATCH:
-		emit_batch(out, p->in, &p->lane[p->lane_of_st[i]], p->batch_n[i]);
+		emit_batch(out, p->in, &p->lane[p->lane_of_st[i]], p->batch_n[i],
+			   p->batch_gs[i]);
 		return True;
 	default:
 		return False;
@@ -451,5 +538,8 @@ void rs_fma_plan_free(struct rs_fma_plan *p)
 	VG_(free)(p->first_use);
 	VG_(free)(p->neg_of);
 	VG_(free)(p->lane_of);
+	VG_(free)(p->get_off);
+	VG_(free)(p->get_at);
+	VG_(free)(p->batch_gs);
 	VG_(free)(p);
 }
