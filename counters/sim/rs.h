@@ -133,9 +133,10 @@ ULong rs_fmsub32(ULong a, ULong b, ULong c);
 ULong rs_fnmadd32(ULong a, ULong b, ULong c);
 ULong rs_fnmsub32(ULong a, ULong b, ULong c);
 /* the lanes of one instruction: operands at rs_fma_buf +0, +32, +64, or
- * in the guest state gs, results at +96; desc = lanes | f32 << 4 | kind
- * << 8 (kind 0 fmadd, 1 fmsub, 2 fnmadd, 3 fnmsub) | the guest offsets of
- * a, b, c << 16, 28, 40 (12 bits each, 0: in rs_fma_buf) */
+ * in the guest state gs, results at +96 or in gs; desc = lanes | f32 << 4
+ * | kind << 8 (kind 0 fmadd, 1 fmsub, 2 fnmadd, 3 fnmsub) | the guest
+ * offsets of a, b, c, result << 16, 28, 40, 52 (12 bits each, 0: in
+ * rs_fma_buf) */
 #define RS_FMA_GS_MAX 4096
 extern UChar rs_fma_buf[128];
 void rs_fma_batch(const UChar *gs, UWord desc);

@@ -101,7 +101,8 @@ void rs_fma_batch(const UChar *gs, UWord desc)
 {
 	UInt n = desc & 15, kind = (desc >> 8) & 3;
 	const UChar *op[3];
-	UChar *r = rs_fma_buf + 96;
+	UWord dst = (desc >> 52) & 0xfff;
+	UChar *r = dst ? (UChar *)gs + dst : rs_fma_buf + 96;
 	for (Int j = 0; j < 3; j++) {
 		UWord off = (desc >> (16 + 12 * j)) & 0xfff;
 		op[j] = off ? gs + off : rs_fma_buf + 32 * j;

@@ -244,6 +244,65 @@ static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
 	return (UWord)off;
 }
 
+/* The results of the n lanes from `from`, batched at statement last:
+ * when lane k's only use is PUT(off + k * lane size), wherever it is, and
+ * nothing between the batch and the last of these PUTs reads or writes
+ * those guest bytes (or leaves the block), the helper writes them in the
+ * guest state and the PUTs go: off; else 0. */
+static UWord output_in_place(const struct rs_fma_plan *p, Int from, Int n,
+			     Int last)
+{
+	Int sz = p->lane[from].f64 ? 8 : 4, off = -1, end = last;
+	for (Int k = 0; k < n; k++) {
+		const struct lane *l = &p->lane[from + k];
+		Int at;
+		if (p->uses[l->out] != 1)
+			return 0;
+		at = p->first_use[l->out];
+		if (at >= p->nst)
+			return 0; /* the block's next */
+		const IRStmt *u = p->in->stmts[at];
+		if (u->tag != Ist_Put || tmp_of(u->Ist.Put.data) != l->out)
+			return 0;
+		if (k == 0)
+			off = u->Ist.Put.offset;
+		else if (u->Ist.Put.offset != off + k * sz)
+			return 0;
+		if (at > end)
+			end = at;
+	}
+	if (off <= 0 || off + n * sz >= RS_FMA_GS_MAX)
+		return 0;
+	for (Int i = last + 1; i < end; i++) {
+		const IRStmt *st = p->in->stmts[i];
+		Int o, size;
+		Bool own = False;
+		if (st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Get) {
+			o = st->Ist.WrTmp.data->Iex.Get.offset;
+			size = sizeofIRType(st->Ist.WrTmp.data->Iex.Get.ty);
+		} else if (st->tag == Ist_Put) {
+			o = st->Ist.Put.offset;
+			size = sizeofIRType(typeOfIRExpr(p->in->tyenv,
+							 st->Ist.Put.data));
+			for (Int k = 0; k < n; k++)
+				if (p->first_use[p->lane[from + k].out] == i)
+					own = True;
+		} else if (st->tag == Ist_WrTmp &&
+			   st->Ist.WrTmp.data->tag == Iex_GetI) {
+			return 0;
+		} else if (st->tag == Ist_WrTmp || st->tag == Ist_Store ||
+			   st->tag == Ist_StoreG || st->tag == Ist_LoadG ||
+			   st->tag == Ist_NoOp) {
+			continue;
+		} else {
+			return 0; /* PutI, Dirty, Exit, ... */
+		}
+		if (!own && o < off + n * sz && off < o + size)
+			return 0;
+	}
+	return (UWord)off;
+}
+
 /* Lanes [from, nlane) are one guest instruction's: batch or single. */
 static void close_insn(struct rs_fma_plan *p, Int from)
 {
@@ -301,6 +360,10 @@ static void close_insn(struct rs_fma_plan *p, Int from)
 		for (Int j = 0; j < 3; j++)
 			p->batch_gs[last] |= operand_in_place(p, from, n, j,
 							      last) << (12 * j);
+		UWord dst = output_in_place(p, from, n, last);
+		p->batch_gs[last] |= dst << 36;
+		for (Int k = from; dst && k < p->nlane; k++)
+			p->action[p->first_use[p->lane[k].out]] = A_DROP;
 	}
 }
 
@@ -464,7 +527,8 @@ static void emit_single(IRSB *out, const struct lane *l)
 
 /* n lanes of one instruction, one call; gs: the guest offsets of the
  * operands read in place (12 bits each, a, b, c; 0: stored to the
- * buffer, as the other operands are) */
+ * buffer, as the other operands are) and of the results written in
+ * place (bits 36-47; 0: loaded from the buffer) */
 static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n,
 		       UWord gs)
 {
@@ -485,11 +549,11 @@ static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n,
 	di->mFx = Ifx_Modify;
 	di->mAddr = mkIRExpr_HWord(base);
 	di->mSize = sizeof rs_fma_buf;
-	for (Int j = 0; j < 3; j++) {
+	for (Int j = 0; j < 4; j++) {
 		UWord off = (gs >> (12 * j)) & 0xfff;
 		if (!off)
 			continue;
-		di->fxState[nfx].fx = Ifx_Read;
+		di->fxState[nfx].fx = j == 3 ? Ifx_Write : Ifx_Read;
 		di->fxState[nfx].offset = (Int)off;
 		di->fxState[nfx].size = (UShort)(n * sz);
 		di->fxState[nfx].nRepeats = 0;
@@ -498,6 +562,8 @@ static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n,
 	}
 	di->nFxState = nfx;
 	addStmtToIRSB(out, IRStmt_Dirty(di));
+	if (gs >> 36)
+		return; /* the results are in the guest state, their PUTs gone */
 	for (Int k = 0; k < n; k++)
 		addStmtToIRSB(out, IRStmt_WrTmp(l[k].out, IRExpr_Load(Iend_LE,
 			l->f64 ? Ity_F64 : Ity_F32,
