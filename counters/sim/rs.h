@@ -89,6 +89,8 @@ VG_REGPARM(2) void rs_cache_write(Addr a, UWord size);
 /* Simulate only (the L1 bytes counted statically by the caller). */
 VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size);
 VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size);
+/* read_slow then write_slow, for a load and a store of the same bytes */
+VG_REGPARM(2) void rs_cache_modify_slow(Addr a, UWord size);
 /* Per line low bits, the L1 entry (line << 1 | dirty) of a line that is
  * one of the two most recent lines of its L1 set, or another value; per
  * L1 set (line & rs_l1_last_mask), the line accessed last, which generated

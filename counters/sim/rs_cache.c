@@ -374,6 +374,14 @@ VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size)
 	}
 }
 
+/* A load and then a store of the same bytes, tested at once by generated
+ * code (rs_instrument.c, struct load_run): as the two calls would do. */
+VG_REGPARM(2) void rs_cache_modify_slow(Addr a, UWord size)
+{
+	rs_cache_read_slow(a, size);
+	rs_cache_write_slow(a, size);
+}
+
 VG_REGPARM(2) void rs_cache_read(Addr a, UWord size)
 {
 	rs_live[RS_L1_R] += size;

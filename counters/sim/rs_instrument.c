@@ -243,9 +243,13 @@ static void note_tmp(struct tmp_info *ti, const struct insn_acc *a,
  * LDle(Add64(t, 0)), LDle(Add64(t, 8)), ... The unguarded loads of one
  * instruction that follow each other in memory from one base are
  * simulated as one access: the same lines in the same order, one MRU
- * test instead of one per lane. A run is emitted when a load does not
- * extend it, before any other access, at the end of the instruction and
- * before a side exit.
+ * test instead of one per lane. When the next access of the block, in
+ * this instruction or a later one, is an unguarded store of the same
+ * bytes from the same address (c[j] += ...), the two are tested at once:
+ * a store's test (lines among the two most recent of their sets, dirty)
+ * passes only when the load's would, and on a miss the helper simulates
+ * the load then the store, as two calls would. Otherwise the run is
+ * emitted before any other access, and before a side exit.
  */
 #define RUN_MAX 64 /* bytes: an access spans at most two lines */
 struct load_run {
@@ -253,9 +257,10 @@ struct load_run {
 	IRTemp base;
 	Long next;    /* offset from base where a next load must start */
 	Int size;
+	Bool sealed;  /* its instruction has ended: no more loads join */
 };
 
-enum { M_READ, M_WRITE };
+enum { M_READ, M_WRITE, M_MODIFY }; /* modify: load then store */
 
 /* Non-zero unless line is one of the two most recent lines of its L1 set
  * (dirty already, for a store): m = rs_l1_mru[line & (RS_MRU_N - 1)];
@@ -343,12 +348,18 @@ static void emit_access(IRSB *out, const struct insn_acc *a, Int kind,
 		else
 			fn = rs_cache_write, name = "rs_cache_write";
 	} else {
-		pend[kind == M_READ ? RS_L1_R : RS_L1_W] += (ULong)size;
+		if (kind != M_WRITE)
+			pend[RS_L1_R] += (ULong)size;
+		if (kind != M_READ)
+			pend[RS_L1_W] += (ULong)size;
 		if (kind == M_READ)
 			fn = rs_cache_read_slow, name = "rs_cache_read_slow";
-		else
+		else if (kind == M_WRITE)
 			fn = rs_cache_write_slow, name = "rs_cache_write_slow";
-		guard = emit_mru_miss(out, kind, addr, size, line);
+		else
+			fn = rs_cache_modify_slow, name = "rs_cache_modify_slow";
+		guard = emit_mru_miss(out, kind == M_READ ? M_READ : M_WRITE,
+				      addr, size, line);
 	}
 	di = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
 			       mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
@@ -377,8 +388,8 @@ static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
 	IRTemp base;
 	Long off = 0;
 
-	if (kind != M_READ || guard || addr->tag != Iex_RdTmp ||
-	    size <= 0 || size > RUN_MAX) {
+	if ((kind == M_WRITE && a->d.nt_store) || guard ||
+	    addr->tag != Iex_RdTmp || size <= 0 || size > RUN_MAX) {
 		run_flush(out, a, r, pend);
 		emit_access(out, a, kind, addr, size, guard, pend);
 		return;
@@ -388,7 +399,18 @@ static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
 		off = ti->add_off[base];
 		base = ti->add_base[base];
 	}
-	if (r->addr && r->base == base && r->next == off &&
+	if (kind == M_WRITE) {
+		if (r->addr && r->base == base && r->size == size &&
+		    r->next - r->size == off) {
+			emit_access(out, a, M_MODIFY, r->addr, size, NULL, pend);
+			r->addr = NULL;
+			return;
+		}
+		run_flush(out, a, r, pend);
+		emit_access(out, a, kind, addr, size, guard, pend);
+		return;
+	}
+	if (r->addr && !r->sealed && r->base == base && r->next == off &&
 	    r->size + size <= RUN_MAX) {
 		r->next += size;
 		r->size += size;
@@ -399,6 +421,7 @@ static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
 	r->base = base;
 	r->next = off + size;
 	r->size = size;
+	r->sealed = False;
 }
 
 static Int loadg_size(IRLoadGOp cvt)
@@ -497,7 +520,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	ULong pend[RS_NPEND];
 	Int i = 0;
 	struct tmp_info ti;
-	struct load_run run = {NULL, IRTemp_INVALID, 0, 0};
+	struct load_run run = {NULL, IRTemp_INVALID, 0, 0, False};
 	struct rs_fma_plan *fp;
 
 	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
@@ -522,7 +545,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 			continue;
 		switch (st->tag) {
 		case Ist_IMark:
-			run_flush(out, &a, &run, pend);
+			run.sealed = True;
 			insn_finish(&a, pend);
 			rs_decode((const UChar *)(Addr)st->Ist.IMark.addr,
 				  st->Ist.IMark.len, &a.d);
