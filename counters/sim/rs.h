@@ -97,7 +97,8 @@ VG_REGPARM(2) void rs_cache_modify_slow(Addr a, UWord size);
  * code writes after each access (see rs_cache.c). */
 #define RS_MRU_N 1024
 extern UWord rs_l1_mru[RS_MRU_N];
-extern UWord *rs_l1_last;
+#define RS_LAST_N 4096 /* L1 sets with two lines kept, at most */
+extern UWord rs_l1_last[RS_LAST_N];
 extern UWord rs_l1_last_mask;
 VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size);
 

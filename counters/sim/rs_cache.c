@@ -48,8 +48,8 @@
  * indexed by set, after each access, and the model puts that line first
  * before it next looks at the set (the order of ways 0 and 1 in the set
  * array may lag until then). When the L1's set count is not a power of
- * two, only the MRU line of a set is in rs_l1_mru and rs_l1_last is not
- * read. Each level logs the lines that became dirty since the last flush
+ * two, or above RS_LAST_N, only the MRU line of a set is in rs_l1_mru and
+ * rs_l1_last is not read. Each level logs the lines that became dirty since the last flush
  * so that a flush visits only those (a full scan when the log overflowed).
  */
 #include "rs.h"
@@ -75,7 +75,8 @@ static struct level lv[RS_MAX_LEVELS];
 static Int nlv;
 Int rs_bounds = RS_BOUNDS_CAUSE;
 UWord rs_l1_mru[RS_MRU_N];
-UWord *rs_l1_last;
+UWord rs_l1_last[RS_LAST_N]; /* in the tool's image: generated code
+				 addresses it with a 32-bit displacement */
 UWord rs_l1_last_mask;
 static UWord l1_top; /* lines per L1 set kept in rs_l1_mru: 2, or 1 */
 
@@ -176,13 +177,13 @@ void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
 	}
 	for (UWord k = 0; k < RS_MRU_N; k++)
 		rs_l1_mru[k] = RS_EMPTY;
-	/* the sets of L1 by line & mask when their count is a power of two;
-	 * else one slot that generated code writes and nothing reads */
-	rs_l1_last_mask = lv[0].pow2 ? lv[0].set_mask : 0;
-	l1_top = lv[0].pow2 && lv[0].ways >= 2 ? 2 : 1;
-	rs_l1_last = VG_(malloc)("rlprofsim.last",
-				 (rs_l1_last_mask + 1) * sizeof(UWord));
-	for (UWord k = 0; k <= rs_l1_last_mask; k++)
+	/* the sets of L1 by line & mask when their count is a power of two
+	 * (RS_LAST_N at most); else one slot that generated code writes and
+	 * nothing reads */
+	l1_top = lv[0].pow2 && lv[0].ways >= 2 && lv[0].sets <= RS_LAST_N
+		 ? 2 : 1;
+	rs_l1_last_mask = l1_top == 2 ? lv[0].set_mask : 0;
+	for (UWord k = 0; k < RS_LAST_N; k++)
 		rs_l1_last[k] = RS_EMPTY >> 1;
 }
 
