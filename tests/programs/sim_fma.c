@@ -7,7 +7,8 @@
  * and f32) on operands
  * where the fused result differs from a multiply then an add, plus
  * special values (signed zeros, subnormals, infinities, overflow), then a
- * hash of 4096 pseudo-random cases per kind. The test runs it natively and
+ * hash of 4096 pseudo-random cases per kind, then chains of FMAs whose
+ * results feed the next ones in registers. The test runs it natively and
  * under the simulator and compares the output: bit-identical or not.
  * Each handpicked line ends in "fused!=unfused" when that case tells the
  * two apart natively.
@@ -202,6 +203,77 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return (h ^ v) * 0x100000001b3u;
 }
 
+/* Chains: each FMA's result is the next one's operand, in registers, in
+ * straight-line code (a simulator may keep a result between instructions
+ * of one block instead of writing it back): Horner-like steps of every
+ * kind on 4 and 2 lanes of f64, 8 and 4 of f32. */
+FMA static void chain64(const double *x, const double *k, double *r)
+{
+	__m256d v = _mm256_loadu_pd(x), acc = _mm256_set1_pd(k[1]);
+	__m128d v2 = _mm_loadu_pd(x), acc2 = _mm_set1_pd(k[2]);
+	acc = _mm256_fmadd_pd(acc, v, _mm256_set1_pd(k[3]));
+	acc2 = _mm_fmadd_pd(acc2, v2, _mm_set1_pd(k[3]));
+	acc = _mm256_fmsub_pd(acc, v, _mm256_set1_pd(k[4]));
+	acc2 = _mm_fnmadd_pd(v2, acc2, _mm_set1_pd(k[4]));
+	acc = _mm256_fnmadd_pd(v, acc, _mm256_set1_pd(k[5]));
+	acc2 = _mm_fmsub_pd(acc2, acc2, _mm_set1_pd(k[5]));
+	acc = _mm256_fnmsub_pd(acc, v, acc);
+	acc2 = _mm_fnmsub_pd(v2, acc2, acc2);
+	acc = _mm256_fmadd_pd(acc, acc, v);
+	acc = _mm256_fmadd_pd(v, acc, _mm256_set1_pd(k[6]));
+	_mm256_storeu_pd(r, acc);
+	_mm_storeu_pd(r + 4, acc2);
+}
+
+FMA static void chain32(const float *x, const float *k, float *r)
+{
+	__m256 v = _mm256_loadu_ps(x), acc = _mm256_set1_ps(k[1]);
+	__m128 v4 = _mm_loadu_ps(x), acc4 = _mm_set1_ps(k[2]);
+	acc = _mm256_fmadd_ps(acc, v, _mm256_set1_ps(k[3]));
+	acc4 = _mm_fmadd_ps(acc4, v4, _mm_set1_ps(k[3]));
+	acc = _mm256_fmsub_ps(acc, v, _mm256_set1_ps(k[4]));
+	acc4 = _mm_fnmadd_ps(v4, acc4, _mm_set1_ps(k[4]));
+	acc = _mm256_fnmadd_ps(v, acc, _mm256_set1_ps(k[5]));
+	acc4 = _mm_fmsub_ps(acc4, acc4, _mm_set1_ps(k[5]));
+	acc = _mm256_fnmsub_ps(acc, v, acc);
+	acc4 = _mm_fnmsub_ps(v4, acc4, acc4);
+	acc = _mm256_fmadd_ps(acc, acc, v);
+	acc = _mm256_fmadd_ps(v, acc, _mm256_set1_ps(k[6]));
+	_mm256_storeu_ps(r, acc);
+	_mm_storeu_ps(r + 8, acc4);
+}
+
+static void chains(void)
+{
+	uint64_t h64 = 0xcbf29ce484222325u, h32 = h64;
+	for (int i = 0; i < 512; i++) {
+		double x[4], k[8], r[6];
+		float xf[8], kf[8], rf[12];
+		for (int j = 0; j < 4; j++)
+			x[j] = rand64();
+		for (int j = 0; j < 8; j++)
+			k[j] = rand64(), xf[j] = (float)rand64(),
+			kf[j] = (float)rand64();
+		chain64(x, k, r);
+		chain32(xf, kf, rf);
+		for (int j = 0; j < 6; j++)
+			h64 = mix(h64, bits64(r[j]));
+		for (int j = 0; j < 12; j++)
+			h32 = mix(h32, bits32(rf[j]));
+		if (i < 2) {
+			printf("chain f64 %d:", i);
+			for (int j = 0; j < 6; j++)
+				printf(" %016" PRIx64, bits64(r[j]));
+			printf("\nchain f32 %d:", i);
+			for (int j = 0; j < 12; j++)
+				printf(" %08" PRIx32, bits32(rf[j]));
+			printf("\n");
+		}
+	}
+	printf("chains: f64 hash %016" PRIx64 ", f32 hash %016" PRIx64 "\n",
+	       h64, h32);
+}
+
 static void results(void)
 {
 	static const int w64[] = {1, 2, 4}, w32[] = {1, 4, 8};
@@ -329,6 +401,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	results();
+	chains();
 #define COUNT(name, fn, lanes)                                               \
 	do {                                                                 \
 		RL_REGION_BEGIN(name);                                       \
