@@ -135,13 +135,16 @@ ULong rs_fmadd32(ULong a, ULong b, ULong c);
 ULong rs_fmsub32(ULong a, ULong b, ULong c);
 ULong rs_fnmadd32(ULong a, ULong b, ULong c);
 ULong rs_fnmsub32(ULong a, ULong b, ULong c);
-/* the lanes of one instruction: operands at rs_fma_buf +0, +32, +64, or
- * in the guest state gs, results at +96 or in gs; desc = lanes | f32 << 4
- * | kind << 8 (kind 0 fmadd, 1 fmsub, 2 fnmadd, 3 fnmsub) | the guest
- * offsets of a, b, c, result << 16, 28, 40, 52 (12 bits each, 0: in
- * rs_fma_buf) */
+/* the lanes of one instruction: desc = lanes | f32 << 4 | kind << 8
+ * (kind 0 fmadd, 1 fmsub, 2 fnmadd, 3 fnmsub) | where a, b, c and the
+ * result are << 16, 28, 40, 52, 12 bits each: 0 in rs_fma_buf (operands
+ * at +0, +32, +64, the result at +96), 1 to RS_FMA_SLOTS in slot s (at
+ * +96 + 32 s: a result kept for a later batch of the block), from
+ * RS_FMA_GS_MIN the guest state offset in gs */
+#define RS_FMA_SLOTS 63
+#define RS_FMA_GS_MIN 64
 #define RS_FMA_GS_MAX 4096
-extern UChar rs_fma_buf[128];
+extern UChar rs_fma_buf[96 + 32 * (RS_FMA_SLOTS + 1)];
 void rs_fma_batch(const UChar *gs, UWord desc);
 
 /* rs_fmair.c: the FMA lanes of a superblock rewritten to the above */

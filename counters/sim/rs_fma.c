@@ -70,7 +70,16 @@ RS_FMA_HELPER(rs_fnmsub32, "vfnmsub231ss", float, UInt)
 /* The lanes of one FMA instruction, batched (rs_fmair.c): operands at
  * +0 (a), +32 (b), +64 (c), results at +96; lane k of f64 at 8k, of f32
  * at 4k. */
-UChar rs_fma_buf[128] __attribute__((aligned(32)));
+UChar rs_fma_buf[96 + 32 * (RS_FMA_SLOTS + 1)] __attribute__((aligned(32)));
+
+/* Where field v of a batch's desc points (rs.h); j: 0-2 an operand, 3
+ * the result. */
+static UChar *batch_place(const UChar *gs, UWord v, Int j)
+{
+	if (v >= RS_FMA_GS_MIN)
+		return (UChar *)gs + v;
+	return rs_fma_buf + (v || j == 3 ? 96 + 32 * v : 32 * (UWord)j);
+}
 
 /* The lanes one by one, scalar: the operands were stored lane by lane,
  * and an 8- or 4-byte load of each forwards from its store where one
@@ -97,17 +106,69 @@ UChar rs_fma_buf[128] __attribute__((aligned(32)));
 	default: RS_FMA_LANES("vfnmsub231" sfx, mov, T, n); break;           \
 	}
 
+/* All operands and the result in guest registers (written and read by
+ * VEX's code 16 bytes at a time) or slots: one vector FMA, each moved as
+ * 16-byte halves so that its loads forward from those stores; vzeroupper
+ * before going back to VEX's SSE code. */
+#define RS_FMA_VEC256(insn)                                                 \
+	__asm__ __volatile__("vmovups (%1), %%xmm0\n\t"                       \
+			     "vinsertf128 $1, 16(%1), %%ymm0, %%ymm0\n\t"     \
+			     "vmovups (%2), %%xmm1\n\t"                       \
+			     "vinsertf128 $1, 16(%2), %%ymm1, %%ymm1\n\t"     \
+			     "vmovups (%3), %%xmm2\n\t"                       \
+			     "vinsertf128 $1, 16(%3), %%ymm2, %%ymm2\n\t"     \
+			     insn " %%ymm1, %%ymm0, %%ymm2\n\t"               \
+			     "vmovups %%xmm2, (%0)\n\t"                       \
+			     "vextractf128 $1, %%ymm2, 16(%0)\n\t"            \
+			     "vzeroupper"                                     \
+			     : : "r"(r), "r"(op[0]), "r"(op[1]), "r"(op[2])   \
+			     : "xmm0", "xmm1", "xmm2", "memory")
+#define RS_FMA_VEC128(insn)                                                 \
+	__asm__ __volatile__("vmovups (%1), %%xmm0\n\t"                       \
+			     "vmovups (%2), %%xmm1\n\t"                       \
+			     "vmovups (%3), %%xmm2\n\t"                       \
+			     insn " %%xmm1, %%xmm0, %%xmm2\n\t"               \
+			     "vmovups %%xmm2, (%0)"                           \
+			     : : "r"(r), "r"(op[0]), "r"(op[1]), "r"(op[2])   \
+			     : "xmm0", "xmm1", "xmm2", "memory")
+#define RS_FMA_VEC_KINDS(VEC, sfx)                                          \
+	switch (kind) {                                                      \
+	case 0: VEC("vfmadd231" sfx); break;                                 \
+	case 1: VEC("vfmsub231" sfx); break;                                 \
+	case 2: VEC("vfnmadd231" sfx); break;                                \
+	default: VEC("vfnmsub231" sfx); break;                               \
+	}
+
 void rs_fma_batch(const UChar *gs, UWord desc)
 {
-	UInt n = desc & 15, kind = (desc >> 8) & 3;
+	UInt n = desc & 15, kind = (desc >> 8) & 3, f32 = (desc >> 4) & 1;
 	const UChar *op[3];
 	UWord dst = (desc >> 52) & 0xfff;
-	UChar *r = dst ? (UChar *)gs + dst : rs_fma_buf + 96;
+	UChar *r = batch_place(gs, dst, 3);
+	Bool regs = dst != 0; /* no operand stored lane by lane */
 	for (Int j = 0; j < 3; j++) {
-		UWord off = (desc >> (16 + 12 * j)) & 0xfff;
-		op[j] = off ? gs + off : rs_fma_buf + 32 * j;
+		UWord v = (desc >> (16 + 12 * j)) & 0xfff;
+		op[j] = batch_place(gs, v, j);
+		regs = regs && v != 0;
 	}
-	if ((desc >> 4) & 1) {
+	if (regs) {
+		UInt bytes = n << (f32 ? 2 : 3);
+		if (bytes == 32) {
+			if (f32)
+				RS_FMA_VEC_KINDS(RS_FMA_VEC256, "ps")
+			else
+				RS_FMA_VEC_KINDS(RS_FMA_VEC256, "pd")
+			return;
+		}
+		if (bytes == 16) {
+			if (f32)
+				RS_FMA_VEC_KINDS(RS_FMA_VEC128, "ps")
+			else
+				RS_FMA_VEC_KINDS(RS_FMA_VEC128, "pd")
+			return;
+		}
+	}
+	if (f32) {
 		if (n > 8)
 			n = 8;
 		RS_FMA_KINDS("ss", "vmovss", UInt, n);

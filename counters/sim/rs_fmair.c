@@ -52,8 +52,16 @@ struct rs_fma_plan {
 	Int *uses, *first_use;
 	IRExpr **neg_of;  /* t = NegF(x) (through copies): x */
 	Int *lane_of;     /* t is lane k's MAddF result (or its only copy) */
-	Int *get_off;     /* t = GET:F64/F32(offset): the offset, else -1 */
-	Int *get_at;      /* ... and the statement */
+	Int *get_off;     /* t = GET:F64/F32(offset): the offset, else -1;
+			     also a batched result the helper wrote to the
+			     guest state, read back (emit_batch) */
+	Int *get_at;      /* ... and the statement (the batch's) */
+	Int *put_use;     /* the statement of the one PUT of t (-1: none,
+			     -2: several) */
+	UChar *slot_of;   /* t is lane slot_lane[t] of a batch result kept
+			     in slot slot_of[t] (0: none) */
+	UChar *slot_lane;
+	Int nslot;        /* slots given to this block's batches */
 	UWord *batch_gs;  /* per statement with A_BATCH: the guest offsets of
 			     operands a, b, c read in place (0: stored) */
 };
@@ -223,7 +231,7 @@ static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
 		if (p->get_at[t] < first)
 			first = p->get_at[t];
 	}
-	if (off <= 0 || off + n * sz >= RS_FMA_GS_MAX)
+	if (off < RS_FMA_GS_MIN || off + n * sz >= RS_FMA_GS_MAX)
 		return 0;
 	for (Int i = first + 1; i < last; i++) {
 		const IRStmt *st = p->in->stmts[i];
@@ -245,25 +253,21 @@ static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
 }
 
 /* The results of the n lanes from `from`, batched at statement last:
- * when lane k's only use is PUT(off + k * lane size), wherever it is, and
- * nothing between the batch and the last of these PUTs reads or writes
- * those guest bytes (or leaves the block), the helper writes them in the
- * guest state and the PUTs go: off; else 0. */
+ * when lane k goes to the guest state by one PUT(off + k * lane size),
+ * wherever it is, and nothing between the batch and the last of these
+ * PUTs reads or writes those guest bytes (or leaves the block), the
+ * helper writes them in the guest state and the PUTs go: off; else 0.
+ * A result used in other ways too is read back from there. */
 static UWord output_in_place(const struct rs_fma_plan *p, Int from, Int n,
 			     Int last)
 {
 	Int sz = p->lane[from].f64 ? 8 : 4, off = -1, end = last;
 	for (Int k = 0; k < n; k++) {
 		const struct lane *l = &p->lane[from + k];
-		Int at;
-		if (p->uses[l->out] != 1)
+		Int at = p->put_use[l->out];
+		if (at < 0)
 			return 0;
-		at = p->first_use[l->out];
-		if (at >= p->nst)
-			return 0; /* the block's next */
 		const IRStmt *u = p->in->stmts[at];
-		if (u->tag != Ist_Put || tmp_of(u->Ist.Put.data) != l->out)
-			return 0;
 		if (k == 0)
 			off = u->Ist.Put.offset;
 		else if (u->Ist.Put.offset != off + k * sz)
@@ -271,7 +275,7 @@ static UWord output_in_place(const struct rs_fma_plan *p, Int from, Int n,
 		if (at > end)
 			end = at;
 	}
-	if (off <= 0 || off + n * sz >= RS_FMA_GS_MAX)
+	if (off < RS_FMA_GS_MIN || off + n * sz >= RS_FMA_GS_MAX)
 		return 0;
 	for (Int i = last + 1; i < end; i++) {
 		const IRStmt *st = p->in->stmts[i];
@@ -285,7 +289,7 @@ static UWord output_in_place(const struct rs_fma_plan *p, Int from, Int n,
 			size = sizeofIRType(typeOfIRExpr(p->in->tyenv,
 							 st->Ist.Put.data));
 			for (Int k = 0; k < n; k++)
-				if (p->first_use[p->lane[from + k].out] == i)
+				if (p->put_use[p->lane[from + k].out] == i)
 					own = True;
 		} else if (st->tag == Ist_WrTmp &&
 			   st->Ist.WrTmp.data->tag == Iex_GetI) {
@@ -301,6 +305,23 @@ static UWord output_in_place(const struct rs_fma_plan *p, Int from, Int n,
 			return 0;
 	}
 	return (UWord)off;
+}
+
+/* Operand j of the n lanes from `from`: when lane k's is lane k of one
+ * earlier batch's result kept in a slot, that slot; else 0. */
+static UWord operand_in_slot(const struct rs_fma_plan *p, Int from, Int n,
+			     Int j)
+{
+	UWord slot = 0;
+	for (Int k = 0; k < n; k++) {
+		IRTemp t = tmp_of(p->lane[from + k].arg[j]);
+		if (t == IRTemp_INVALID || t >= (IRTemp)p->ntmp ||
+		    !p->slot_of[t] || p->slot_lane[t] != k ||
+		    (k > 0 && p->slot_of[t] != slot))
+			return 0;
+		slot = p->slot_of[t];
+	}
+	return slot;
 }
 
 /* Lanes [from, nlane) are one guest instruction's: batch or single. */
@@ -357,13 +378,32 @@ static void close_insn(struct rs_fma_plan *p, Int from)
 		p->action[last] = A_BATCH;
 		p->lane_of_st[last] = from;
 		p->batch_n[last] = n;
-		for (Int j = 0; j < 3; j++)
-			p->batch_gs[last] |= operand_in_place(p, from, n, j,
-							      last) << (12 * j);
+		for (Int j = 0; j < 3; j++) {
+			UWord src = operand_in_place(p, from, n, j, last);
+			if (!src)
+				src = operand_in_slot(p, from, n, j);
+			p->batch_gs[last] |= src << (12 * j);
+		}
 		UWord dst = output_in_place(p, from, n, last);
+		Int sz = p->lane[from].f64 ? 8 : 4;
+		for (Int k = from; dst && k < p->nlane; k++) {
+			IRTemp t = p->lane[k].out;
+			p->action[p->put_use[t]] = A_DROP;
+			/* read back after the batch: a later batch may read
+			 * it in place */
+			p->get_off[t] = (Int)dst + (k - from) * sz;
+			p->get_at[t] = last;
+		}
+		if (!dst && p->nslot < RS_FMA_SLOTS) {
+			/* the result stays in a slot of its own for the
+			 * block, where a later batch may read it */
+			dst = (UWord)++p->nslot;
+			for (Int k = from; k < p->nlane; k++) {
+				p->slot_of[p->lane[k].out] = (UChar)dst;
+				p->slot_lane[p->lane[k].out] = (UChar)(k - from);
+			}
+		}
 		p->batch_gs[last] |= dst << 36;
-		for (Int k = from; dst && k < p->nlane; k++)
-			p->action[p->first_use[p->lane[k].out]] = A_DROP;
 	}
 }
 
@@ -404,12 +444,19 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 	p->lane_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->get_off = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->get_at = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->put_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->slot_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, 1);
+	p->slot_lane = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, 1);
 	p->batch_gs = VG_(calloc)("rlprofsim.fma", p->nst + 1, sizeof(UWord));
 	for (Int t = 0; t < p->ntmp; t++)
-		p->lane_of[t] = p->get_off[t] = -1;
+		p->lane_of[t] = p->get_off[t] = p->put_use[t] = -1;
 	for (Int i = 0; i < in->stmts_used; i++) {
 		const IRStmt *st = in->stmts[i];
 		const IRExpr *e;
+		IRTemp pt = st->tag == Ist_Put ? tmp_of(st->Ist.Put.data)
+					       : IRTemp_INVALID;
+		if (pt != IRTemp_INVALID && pt < (IRTemp)p->ntmp)
+			p->put_use[pt] = p->put_use[pt] == -1 ? i : -2;
 		if (st->tag != Ist_WrTmp || st->Ist.WrTmp.tmp >= (IRTemp)p->ntmp)
 			continue;
 		e = st->Ist.WrTmp.data;
@@ -529,14 +576,14 @@ static void emit_single(IRSB *out, const struct lane *l)
  * operands read in place (12 bits each, a, b, c; 0: stored to the
  * buffer, as the other operands are) and of the results written in
  * place (bits 36-47; 0: loaded from the buffer) */
-static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n,
-		       UWord gs)
+static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
+		       const struct lane *l, Int n, UWord gs)
 {
 	HWord base = (HWord)rs_fma_buf;
 	Int sz = l->f64 ? 8 : 4, nfx = 0;
 	for (Int j = 0; j < 3; j++) {
 		if ((gs >> (12 * j)) & 0xfff)
-			continue;
+			continue; /* in the guest state or a slot */
 		for (Int k = 0; k < n; k++)
 			addStmtToIRSB(out, IRStmt_Store(Iend_LE,
 				mkIRExpr_HWord(base + 32 * j + sz * k), l[k].arg[j]));
@@ -551,8 +598,8 @@ static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n,
 	di->mSize = sizeof rs_fma_buf;
 	for (Int j = 0; j < 4; j++) {
 		UWord off = (gs >> (12 * j)) & 0xfff;
-		if (!off)
-			continue;
+		if (off < RS_FMA_GS_MIN)
+			continue; /* the buffer or a slot */
 		di->fxState[nfx].fx = j == 3 ? Ifx_Write : Ifx_Read;
 		di->fxState[nfx].offset = (Int)off;
 		di->fxState[nfx].size = (UShort)(n * sz);
@@ -562,15 +609,24 @@ static void emit_batch(IRSB *out, const IRSB *in, const struct lane *l, Int n,
 	}
 	di->nFxState = nfx;
 	addStmtToIRSB(out, IRStmt_Dirty(di));
-	if (gs >> 36)
-		return; /* the results are in the guest state, their PUTs gone */
+	UWord dst = gs >> 36;
+	if (dst >= RS_FMA_GS_MIN) {
+		/* the results are in the guest state, their PUTs gone; one
+		 * used in other ways too is read back */
+		for (Int k = 0; k < n; k++)
+			if (p->uses[l[k].out] > 1)
+				addStmtToIRSB(out, IRStmt_WrTmp(l[k].out,
+					IRExpr_Get((Int)dst + sz * k,
+						   l->f64 ? Ity_F64 : Ity_F32)));
+		return;
+	}
 	for (Int k = 0; k < n; k++)
 		addStmtToIRSB(out, IRStmt_WrTmp(l[k].out, IRExpr_Load(Iend_LE,
 			l->f64 ? Ity_F64 : Ity_F32,
-			mkIRExpr_HWord(base + 96 + sz * k))));
+			mkIRExpr_HWord(base + 96 + 32 * dst + sz * k))));
 	for (Int k = 0; k < n; k++)
 		if (l[k].put_at >= 0)
-			addStmtToIRSB(out, in->stmts[l[k].put_at]);
+			addStmtToIRSB(out, p->in->stmts[l[k].put_at]);
 }
 
 Bool rs_fma_rewrite(struct rs_fma_plan *p, IRSB *out, Int i)
@@ -584,7 +640,7 @@ Bool rs_fma_rewrite(struct rs_fma_plan *p, IRSB *out, Int i)
 		emit_single(out, &p->lane[p->lane_of_st[i]]);
 		return True;
 	case A_BATCH:
-		emit_batch(out, p->in, &p->lane[p->lane_of_st[i]], p->batch_n[i],
+		emit_batch(out, p, &p->lane[p->lane_of_st[i]], p->batch_n[i],
 			   p->batch_gs[i]);
 		return True;
 	default:
@@ -606,6 +662,9 @@ void rs_fma_plan_free(struct rs_fma_plan *p)
 	VG_(free)(p->lane_of);
 	VG_(free)(p->get_off);
 	VG_(free)(p->get_at);
+	VG_(free)(p->put_use);
+	VG_(free)(p->slot_of);
+	VG_(free)(p->slot_lane);
 	VG_(free)(p->batch_gs);
 	VG_(free)(p);
 }
