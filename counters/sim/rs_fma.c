@@ -4,13 +4,15 @@
  *
  * VEX 3.19 turns each lane of an x86 FMA into MAddF64/MAddF32, which its
  * amd64 back end computes with a generic software helper (tens of times
- * slower than a multiply and an add). rs_instrument.c replaces each such
- * op whose rounding mode is the constant round-to-nearest (the mode VEX
- * gives every SSE/AVX FMA) by a call to the clean helpers below, which
- * this file, compiled with -mfma, computes with one hardware vfmadd: the
- * same correctly rounded result (IEEE 754 fusedMultiplyAdd), bit for bit.
+ * slower than a multiply and an add). rs_fmair.c replaces each such op
+ * whose rounding mode is the constant round-to-nearest (the mode VEX
+ * gives every SSE/AVX FMA) by a call to the helpers below (a lane alone:
+ * a clean helper; the lanes of one instruction: rs_fma_batch, on the
+ * guest state, rs_fma_buf and its slots), which this file, compiled with
+ * -mfma, computes with hardware vfmadd: the same correctly rounded result
+ * (IEEE 754 fusedMultiplyAdd), bit for bit.
  * VEX writes vfmsub as MAdd(a, b, Neg c), vfnmadd as Neg(MAdd(a, b,
- * Neg c)) and vfnmsub as Neg(MAdd(a, b, c)): rs_instrument.c recognises
+ * Neg c)) and vfnmsub as Neg(MAdd(a, b, c)): rs_fmair.c recognises
  * these and calls the matching instruction, so that signed zeros and NaN
  * signs come out as natively (negating after the rounding does not).
  * Valgrind's host code runs with MXCSR at its default (round to nearest,

@@ -18,6 +18,9 @@
  * last MAddF, provided no lane result is used before. An operand whose
  * lanes are GETs of one guest register, unchanged until the batch, is
  * not stored: the helper reads it in the guest state (declared to VEX).
+ * Results go straight into their guest register when each lane's PUT is
+ * there to drop (read back with a GET for other uses), else into a slot
+ * of the block's own, where a later batch reads them as an operand.
  * Other lanes become one clean call each (rs_fmadd64 ...). A MAddF under
  * any other rounding mode keeps VEX's own op.
  */
