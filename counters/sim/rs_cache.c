@@ -49,8 +49,9 @@
  * before it next looks at the set (the order of ways 0 and 1 in the set
  * array may lag until then). When the L1's set count is not a power of
  * two, or above RS_LAST_N, only the MRU line of a set is in rs_l1_mru and
- * rs_l1_last is not read. Each level logs the lines that became dirty since the last flush
- * so that a flush visits only those (a full scan when the log overflowed).
+ * rs_l1_last is not read. Each level logs the lines that became dirty
+ * since the last flush so that a flush visits only those (a full scan
+ * when the log overflowed).
  */
 #include "rs.h"
 #include "pub_tool_libcassert.h"
