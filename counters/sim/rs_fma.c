@@ -74,45 +74,53 @@ RS_FMA_HELPER(rs_fnmsub32, "vfnmsub231ss", float, UInt)
  * at 4k. */
 UChar rs_fma_buf[96 + 32 * (RS_FMA_SLOTS + 1)] __attribute__((aligned(32)));
 
-/* Where field v of a batch's desc points (rs.h); j: 0-2 an operand, 3
- * the result. */
-static UChar *batch_place(const UChar *gs, UWord v, Int j)
+/* Where field v of a batch's desc points (rs.h); dflt: its place in
+ * rs_fma_buf when v is 0. */
+static inline UChar *batch_place(const UChar *gs, UWord v, UWord dflt)
 {
 	if (v >= RS_FMA_GS_MIN)
 		return (UChar *)gs + v;
-	return rs_fma_buf + (v || j == 3 ? 96 + 32 * v : 32 * (UWord)j);
+	return rs_fma_buf + (v ? 96 + 32 * v : dflt);
 }
 
-/* The lanes one by one, scalar: the operands were stored lane by lane,
- * and an 8- or 4-byte load of each forwards from its store where one
- * vector load of all lanes would wait for the stores to retire (a chain
- * of dependent FMAs, as in Horner's rule, ran 2x slower so). */
-#define RS_FMA_LANES(insn, mov, T, n)                                       \
-	for (UInt k = 0; k < (n); k++) {                                     \
-		__asm__ __volatile__(mov " %1, %%xmm0\n\t"                   \
-				     mov " %3, %%xmm2\n\t"                   \
-				     insn " %2, %%xmm0, %%xmm2\n\t"          \
-				     mov " %%xmm2, %0"                       \
-				     : "=m"(((T *)r)[k])                     \
-				     : "m"(((const T *)op[0])[k]),           \
-				       "m"(((const T *)op[1])[k]),           \
-				       "m"(((const T *)op[2])[k])            \
-				     : "xmm0", "xmm2");                      \
-	}
-
-#define RS_FMA_KINDS(sfx, mov, T, n)                                        \
-	switch (kind) {                                                      \
-	case 0: RS_FMA_LANES("vfmadd231" sfx, mov, T, n); break;             \
-	case 1: RS_FMA_LANES("vfmsub231" sfx, mov, T, n); break;             \
-	case 2: RS_FMA_LANES("vfnmadd231" sfx, mov, T, n); break;            \
-	default: RS_FMA_LANES("vfnmsub231" sfx, mov, T, n); break;           \
-	}
+/* The lanes one by one, scalar, unrolled: an operand stored lane by lane
+ * forwards to an 8- or 4-byte load of each where one vector load of all
+ * lanes would wait for the stores to retire (a chain of dependent FMAs,
+ * as in Horner's rule, ran 2x slower so). Lane: c = a*b + c (231 form),
+ * at byte o of r, a, b, c (%0-%3) in xmm x, y. */
+#define RS_LANE(insn, mov, o, x, y)                                         \
+	mov " " o "(%1), %%xmm" x "\n\t"                                     \
+	mov " " o "(%3), %%xmm" y "\n\t"                                     \
+	insn " " o "(%2), %%xmm" x ", %%xmm" y "\n\t"                        \
+	mov " %%xmm" y ", " o "(%0)\n\t"
+#define RS_LANES_ASM(lanes)                                                 \
+	__asm__ __volatile__(lanes : : "r"(r), "r"(a), "r"(b), "r"(c)        \
+			     : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", \
+			       "xmm6", "xmm7", "memory")
+#define RS_SD2(i) RS_LANES_ASM(RS_LANE(i "sd", "vmovsd", "0", "0", "1")     \
+			       RS_LANE(i "sd", "vmovsd", "8", "2", "3"))
+#define RS_SD4(i) RS_LANES_ASM(RS_LANE(i "sd", "vmovsd", "0", "0", "1")     \
+			       RS_LANE(i "sd", "vmovsd", "8", "2", "3")     \
+			       RS_LANE(i "sd", "vmovsd", "16", "4", "5")    \
+			       RS_LANE(i "sd", "vmovsd", "24", "6", "7"))
+#define RS_SS4(i) RS_LANES_ASM(RS_LANE(i "ss", "vmovss", "0", "0", "1")     \
+			       RS_LANE(i "ss", "vmovss", "4", "2", "3")     \
+			       RS_LANE(i "ss", "vmovss", "8", "4", "5")     \
+			       RS_LANE(i "ss", "vmovss", "12", "6", "7"))
+#define RS_SS8(i) RS_LANES_ASM(RS_LANE(i "ss", "vmovss", "0", "0", "1")     \
+			       RS_LANE(i "ss", "vmovss", "4", "2", "3")     \
+			       RS_LANE(i "ss", "vmovss", "8", "4", "5")     \
+			       RS_LANE(i "ss", "vmovss", "12", "6", "7")    \
+			       RS_LANE(i "ss", "vmovss", "16", "0", "1")    \
+			       RS_LANE(i "ss", "vmovss", "20", "2", "3")    \
+			       RS_LANE(i "ss", "vmovss", "24", "4", "5")    \
+			       RS_LANE(i "ss", "vmovss", "28", "6", "7"))
 
 /* All operands and the result in guest registers (written and read by
  * VEX's code 16 bytes at a time) or slots: one vector FMA, each moved as
  * 16-byte halves so that its loads forward from those stores; vzeroupper
  * before going back to VEX's SSE code. */
-#define RS_FMA_VEC256(insn)                                                 \
+#define RS_VEC256(insn)                                                     \
 	__asm__ __volatile__("vmovups (%1), %%xmm0\n\t"                       \
 			     "vinsertf128 $1, 16(%1), %%ymm0, %%ymm0\n\t"     \
 			     "vmovups (%2), %%xmm1\n\t"                       \
@@ -123,60 +131,48 @@ static UChar *batch_place(const UChar *gs, UWord v, Int j)
 			     "vmovups %%xmm2, (%0)\n\t"                       \
 			     "vextractf128 $1, %%ymm2, 16(%0)\n\t"            \
 			     "vzeroupper"                                     \
-			     : : "r"(r), "r"(op[0]), "r"(op[1]), "r"(op[2])   \
+			     : : "r"(r), "r"(a), "r"(b), "r"(c)               \
 			     : "xmm0", "xmm1", "xmm2", "memory")
-#define RS_FMA_VEC128(insn)                                                 \
+#define RS_VEC128(insn)                                                     \
 	__asm__ __volatile__("vmovups (%1), %%xmm0\n\t"                       \
 			     "vmovups (%2), %%xmm1\n\t"                       \
 			     "vmovups (%3), %%xmm2\n\t"                       \
 			     insn " %%xmm1, %%xmm0, %%xmm2\n\t"               \
 			     "vmovups %%xmm2, (%0)"                           \
-			     : : "r"(r), "r"(op[0]), "r"(op[1]), "r"(op[2])   \
+			     : : "r"(r), "r"(a), "r"(b), "r"(c)               \
 			     : "xmm0", "xmm1", "xmm2", "memory")
-#define RS_FMA_VEC_KINDS(VEC, sfx)                                          \
-	switch (kind) {                                                      \
-	case 0: VEC("vfmadd231" sfx); break;                                 \
-	case 1: VEC("vfmsub231" sfx); break;                                 \
-	case 2: VEC("vfnmadd231" sfx); break;                                \
-	default: VEC("vfnmsub231" sfx); break;                               \
-	}
+
+/* One kind (insn: "vfmadd231" ...), k its number: the four forms, by
+ * lanes | f32 << 4 | kind << 8 */
+#define RS_FMA_FORMS(insn, k)                                               \
+	case 2 | (k) << 8:                                                   \
+		if (vec) RS_VEC128(insn "pd"); else RS_SD2(insn);            \
+		return;                                                      \
+	case 4 | (k) << 8:                                                   \
+		if (vec) RS_VEC256(insn "pd"); else RS_SD4(insn);            \
+		return;                                                      \
+	case 4 | 16 | (k) << 8:                                              \
+		if (vec) RS_VEC128(insn "ps"); else RS_SS4(insn);            \
+		return;                                                      \
+	case 8 | 16 | (k) << 8:                                              \
+		if (vec) RS_VEC256(insn "ps"); else RS_SS8(insn);            \
+		return;
 
 void rs_fma_batch(const UChar *gs, UWord desc)
 {
-	UInt n = desc & 15, kind = (desc >> 8) & 3, f32 = (desc >> 4) & 1;
-	const UChar *op[3];
-	UWord dst = (desc >> 52) & 0xfff;
-	UChar *r = batch_place(gs, dst, 3);
-	Bool regs = dst != 0; /* no operand stored lane by lane */
-	for (Int j = 0; j < 3; j++) {
-		UWord v = (desc >> (16 + 12 * j)) & 0xfff;
-		op[j] = batch_place(gs, v, j);
-		regs = regs && v != 0;
-	}
-	if (regs) {
-		UInt bytes = n << (f32 ? 2 : 3);
-		if (bytes == 32) {
-			if (f32)
-				RS_FMA_VEC_KINDS(RS_FMA_VEC256, "ps")
-			else
-				RS_FMA_VEC_KINDS(RS_FMA_VEC256, "pd")
-			return;
-		}
-		if (bytes == 16) {
-			if (f32)
-				RS_FMA_VEC_KINDS(RS_FMA_VEC128, "ps")
-			else
-				RS_FMA_VEC_KINDS(RS_FMA_VEC128, "pd")
-			return;
-		}
-	}
-	if (f32) {
-		if (n > 8)
-			n = 8;
-		RS_FMA_KINDS("ss", "vmovss", UInt, n);
-	} else {
-		if (n > 4)
-			n = 4;
-		RS_FMA_KINDS("sd", "vmovsd", ULong, n);
+	UWord va = (desc >> 16) & 0xfff, vb = (desc >> 28) & 0xfff;
+	UWord vc = (desc >> 40) & 0xfff, vr = desc >> 52;
+	const UChar *a = batch_place(gs, va, 0), *b = batch_place(gs, vb, 32);
+	const UChar *c = batch_place(gs, vc, 64);
+	UChar *r = batch_place(gs, vr, 96);
+	/* nothing stored lane by lane: vector moves forward */
+	Bool vec = va && vb && vc && vr;
+	switch (desc & 0x31f) {
+	RS_FMA_FORMS("vfmadd231", 0)
+	RS_FMA_FORMS("vfmsub231", 1)
+	RS_FMA_FORMS("vfnmadd231", 2)
+	RS_FMA_FORMS("vfnmsub231", 3)
+	default:
+		break; /* rs_fmair.c batches no other form */
 	}
 }
