@@ -65,8 +65,9 @@ struct rs_fma_plan {
 			     in slot slot_of[t] (0: none) */
 	UChar *slot_lane;
 	Int nslot;        /* slots given to this block's batches */
-	UWord *batch_gs;  /* per statement with A_BATCH: the guest offsets of
-			     operands a, b, c read in place (0: stored) */
+	UWord *batch_gs;  /* per statement with A_BATCH: where a, b, c and
+			     the result are, 12 bits each (rs.h: 0 the
+			     buffer, a slot, or a guest state offset) */
 };
 
 static void use_expr(struct rs_fma_plan *p, const IRExpr *e, Int at)
@@ -575,10 +576,11 @@ static void emit_single(IRSB *out, const struct lane *l)
 			      emit(out, Ity_I32, IRExpr_Unop(Iop_64to32, r)))));
 }
 
-/* n lanes of one instruction, one call; gs: the guest offsets of the
- * operands read in place (12 bits each, a, b, c; 0: stored to the
- * buffer, as the other operands are) and of the results written in
- * place (bits 36-47; 0: loaded from the buffer) */
+/* n lanes of one instruction, one call; gs: where a, b, c and the
+ * result are (12 bits each, see rs.h): an operand in the buffer is stored
+ * there lane by lane first; a result in the buffer or a slot is loaded
+ * into the lanes' temps, one in the guest state read back where the
+ * block uses it in other ways than its (dropped) PUT. */
 static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
 		       const struct lane *l, Int n, UWord gs)
 {
