@@ -7,9 +7,11 @@
  * never changes a count against rs-trace-full, where every access walks
  * the model, for several hierarchies (one with an L1 whose set count is
  * not a power of two), every write-back mode, a random trace and streams
- * that share L1 sets; a store stream over more than the caches hold moves each of its
- * lines once across every boundary; and a flush (a counter read) leaves
- * the LRU order as it was.
+ * that share L1 sets; a store that misses L1, charged from what the fill
+ * walk finds, is charged as a search of every level first would; a store
+ * stream over more than the caches hold moves each of its lines once
+ * across every boundary; and a flush (a counter read) leaves the LRU
+ * order as it was.
  */
 #include "test_e2e_util.h"
 
@@ -75,6 +77,38 @@ Test(sim_cache, mru_shortcut_changes_no_count)
 				free(slow);
 				free(mru);
 			}
+}
+
+Test(sim_cache, store_miss_charge_matches_a_search_first)
+{
+	/* Cause mode charges a store that misses L1 from what the fill walk
+	 * finds below (and from the lines its write-backs push out) instead
+	 * of searching every level first, as rs-trace-full does. Small, few-
+	 * way levels (one L2 smaller than its L1, so levels hold lines that
+	 * the level above has not) push the stored line itself out during
+	 * its own access, dirty or clean, and leave it clean in one level
+	 * and dirty in the next. */
+	static const char *const caches[] = {
+		"1K:2,2K:2,4K:2", "2K:4,1K:2,8K:4", "4K:4,2K:2,64K:8"};
+	static const char *const traces[] = {"random", "alias"};
+
+	e2e_need(RS_TRACE);
+	e2e_need(RS_TRACE_FULL);
+	for (size_t c = 0; c < sizeof caches / sizeof *caches; c++)
+		for (size_t t = 0; t < 2; t++) {
+			char *ref = trace_with(RS_TRACE_FULL, caches[c],
+					       "cause", "slow", traces[t]);
+			char *out = trace(caches[c], "cause", "slow",
+					  traces[t]);
+			cr_expect_str_eq(out, ref, "%s, %s: charged after the "
+					 "walk\n%s\nsearched first\n%s",
+					 caches[c], traces[t], out, ref);
+			cr_expect_gt(bytes(ref, "below_l3_write"), 0,
+				     "%s, %s: no line written below L3:\n%s",
+				     caches[c], traces[t], ref);
+			free(ref);
+			free(out);
+		}
 }
 
 Test(sim_cache, store_stream_moves_each_line_once)

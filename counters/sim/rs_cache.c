@@ -59,6 +59,18 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 
+/* Built with RS_CACHE_CHECK_ALL (tests/simcache only), every access walks
+ * the model and a store that misses L1 is charged by searching the lower
+ * levels first: the reference that the MRU shortcut and the charge left
+ * to the fill walk (store_line) are checked against. */
+#ifdef RS_CACHE_CHECK_ALL
+#define MRU_SKIP(cond) 0
+#define DEFER_STORE_CHARGE 0
+#else
+#define MRU_SKIP(cond) (cond)
+#define DEFER_STORE_CHARGE 1
+#endif
+
 #define RS_EMPTY ((UWord)-2) /* even, never a real line << 1 */
 #define RS_LINE_BYTES (1UL << RS_LINE_SHIFT)
 
@@ -216,6 +228,16 @@ static UWord *find(const struct level *L, UWord line)
 
 static void writeback(Int from, UWord line);
 
+/* Cause mode, a store that misses L1: charge_store's search of the lower
+ * levels is left to the fill walk that follows (access_line), which looks
+ * them up anyway. Until then store_line is the line, and store_dirty_at
+ * the highest level below L1 that pushed it out dirty on the way (a
+ * write-back or a fill evicting it), nlv when none has: the state before
+ * the access that charge_store would have seen is what the walk finds
+ * plus what those evictions took away. */
+static UWord store_line = RS_EMPTY;
+static Int store_dirty_at;
+
 /* Cause mode: a store makes line dirty in L1, which held it clean or not
  * at all (called before any level changes). Each boundary b that no level
  * at or above b holds the line dirty for begins a dirty episode: its
@@ -280,10 +302,18 @@ static Bool touch(Int i, UWord line, UWord dirty)
 		}
 		prev = cur;
 	}
-	if (dirty)
+	if (dirty && i == 0 && DEFER_STORE_CHARGE &&
+	    rs_bounds == RS_BOUNDS_CAUSE) {
+		store_line = line; /* charged by access_line after the walk */
+		store_dirty_at = nlv;
+	} else if (dirty) {
 		became_dirty(i, line);
-	if (prev != RS_EMPTY && (prev & 1))
+	}
+	if (prev != RS_EMPTY && (prev & 1)) {
+		if ((prev >> 1) == store_line && i < store_dirty_at)
+			store_dirty_at = i;
 		writeback(i, prev >> 1);
+	}
 	return False;
 }
 
@@ -295,6 +325,29 @@ static void writeback(Int i, UWord line)
 		rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
 	if (i + 1 < nlv)
 		touch(i + 1, line, 1);
+}
+
+/* Cause mode: the charge of a store that missed L1 (store_line), once the
+ * fill walk has stopped at level hit (nlv: every level missed). The first
+ * level below L1 that held the line dirty before the access is the first
+ * that holds it dirty now, or one that evicted it dirty meanwhile
+ * (store_dirty_at), whichever is higher; levels above hit miss it. */
+static void charge_store_missed(UWord line, Int hit)
+{
+	Int d = hit;
+	if (d < nlv && !(set_of(&lv[d], line)[0] & 1)) {
+		/* the walk made it MRU there, clean: look below */
+		for (d++; d < nlv; d++) {
+			const UWord *e = find(&lv[d], line);
+			if (e && (*e & 1))
+				break;
+		}
+	}
+	if (store_dirty_at < d)
+		d = store_dirty_at;
+	store_line = RS_EMPTY;
+	for (Int b = 0; b < d; b++)
+		rs_live[RS_B1_W + 2 * b] += RS_LINE_BYTES;
 }
 
 /* The L1 set of line in recency order: generated code may have made the
@@ -330,6 +383,8 @@ static void access_line(UWord line, UWord dirty)
 		do
 			rs_live[RS_B1_R + 2 * i] += RS_LINE_BYTES;
 		while (++i < nlv && !touch(i, line, 0));
+		if (store_line == line)
+			charge_store_missed(line, i);
 	}
 	/* prev[l1_top - 1] has left the first l1_top ways, unless it is
 	 * line (then no line has) */
@@ -341,14 +396,6 @@ static void access_line(UWord line, UWord dirty)
 	*mru_of(line) = set[0];
 	rs_l1_last[line & rs_l1_last_mask] = line;
 }
-
-/* Built with RS_CACHE_CHECK_ALL (tests/simcache only), every access walks
- * the model: the reference that the MRU shortcut is checked against. */
-#ifdef RS_CACHE_CHECK_ALL
-#define MRU_SKIP(cond) 0
-#else
-#define MRU_SKIP(cond) (cond)
-#endif
 
 VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size)
 {
