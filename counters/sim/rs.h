@@ -121,6 +121,10 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 		    IRType hWordTy);
 extern Bool rs_census_on;
 void rs_census_print(void);
+/* The address of the tool's variable p (+ index * 8 when index is not
+ * NULL) in the block being instrumented, from a base held in one
+ * temporary of the block (see rs_instrument.c). */
+IRExpr *rs_tool_addr(IRSB *out, const void *p, IRExpr *index);
 
 /* rs_fma.c (built with -mfma): FMA lanes on the host's FMA unit */
 extern Bool rs_fma_native; /* set by rs_fma_init when the host has FMA */

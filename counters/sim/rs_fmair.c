@@ -591,7 +591,9 @@ static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
 			continue; /* in the guest state or a slot */
 		for (Int k = 0; k < n; k++)
 			addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-				mkIRExpr_HWord(base + 32 * j + sz * k), l[k].arg[j]));
+				rs_tool_addr(out, (const UChar *)rs_fma_buf +
+					     32 * j + sz * k, NULL),
+				l[k].arg[j]));
 	}
 	IRDirty *di = unsafeIRDirty_0_N(
 		0, "rs_fma_batch", VG_(fnptr_to_fnentry)(rs_fma_batch),
@@ -628,7 +630,8 @@ static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
 	for (Int k = 0; k < n; k++)
 		addStmtToIRSB(out, IRStmt_WrTmp(l[k].out, IRExpr_Load(Iend_LE,
 			l->f64 ? Ity_F64 : Ity_F32,
-			mkIRExpr_HWord(base + 96 + 32 * dst + sz * k))));
+			rs_tool_addr(out, (const UChar *)rs_fma_buf + 96 +
+				     32 * dst + sz * k, NULL))));
 	for (Int k = 0; k < n; k++)
 		if (l[k].put_at >= 0)
 			addStmtToIRSB(out, p->in->stmts[l[k].put_at]);

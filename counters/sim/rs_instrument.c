@@ -190,17 +190,48 @@ static IRExpr *u8(UChar v)
 	return IRExpr_Const(IRConst_U8(v));
 }
 
+/*
+ * Generated code reaches the tool's variables (rs_live, rs_l1_mru,
+ * rs_l1_last, rs_fma_buf) from one temporary per block holding the
+ * address of rs_live, loaded from tool_base_ptr where the block first
+ * needs it: base + constant (+ index * 8) is one amd64 addressing mode,
+ * where VEX materialises a constant 64-bit address with a movabs at every
+ * use, twice for a load-add-store. A load, so that VEX's optimiser
+ * cannot fold it back into constants.
+ */
+static ULong *const tool_base_ptr = rs_live;
+static IRTemp tool_base = IRTemp_INVALID; /* of the block being built */
+
+IRExpr *rs_tool_addr(IRSB *out, const void *p, IRExpr *index)
+{
+	IRExpr *a;
+	if (tool_base == IRTemp_INVALID) {
+		tool_base = newIRTemp(out->tyenv, Ity_I64);
+		addStmtToIRSB(out, IRStmt_WrTmp(tool_base,
+			IRExpr_Load(Iend_LE, Ity_I64,
+				    mkIRExpr_HWord((HWord)&tool_base_ptr))));
+	}
+	a = IRExpr_RdTmp(tool_base);
+	if (index)
+		a = emit_bin(out, Iop_Add64, a, emit_bin(out, Iop_Shl64, index,
+							 u8(3)));
+	return emit_bin(out, Iop_Add64, a,
+			u64((HWord)p - (HWord)tool_base_ptr));
+}
+
 /* Add the pending counts to rs_live: load, add, store per counter. */
 static void emit_pending(IRSB *out, ULong pend[RS_NPEND])
 {
 	for (Int k = 0; k < RS_NPEND; k++) {
 		if (!pend[k])
 			continue;
+		/* two address temporaries, one use each, so that VEX folds
+		 * each into its instruction's addressing mode */
 		IRExpr *v = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64,
-				mkIRExpr_HWord((HWord)&rs_live[k])));
+				rs_tool_addr(out, &rs_live[k], NULL)));
+		v = emit_bin(out, Iop_Add64, v, u64(pend[k]));
 		addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-				mkIRExpr_HWord((HWord)&rs_live[k]),
-				emit_bin(out, Iop_Add64, v, u64(pend[k]))));
+				rs_tool_addr(out, &rs_live[k], NULL), v));
 		pend[k] = 0;
 	}
 }
@@ -268,9 +299,8 @@ enum { M_READ, M_WRITE, M_MODIFY }; /* modify: load then store */
 static IRExpr *emit_mru_test(IRSB *out, Int kind, IRExpr *line)
 {
 	IRExpr *m = emit_bin(out, Iop_And64, line, u64(RS_MRU_N - 1));
-	m = emit_bin(out, Iop_Shl64, m, u8(3));
-	m = emit_bin(out, Iop_Add64, m, u64((HWord)rs_l1_mru));
-	m = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64, m));
+	m = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64,
+				      rs_tool_addr(out, rs_l1_mru, m)));
 	if (kind == M_READ)
 		return emit_bin(out, Iop_Xor64,
 				emit_bin(out, Iop_Shr64, m, u8(1)), line);
@@ -317,9 +347,8 @@ static void emit_mru_last(IRSB *out, IRExpr *line[2])
 	for (Int k = 0; k < 2 && line[k]; k++) {
 		IRExpr *p = emit_bin(out, Iop_And64, line[k],
 				     u64(rs_l1_last_mask));
-		p = emit_bin(out, Iop_Shl64, p, u8(3));
-		p = emit_bin(out, Iop_Add64, p, u64((HWord)rs_l1_last));
-		addStmtToIRSB(out, IRStmt_Store(Iend_LE, p, line[k]));
+		addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+				rs_tool_addr(out, rs_l1_last, p), line[k]));
 	}
 }
 
@@ -534,6 +563,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 				 sizeof *ti.add_off);
 	for (Int k = 0; k <= ti.n; k++)
 		ti.add_base[k] = IRTemp_INVALID;
+	tool_base = IRTemp_INVALID;
 	fp = rs_fma_plan_new(in);
 	VG_(memset)(&a, 0, sizeof a);
 	VG_(memset)(pend, 0, sizeof pend);
