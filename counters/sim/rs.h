@@ -21,6 +21,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_guest.h"
 
 /*
  * Counter slots, the protocol with counters/backend_sim.c (keep both in
@@ -139,17 +140,25 @@ ULong rs_fmadd32(ULong a, ULong b, ULong c);
 ULong rs_fmsub32(ULong a, ULong b, ULong c);
 ULong rs_fnmadd32(ULong a, ULong b, ULong c);
 ULong rs_fnmsub32(ULong a, ULong b, ULong c);
-/* the lanes of one instruction: desc = lanes | f32 << 4 | kind << 8
- * (kind 0 fmadd, 1 fmsub, 2 fnmadd, 3 fnmsub) | where a, b, c and the
- * result are << 16, 28, 40, 52, 12 bits each: 0 in rs_fma_buf (operands
- * at +0, +32, +64, the result at +96), 1 to RS_FMA_SLOTS in slot s (at
- * +96 + 32 s: a result kept for a later batch of the block), from
- * RS_FMA_GS_MIN the guest state offset in gs */
-#define RS_FMA_SLOTS 63
+/* The lanes of one instruction (rs_fmair.c): rs_fma_fns[kind][form]
+ * (kind 0 fmadd, 1 fmsub, 2 fnmadd, 3 fnmsub; form 0 f64 x 2, 1 f64 x 4,
+ * 2 f32 x 4, 3 f32 x 8, plus 4 when no operand was stored lane by lane:
+ * one vector FMA), called with the guest state and offs = a | b << 12 |
+ * c << 24 | result << 36, each the offset in the guest state of lane 0:
+ * a guest register, or in VEX's shadow state after it (which this tool
+ * has no other use for; per thread, laid out by the core) the buffer
+ * (RS_FMA_BUF: operands stored lane by lane at +0, +32, +64, a result
+ * read back at +96) or slot s (RS_FMA_SLOT(s), 1 <= s <= RS_FMA_SLOTS: a
+ * result kept for a later batch of the block). */
+#define RS_FMA_BUF ((Int)sizeof(VexGuestArchState))
+#define RS_FMA_SLOT(s) (RS_FMA_BUF + 96 + 32 * (s))
+#define RS_FMA_SLOTS ((2 * (Int)sizeof(VexGuestArchState) - 128) / 32)
+/* in rs_fmair.c's plan: a field below this is 0 (the buffer) or a slot
+ * number, from it a guest register's offset */
 #define RS_FMA_GS_MIN 64
-#define RS_FMA_GS_MAX 4096
-extern UChar rs_fma_buf[96 + 32 * (RS_FMA_SLOTS + 1)];
-void rs_fma_batch(const UChar *gs, UWord desc);
+#define RS_FMA_GS_MAX ((Int)sizeof(VexGuestArchState))
+typedef void (*rs_fma_fn)(UChar *gs, UWord offs);
+extern const rs_fma_fn rs_fma_fns[4][8];
 
 /* rs_fmair.c: the FMA lanes of a superblock rewritten to the above */
 struct rs_fma_plan;

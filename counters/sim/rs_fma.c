@@ -7,8 +7,8 @@
  * slower than a multiply and an add). rs_fmair.c replaces each such op
  * whose rounding mode is the constant round-to-nearest (the mode VEX
  * gives every SSE/AVX FMA) by a call to the helpers below (a lane alone:
- * a clean helper; the lanes of one instruction: rs_fma_batch, on the
- * guest state, rs_fma_buf and its slots), which this file, compiled with
+ * a clean helper; the lanes of one instruction: rs_fma_fns, on the
+ * guest state and the buffer and slots in its shadow), which this file, compiled with
  * -mfma, computes with hardware vfmadd: the same correctly rounded result
  * (IEEE 754 fusedMultiplyAdd), bit for bit.
  * VEX writes vfmsub as MAdd(a, b, Neg c), vfnmadd as Neg(MAdd(a, b,
@@ -69,20 +69,6 @@ RS_FMA_HELPER(rs_fmsub32, "vfmsub231ss", float, UInt)
 RS_FMA_HELPER(rs_fnmadd32, "vfnmadd231ss", float, UInt)
 RS_FMA_HELPER(rs_fnmsub32, "vfnmsub231ss", float, UInt)
 
-/* The lanes of one FMA instruction, batched (rs_fmair.c): operands at
- * +0 (a), +32 (b), +64 (c), results at +96; lane k of f64 at 8k, of f32
- * at 4k. */
-UChar rs_fma_buf[96 + 32 * (RS_FMA_SLOTS + 1)] __attribute__((aligned(32)));
-
-/* Where field v of a batch's desc points (rs.h); dflt: its place in
- * rs_fma_buf when v is 0. */
-static inline UChar *batch_place(const UChar *gs, UWord v, UWord dflt)
-{
-	if (v >= RS_FMA_GS_MIN)
-		return (UChar *)gs + v;
-	return rs_fma_buf + (v ? 96 + 32 * v : dflt);
-}
-
 /* The lanes one by one, scalar, unrolled: an operand stored lane by lane
  * forwards to an 8- or 4-byte load of each where one vector load of all
  * lanes would wait for the stores to retire (a chain of dependent FMAs,
@@ -142,37 +128,34 @@ static inline UChar *batch_place(const UChar *gs, UWord v, UWord dflt)
 			     : : "r"(r), "r"(a), "r"(b), "r"(c)               \
 			     : "xmm0", "xmm1", "xmm2", "memory")
 
-/* One kind (insn: "vfmadd231" ...), k its number: the four forms, by
- * lanes | f32 << 4 | kind << 8 */
-#define RS_FMA_FORMS(insn, k)                                               \
-	case 2 | (k) << 8:                                                   \
-		if (vec) RS_VEC128(insn "pd"); else RS_SD2(insn);            \
-		return;                                                      \
-	case 4 | (k) << 8:                                                   \
-		if (vec) RS_VEC256(insn "pd"); else RS_SD4(insn);            \
-		return;                                                      \
-	case 4 | 16 | (k) << 8:                                              \
-		if (vec) RS_VEC128(insn "ps"); else RS_SS4(insn);            \
-		return;                                                      \
-	case 8 | 16 | (k) << 8:                                              \
-		if (vec) RS_VEC256(insn "ps"); else RS_SS8(insn);            \
-		return;
-
-void rs_fma_batch(const UChar *gs, UWord desc)
-{
-	UWord va = (desc >> 16) & 0xfff, vb = (desc >> 28) & 0xfff;
-	UWord vc = (desc >> 40) & 0xfff, vr = desc >> 52;
-	const UChar *a = batch_place(gs, va, 0), *b = batch_place(gs, vb, 32);
-	const UChar *c = batch_place(gs, vc, 64);
-	UChar *r = batch_place(gs, vr, 96);
-	/* nothing stored lane by lane: vector moves forward */
-	Bool vec = va && vb && vc && vr;
-	switch (desc & 0x31f) {
-	RS_FMA_FORMS("vfmadd231", 0)
-	RS_FMA_FORMS("vfmsub231", 1)
-	RS_FMA_FORMS("vfnmadd231", 2)
-	RS_FMA_FORMS("vfnmsub231", 3)
-	default:
-		break; /* rs_fmair.c batches no other form */
+/* The lanes of one instruction, one helper per kind and form, chosen by
+ * rs_fmair.c (rs.h): the places of a, b, c and the result from offs, in
+ * the guest state (or its shadow) at gs. */
+#define RS_FMA_FN(name, body)                                               \
+	static void name(UChar *gs, UWord offs)                              \
+	{                                                                    \
+		const UChar *a = gs + (offs & 0xfff);                        \
+		const UChar *b = gs + ((offs >> 12) & 0xfff);                \
+		const UChar *c = gs + ((offs >> 24) & 0xfff);                \
+		UChar *r = gs + (offs >> 36);                                \
+		body;                                                        \
 	}
-}
+#define RS_FMA_KIND(k, insn)                                                \
+	RS_FMA_FN(k##_sd2, RS_SD2(insn))                                     \
+	RS_FMA_FN(k##_sd4, RS_SD4(insn))                                     \
+	RS_FMA_FN(k##_ss4, RS_SS4(insn))                                     \
+	RS_FMA_FN(k##_ss8, RS_SS8(insn))                                     \
+	RS_FMA_FN(k##_v128pd, RS_VEC128(insn "pd"))                          \
+	RS_FMA_FN(k##_v256pd, RS_VEC256(insn "pd"))                          \
+	RS_FMA_FN(k##_v128ps, RS_VEC128(insn "ps"))                          \
+	RS_FMA_FN(k##_v256ps, RS_VEC256(insn "ps"))
+RS_FMA_KIND(fmadd, "vfmadd231")
+RS_FMA_KIND(fmsub, "vfmsub231")
+RS_FMA_KIND(fnmadd, "vfnmadd231")
+RS_FMA_KIND(fnmsub, "vfnmsub231")
+
+#define RS_FMA_ROW(k)                                                       \
+	{k##_sd2, k##_sd4, k##_ss4, k##_ss8,                                 \
+	 k##_v128pd, k##_v256pd, k##_v128ps, k##_v256ps}
+const rs_fma_fn rs_fma_fns[4][8] = {RS_FMA_ROW(fmadd), RS_FMA_ROW(fmsub),
+				    RS_FMA_ROW(fnmadd), RS_FMA_ROW(fnmsub)};

@@ -13,8 +13,9 @@
  * NegF of a lane's only use is taken into the lane, so that signed zeros
  * and NaN signs are those of the x86 instruction, not of negating the
  * rounded result). The lanes of one guest instruction (2 or 4 f64, 4 or 8
- * f32, one kind) become one batch: their operands stored to rs_fma_buf,
- * one call of rs_fma_batch, the results loaded, all at the instruction's
+ * f32, one kind) become one batch: their operands put in a buffer in
+ * VEX's shadow guest state, one call of the helper for the kind and form
+ * (rs_fma_fns), the results read back, all at the instruction's
  * last MAddF, provided no lane result is used before. An operand whose
  * lanes are GETs of one guest register, unchanged until the batch, is
  * not stored: the helper reads it in the guest state (declared to VEX).
@@ -30,6 +31,11 @@
 #include "pub_tool_mallocfree.h"
 
 enum { A_KEEP, A_DROP, A_SINGLE, A_BATCH };
+
+/* slot numbers and guest offsets share a batch's fields; the buffer and
+ * the slots end where the second shadow area does */
+STATIC_ASSERT(RS_FMA_SLOTS >= 8 && RS_FMA_SLOTS < RS_FMA_GS_MIN);
+STATIC_ASSERT(RS_FMA_SLOT(RS_FMA_SLOTS) + 32 <= 3 * RS_FMA_BUF);
 
 struct lane {
 	IRExpr *arg[3];   /* a, b, c (c un-negated for fmsub kinds) */
@@ -52,7 +58,7 @@ struct rs_fma_plan {
 	struct lane *lane;
 	Int nlane;
 	/* per temp */
-	Int *uses, *first_use;
+	Int *uses, *first_use, *last_use;
 	IRExpr **neg_of;  /* t = NegF(x) (through copies): x */
 	Int *lane_of;     /* t is lane k's MAddF result (or its only copy) */
 	Int *get_off;     /* t = GET:F64/F32(offset): the offset, else -1;
@@ -64,7 +70,8 @@ struct rs_fma_plan {
 	UChar *slot_of;   /* t is lane slot_lane[t] of a batch result kept
 			     in slot slot_of[t] (0: none) */
 	UChar *slot_lane;
-	Int nslot;        /* slots given to this block's batches */
+	Int slot_busy[RS_FMA_SLOTS + 1]; /* per slot: the last statement
+			     that reads its result (-1: free) */
 	UWord *batch_gs;  /* per statement with A_BATCH: where a, b, c and
 			     the result are, 12 bits each (rs.h: 0 the
 			     buffer, a slot, or a guest state offset) */
@@ -80,6 +87,7 @@ static void use_expr(struct rs_fma_plan *p, const IRExpr *e, Int at)
 		if (t < (IRTemp)p->ntmp) {
 			if (p->uses[t]++ == 0)
 				p->first_use[t] = at;
+			p->last_use[t] = at;
 		}
 		break;
 	}
@@ -216,7 +224,7 @@ static Bool put_may_pass(const struct rs_fma_plan *p, Int from, Int to, Int i)
 /* Operand j (0 a, 1 b, 2 c) of the n lanes from `from`, batched at
  * statement last: when lane k's is GET(off + k * lane size), a guest
  * register read in place by the helper, off; else 0 (stored to
- * rs_fma_buf). In place only when nothing between the first of these
+ * the buffer). In place only when nothing between the first of these
  * GETs and the batch writes those guest bytes, but the lanes' own PUTs,
  * which move after the batch. */
 static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
@@ -328,6 +336,30 @@ static UWord operand_in_slot(const struct rs_fma_plan *p, Int from, Int n,
 	return slot;
 }
 
+/* The results of the lanes from `from`, batched at statement last, kept
+ * in a slot where a later batch may read them: one whose last reader
+ * comes no later than this batch (which reads its operands before it
+ * writes), or none (0). A batch reads a slot at its last lane, after its
+ * lanes' uses of the results, and instructions do not interleave, so the
+ * results' last uses bound their readers. */
+static UWord take_slot(struct rs_fma_plan *p, Int from, Int last)
+{
+	for (Int s = 1; s <= RS_FMA_SLOTS; s++) {
+		if (p->slot_busy[s] > last)
+			continue;
+		p->slot_busy[s] = last;
+		for (Int k = from; k < p->nlane; k++) {
+			IRTemp t = p->lane[k].out;
+			p->slot_of[t] = (UChar)s;
+			p->slot_lane[t] = (UChar)(k - from);
+			if (p->last_use[t] > p->slot_busy[s])
+				p->slot_busy[s] = p->last_use[t];
+		}
+		return (UWord)s;
+	}
+	return 0;
+}
+
 /* Lanes [from, nlane) are one guest instruction's: batch or single. */
 static void close_insn(struct rs_fma_plan *p, Int from)
 {
@@ -398,15 +430,8 @@ static void close_insn(struct rs_fma_plan *p, Int from)
 			p->get_off[t] = (Int)dst + (k - from) * sz;
 			p->get_at[t] = last;
 		}
-		if (!dst && p->nslot < RS_FMA_SLOTS) {
-			/* the result stays in a slot of its own for the
-			 * block, where a later batch may read it */
-			dst = (UWord)++p->nslot;
-			for (Int k = from; k < p->nlane; k++) {
-				p->slot_of[p->lane[k].out] = (UChar)dst;
-				p->slot_lane[p->lane[k].out] = (UChar)(k - from);
-			}
-		}
+		if (!dst)
+			dst = take_slot(p, from, last);
 		p->batch_gs[last] |= dst << 36;
 	}
 }
@@ -444,6 +469,7 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 	p->lane = VG_(calloc)("rlprofsim.fma", nmadd, sizeof *p->lane);
 	p->uses = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->first_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->last_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->neg_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(IRExpr *));
 	p->lane_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->get_off = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
@@ -454,6 +480,8 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 	p->batch_gs = VG_(calloc)("rlprofsim.fma", p->nst + 1, sizeof(UWord));
 	for (Int t = 0; t < p->ntmp; t++)
 		p->lane_of[t] = p->get_off[t] = p->put_use[t] = -1;
+	for (Int k = 0; k <= RS_FMA_SLOTS; k++)
+		p->slot_busy[k] = -1;
 	for (Int i = 0; i < in->stmts_used; i++) {
 		const IRStmt *st = in->stmts[i];
 		const IRExpr *e;
@@ -576,62 +604,68 @@ static void emit_single(IRSB *out, const struct lane *l)
 			      emit(out, Ity_I32, IRExpr_Unop(Iop_64to32, r)))));
 }
 
-/* n lanes of one instruction, one call; gs: where a, b, c and the
- * result are (12 bits each, see rs.h): an operand in the buffer is stored
- * there lane by lane first; a result in the buffer or a slot is loaded
- * into the lanes' temps, one in the guest state read back where the
- * block uses it in other ways than its (dropped) PUT. */
+/* Where field j (0 a, 1 b, 2 c, 3 the result) of a batch is (rs.h): its
+ * offset in the guest state or the shadow after it. */
+static Int batch_place(UWord gs, Int j)
+{
+	UWord v = (gs >> (12 * j)) & 0xfff;
+	if (v >= RS_FMA_GS_MIN)
+		return (Int)v;
+	return v ? RS_FMA_SLOT((Int)v) : RS_FMA_BUF + 32 * j;
+}
+
+/* n lanes of one instruction, one call of the helper for their kind and
+ * form; gs: where a, b, c and the result are (12 bits each: 0 the
+ * buffer, a slot, or a guest register's offset): an operand in the
+ * buffer is put there lane by lane first; a result in the buffer or a
+ * slot is read into the lanes' temps, one in a guest register read back
+ * where the block uses it in other ways than its (dropped) PUT. Every
+ * place is declared to VEX as guest state read or written. */
 static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
 		       const struct lane *l, Int n, UWord gs)
 {
-	HWord base = (HWord)rs_fma_buf;
-	Int sz = l->f64 ? 8 : 4, nfx = 0;
+	Int sz = l->f64 ? 8 : 4, form, place[4];
+	Bool vec = True;
+	IRType ty = l->f64 ? Ity_F64 : Ity_F32;
+	for (Int j = 0; j < 4; j++) {
+		place[j] = batch_place(gs, j);
+		if (!((gs >> (12 * j)) & 0xfff))
+			vec = False; /* stored lane by lane */
+	}
 	for (Int j = 0; j < 3; j++) {
 		if ((gs >> (12 * j)) & 0xfff)
-			continue; /* in the guest state or a slot */
+			continue; /* in a guest register or a slot */
 		for (Int k = 0; k < n; k++)
-			addStmtToIRSB(out, IRStmt_Store(Iend_LE,
-				rs_tool_addr(out, (const UChar *)rs_fma_buf +
-					     32 * j + sz * k, NULL),
-				l[k].arg[j]));
+			addStmtToIRSB(out, IRStmt_Put(place[j] + sz * k,
+						      l[k].arg[j]));
 	}
+	form = (l->f64 ? 0 : 2) + (n == (l->f64 ? 4 : 8)) + (vec ? 4 : 0);
 	IRDirty *di = unsafeIRDirty_0_N(
-		0, "rs_fma_batch", VG_(fnptr_to_fnentry)(rs_fma_batch),
+		0, "rs_fma_lanes",
+		VG_(fnptr_to_fnentry)(rs_fma_fns[l->kind][form]),
 		mkIRExprVec_2(IRExpr_GSPTR(),
-			      mkIRExpr_HWord((HWord)n | (l->f64 ? 0 : 16) |
-					     ((HWord)l->kind << 8) | gs << 16)));
-	di->mFx = Ifx_Modify;
-	di->mAddr = mkIRExpr_HWord(base);
-	di->mSize = sizeof rs_fma_buf;
+			      mkIRExpr_HWord((HWord)place[0] |
+					     (HWord)place[1] << 12 |
+					     (HWord)place[2] << 24 |
+					     (HWord)place[3] << 36)));
 	for (Int j = 0; j < 4; j++) {
-		UWord off = (gs >> (12 * j)) & 0xfff;
-		if (off < RS_FMA_GS_MIN)
-			continue; /* the buffer or a slot */
-		di->fxState[nfx].fx = j == 3 ? Ifx_Write : Ifx_Read;
-		di->fxState[nfx].offset = (Int)off;
-		di->fxState[nfx].size = (UShort)(n * sz);
-		di->fxState[nfx].nRepeats = 0;
-		di->fxState[nfx].repeatLen = 0;
-		nfx++;
+		di->fxState[j].fx = j == 3 ? Ifx_Write : Ifx_Read;
+		di->fxState[j].offset = place[j];
+		di->fxState[j].size = (UShort)(n * sz);
+		di->fxState[j].nRepeats = 0;
+		di->fxState[j].repeatLen = 0;
 	}
-	di->nFxState = nfx;
+	di->nFxState = 4;
 	addStmtToIRSB(out, IRStmt_Dirty(di));
-	UWord dst = gs >> 36;
-	if (dst >= RS_FMA_GS_MIN) {
-		/* the results are in the guest state, their PUTs gone; one
-		 * used in other ways too is read back */
-		for (Int k = 0; k < n; k++)
-			if (p->uses[l[k].out] > 1)
-				addStmtToIRSB(out, IRStmt_WrTmp(l[k].out,
-					IRExpr_Get((Int)dst + sz * k,
-						   l->f64 ? Ity_F64 : Ity_F32)));
-		return;
-	}
+	Bool in_reg = ((gs >> 36) & 0xfff) >= RS_FMA_GS_MIN;
+	/* in a guest register: only a result used in other ways too is read
+	 * back (its PUT is gone); elsewhere every result is */
 	for (Int k = 0; k < n; k++)
-		addStmtToIRSB(out, IRStmt_WrTmp(l[k].out, IRExpr_Load(Iend_LE,
-			l->f64 ? Ity_F64 : Ity_F32,
-			rs_tool_addr(out, (const UChar *)rs_fma_buf + 96 +
-				     32 * dst + sz * k, NULL))));
+		if (!in_reg || p->uses[l[k].out] > 1)
+			addStmtToIRSB(out, IRStmt_WrTmp(l[k].out,
+				IRExpr_Get(place[3] + sz * k, ty)));
+	if (in_reg)
+		return;
 	for (Int k = 0; k < n; k++)
 		if (l[k].put_at >= 0)
 			addStmtToIRSB(out, p->in->stmts[l[k].put_at]);
@@ -666,6 +700,7 @@ void rs_fma_plan_free(struct rs_fma_plan *p)
 	VG_(free)(p->lane);
 	VG_(free)(p->uses);
 	VG_(free)(p->first_use);
+	VG_(free)(p->last_use);
 	VG_(free)(p->neg_of);
 	VG_(free)(p->lane_of);
 	VG_(free)(p->get_off);

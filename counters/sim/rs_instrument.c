@@ -192,7 +192,7 @@ static IRExpr *u8(UChar v)
 
 /*
  * Generated code reaches the tool's variables (rs_live, rs_l1_mru,
- * rs_l1_last, rs_fma_buf) from one temporary per block holding the
+ * rs_l1_last) from one temporary per block holding the
  * address of rs_live, loaded from tool_base_ptr where the block first
  * needs it: base + constant (+ index * 8) is one amd64 addressing mode,
  * where VEX materialises a constant 64-bit address with a movabs at every
