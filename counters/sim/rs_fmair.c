@@ -32,6 +32,10 @@
 
 enum { A_KEEP, A_DROP, A_SINGLE, A_BATCH };
 
+/* in a batch's fields (batch_gs): operand j in the buffer, put there as
+ * one vector loaded from memory (operand_in_memory) */
+#define MEM_RUN(j) (1UL << (48 + (j)))
+
 /* slot numbers and guest offsets share a batch's fields; the buffer and
  * the slots end where the second shadow area does */
 STATIC_ASSERT(RS_FMA_SLOTS >= 8 && RS_FMA_SLOTS < RS_FMA_GS_MIN);
@@ -67,6 +71,10 @@ struct rs_fma_plan {
 	Int *get_at;      /* ... and the statement (the batch's) */
 	Int *put_use;     /* the statement of the one PUT of t (-1: none,
 			     -2: several) */
+	Int *load_at;     /* t = LDle:F64/F32(address): the statement, else
+			     -1 */
+	IRTemp *add_base; /* t = Add64(base temp, constant) ... */
+	Long *add_off;    /* ... or t = LDle(base temp + constant) */
 	UChar *slot_of;   /* t is lane slot_lane[t] of a batch result kept
 			     in slot slot_of[t] (0: none) */
 	UChar *slot_lane;
@@ -319,6 +327,42 @@ static UWord output_in_place(const struct rs_fma_plan *p, Int from, Int n,
 	return (UWord)off;
 }
 
+/* Operand j of the n lanes from `from`, batched at statement last: when
+ * lane k's is loaded from the address of lane 0's + k * lane size (one
+ * memory operand), with no store between the first of these loads and
+ * the batch, True: emit_batch loads it again as one vector and puts it
+ * in the buffer at once, so that the helper's vector loads forward from
+ * that put (a faulting address has faulted at the lanes' own loads). */
+static Bool operand_in_memory(const struct rs_fma_plan *p, Int from, Int n,
+			      Int j, Int last)
+{
+	Int sz = p->lane[from].f64 ? 8 : 4, first = last;
+	IRTemp base = IRTemp_INVALID;
+	Long off = 0;
+	for (Int k = 0; k < n; k++) {
+		IRTemp t = tmp_of(p->lane[from + k].arg[j]);
+		if (t == IRTemp_INVALID || t >= (IRTemp)p->ntmp ||
+		    p->load_at[t] < 0 || p->add_base[t] == IRTemp_INVALID)
+			return False;
+		if (k == 0)
+			base = p->add_base[t], off = p->add_off[t];
+		else if (p->add_base[t] != base ||
+			 p->add_off[t] != off + (Long)k * sz)
+			return False;
+		if (p->load_at[t] < first)
+			first = p->load_at[t];
+	}
+	for (Int i = first + 1; i < last; i++)
+		switch (p->in->stmts[i]->tag) {
+		case Ist_Store: case Ist_StoreG: case Ist_CAS: case Ist_LLSC:
+		case Ist_Dirty: case Ist_MBE:
+			return False;
+		default:
+			break;
+		}
+	return True;
+}
+
 /* Operand j of the n lanes from `from`: when lane k's is lane k of one
  * earlier batch's result kept in a slot, that slot; else 0. */
 static UWord operand_in_slot(const struct rs_fma_plan *p, Int from, Int n,
@@ -418,6 +462,8 @@ static void close_insn(struct rs_fma_plan *p, Int from)
 			UWord src = operand_in_place(p, from, n, j, last);
 			if (!src)
 				src = operand_in_slot(p, from, n, j);
+			if (!src && operand_in_memory(p, from, n, j, last))
+				p->batch_gs[last] |= MEM_RUN(j);
 			p->batch_gs[last] |= src << (12 * j);
 		}
 		UWord dst = output_in_place(p, from, n, last);
@@ -444,6 +490,35 @@ static Bool is_rn_madd(const IRExpr *e)
 	return (q->op == Iop_MAddF64 || q->op == Iop_MAddF32) &&
 	       q->arg1->tag == Iex_Const && q->arg1->Iex.Const.con->tag == Ico_U32 &&
 	       q->arg1->Iex.Const.con->Ico.U32 == Irrm_NEAREST;
+}
+
+/* t = e at statement i: an address base temp + constant, or a lane
+ * load from one (struct rs_fma_plan: load_at, add_base, add_off). */
+static void note_address(struct rs_fma_plan *p, IRTemp t, const IRExpr *e,
+			 Int i)
+{
+	IRTemp a;
+	if (e->tag == Iex_Binop && e->Iex.Binop.op == Iop_Add64 &&
+	    e->Iex.Binop.arg2->tag == Iex_Const &&
+	    e->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64 &&
+	    (a = tmp_of(e->Iex.Binop.arg1)) != IRTemp_INVALID) {
+		p->add_base[t] = a;
+		p->add_off[t] = (Long)e->Iex.Binop.arg2->Iex.Const.con->Ico.U64;
+		return;
+	}
+	if (e->tag != Iex_Load || e->Iex.Load.end != Iend_LE ||
+	    (e->Iex.Load.ty != Ity_F64 && e->Iex.Load.ty != Ity_F32) ||
+	    (a = tmp_of(e->Iex.Load.addr)) == IRTemp_INVALID ||
+	    a >= (IRTemp)p->ntmp)
+		return;
+	p->load_at[t] = i;
+	if (p->add_base[a] != IRTemp_INVALID) {
+		p->add_base[t] = p->add_base[a];
+		p->add_off[t] = p->add_off[a];
+	} else {
+		p->add_base[t] = a;
+		p->add_off[t] = 0;
+	}
 }
 
 struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
@@ -475,11 +550,17 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 	p->get_off = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->get_at = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->put_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->load_at = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->add_base = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(IRTemp));
+	p->add_off = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Long));
 	p->slot_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, 1);
 	p->slot_lane = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, 1);
 	p->batch_gs = VG_(calloc)("rlprofsim.fma", p->nst + 1, sizeof(UWord));
-	for (Int t = 0; t < p->ntmp; t++)
+	for (Int t = 0; t < p->ntmp; t++) {
 		p->lane_of[t] = p->get_off[t] = p->put_use[t] = -1;
+		p->load_at[t] = -1;
+		p->add_base[t] = IRTemp_INVALID;
+	}
 	for (Int k = 0; k <= RS_FMA_SLOTS; k++)
 		p->slot_busy[k] = -1;
 	for (Int i = 0; i < in->stmts_used; i++) {
@@ -492,6 +573,7 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 		if (st->tag != Ist_WrTmp || st->Ist.WrTmp.tmp >= (IRTemp)p->ntmp)
 			continue;
 		e = st->Ist.WrTmp.data;
+		note_address(p, st->Ist.WrTmp.tmp, e, i);
 		if (e->tag == Iex_Get &&
 		    (e->Iex.Get.ty == Ity_F64 || e->Iex.Get.ty == Ity_F32)) {
 			p->get_off[st->Ist.WrTmp.tmp] = e->Iex.Get.offset;
@@ -629,12 +711,25 @@ static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
 	IRType ty = l->f64 ? Ity_F64 : Ity_F32;
 	for (Int j = 0; j < 4; j++) {
 		place[j] = batch_place(gs, j);
-		if (!((gs >> (12 * j)) & 0xfff))
+		if (!((gs >> (12 * j)) & 0xfff) && !(j < 3 && (gs & MEM_RUN(j))))
 			vec = False; /* stored lane by lane */
 	}
 	for (Int j = 0; j < 3; j++) {
 		if ((gs >> (12 * j)) & 0xfff)
 			continue; /* in a guest register or a slot */
+		if (gs & MEM_RUN(j)) {
+			const IRStmt *ld = p->in->stmts[
+				p->load_at[tmp_of(l[0].arg[j])]];
+			IRExpr *v = emit(out, n * sz == 32 ? Ity_V256 : Ity_V128,
+					 IRExpr_Load(Iend_LE,
+						     n * sz == 32 ? Ity_V256
+								  : Ity_V128,
+						     deepCopyIRExpr(
+							ld->Ist.WrTmp.data
+							  ->Iex.Load.addr)));
+			addStmtToIRSB(out, IRStmt_Put(place[j], v));
+			continue;
+		}
 		for (Int k = 0; k < n; k++)
 			addStmtToIRSB(out, IRStmt_Put(place[j] + sz * k,
 						      l[k].arg[j]));
@@ -701,6 +796,9 @@ void rs_fma_plan_free(struct rs_fma_plan *p)
 	VG_(free)(p->uses);
 	VG_(free)(p->first_use);
 	VG_(free)(p->last_use);
+	VG_(free)(p->load_at);
+	VG_(free)(p->add_base);
+	VG_(free)(p->add_off);
 	VG_(free)(p->neg_of);
 	VG_(free)(p->lane_of);
 	VG_(free)(p->get_off);

@@ -8,7 +8,8 @@
  * where the fused result differs from a multiply then an add, plus
  * special values (signed zeros, subnormals, infinities, overflow), then a
  * hash of 4096 pseudo-random cases per kind, then chains of FMAs whose
- * results feed the next ones in registers. The test runs it natively and
+ * results feed the next ones in registers, then FMAs with a memory
+ * operand. The test runs it natively and
  * under the simulator and compares the output: bit-identical or not.
  * Each handpicked line ends in "fused!=unfused" when that case tells the
  * two apart natively.
@@ -274,6 +275,70 @@ static void chains(void)
 	       h64, h32);
 }
 
+/* Memory operands: FMAs that read one operand from memory (the
+ * multiplicand in the 231 and 132 forms, the addend in 213), every kind,
+ * f64 and f32, 128 and 256 bits; a simulator may load such an operand
+ * again, as one vector. */
+#define FMA_MEM(INSN, ACC, V, P, T)                                          \
+	__asm__(INSN " %[m], %[v], %[a]"                                      \
+		: [a] "+x"(ACC) : [v] "x"(V), [m] "m"(*(const T *)(P)))
+FMA static void mem64(const double *x, const double *m, double *r)
+{
+	__m256d v = _mm256_loadu_pd(x), acc = _mm256_loadu_pd(m + 8);
+	__m128d v2 = _mm_loadu_pd(x + 4), acc2 = _mm_loadu_pd(m + 12);
+	FMA_MEM("vfmadd231pd", acc, v, m, __m256d);
+	FMA_MEM("vfmsub213pd", acc, v, m + 1, __m256d);
+	FMA_MEM("vfnmadd132pd", acc, v, m + 2, __m256d);
+	FMA_MEM("vfnmsub213pd", acc, v, m + 3, __m256d);
+	FMA_MEM("vfmadd213pd", acc2, v2, m + 4, __m128d);
+	FMA_MEM("vfmsub231pd", acc2, v2, m + 5, __m128d);
+	FMA_MEM("vfnmadd213pd", acc2, v2, m + 6, __m128d);
+	FMA_MEM("vfnmsub132pd", acc2, v2, m + 2, __m128d);
+	_mm256_storeu_pd(r, acc);
+	_mm_storeu_pd(r + 4, acc2);
+}
+
+FMA static void mem32(const float *x, const float *m, float *r)
+{
+	__m256 v = _mm256_loadu_ps(x), acc = _mm256_loadu_ps(m + 8);
+	__m128 v4 = _mm_loadu_ps(x + 8), acc4 = _mm_loadu_ps(m + 16);
+	FMA_MEM("vfmadd231ps", acc, v, m, __m256);
+	FMA_MEM("vfmsub213ps", acc, v, m + 1, __m256);
+	FMA_MEM("vfnmadd132ps", acc, v, m + 2, __m256);
+	FMA_MEM("vfnmsub213ps", acc, v, m + 3, __m256);
+	FMA_MEM("vfmadd213ps", acc4, v4, m + 4, __m128);
+	FMA_MEM("vfmsub231ps", acc4, v4, m + 5, __m128);
+	FMA_MEM("vfnmadd213ps", acc4, v4, m + 6, __m128);
+	FMA_MEM("vfnmsub132ps", acc4, v4, m + 2, __m128);
+	_mm256_storeu_ps(r, acc);
+	_mm_storeu_ps(r + 8, acc4);
+}
+
+static void memory_operands(void)
+{
+	uint64_t h64 = 0xcbf29ce484222325u, h32 = h64;
+	for (int i = 0; i < 512; i++) {
+		double x[6], m[14], r[6];
+		float xf[12], mf[20], rf[12];
+		for (int j = 0; j < 6; j++)
+			x[j] = rand64();
+		for (int j = 0; j < 14; j++)
+			m[j] = rand64();
+		for (int j = 0; j < 12; j++)
+			xf[j] = (float)rand64();
+		for (int j = 0; j < 20; j++)
+			mf[j] = (float)rand64();
+		mem64(x, m, r);
+		mem32(xf, mf, rf);
+		for (int j = 0; j < 6; j++)
+			h64 = mix(h64, bits64(r[j]));
+		for (int j = 0; j < 12; j++)
+			h32 = mix(h32, bits32(rf[j]));
+	}
+	printf("memory operands: f64 hash %016" PRIx64 ", f32 hash %016"
+	       PRIx64 "\n", h64, h32);
+}
+
 static void results(void)
 {
 	static const int w64[] = {1, 2, 4}, w32[] = {1, 4, 8};
@@ -402,6 +467,7 @@ int main(int argc, char **argv)
 	}
 	results();
 	chains();
+	memory_operands();
 #define COUNT(name, fn, lanes)                                               \
 	do {                                                                 \
 		RL_REGION_BEGIN(name);                                       \
