@@ -62,7 +62,7 @@ struct rs_fma_plan {
 	struct lane *lane;
 	Int nlane;
 	/* per temp */
-	Int *uses, *first_use, *last_use;
+	Int *uses, *first_use, *second_use, *last_use;
 	IRExpr **neg_of;  /* t = NegF(x) (through copies): x */
 	Int *lane_of;     /* t is lane k's MAddF result (or its only copy) */
 	Int *get_off;     /* t = GET:F64/F32(offset): the offset, else -1;
@@ -95,6 +95,8 @@ static void use_expr(struct rs_fma_plan *p, const IRExpr *e, Int at)
 		if (t < (IRTemp)p->ntmp) {
 			if (p->uses[t]++ == 0)
 				p->first_use[t] = at;
+			else if (p->uses[t] == 2)
+				p->second_use[t] = at;
 			p->last_use[t] = at;
 		}
 		break;
@@ -234,7 +236,9 @@ static Bool put_may_pass(const struct rs_fma_plan *p, Int from, Int to, Int i)
  * register read in place by the helper, off; else 0 (stored to
  * the buffer). In place only when nothing between the first of these
  * GETs and the batch writes those guest bytes, but the lanes' own PUTs,
- * which move after the batch. */
+ * which move after the batch, and the dropped PUTs of an earlier batch's
+ * results that its helper wrote there (as a chain of FMAs on one
+ * register leaves them). */
 static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
 			      Int j, Int last)
 {
@@ -264,6 +268,12 @@ static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
 			if (p->lane[from + k].put_at == i)
 				own = True;
 		Int o = st->Ist.Put.offset;
+		/* the dropped PUT of an earlier batch's result that its helper
+		 * wrote there itself: nothing new is written */
+		IRTemp u = tmp_of(st->Ist.Put.data);
+		if (p->action[i] == A_DROP && u != IRTemp_INVALID &&
+		    u < (IRTemp)p->ntmp && p->get_off[u] == o)
+			continue;
 		Int size = sizeofIRType(typeOfIRExpr(p->in->tyenv,
 						     st->Ist.Put.data));
 		if (!own && o < off + n * sz && off < o + size)
@@ -420,7 +430,8 @@ static void close_insn(struct rs_fma_plan *p, Int from)
 		ok = p->lane[from].f64 ? (n == 2 || n == 4) : (n == 4 || n == 8);
 	/* a result used before the batch: only as the data of a PUT (VEX
 	 * writes each lane to the guest register at once), which moves after
-	 * the batch when nothing between reads the guest state */
+	 * the batch when nothing between reads the guest state; its other
+	 * uses (a later FMA's operand) come after the batch */
 	Int span = last;
 	for (Int k = from; ok && k < p->nlane; k++) {
 		struct lane *l = &p->lane[k];
@@ -429,8 +440,8 @@ static void close_insn(struct rs_fma_plan *p, Int from)
 		if (!p->uses[l->out] || p->first_use[l->out] > last)
 			continue;
 		u = p->in->stmts[p->first_use[l->out]];
-		if (p->uses[l->out] != 1 || u->tag != Ist_Put ||
-		    tmp_of(u->Ist.Put.data) != l->out)
+		if (u->tag != Ist_Put || tmp_of(u->Ist.Put.data) != l->out ||
+		    (p->uses[l->out] > 1 && p->second_use[l->out] <= last))
 			ok = False;
 		l->put_at = p->first_use[l->out];
 		if (l->put_at < span)
@@ -544,6 +555,7 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 	p->lane = VG_(calloc)("rlprofsim.fma", nmadd, sizeof *p->lane);
 	p->uses = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->first_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
+	p->second_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->last_use = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
 	p->neg_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(IRExpr *));
 	p->lane_of = VG_(calloc)("rlprofsim.fma", p->ntmp + 1, sizeof(Int));
@@ -795,6 +807,7 @@ void rs_fma_plan_free(struct rs_fma_plan *p)
 	VG_(free)(p->lane);
 	VG_(free)(p->uses);
 	VG_(free)(p->first_use);
+	VG_(free)(p->second_use);
 	VG_(free)(p->last_use);
 	VG_(free)(p->load_at);
 	VG_(free)(p->add_base);
