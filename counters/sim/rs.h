@@ -99,6 +99,11 @@ VG_REGPARM(2) void rs_cache_modify_slow(Addr a, UWord size);
 #define RS_MRU_N 1024
 extern UWord rs_l1_mru[RS_MRU_N];
 #define RS_LAST_N 4096 /* L1 sets with two lines kept, at most */
+/* Generated code tests the last line of an access inline only above this
+ * many bytes: smaller accesses cross a line only when misaligned, and
+ * one that does calls the helper (32-byte vectors at malloc's 16-byte
+ * alignment cross one time in four). */
+#define RS_ONE_LINE_TEST_MAX 16
 extern UWord rs_l1_last[RS_LAST_N];
 extern UWord rs_l1_last_mask;
 VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size);

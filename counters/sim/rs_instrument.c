@@ -314,8 +314,12 @@ static IRExpr *emit_mru_test(IRSB *out, Int kind, IRExpr *line)
  * The guard of the call that simulates an unguarded access: false when
  * each line of the access (first = addr >> 6, and last = (addr + size -
  * 1) >> 6 when size > 1: the same line or the next) is one of the two
- * most recent lines of its L1 set, whose order alone the access changes.
- * line[] gets first and last (NULL for size 1), for emit_mru_last.
+ * most recent lines of its L1 set, whose order alone the access changes;
+ * up to RS_ONE_LINE_TEST_MAX bytes, when the access stays in its first line
+ * and that line is one of them. line[] gets the lines whose rs_l1_last
+ * emit_mru_last writes after the access: first and last (NULL for size
+ * 1), or the last alone up to RS_ONE_LINE_TEST_MAX bytes (when it is not
+ * the first, the helper has written both, in order).
  */
 static IRExpr *emit_mru_miss(IRSB *out, Int kind, IRExpr *addr, Int size,
 			     IRExpr *line[2])
@@ -329,8 +333,16 @@ static IRExpr *emit_mru_miss(IRSB *out, Int kind, IRExpr *addr, Int size,
 	if (size > 1) {
 		IRExpr *end = emit_bin(out, Iop_Add64, addr, u64(size - 1));
 		line[1] = emit_bin(out, Iop_Shr64, end, u8(RS_LINE_SHIFT));
-		x = emit_bin(out, Iop_Or64, x,
-			     emit_mru_test(out, kind, line[1]));
+		if (size <= RS_ONE_LINE_TEST_MAX) {
+			x = emit_bin(out, Iop_Or64, x,
+				     emit_bin(out, Iop_Xor64, line[0],
+					      line[1]));
+			line[0] = line[1];
+			line[1] = NULL;
+		} else {
+			x = emit_bin(out, Iop_Or64, x,
+				     emit_mru_test(out, kind, line[1]));
+		}
 	}
 	g = newIRTemp(out->tyenv, Ity_I1);
 	addStmtToIRSB(out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, x,

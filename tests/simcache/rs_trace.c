@@ -72,14 +72,18 @@ static UWord mru_test(UWord line, int store)
 static void access(Addr a, UWord size, int store)
 {
 	UWord first = a >> RS_LINE_SHIFT, last = (a + size - 1) >> RS_LINE_SHIFT;
-	if (!mru_mode || (mru_test(first, store) | mru_test(last, store))) {
+	int small = size <= RS_ONE_LINE_TEST_MAX; /* one line tested */
+	UWord miss = mru_test(first, store) |
+		     (small ? first ^ last : mru_test(last, store));
+	if (!mru_mode || miss) {
 		if (store)
 			rs_cache_write_slow(a, size);
 		else
 			rs_cache_read_slow(a, size);
 	}
 	if (mru_mode) {
-		rs_l1_last[first & rs_l1_last_mask] = first;
+		if (!small)
+			rs_l1_last[first & rs_l1_last_mask] = first;
 		rs_l1_last[last & rs_l1_last_mask] = last;
 	}
 }
