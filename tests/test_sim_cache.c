@@ -8,7 +8,8 @@
  * the model, for several hierarchies (one with an L1 whose set count is
  * not a power of two), every write-back mode, a random trace and streams
  * that share L1 sets; a store that misses L1, charged from what the fill
- * walk finds, is charged as a search of every level first would; a store
+ * walk finds, and a dirty eviction trusting its hint are charged as a
+ * search of every level would; a store
  * stream over more than the caches hold moves each of its lines once
  * across every boundary; and a flush (a counter read) leaves the LRU
  * order as it was.
@@ -83,11 +84,13 @@ Test(sim_cache, store_miss_charge_matches_a_search_first)
 {
 	/* Cause mode charges a store that misses L1 from what the fill walk
 	 * finds below (and from the lines its write-backs push out) instead
-	 * of searching every level first, as rs-trace-full does. Small, few-
-	 * way levels (one L2 smaller than its L1, so levels hold lines that
-	 * the level above has not) push the stored line itself out during
-	 * its own access, dirty or clean, and leave it clean in one level
-	 * and dirty in the next. */
+	 * of searching every level first, and a dirty eviction looks for the
+	 * line above only when its entry's hint says a level above may hold
+	 * it; rs-trace-full searches every time. Small, few-way levels (one
+	 * L2 smaller than its L1, so levels hold lines that the level above
+	 * has not) push the stored line itself out during its own access,
+	 * dirty or clean, before its walk has set the hints below, and leave
+	 * it clean in one level and dirty in the next. */
 	static const char *const caches[] = {
 		"1K:2,2K:2,4K:2", "2K:4,1K:2,8K:4", "4K:4,2K:2,64K:8"};
 	static const char *const traces[] = {"random", "alias"};

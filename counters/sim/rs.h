@@ -92,10 +92,13 @@ VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size);
 VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size);
 /* read_slow then write_slow, for a load and a store of the same bytes */
 VG_REGPARM(2) void rs_cache_modify_slow(Addr a, UWord size);
-/* Per line low bits, the L1 entry (line << 1 | dirty) of a line that is
- * one of the two most recent lines of its L1 set, or another value; per
- * L1 set (line & rs_l1_last_mask), the line accessed last, which generated
- * code writes after each access (see rs_cache.c). */
+/* an entry of the cache model: line << RS_ENTRY_SHIFT | flags (bit 0:
+ * dirty; bit 1, below L1: a level above may hold the line) */
+#define RS_ENTRY_SHIFT 2
+/* Per line low bits, the L1 entry (line << RS_ENTRY_SHIFT | dirty) of a
+ * line that is one of the two most recent lines of its L1 set, or another
+ * value; per L1 set (line & rs_l1_last_mask), the line accessed last,
+ * which generated code writes after each access (see rs_cache.c). */
 #define RS_MRU_N 1024
 extern UWord rs_l1_mru[RS_MRU_N];
 #define RS_LAST_N 4096 /* L1 sets with two lines kept, at most */

@@ -36,7 +36,9 @@
  * counted helpers below are for guarded ones.)
  *
  * Each set is an array of `ways` entries in recency order (MRU first);
- * an entry is line << 1 | dirty, or RS_EMPTY. rs_l1_mru, indexed by a
+ * an entry is line << RS_ENTRY_SHIFT | above | dirty (RS_ABOVE, below
+ * L1: a hint that a level above may hold the line, which spares a dirty
+ * eviction the search above it in cause mode), or RS_EMPTY. rs_l1_mru, indexed by a
  * line's low bits, holds the entry of a line while it is one of the two
  * most recent lines of its L1 set (else another line's, or RS_EMPTY):
  * generated code compares an access's line with it and calls a *_slow
@@ -60,18 +62,29 @@
 #include "pub_tool_mallocfree.h"
 
 /* Built with RS_CACHE_CHECK_ALL (tests/simcache only), every access walks
- * the model and a store that misses L1 is charged by searching the lower
- * levels first: the reference that the MRU shortcut and the charge left
- * to the fill walk (store_line) are checked against. */
+ * the model, a store that misses L1 is charged by searching the lower
+ * levels first and a dirty eviction searches the levels above whatever
+ * its hint (RS_ABOVE): the reference that the MRU shortcut, the charge
+ * left to the fill walk (store_line) and the hints are checked against. */
 #ifdef RS_CACHE_CHECK_ALL
 #define MRU_SKIP(cond) 0
 #define DEFER_STORE_CHARGE 0
+#define TRUST_HINTS 0
 #else
 #define MRU_SKIP(cond) (cond)
 #define DEFER_STORE_CHARGE 1
+#define TRUST_HINTS 1
 #endif
 
-#define RS_EMPTY ((UWord)-2) /* even, never a real line << 1 */
+#define RS_EMPTY ((UWord)-2) /* clean, never a real line's entry */
+#define RS_KEYMASK (~((1UL << RS_ENTRY_SHIFT) - 1))
+#define RS_DIRTY 1UL
+/* Below L1: a level above may hold the line. Set when a fill passes
+ * through (the line goes on up); when a write-back brings the line,
+ * taken from the entry it leaves (none from L1); never cleared when a
+ * level above drops a clean line, so a hint may be stale but a line that
+ * a level above holds always has it. */
+#define RS_ABOVE 2UL
 #define RS_LINE_BYTES (1UL << RS_LINE_SHIFT)
 
 struct level {
@@ -104,7 +117,7 @@ static inline UWord *mru_of(UWord line)
 static inline void mru_forget(UWord line)
 {
 	UWord *m = mru_of(line);
-	if ((*m >> 1) == line)
+	if ((*m >> RS_ENTRY_SHIFT) == line)
 		*m = RS_EMPTY;
 }
 
@@ -197,7 +210,7 @@ void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
 		 ? 2 : 1;
 	rs_l1_last_mask = l1_top == 2 ? lv[0].set_mask : 0;
 	for (UWord k = 0; k < RS_LAST_N; k++)
-		rs_l1_last[k] = RS_EMPTY >> 1;
+		rs_l1_last[k] = RS_EMPTY >> RS_ENTRY_SHIFT;
 }
 
 static inline UWord *set_of(const struct level *L, UWord line)
@@ -219,14 +232,19 @@ static inline void log_dirty(struct level *L, UWord line)
 /* Entry of line in L, or NULL; no recency change. */
 static UWord *find(const struct level *L, UWord line)
 {
-	UWord *set = set_of(L, line), key = line << 1;
+	UWord *set = set_of(L, line), key = line << RS_ENTRY_SHIFT;
 	for (UWord w = 0; w < L->ways; w++)
-		if ((set[w] & ~1UL) == key)
+		if ((set[w] & RS_KEYMASK) == key)
 			return &set[w];
 	return NULL;
 }
 
-static void writeback(Int from, UWord line);
+static void writeback(Int from, UWord entry);
+
+/* The line access_line is bringing into L1 (RS_EMPTY: none): it is in
+ * L1 from the start, but the levels below that its fill walk has not
+ * reached yet may still hint that no level above holds it. */
+static UWord walk_line = RS_EMPTY;
 
 /* Cause mode, a store that misses L1: charge_store's search of the lower
  * levels is left to the fill walk that follows (access_line), which looks
@@ -274,30 +292,31 @@ static Bool dirty_above(Int i, UWord line)
 }
 
 /* Look line up in level i, making it MRU; on a miss install it and evict
- * the LRU entry (written back when dirty). Returns True on a hit. One
- * pass: each entry moves down one way until the line is found (it then
- * goes to the front) or falls off the end (the evicted one). */
-static Bool touch(Int i, UWord line, UWord dirty)
+ * the LRU entry (written back when dirty). Returns True on a hit. dirty
+ * (RS_DIRTY) is or-ed into the entry; below L1, above (RS_ABOVE or 0)
+ * replaces its hint that a level above may hold the line. One pass: each
+ * entry moves down one way until the line is found (it then goes to the
+ * front) or falls off the end (the evicted one). */
+static Bool touch(Int i, UWord line, UWord dirty, UWord above)
 {
 	struct level *L = &lv[i];
-	UWord *set = set_of(L, line), key = line << 1, ways = L->ways;
-	UWord prev = set[0], cur;
+	UWord *set = set_of(L, line), key = line << RS_ENTRY_SHIFT;
+	UWord ways = L->ways, prev = set[0], cur;
 
-	if ((prev & ~1UL) == key) {
-		if (dirty && !(prev & 1)) {
-			set[0] = prev | 1;
+	if ((prev & RS_KEYMASK) == key) {
+		set[0] = (prev & ~RS_ABOVE) | dirty | above;
+		if (dirty && !(prev & RS_DIRTY))
 			became_dirty(i, line);
-		}
 		return True;
 	}
-	set[0] = key | dirty;
+	set[0] = key | dirty | above;
 	for (UWord w = 1; w < ways; w++) {
 		cur = set[w];
 		set[w] = prev;
-		if ((cur & ~1UL) == key) {
-			if (dirty && !(cur & 1))
+		if ((cur & RS_KEYMASK) == key) {
+			if (dirty && !(cur & RS_DIRTY))
 				became_dirty(i, line);
-			set[0] = cur | dirty;
+			set[0] = (cur & ~RS_ABOVE) | dirty | above;
 			return True;
 		}
 		prev = cur;
@@ -309,22 +328,32 @@ static Bool touch(Int i, UWord line, UWord dirty)
 	} else if (dirty) {
 		became_dirty(i, line);
 	}
-	if (prev != RS_EMPTY && (prev & 1)) {
-		if ((prev >> 1) == store_line && i < store_dirty_at)
+	if (prev != RS_EMPTY && (prev & RS_DIRTY)) {
+		if ((prev >> RS_ENTRY_SHIFT) == store_line &&
+		    i < store_dirty_at)
 			store_dirty_at = i;
-		writeback(i, prev >> 1);
+		writeback(i, prev);
 	}
 	return False;
 }
 
-/* A dirty line leaves level i: it crosses boundary i+1 and is written
- * into level i+1 (or DRAM below the last level). */
-static void writeback(Int i, UWord line)
+/* A dirty entry leaves level i: its line crosses boundary i+1 and is
+ * written into level i+1 (or DRAM below the last level). In cause mode
+ * the crossing is charged only when a level above still holds the line
+ * dirty, looked for only when the entry's hint says a level above may
+ * hold it at all. The line is in no level above i+1 once it has left i
+ * but where the entry's hint says (L1 has none above it). */
+static void writeback(Int i, UWord entry)
 {
-	if (rs_bounds != RS_BOUNDS_CAUSE || dirty_above(i, line))
+	UWord line = entry >> RS_ENTRY_SHIFT;
+	UWord above = i > 0 ? entry & RS_ABOVE : 0;
+	if (line == walk_line)
+		above = RS_ABOVE; /* in L1 already, its hints not yet set */
+	if (rs_bounds != RS_BOUNDS_CAUSE ||
+	    ((above || !TRUST_HINTS) && dirty_above(i, line)))
 		rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
 	if (i + 1 < nlv)
-		touch(i + 1, line, 1);
+		touch(i + 1, line, RS_DIRTY, above);
 }
 
 /* Cause mode: the charge of a store that missed L1 (store_line), once the
@@ -357,8 +386,8 @@ static UWord *l1_set(UWord line)
 	UWord *set = set_of(&lv[0], line);
 	if (l1_top == 2) {
 		UWord last = rs_l1_last[line & rs_l1_last_mask];
-		if (set[1] != RS_EMPTY && (set[1] >> 1) == last &&
-		    (set[0] >> 1) != last) {
+		if (set[1] != RS_EMPTY && (set[1] >> RS_ENTRY_SHIFT) == last &&
+		    (set[0] >> RS_ENTRY_SHIFT) != last) {
 			UWord t = set[0];
 			set[0] = set[1];
 			set[1] = t;
@@ -378,21 +407,23 @@ static void access_line(UWord line, UWord dirty)
 
 	prev[0] = set[0];
 	prev[1] = l1_top == 2 ? set[1] : RS_EMPTY;
-	if (!touch(0, line, dirty)) {
+	walk_line = line;
+	if (!touch(0, line, dirty, 0)) {
 		Int i = 0;
 		do
 			rs_live[RS_B1_R + 2 * i] += RS_LINE_BYTES;
-		while (++i < nlv && !touch(i, line, 0));
+		while (++i < nlv && !touch(i, line, 0, RS_ABOVE));
 		if (store_line == line)
 			charge_store_missed(line, i);
 	}
+	walk_line = RS_EMPTY;
 	/* prev[l1_top - 1] has left the first l1_top ways, unless it is
 	 * line (then no line has) */
 	UWord out = prev[l1_top - 1];
-	if (out != RS_EMPTY && (out >> 1) != line)
-		mru_forget(out >> 1);
+	if (out != RS_EMPTY && (out >> RS_ENTRY_SHIFT) != line)
+		mru_forget(out >> RS_ENTRY_SHIFT);
 	if (l1_top == 2 && set[1] != RS_EMPTY)
-		*mru_of(set[1] >> 1) = set[1];
+		*mru_of(set[1] >> RS_ENTRY_SHIFT) = set[1];
 	*mru_of(line) = set[0];
 	rs_l1_last[line & rs_l1_last_mask] = line;
 }
@@ -403,7 +434,7 @@ VG_REGPARM(2) void rs_cache_read_slow(Addr a, UWord size)
 	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
 
 	for (; line <= last; line++) {
-		if (MRU_SKIP((*mru_of(line) >> 1) == line))
+		if (MRU_SKIP((*mru_of(line) >> RS_ENTRY_SHIFT) == line))
 			rs_l1_last[line & rs_l1_last_mask] = line;
 		else
 			access_line(line, 0);
@@ -416,7 +447,8 @@ VG_REGPARM(2) void rs_cache_write_slow(Addr a, UWord size)
 	UWord last = (a + size - 1) >> RS_LINE_SHIFT;
 
 	for (; line <= last; line++) {
-		if (MRU_SKIP(*mru_of(line) == (line << 1 | 1)))
+		if (MRU_SKIP(*mru_of(line) ==
+			     (line << RS_ENTRY_SHIFT | RS_DIRTY)))
 			rs_l1_last[line & rs_l1_last_mask] = line;
 		else
 			access_line(line, 1);
@@ -478,10 +510,10 @@ VG_REGPARM(2) void rs_cache_write_nt(Addr a, UWord size)
  * flushed in its turn) or goes on down to DRAM. */
 static void flush_entry(Int i, UWord *e)
 {
-	UWord line = *e >> 1;
-	*e &= ~1UL;
-	if (i == 0 && *mru_of(line) == (line << 1 | 1))
-		*mru_of(line) = line << 1; /* clean now */
+	UWord line = *e >> RS_ENTRY_SHIFT;
+	*e &= ~RS_DIRTY;
+	if (i == 0 && *mru_of(line) == (line << RS_ENTRY_SHIFT | RS_DIRTY))
+		*mru_of(line) = line << RS_ENTRY_SHIFT; /* clean now */
 	for (Int j = i; j < nlv; j++) {
 		rs_live[RS_B1_W + 2 * j] += RS_LINE_BYTES;
 		if (j + 1 < nlv) {

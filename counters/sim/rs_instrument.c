@@ -295,7 +295,8 @@ enum { M_READ, M_WRITE, M_MODIFY }; /* modify: load then store */
 
 /* Non-zero unless line is one of the two most recent lines of its L1 set
  * (dirty already, for a store): m = rs_l1_mru[line & (RS_MRU_N - 1)];
- * load: (m >> 1) ^ line; store: m ^ (line << 1 | 1). */
+ * load: (m >> RS_ENTRY_SHIFT) ^ line; store: m ^ (line << RS_ENTRY_SHIFT
+ * | 1). */
 static IRExpr *emit_mru_test(IRSB *out, Int kind, IRExpr *line)
 {
 	IRExpr *m = emit_bin(out, Iop_And64, line, u64(RS_MRU_N - 1));
@@ -303,10 +304,12 @@ static IRExpr *emit_mru_test(IRSB *out, Int kind, IRExpr *line)
 				      rs_tool_addr(out, rs_l1_mru, m)));
 	if (kind == M_READ)
 		return emit_bin(out, Iop_Xor64,
-				emit_bin(out, Iop_Shr64, m, u8(1)), line);
+				emit_bin(out, Iop_Shr64, m, u8(RS_ENTRY_SHIFT)),
+				line);
 	return emit_bin(out, Iop_Xor64, m,
 			emit_bin(out, Iop_Or64,
-				 emit_bin(out, Iop_Shl64, line, u8(1)),
+				 emit_bin(out, Iop_Shl64, line,
+					  u8(RS_ENTRY_SHIFT)),
 				 u64(1)));
 }
 

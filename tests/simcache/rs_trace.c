@@ -64,7 +64,8 @@ static int mru_mode;
 static UWord mru_test(UWord line, int store)
 {
 	UWord m = rs_l1_mru[line & (RS_MRU_N - 1)];
-	return store ? m ^ (line << 1 | 1) : (m >> 1) ^ line;
+	return store ? m ^ (line << RS_ENTRY_SHIFT | 1)
+		     : (m >> RS_ENTRY_SHIFT) ^ line;
 }
 
 /* What emit_mru_miss and emit_mru_last (rs_instrument.c) generate
