@@ -38,9 +38,10 @@
  * Each set is an array of `ways` entries in recency order (MRU first);
  * an entry is line << RS_ENTRY_SHIFT | above | dirty (RS_ABOVE, below
  * L1: a hint that a level above may hold the line, which spares a dirty
- * eviction the search above it in cause mode), or RS_EMPTY. rs_l1_mru, indexed by a
- * line's low bits, holds the entry of a line while it is one of the two
- * most recent lines of its L1 set (else another line's, or RS_EMPTY):
+ * eviction the search above it in cause mode), or RS_EMPTY. rs_l1_mru,
+ * indexed by a line's low bits, holds the entry of a line while it is
+ * one of the two most recent lines of its L1 set (else another line's,
+ * or RS_EMPTY):
  * generated code compares an access's line with it and calls a *_slow
  * helper only when it differs, so each stream of a loop calls once per
  * line even when several streams interleave, and two streams that share
@@ -364,11 +365,11 @@ static void writeback(Int i, UWord entry)
 static void charge_store_missed(UWord line, Int hit)
 {
 	Int d = hit;
-	if (d < nlv && !(set_of(&lv[d], line)[0] & 1)) {
+	if (d < nlv && !(set_of(&lv[d], line)[0] & RS_DIRTY)) {
 		/* the walk made it MRU there, clean: look below */
 		for (d++; d < nlv; d++) {
 			const UWord *e = find(&lv[d], line);
-			if (e && (*e & 1))
+			if (e && (*e & RS_DIRTY))
 				break;
 		}
 	}

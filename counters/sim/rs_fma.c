@@ -8,9 +8,9 @@
  * whose rounding mode is the constant round-to-nearest (the mode VEX
  * gives every SSE/AVX FMA) by a call to the helpers below (a lane alone:
  * a clean helper; the lanes of one instruction: rs_fma_fns, on the
- * guest state and the buffer and slots in its shadow), which this file, compiled with
- * -mfma, computes with hardware vfmadd: the same correctly rounded result
- * (IEEE 754 fusedMultiplyAdd), bit for bit.
+ * guest state and the buffer and slots in its shadow), which this file,
+ * compiled with -mfma, computes with hardware vfmadd: the same correctly
+ * rounded result (IEEE 754 fusedMultiplyAdd), bit for bit.
  * VEX writes vfmsub as MAdd(a, b, Neg c), vfnmadd as Neg(MAdd(a, b,
  * Neg c)) and vfnmsub as Neg(MAdd(a, b, c)): rs_fmair.c recognises
  * these and calls the matching instruction, so that signed zeros and NaN

@@ -9,8 +9,9 @@
  * special values (signed zeros, subnormals, infinities, overflow), then a
  * hash of 4096 pseudo-random cases per kind, then chains of FMAs whose
  * results feed the next ones in registers, then FMAs with a memory
- * operand and a result kept in its register that feeds the next FMA. The test runs it natively and
- * under the simulator and compares the output: bit-identical or not.
+ * operand and a result kept in its register that feeds the next FMA.
+ * The test runs it natively and under the simulator and compares the
+ * output: bit-identical or not.
  * Each handpicked line ends in "fused!=unfused" when that case tells the
  * two apart natively.
  *
