@@ -766,6 +766,51 @@ Test(probe, csv_header_and_cache_file, .timeout = 300)
 #endif
 #endif
 
+/* Does a quick probe's sweep show what a quiet machine shows: each
+ * claimed level's plateau ending near its claim, and the 1-thread roofs
+ * falling from level to level? A sweep that a burst of load from the
+ * rest of the suite disturbed may not (a missed drop merges L1 into L2). */
+static int sweep_plausible(const struct rl_machine *m,
+			   const struct rl_level_claim *cl, size_t nc)
+{
+	for (size_t i = 0; i < nc && i < m->n_levels; i++)
+		if (!cl[i].absurd && m->levels[i].effective_bytes >
+					     cl[i].bytes * 3 / 2)
+			return 0;
+	double prev = 0;
+	for (int lvl = 1; lvl <= 9; lvl++) {
+		char name[8];
+		snprintf(name, sizeof name, "L%d", lvl);
+		for (size_t i = 0; i < m->n_bw; i++)
+			if (m->bw[i].threads == 1 &&
+			    !strcmp(m->bw[i].level, name)) {
+				if (prev > 0 && m->bw[i].stream_gbs > prev)
+					return 0;
+				prev = m->bw[i].stream_gbs;
+			}
+	}
+	return 1;
+}
+
+/* `rlprof probe --quick --force` into dir's cache, loaded into m. */
+static void quick_probe(const char *dir, struct rl_machine *m)
+{
+	char cmd[512], msg[2048], cache[4096], err[512];
+	snprintf(cmd, sizeof cmd,
+		 "XDG_CACHE_HOME='%s' '" RL_BUILD_DIR
+		 "/bin/rlprof' probe --quick --force >/dev/null 2>'%s/err'",
+		 dir, dir);
+	int rc = system(cmd);
+	if (rc)
+		skip_if_too_busy(dir);
+	probe_stderr(dir, msg, sizeof msg);
+	cr_assert_eq(rc, 0, "%s", msg);
+	setenv("XDG_CACHE_HOME", dir, 1);
+	cr_assert_eq(rl_machine_cache_path(cache, sizeof cache, err,
+					   sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_machine_load(cache, m, err, sizeof err), 0, "%s", err);
+}
+
 Test(probe, quick_probe_names_levels_from_the_claims, .timeout = 300)
 {
 	char dir[] = "/tmp/rlprof-test-levels-XXXXXX", cmd[512], err[512];
@@ -778,27 +823,21 @@ Test(probe, quick_probe_names_levels_from_the_claims, .timeout = 300)
 	cr_assert_not_null(mkdtemp(dir));
 	if (access(RL_BUILD_DIR "/bin/rlprof", X_OK))
 		cr_skip_test("no rlprof at " RL_BUILD_DIR "/bin");
-	snprintf(cmd, sizeof cmd,
-		 "XDG_CACHE_HOME='%s' '" RL_BUILD_DIR
-		 "/bin/rlprof' probe --quick --force >/dev/null 2>'%s/err'",
-		 dir, dir);
-	int rc = system(cmd);
-	char msg[2048];
-	if (rc)
-		skip_if_too_busy(dir);
-	probe_stderr(dir, msg, sizeof msg);
-	cr_assert_eq(rc, 0, "%s", msg);
 
 	static struct rl_cpu cpu;
 	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
 	struct rl_level_claim cl[8];
 	size_t nc = rl_level_claims(&cpu, cl, 8);
-	char cache[4096];
-	setenv("XDG_CACHE_HOME", dir, 1);
-	cr_assert_eq(rl_machine_cache_path(cache, sizeof cache, err,
-					   sizeof err), 0, "%s", err);
 	static struct rl_machine m;
-	cr_assert_eq(rl_machine_load(cache, &m, err, sizeof err), 0, "%s", err);
+	quick_probe(dir, &m);
+	/* one more sweep when this one looks disturbed; the assertions
+	 * below hold the second to the same rules */
+	if (!sweep_plausible(&m, cl, nc)) {
+		cr_log_warn("the quick probe's sweep looks disturbed (a level "
+			    "beyond its claim, or a roof above the one "
+			    "before): probing once more");
+		quick_probe(dir, &m);
+	}
 	cr_expect_eq(m.version, RL_MACHINE_VERSION);
 	cr_expect(m.loadavg1 >= 0, "load average recorded");
 	/* levels[]: one per claimed level, as claimed */
