@@ -11,8 +11,9 @@
  * walk finds, and a dirty eviction trusting its hint are charged as a
  * search of every level would; a store
  * stream over more than the caches hold moves each of its lines once
- * across every boundary; and a flush (a counter read) leaves the LRU
- * order as it was.
+ * across every boundary; and a flush (a counter read), a non-temporal
+ * store and an access across two lines that generated code keeps inline
+ * leave the LRU order as it is.
  */
 #include "test_e2e_util.h"
 
@@ -159,6 +160,17 @@ Test(sim_cache, lru_order_survives_a_flush)
 	 * raw, as it is never evicted) */
 	static const long long writes[3] = {64, 64, 0};
 	expect_lru("lru", 4, writes);
+}
+
+Test(sim_cache, lru_order_survives_an_inline_access_across_lines)
+{
+	/* A, B and the line before A loaded, then 32 bytes across that line
+	 * into A with no call (A the most recent, known to generated code
+	 * only, through the second line's rs_l1_last), C evicts B, A hits,
+	 * B misses: 5 lines read from below L1 (6 if the model took B for
+	 * the most recent) */
+	static const long long writes[3] = {0, 0, 0};
+	expect_lru("lru-cross", 5, writes);
 }
 
 Test(sim_cache, lru_order_survives_a_non_temporal_store)

@@ -21,6 +21,11 @@
  *             (invalidated, its way still the most recent), load C
  *             (evicts B), load B (a miss);
  *             stores:N: 8-byte stores over N bytes, in order;
+ *             lru-cross: lines A, B, C of one L1 set of 2 ways: load A,
+ *             B, the line before A (another set), then 32 bytes across
+ *             that line into A (both among the most recent of their sets:
+ *             no call; A is now the most recent), load C (evicts B),
+ *             load A (a hit), load B (a miss);
  *             lru: lines A, B, C of one L1 set (2 ways or more): store A,
  *             load B, load A, flush, load C (evicts B, the least recently
  *             used), load A (a hit), load B (a miss)
@@ -151,7 +156,7 @@ int main(int argc, char **argv)
 	Int n;
 
 	if (argc != 5) {
-		fprintf(stderr, "usage: rs-trace CACHES cause|region|raw slow|mru random|alias|stores:N|lru|lru-nt\n");
+		fprintf(stderr, "usage: rs-trace CACHES cause|region|raw slow|mru random|alias|stores:N|lru|lru-nt|lru-cross\n");
 		return 2;
 	}
 	n = rs_parse_caches(argv[1], spec, err, (Int)sizeof err);
@@ -183,6 +188,16 @@ int main(int argc, char **argv)
 		access(line[1], 8, 0);
 		access(line[0], 8, 0);
 		rs_cache_flush();
+		access(line[2], 8, 0);
+		access(line[0], 8, 0);
+		access(line[1], 8, 0);
+	} else if (!strcmp(argv[4], "lru-cross")) {
+		Addr line[3];
+		one_set_lines(&spec[0], line);
+		access(line[0], 8, 0);
+		access(line[1], 8, 0);
+		access(line[0] - 64, 8, 0);
+		access(line[0] - 16, 32, 0); /* the line before, then A */
 		access(line[2], 8, 0);
 		access(line[0], 8, 0);
 		access(line[1], 8, 0);
