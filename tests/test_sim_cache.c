@@ -9,11 +9,10 @@
  * not a power of two), every write-back mode, a random trace and streams
  * that share L1 sets; a store that misses L1, charged from what the fill
  * walk finds, and a dirty eviction trusting its hint are charged as a
- * search of every level would; a store
- * stream over more than the caches hold moves each of its lines once
- * across every boundary; and a flush (a counter read), a non-temporal
- * store and an access across two lines that generated code keeps inline
- * leave the LRU order as it is.
+ * search of every level would; a store stream over more than the caches
+ * hold moves each of its lines once across every boundary; and a flush
+ * (a counter read), a non-temporal store and an access across two lines
+ * that generated code keeps inline leave the LRU order as it is.
  */
 #include "test_e2e_util.h"
 
