@@ -698,11 +698,18 @@ static void emit_single(IRSB *out, const struct lane *l)
 			      emit(out, Ity_I32, IRExpr_Unop(Iop_64to32, r)))));
 }
 
-/* Where field j (0 a, 1 b, 2 c, 3 the result) of a batch is (rs.h): its
- * offset in the guest state or the shadow after it. */
+/* Field j (0 a, 1 b, 2 c, 3 the result) of a batch: 0 the buffer, a slot
+ * number, or a guest register's offset. */
+static UWord batch_field(UWord gs, Int j)
+{
+	return (gs >> (12 * j)) & 0xfff;
+}
+
+/* Where field j of a batch is (rs.h): its offset in the guest state or
+ * the shadow after it. */
 static Int batch_place(UWord gs, Int j)
 {
-	UWord v = (gs >> (12 * j)) & 0xfff;
+	UWord v = batch_field(gs, j);
 	if (v >= RS_FMA_GS_MIN)
 		return (Int)v;
 	return v ? RS_FMA_SLOT((Int)v) : RS_FMA_BUF + 32 * j;
@@ -721,24 +728,20 @@ static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
 	Int sz = l->f64 ? 8 : 4, form, place[4];
 	Bool vec = True;
 	IRType ty = l->f64 ? Ity_F64 : Ity_F32;
+	IRType vty = n * sz == 32 ? Ity_V256 : Ity_V128;
 	for (Int j = 0; j < 4; j++) {
 		place[j] = batch_place(gs, j);
-		if (!((gs >> (12 * j)) & 0xfff) && !(j < 3 && (gs & MEM_RUN(j))))
+		if (!batch_field(gs, j) && !(j < 3 && (gs & MEM_RUN(j))))
 			vec = False; /* stored lane by lane */
 	}
 	for (Int j = 0; j < 3; j++) {
-		if ((gs >> (12 * j)) & 0xfff)
+		if (batch_field(gs, j))
 			continue; /* in a guest register or a slot */
 		if (gs & MEM_RUN(j)) {
 			const IRStmt *ld = p->in->stmts[
 				p->load_at[tmp_of(l[0].arg[j])]];
-			IRExpr *v = emit(out, n * sz == 32 ? Ity_V256 : Ity_V128,
-					 IRExpr_Load(Iend_LE,
-						     n * sz == 32 ? Ity_V256
-								  : Ity_V128,
-						     deepCopyIRExpr(
-							ld->Ist.WrTmp.data
-							  ->Iex.Load.addr)));
+			IRExpr *v = emit(out, vty, IRExpr_Load(Iend_LE, vty,
+				deepCopyIRExpr(ld->Ist.WrTmp.data->Iex.Load.addr)));
 			addStmtToIRSB(out, IRStmt_Put(place[j], v));
 			continue;
 		}
@@ -764,7 +767,7 @@ static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
 	}
 	di->nFxState = 4;
 	addStmtToIRSB(out, IRStmt_Dirty(di));
-	Bool in_reg = ((gs >> 36) & 0xfff) >= RS_FMA_GS_MIN;
+	Bool in_reg = batch_field(gs, 3) >= RS_FMA_GS_MIN;
 	/* in a guest register: only a result used in other ways too is read
 	 * back (its PUT is gone); elsewhere every result is */
 	for (Int k = 0; k < n; k++)
