@@ -2,14 +2,10 @@
 #include "elf_isa.h"
 
 #include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
-#include <libelf.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "rl_error.h"
+#include "elf_file.h"
 
 const char *rl_isa_level_name(enum rl_isa_level level)
 {
@@ -94,27 +90,14 @@ static enum rl_isa_level scan_notes(Elf_Data *data)
 int rl_elf_isa_level(const char *path, enum rl_isa_level *level, char *err,
 		     size_t errlen)
 {
-	Elf *elf = NULL;
+	Elf *elf;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	int fd, rc = 0;
+	int fd, rc;
 
 	*level = RL_ISA_LEVEL_NONE;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		return rl_fail(err, errlen,
-			       e == ENOENT ? RL_ENOENT
-			       : e == EACCES ? RL_EPERM : RL_EIO,
-			       "cannot open '%s': %s", path, strerror(e));
-	}
-	if (elf_version(EV_CURRENT) == EV_NONE ||
-	    !(elf = elf_begin(fd, ELF_C_READ, NULL)) ||
-	    elf_kind(elf) != ELF_K_ELF) {
-		rc = rl_fail(err, errlen, RL_EFORMAT, "'%s' is not an ELF file",
-			     path);
-		goto out;
-	}
+	if ((rc = rl_elf_file_open(path, &fd, &elf, err, errlen)) < 0)
+		return rc;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		Elf_Data *data;
 		enum rl_isa_level l;
@@ -125,9 +108,6 @@ int rl_elf_isa_level(const char *path, enum rl_isa_level *level, char *err,
 		if (l > *level)
 			*level = l;
 	}
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return rc;
+	rl_elf_file_close(fd, elf);
+	return 0;
 }

@@ -21,8 +21,9 @@ enum rl_isa_level {
 	RL_ISA_LEVEL_V4,        /* + AVX-512 F/BW/CD/DQ/VL */
 };
 
-/* The highest level the note names. Fails (RL_ENOENT, RL_EPERM, RL_EIO,
- * RL_EFORMAT) only when the file cannot be read or is not ELF. */
+/* The highest level the note names. Fails (elf_file.h: RL_ENOENT,
+ * RL_EPERM, RL_EIO, RL_EINVAL, RL_EFORMAT) only when the file cannot be
+ * read, is not a regular file or is not ELF. */
 int rl_elf_isa_level(const char *path, enum rl_isa_level *level, char *err,
 		     size_t errlen);
 
