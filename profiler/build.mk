@@ -21,6 +21,12 @@ EVENTS_OBJS  := $(EVENTS_SRCS:%.c=$(OBJ)/%.o)
 
 RUNTIME_LIBS := -lpthread -ldl -lm
 REPORT_LIBS  := -ljansson -lelf -lm
+# inspect/elf_code_isa.c decodes a program's code with Zydis when
+# libzydis-dev is installed (scripts/install-deps); without it, it says so
+ifneq ($(wildcard /usr/include/Zydis/Zydis.h),)
+CFLAGS_profiler_inspect_ += -DRL_HAVE_ZYDIS=1
+REPORT_LIBS  += -lZydis
+endif
 
 RLPROF_SO := $(LIB)/librlprof.so
 RLPROF_A  := $(LIB)/librlprof.a

@@ -38,6 +38,15 @@ $(TESTBIN)/programs/dot-portable: tests/programs/count_with/dot.c $(RLPROF_SO)
 	$(CC) $(ALL_CFLAGS) -march=x86-64-v3 $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(COUNT_WITH_PROGRAMS)
 
+# tests/programs/code_isa/code_isa.c built once per -DISA (test_code_isa.c
+# decodes each): code-isa-0 (no floating-point arithmetic) to code-isa-4
+# (512-bit); plain flags, as the binaries' code is what the tests check
+CODE_ISA_PROGRAMS := $(foreach i,0 1 2 3 4,$(TESTBIN)/programs/code-isa-$(i))
+$(CODE_ISA_PROGRAMS): $(TESTBIN)/programs/code-isa-%: tests/programs/code_isa/code_isa.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -DISA=$* $< -o $@
+tests: $(CODE_ISA_PROGRAMS)
+
 # tests/mpi/: MPI programs of the MPI end-to-end tests (test_e2e_mpi.c),
 # built with Open MPI's mpicc around $(CC) when it is installed; the tests
 # skip when they are absent.

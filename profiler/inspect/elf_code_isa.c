@@ -1,0 +1,147 @@
+/* The width of a program's floating-point arithmetic, from its code
+ * (libelf for the sections, Zydis to decode them). */
+#include "elf_code_isa.h"
+
+#include <elf.h>
+#include <gelf.h>
+#include <string.h>
+
+#ifdef RL_HAVE_ZYDIS
+#include <Zydis/Zydis.h>
+#endif
+
+#include "elf_file.h"
+#include "rl_error.h"
+
+const char *rl_code_isa_ceiling(unsigned widest_bits)
+{
+	switch (widest_bits) {
+	case 64: return "scalar";
+	case 128: return "sse2";
+	case 256: return "avx2";
+	case 512: return "avx512";
+	default: return NULL;
+	}
+}
+
+#ifndef RL_HAVE_ZYDIS
+
+int rl_code_isa_available(void)
+{
+	return 0;
+}
+
+int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
+		    size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	return rl_fail(err, errlen, RL_ENOTSUP,
+		       "cannot read the code of '%s': rlprof was built "
+		       "without an x86 decoder (libzydis-dev)", path);
+}
+
+#else
+
+int rl_code_isa_available(void)
+{
+	return 1;
+}
+
+/* The operations counted as flops (rlprof's flop events and the
+ * simulator count the same ones), without the AVX 'v' prefix. */
+static int is_fp_arith(const char *m)
+{
+	static const char *const ops[] = {"add", "sub", "mul", "div", "sqrt",
+					  "fmadd", "fmsub", "fnmadd",
+					  "fnmsub"};
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+		if (strncmp(m, ops[i], strlen(ops[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* 64, 128, 256 or 512 for floating-point arithmetic, else 0. */
+static unsigned fp_width(const ZydisDecodedInstruction *in)
+{
+	const char *m = ZydisMnemonicGetString(in->mnemonic);
+	size_t n;
+
+	if (!m)
+		return 0;
+	if (m[0] == 'v')
+		m++;
+	n = strlen(m);
+	/* packed (ps, pd) or scalar (ss, sd) single or double */
+	if (n < 5 || (m[n - 2] != 'p' && m[n - 2] != 's') ||
+	    (m[n - 1] != 's' && m[n - 1] != 'd') || !is_fp_arith(m))
+		return 0;
+	if (m[n - 2] == 's')
+		return 64;
+	return in->avx.vector_length ? in->avx.vector_length : 128;
+}
+
+static void scan_code(const ZydisDecoder *dec, const unsigned char *p,
+		      size_t size, struct rl_code_isa *out)
+{
+	ZydisDecodedInstruction in;
+	size_t off = 0;
+
+	while (off < size) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(
+			    dec, NULL, p + off, size - off, &in))) {
+			off++; /* data or padding: step over a byte */
+			continue;
+		}
+		off += in.length;
+		switch (fp_width(&in)) {
+		case 64: out->n[0]++; break;
+		case 128: out->n[1]++; break;
+		case 256: out->n[2]++; break;
+		case 512: out->n[3]++; break;
+		default: break;
+		}
+	}
+}
+
+int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
+		    size_t errlen)
+{
+	static const unsigned bits[4] = {64, 128, 256, 512};
+	ZydisDecoder dec;
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	int fd, rc;
+
+	memset(out, 0, sizeof *out);
+	if ((rc = rl_elf_file_open(path, &fd, &elf, err, errlen)) < 0)
+		return rc;
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64) {
+		rc = rl_fail(err, errlen, RL_EFORMAT,
+			     "'%s' is not an x86-64 ELF file", path);
+		goto out;
+	}
+	if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64,
+					   ZYDIS_STACK_WIDTH_64))) {
+		rc = rl_fail(err, errlen, RL_ENOTSUP,
+			     "the x86 decoder (Zydis) would not start");
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) ||
+		    !(data = elf_getdata(scn, NULL)) || !data->d_buf)
+			continue;
+		scan_code(&dec, data->d_buf, data->d_size, out);
+	}
+	for (int w = 3; w >= 0 && !out->widest_bits; w--)
+		if (out->n[w])
+			out->widest_bits = bits[w];
+out:
+	rl_elf_file_close(fd, elf);
+	return rc;
+}
+
+#endif
