@@ -12,6 +12,8 @@
 #include "test_e2e_util.h"
 #include "test_sim_util.h"
 
+#include "elf_code_isa.h"
+
 #define NATIVE E2E_PROG("dot-native")
 #define PORTABLE E2E_PROG("dot-portable")
 
@@ -112,22 +114,71 @@ Test(count_with, portable_build_counted_against_native_times)
 	sim_run_free(&r);
 }
 
-Test(count_with, unknown_timed_isa_is_said_with_the_way_out)
+/* gcc's note says baseline for -march=native: the ISA is read from the
+ * code (AVX-512 multiplies and adds in dot-native), or, with no decoder
+ * built in, said to be unknown with the way out */
+Test(count_with, timed_isa_read_from_the_code_when_the_note_says_nothing)
 {
 	const char *opts[] = {"--count-with", PORTABLE, NULL};
 	const char *prog[] = {NATIVE, NULL};
 	struct sim_run r;
 	json_t *run;
+	const char *src;
 
 	need_avx512();
 	sim_run(&r, opts, prog);
 	cr_assert_eq(r.res.status, 0, "exit %d: %s", r.res.status, r.res.err);
 	run = load_json(r.dir, "run.json");
+	src = json_string_value(json_object_get(run, "timed_isa_source"));
+	cr_assert_not_null(src);
+	if (rl_code_isa_available()) {
+		cr_assert_str_eq(json_string_value(json_object_get(run,
+								   "timed_isa")),
+				 "avx512");
+		cr_assert(strstr(src, "the code of 'dot-native': its widest "
+				      "floating-point arithmetic is 512-bit"),
+			  "%s", src);
+		cr_assert(strstr(src, "x86-64-baseline"), "%s", src);
+	} else {
+		cr_assert(json_is_null(json_object_get(run, "timed_isa")));
+		cr_assert(strstr(src, "without an x86 decoder"), "%s", src);
+		cr_assert(strstr(src, "--timed-isa"), "%s", src);
+	}
+	json_decref(run);
+	sim_run_free(&r);
+}
+
+/* A timed build with no floating-point arithmetic of its own (its work
+ * in a library, say): unknown, with why and the way out */
+Test(count_with, unknown_timed_isa_is_said_with_the_way_out)
+{
+	const char *opts[] = {"--count-with", PORTABLE, NULL};
+	const char *prog[] = {E2E_PROG("code-isa-0"), NULL};
+	struct sim_run r;
+	json_t *run;
+	const char *src;
+
+	sim_need();
+	e2e_need(PORTABLE);
+	e2e_need(prog[0]);
+	sim_run(&r, opts, prog);
+	cr_assert_eq(r.res.status, 0, "exit %d: %s", r.res.status, r.res.err);
+	run = load_json(r.dir, "run.json");
 	cr_assert(json_is_null(json_object_get(run, "timed_isa")),
-		  "gcc's note says baseline: the ISA is unknown");
-	cr_assert(strstr(json_string_value(
-				 json_object_get(run, "timed_isa_source")),
-			 "--timed-isa"));
+		  "no note, no floating-point code: the ISA is unknown");
+	src = json_string_value(json_object_get(run, "timed_isa_source"));
+	cr_assert_not_null(src);
+	/* the note says baseline (gcc) or is absent (clang) */
+	cr_assert(strncmp(src, "unknown: ", 9) == 0, "%s", src);
+	cr_assert(strstr(src, "GNU property note of 'code-isa-0'") ||
+			  strstr(src, "'code-isa-0' has no GNU property note"),
+		  "%s", src);
+	cr_assert(strstr(src, rl_code_isa_available()
+				      ? "its own code has no floating-point "
+					"arithmetic"
+				      : "without an x86 decoder"),
+		  "%s", src);
+	cr_assert(strstr(src, "say it with --timed-isa"), "%s", src);
 	json_decref(run);
 	sim_run_free(&r);
 }

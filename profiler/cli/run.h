@@ -88,7 +88,8 @@ struct rl_run {
 	char count_program[PATH_MAX];
 	struct rl_elf_info count_elf;
 	char timed_isa[16];
-	char timed_isa_source[PATH_MAX + 160];
+	char timed_isa_source[2 * PATH_MAX + 512];
+	char timed_isa_code[PATH_MAX + 160]; /* why the code scan found none */
 
 	/* --compat (run_compat.c): the region APIs the program imports and
 	 * the shims preloaded for them */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "elf_code_isa.h"
 #include "elf_isa.h"
 #include "run.h"
 
@@ -59,10 +60,54 @@ static void compare_sites(const struct rl_run *run)
 			    said - 8);
 }
 
+/* What the timed build's note says, when it says nothing useful. */
+static void note_said(char *buf, size_t len, const struct rl_run *run,
+		      enum rl_isa_level level)
+{
+	if (level == RL_ISA_LEVEL_NONE)
+		snprintf(buf, len, "'%s' has no GNU property note of its ISA",
+			 run->name);
+	else
+		snprintf(buf, len,
+			 "the GNU property note of '%s' says %s, which "
+			 "compilers write whatever -march was",
+			 run->name, rl_isa_level_name(level));
+}
+
+/* The widest floating-point arithmetic of the timed build's own code
+ * (elf_code_isa.h): true when found; else why not, in timed_isa_code. */
+static bool timed_isa_from_code(struct rl_run *run, const char *note)
+{
+	struct rl_code_isa c;
+	char err[PATH_MAX + 128];
+	const char *isa;
+
+	if (rl_elf_code_isa(run->program, &c, err, sizeof err) < 0) {
+		snprintf(run->timed_isa_code, sizeof run->timed_isa_code, "%s",
+			 err);
+		return false;
+	}
+	isa = rl_code_isa_ceiling(c.widest_bits);
+	if (!isa) {
+		snprintf(run->timed_isa_code, sizeof run->timed_isa_code,
+			 "its own code has no floating-point arithmetic (its "
+			 "libraries are not read)");
+		return false;
+	}
+	snprintf(run->timed_isa, sizeof run->timed_isa, "%s", isa);
+	snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
+		 "the code of '%s': its widest floating-point arithmetic is "
+		 "%u-bit (%lu scalar, %lu 128-bit, %lu 256-bit, %lu 512-bit "
+		 "instructions; shared libraries not read; %s)",
+		 run->name, c.widest_bits, c.n[0], c.n[1], c.n[2], c.n[3],
+		 note);
+	return true;
+}
+
 static void find_timed_isa(struct rl_run *run)
 {
 	enum rl_isa_level level;
-	char err[PATH_MAX + 128];
+	char err[PATH_MAX + 128], note[PATH_MAX + 128];
 
 	if (run->opt.timed_isa) {
 		snprintf(run->timed_isa, sizeof run->timed_isa, "%s",
@@ -81,12 +126,13 @@ static void find_timed_isa(struct rl_run *run)
 			 rl_isa_level_name(level));
 		return;
 	}
+	note_said(note, sizeof note, run, level);
+	if (timed_isa_from_code(run, note))
+		return;
 	run->timed_isa[0] = '\0';
 	snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
-		 "unknown: the GNU property note of '%s' says %s, which "
-		 "compilers write whatever -march was; say it with "
-		 "--timed-isa",
-		 run->name, rl_isa_level_name(level));
+		 "unknown: %s, and %s; say it with --timed-isa", note,
+		 run->timed_isa_code);
 }
 
 int rl_run_check_count_with(struct rl_run *run)

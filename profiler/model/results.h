@@ -126,7 +126,8 @@ struct rl_run_results {
 				    timing run of the same program) */
 	/* rlprof run --count-with (NULL when not used): the counted build,
 	 * the ISA of the timed build ("avx512", ...; NULL unknown) and where
-	 * that ISA came from (option, GNU property note, or why unknown) */
+	 * that ISA came from (option, GNU property note, the program's code,
+	 * or why unknown) */
 	char *count_with;
 	char *timed_isa;
 	char *timed_isa_source;
