@@ -121,7 +121,8 @@ size_t rl_detect_levels(const struct rl_sweep_point *pts, size_t n,
 		}
 		struct rl_found_level *f = &out[nf];
 		memset(f, 0, sizeof *f);
-		snprintf(f->name, sizeof f->name, "L%d", lvl > 9 ? 9 : lvl);
+		snprintf(f->name, sizeof f->name, "L%c",
+			 (char)('0' + (lvl < 1 ? 1 : lvl > 9 ? 9 : lvl)));
 		f->level = lvl;
 		f->first = pl[k].first;
 		f->last = pl[k].last;
