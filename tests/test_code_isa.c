@@ -14,9 +14,11 @@ static void need_decoder(void)
 			     "decoder to read code with");
 }
 
-/* code-isa-N: its counts per width (scalar, 128, 256, 512), widest */
+/* code-isa-N: its counts per width (scalar, 128, 256, 512), the FMAs
+ * among them, the widest width and its ceiling */
 static void expect_counts(int isa, const unsigned long want[4],
-			  unsigned widest, const char *ceiling)
+			  const unsigned long want_fma[4], unsigned widest,
+			  const char *ceiling)
 {
 	char path[512], err[512];
 	struct rl_code_isa c;
@@ -30,6 +32,10 @@ static void expect_counts(int isa, const unsigned long want[4],
 		cr_expect_eq(c.n[w], want[w],
 			     "code-isa-%d, width %d: %lu instructions, not %lu",
 			     isa, w, c.n[w], want[w]);
+	for (int w = 0; w < 4; w++)
+		cr_expect_eq(c.n_fma[w], want_fma[w],
+			     "code-isa-%d, width %d: %lu FMAs, not %lu", isa, w,
+			     c.n_fma[w], want_fma[w]);
 	cr_expect_eq(c.widest_bits, widest, "code-isa-%d: widest %u", isa,
 		     c.widest_bits);
 	if (ceiling)
@@ -44,18 +50,19 @@ static void expect_counts(int isa, const unsigned long want[4],
 Test(code_isa, counts_by_width_on_known_code)
 {
 	static const struct {
-		unsigned long n[4];
+		unsigned long n[4], fma[4];
 		unsigned widest;
 		const char *ceiling;
 	} want[5] = {
-		{{0, 0, 0, 0}, 0, NULL},
-		{{2, 0, 0, 0}, 64, "scalar"},
-		{{0, 2, 0, 0}, 128, "sse2"},
-		{{0, 1, 1, 0}, 256, "avx2"},
-		{{1, 0, 1, 1}, 512, "avx512"},
+		{{0, 0, 0, 0}, {0, 0, 0, 0}, 0, NULL},
+		{{2, 0, 0, 0}, {1, 0, 0, 0}, 64, "scalar"},
+		{{0, 2, 0, 0}, {0, 0, 0, 0}, 128, "sse2"},
+		{{0, 2, 1, 0}, {0, 1, 1, 0}, 256, "avx2"},
+		{{2, 0, 1, 2}, {1, 0, 0, 1}, 512, "avx512"},
 	};
 	for (int i = 0; i < 5; i++)
-		expect_counts(i, want[i].n, want[i].widest, want[i].ceiling);
+		expect_counts(i, want[i].n, want[i].fma, want[i].widest,
+			      want[i].ceiling);
 }
 
 Test(code_isa, a_file_that_is_not_elf_is_said)

@@ -48,20 +48,21 @@ int rl_code_isa_available(void)
 }
 
 /* The operations counted as flops (rlprof's flop events and the
- * simulator count the same ones), without the AVX 'v' prefix. */
-static int is_fp_arith(const char *m)
+ * simulator count the same ones), without the AVX 'v' prefix: 2 for a
+ * fused multiply-add, 1 for another, 0 for none. */
+static int fp_arith(const char *m)
 {
-	static const char *const ops[] = {"add", "sub", "mul", "div", "sqrt",
-					  "fmadd", "fmsub", "fnmadd",
-					  "fnmsub"};
+	static const char *const ops[] = {"fmadd", "fmsub", "fnmadd", "fnmsub",
+					  "add", "sub", "mul", "div", "sqrt"};
 	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
 		if (strncmp(m, ops[i], strlen(ops[i])) == 0)
-			return 1;
+			return i < 4 ? 2 : 1;
 	return 0;
 }
 
-/* 64, 128, 256 or 512 for floating-point arithmetic, else 0. */
-static unsigned fp_width(const ZydisDecodedInstruction *in)
+/* 64, 128, 256 or 512 for floating-point arithmetic, else 0; *fma set
+ * for a fused multiply-add. */
+static unsigned fp_width(const ZydisDecodedInstruction *in, int *fma)
 {
 	const char *m = ZydisMnemonicGetString(in->mnemonic);
 	size_t n;
@@ -73,8 +74,9 @@ static unsigned fp_width(const ZydisDecodedInstruction *in)
 	n = strlen(m);
 	/* packed (ps, pd) or scalar (ss, sd) single or double */
 	if (n < 5 || (m[n - 2] != 'p' && m[n - 2] != 's') ||
-	    (m[n - 1] != 's' && m[n - 1] != 'd') || !is_fp_arith(m))
+	    (m[n - 1] != 's' && m[n - 1] != 'd') || !(*fma = fp_arith(m)))
 		return 0;
+	*fma = *fma == 2;
 	if (m[n - 2] == 's')
 		return 64;
 	return in->avx.vector_length ? in->avx.vector_length : 128;
@@ -85,6 +87,7 @@ static void scan_code(const ZydisDecoder *dec, const unsigned char *p,
 {
 	ZydisDecodedInstruction in;
 	size_t off = 0;
+	int fma = 0, w;
 
 	while (off < size) {
 		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(
@@ -93,13 +96,15 @@ static void scan_code(const ZydisDecoder *dec, const unsigned char *p,
 			continue;
 		}
 		off += in.length;
-		switch (fp_width(&in)) {
-		case 64: out->n[0]++; break;
-		case 128: out->n[1]++; break;
-		case 256: out->n[2]++; break;
-		case 512: out->n[3]++; break;
-		default: break;
+		switch (fp_width(&in, &fma)) {
+		case 64: w = 0; break;
+		case 128: w = 1; break;
+		case 256: w = 2; break;
+		case 512: w = 3; break;
+		default: continue;
 		}
+		out->n[w]++;
+		out->n_fma[w] += fma != 0;
 	}
 }
 

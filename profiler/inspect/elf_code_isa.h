@@ -4,7 +4,8 @@
  * linear sweep; a byte that does not decode is stepped over) and each
  * add, sub, mul, div, sqrt and FMA on floating-point data (x86 mnemonics
  * ending ps, pd, ss or sd) is counted by width: 64 for scalar, else its
- * vector length (128 for legacy SSE, 128/256/512 for VEX and EVEX).
+ * vector length (128 for legacy SSE, 128/256/512 for VEX and EVEX), and
+ * the FMAs among them.
  * rlprof run --count-with holds the timed build against the ceiling of the
  * widest width found when no option and no GNU property note name its
  * ISA. Only the file's own code is read, not its shared libraries; code
@@ -19,6 +20,7 @@ struct rl_code_isa {
 	/* floating-point arithmetic instructions by width: [0] scalar,
 	 * [1] 128-bit, [2] 256-bit, [3] 512-bit */
 	unsigned long n[4];
+	unsigned long n_fma[4]; /* of which fused multiply-adds */
 	unsigned widest_bits; /* 64, 128, 256, 512; 0: none found */
 };
 

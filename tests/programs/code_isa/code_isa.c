@@ -5,9 +5,12 @@
  * by width. The instructions are never run (argc is never 100), so any
  * x86-64 machine builds and holds them. Each build also has decoys that
  * must not count: integer vector adds, moves, BMI2's mulx.
- *   ISA=0  none                    ISA=3  256-bit widest: 1 x 128, 1 x 256
- *   ISA=1  scalar: 2 x scalar      ISA=4  512-bit widest: 1 scalar (EVEX),
- *   ISA=2  128-bit: 2 x 128 (SSE)         1 x 256 (EVEX), 1 x 512
+ * (FMAs in brackets):
+ *   ISA=0  none
+ *   ISA=1  scalar: 2 x scalar [1]
+ *   ISA=2  128-bit: 2 x 128 (legacy SSE)
+ *   ISA=3  256-bit widest: 2 x 128 [1], 1 x 256 [1]
+ *   ISA=4  512-bit widest (EVEX): 2 x scalar [1], 1 x 256, 2 x 512 [1]
  */
 int main(int argc, char **argv)
 {
@@ -26,11 +29,14 @@ int main(int argc, char **argv)
 #elif ISA == 3
 			 "vaddps %%xmm1, %%xmm2, %%xmm3\n\t"
 			 "vfmadd213pd %%ymm2, %%ymm1, %%ymm0\n\t"
+			 "vfnmsub231ps %%xmm1, %%xmm2, %%xmm3\n\t"
 			 "vpaddq %%ymm1, %%ymm2, %%ymm3\n\t"
 #elif ISA == 4
 			 "vaddsd %%xmm17, %%xmm18, %%xmm19\n\t"
 			 "vsubpd %%ymm17, %%ymm18, %%ymm19\n\t"
 			 "vmulpd %%zmm1, %%zmm2, %%zmm3\n\t"
+			 "vfmsub132pd %%zmm1, %%zmm2, %%zmm3\n\t"
+			 "vfnmadd213sd %%xmm17, %%xmm18, %%xmm19\n\t"
 #endif
 			 ::: "rax", "rbx", "rcx", "xmm0", "xmm3", "memory");
 	return 1;
