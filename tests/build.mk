@@ -26,16 +26,22 @@ $(E2E_STATIC): $(TESTBIN)/programs/%: tests/programs/%.c
 .PHONY: tests
 tests: $(TARGETS) $(TESTBIN)/rlprof-tests $(TEST_PROGRAMS)
 
-# tests/programs/count_with/dot.c built twice (rlprof run --count-with):
-# for AVX-512 (the simulator cannot run it) and for x86-64-v3 (it can).
-# The reduction's flops do not count in the region: both builds do 2N.
-COUNT_WITH_PROGRAMS := $(TESTBIN)/programs/dot-native $(TESTBIN)/programs/dot-portable
+# tests/programs/count_with/dot.c built three times (rlprof run
+# --count-with): for AVX-512 (the simulator cannot run it), for x86-64-v3
+# (it can), and for AVX2 without FMA (-mavx2 alone: a timed build whose
+# code has no FMA). The reduction's flops do not count in the region: all
+# builds do 2N.
+COUNT_WITH_PROGRAMS := $(TESTBIN)/programs/dot-native $(TESTBIN)/programs/dot-portable \
+                       $(TESTBIN)/programs/dot-avx2
 $(TESTBIN)/programs/dot-native: tests/programs/count_with/dot.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -mavx512f -mfma $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 $(TESTBIN)/programs/dot-portable: tests/programs/count_with/dot.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -march=x86-64-v3 $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+$(TESTBIN)/programs/dot-avx2: tests/programs/count_with/dot.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -mavx2 -mno-fma $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(COUNT_WITH_PROGRAMS)
 
 # tests/programs/code_isa/code_isa.c built once per -DISA (test_code_isa.c

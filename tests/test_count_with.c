@@ -114,23 +114,39 @@ Test(count_with, portable_build_counted_against_native_times)
 	sim_run_free(&r);
 }
 
+/* rlprof run -b sim --count-with dot-portable TIMED (skipped without the
+ * simulator or the programs): its run.json (the caller frees it and r);
+ * *src its timed_isa_source */
+static json_t *run_timed(struct sim_run *r, const char *timed,
+			 const char **src)
+{
+	const char *opts[] = {"--count-with", PORTABLE, NULL};
+	const char *prog[] = {timed, NULL};
+	json_t *run;
+
+	sim_need();
+	e2e_need(PORTABLE);
+	e2e_need(timed);
+	sim_run(r, opts, prog);
+	cr_assert_eq(r->res.status, 0, "exit %d: %s", r->res.status,
+		     r->res.err);
+	run = load_json(r->dir, "run.json");
+	*src = json_string_value(json_object_get(run, "timed_isa_source"));
+	cr_assert_not_null(*src);
+	return run;
+}
+
 /* gcc's note says baseline for -march=native: the ISA is read from the
  * code (AVX-512 multiplies and adds in dot-native), or, with no decoder
  * built in, said to be unknown with the way out */
 Test(count_with, timed_isa_read_from_the_code_when_the_note_says_nothing)
 {
-	const char *opts[] = {"--count-with", PORTABLE, NULL};
-	const char *prog[] = {NATIVE, NULL};
 	struct sim_run r;
 	json_t *run;
 	const char *src;
 
 	need_avx512();
-	sim_run(&r, opts, prog);
-	cr_assert_eq(r.res.status, 0, "exit %d: %s", r.res.status, r.res.err);
-	run = load_json(r.dir, "run.json");
-	src = json_string_value(json_object_get(run, "timed_isa_source"));
-	cr_assert_not_null(src);
+	run = run_timed(&r, NATIVE, &src);
 	if (rl_code_isa_available()) {
 		cr_assert_str_eq(json_string_value(json_object_get(run,
 								   "timed_isa")),
@@ -152,22 +168,13 @@ Test(count_with, timed_isa_read_from_the_code_when_the_note_says_nothing)
  * in a library, say): unknown, with why and the way out */
 Test(count_with, unknown_timed_isa_is_said_with_the_way_out)
 {
-	const char *opts[] = {"--count-with", PORTABLE, NULL};
-	const char *prog[] = {E2E_PROG("code-isa-0"), NULL};
 	struct sim_run r;
 	json_t *run;
 	const char *src;
 
-	sim_need();
-	e2e_need(PORTABLE);
-	e2e_need(prog[0]);
-	sim_run(&r, opts, prog);
-	cr_assert_eq(r.res.status, 0, "exit %d: %s", r.res.status, r.res.err);
-	run = load_json(r.dir, "run.json");
+	run = run_timed(&r, E2E_PROG("code-isa-0"), &src);
 	cr_assert(json_is_null(json_object_get(run, "timed_isa")),
 		  "no note, no floating-point code: the ISA is unknown");
-	src = json_string_value(json_object_get(run, "timed_isa_source"));
-	cr_assert_not_null(src);
 	/* the note says baseline (gcc) or is absent (clang) */
 	cr_assert(strncmp(src, "unknown: ", 9) == 0, "%s", src);
 	cr_assert(strstr(src, "GNU property note of 'code-isa-0'") ||
@@ -179,6 +186,29 @@ Test(count_with, unknown_timed_isa_is_said_with_the_way_out)
 				      : "without an x86 decoder"),
 		  "%s", src);
 	cr_assert(strstr(src, "say it with --timed-isa"), "%s", src);
+	json_decref(run);
+	sim_run_free(&r);
+}
+
+/* A timed build whose code has no FMA at its widest width (-mavx2
+ * alone): run.json says so, for the no-FMA ceiling of its ISA */
+Test(count_with, timed_build_without_fma_is_recorded)
+{
+	struct sim_run r;
+	json_t *run;
+	const char *src;
+
+	if (!rl_code_isa_available())
+		cr_skip_test("rlprof was built without libzydis-dev: the timed "
+			     "build's code cannot be read");
+	if (!__builtin_cpu_supports("avx2"))
+		cr_skip_test("this CPU has no AVX2: the timed build cannot run");
+	run = run_timed(&r, E2E_PROG("dot-avx2"), &src);
+	cr_assert(json_is_false(json_object_get(run, "timed_fma")),
+		  "-mavx2 alone: no FMA in the timed build's code");
+	cr_assert(strstr(src, "without FMA"), "%s", src);
+	/* the ceiling it gets: test_placement.c (these runs have no machine
+	 * model) */
 	json_decref(run);
 	sim_run_free(&r);
 }

@@ -464,6 +464,18 @@ Test(placement, count_with_holds_against_the_timed_builds_isa)
 				      "(--count-with");
 	rl_report_release(&rep);
 
+	/* its code has no FMA at that width (rlprof run read it): the
+	 * no-FMA ceiling, half the FMA one in this model */
+	run.timed_no_fma = true;
+	cr_assert_eq(rl_report_build(&run, m, &rep, err, sizeof err), 0, "%s",
+		     err);
+	cr_assert_str_eq(rep.rows[0].ceiling, "avx2 f64");
+	cr_assert_float_eq(rep.rows[0].ceiling_gflops, 20.0, 1e-9);
+	expect_in(rep.rows[0].method, "ceiling: the timed build's ISA, without "
+				      "FMA (--count-with");
+	rl_report_release(&rep);
+	run.timed_no_fma = false;
+
 	run.timed_isa = NULL;
 	cr_assert_eq(rl_report_build(&run, m, &rep, err, sizeof err), 0, "%s",
 		     err);

@@ -146,32 +146,49 @@ Test(results_robust, file_text_in_messages_is_escaped)
 	cr_assert_null(strchr(err, '\n'));
 }
 
+/* dir/run.json with text. */
+static void write_run_json(const char *dir, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/run.json", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A results directory in dir (a mkdtemp template): one empty process
+ * file in raw/ and run.json with run_json's text. */
+static void results_dir(char *dir, const char *run_json)
+{
+	char path[256];
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/raw", dir);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/raw/rlprof-1.json", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(HEAD "\"threads\":[]}", f);
+	fclose(f);
+	write_run_json(dir, run_json);
+}
+
 /* An out-of-range status would wrap around to a plausible one
  * (4294967296 -> "exit status 0"). */
 Test(results_robust, out_of_range_status_and_signal_are_corrupt)
 {
 	char dir[] = "/tmp/rlprof-rr-XXXXXX", cmd[256], err[512] = "";
 	struct rl_run_results run;
-	FILE *f;
 
 	cr_assert_eq(load_text(HEAD "\"signal\":4294967302,\"threads\":[]}",
 			       err, sizeof err),
 		     RL_EFORMAT);
 	cr_assert(strstr(err, "field 'signal' is not a signal number"), "%s",
 		  err);
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(cmd, sizeof cmd, "%s/raw", dir);
-	cr_assert_eq(mkdir(cmd, 0700), 0);
-	snprintf(cmd, sizeof cmd, "%s/raw/rlprof-1.json", dir);
-	cr_assert_not_null(f = fopen(cmd, "w"));
-	fputs(HEAD "\"threads\":[]}", f);
-	fclose(f);
-	snprintf(cmd, sizeof cmd, "%s/run.json", dir);
-	cr_assert_not_null(f = fopen(cmd, "w"));
-	fputs("{\"format\":\"rlprof-run\",\"version\":1,"
-	      "\"exit_status\":4294967296}",
-	      f);
-	fclose(f);
+	results_dir(dir, "{\"format\":\"rlprof-run\",\"version\":1,"
+			 "\"exit_status\":4294967296}");
 	cr_assert_eq(rl_results_load_dir(dir, &run, err, sizeof err),
 		     RL_EFORMAT);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -179,4 +196,35 @@ Test(results_robust, out_of_range_status_and_signal_are_corrupt)
 	cr_assert(strstr(err, "run.json': field 'exit_status' is not an exit "
 			      "status (0 to 255)"),
 		  "%s", err);
+}
+
+/* run.json's timed_fma (rlprof run --count-with) is true, false or null:
+ * anything else is said, and false reaches the results. */
+Test(results_robust, timed_fma_is_a_boolean)
+{
+	static const char *const runs[2] = {
+		"{\"format\":\"rlprof-run\",\"version\":1,"
+		"\"timed_fma\":\"no\"}",
+		"{\"format\":\"rlprof-run\",\"version\":1,"
+		"\"timed_fma\":false}"};
+	char dir[] = "/tmp/rlprof-rr-XXXXXX", cmd[256], err[512] = "";
+	struct rl_run_results run;
+
+	results_dir(dir, runs[0]);
+	for (int i = 0; i < 2; i++) {
+		write_run_json(dir, runs[i]);
+		int rc = rl_results_load_dir(dir, &run, err, sizeof err);
+		if (i == 0) {
+			cr_expect_eq(rc, RL_EFORMAT);
+			cr_expect(strstr(err, "run.json': field 'timed_fma' is "
+					      "not true, false or null"),
+				  "%s", err);
+		} else {
+			cr_expect_eq(rc, 0, "%s", err);
+			cr_expect(run.timed_no_fma);
+			rl_run_results_release(&run);
+		}
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
 }

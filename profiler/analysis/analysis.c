@@ -254,10 +254,11 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->code_width = 0; /* after the scopes, below */
 	if (rep->count_with && a->time_native) {
 		/* counted in a portable build, timed in another: the timed
-		 * build's ISA decides the ceiling; its FMA use is unknown */
+		 * build's ISA decides the ceiling; its FMA use is unknown
+		 * unless its code has none at that width */
 		row->timed_isa = rep->timed_isa;
 		row->code_width = rl_isa_width(rep->timed_isa);
-		row->fma_share = NAN;
+		row->fma_share = rep->timed_isa && rep->timed_no_fma ? 0 : NAN;
 	}
 	row->level_bytes[0] = both(a, RL_C_L1_READ_BYTES, RL_C_L1_WRITE_BYTES);
 	row->level_bytes[1] = both(a, RL_C_L2_READ_BYTES, RL_C_L2_WRITE_BYTES);
@@ -516,6 +517,7 @@ int rl_report_build(const struct rl_run_results *res,
 	out->count_with = res->count_with != NULL;
 	if (res->timed_isa && !(out->timed_isa = strdup(res->timed_isa)))
 		goto out;
+	out->timed_no_fma = res->timed_no_fma;
 	for (size_t p = 0; p < res->n_procs; p++) {
 		double s = (double)res->procs[p].start_ns / 1e9;
 		if (s > 0 && (out->run_start_s == 0 || s < out->run_start_s))

@@ -153,6 +153,26 @@ static int place_note(struct rl_report *rep, struct rl_region_row *row,
 	return row->place_note ? 0 : RL_ENOMEM;
 }
 
+/* The ceiling's method under --count-with: flops counted in another
+ * build than the timed one, whose ISA (and FMA use) decides the ceiling. */
+static const char *count_with_note(const struct rl_region_row *row,
+				   const struct rl_compute_roof *roof,
+				   const struct rl_compute_roof *peak)
+{
+	if (!row->timed_isa)
+		return "the best peak (--count-with: the timed build's ISA is "
+		       "unknown; --timed-isa names it)";
+	if (roof == peak && row->code_width != rl_roof_width(peak))
+		return "the best peak (no ceiling of the timed build's ISA in "
+		       "the model)";
+	if (rl_known(row->fma_share))
+		return "the timed build's ISA, without FMA (--count-with: "
+		       "flops counted in another build; the timed build's "
+		       "code has no FMA at that width)";
+	return "the timed build's ISA (--count-with: flops counted in another "
+	       "build; its FMA use not counted: the optimistic bound)";
+}
+
 int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 {
 	const struct rl_machine *m = rep->machine;
@@ -198,20 +218,7 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 		if (!ce.roof)
 			return 0;
 		if (rep->count_with && row->time_native)
-			ce.note = row->timed_isa
-					  ? (ce.roof == peak && row->code_width !=
-								     rl_roof_width(
-									     peak)
-						     ? "the best peak (no ceiling of the "
-						       "timed build's ISA in the "
-						       "model)"
-						     : "the timed build's ISA (--count-with:"
-						       " flops counted in another build; "
-						       "its FMA use not counted: the "
-						       "optimistic bound)")
-					  : "the best peak (--count-with: the timed "
-					    "build's ISA is unknown; --timed-isa "
-					    "names it)";
+			ce.note = count_with_note(row, ce.roof, peak);
 		rl_ceiling_label(label, sizeof label, &ce);
 		if (!(row->ceiling = intern(rep, label)))
 			return RL_ENOMEM;

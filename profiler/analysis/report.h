@@ -160,6 +160,8 @@ struct rl_report {
 				   from another build than the timed one */
 	char *timed_isa;        /* that timed build's ISA ("avx2"), NULL
 				   unknown; owned */
+	bool timed_no_fma;      /* its code has no FMA at its widest width
+				   (read by rlprof run): the no-FMA ceiling */
 	struct rl_report_ranks *ranks; /* MPI ranks (report_ranks.h), NULL
 					  when the run had none */
 	struct rl_report_scope *process_scope; /* per summed row

@@ -90,6 +90,8 @@ struct rl_run {
 	char timed_isa[16];
 	char timed_isa_source[2 * PATH_MAX + 512];
 	char timed_isa_code[PATH_MAX + 160]; /* why the code scan found none */
+	int timed_fma; /* read from its code: 1 it has FMAs at its widest
+			  width, 0 none there, -1 unknown */
 
 	/* --compat (run_compat.c): the region APIs the program imports and
 	 * the shims preloaded for them */

@@ -94,13 +94,17 @@ static bool timed_isa_from_code(struct rl_run *run, const char *note)
 			 "libraries are not read)");
 		return false;
 	}
+	int w = c.widest_bits == 64 ? 0 : c.widest_bits == 128 ? 1
+		: c.widest_bits == 256 ? 2 : 3;
+	run->timed_fma = c.n_fma[w] > 0;
 	snprintf(run->timed_isa, sizeof run->timed_isa, "%s", isa);
 	snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
 		 "the code of '%s': its widest floating-point arithmetic is "
-		 "%u-bit (%lu scalar, %lu 128-bit, %lu 256-bit, %lu 512-bit "
-		 "instructions; shared libraries not read; %s)",
-		 run->name, c.widest_bits, c.n[0], c.n[1], c.n[2], c.n[3],
-		 note);
+		 "%u-bit, %s (%lu scalar, %lu 128-bit, %lu 256-bit, %lu "
+		 "512-bit instructions; shared libraries not read; %s)",
+		 run->name, c.widest_bits,
+		 run->timed_fma ? "with FMA" : "without FMA", c.n[0], c.n[1],
+		 c.n[2], c.n[3], note);
 	return true;
 }
 
@@ -109,6 +113,7 @@ static void find_timed_isa(struct rl_run *run)
 	enum rl_isa_level level;
 	char err[PATH_MAX + 128], note[PATH_MAX + 128];
 
+	run->timed_fma = -1;
 	if (run->opt.timed_isa) {
 		snprintf(run->timed_isa, sizeof run->timed_isa, "%s",
 			 run->opt.timed_isa);

@@ -126,6 +126,10 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 			    run->count_program[0]
 				    ? json_string(run->timed_isa_source)
 				    : json_null());
+	json_object_set_new(o, "timed_fma",
+			    run->count_program[0] && run->timed_fma >= 0
+				    ? json_boolean(run->timed_fma)
+				    : json_null());
 
 	mpi = rl_mpi_record(run);
 	json_object_set_new(o, "mpi", mpi ? mpi : json_null());

@@ -131,6 +131,10 @@ struct rl_run_results {
 	char *count_with;
 	char *timed_isa;
 	char *timed_isa_source;
+	bool timed_no_fma;      /* run.json says the timed build's code has
+				   no FMA at its widest width (timed_fma
+				   false); false when it has or is not
+				   known */
 	struct rl_mpi_results *mpi; /* the ranks of an MPI run, NULL when
 				       not one (results_ranks.h) */
 };

@@ -80,7 +80,7 @@ struct native_record {
 static int parse_run(struct rl_json_ctx *c, const json_t *root,
 		     struct rl_run_results *out, struct native_record *nat)
 {
-	const json_t *cmd;
+	const json_t *cmd, *fma;
 	long status = -1;
 	int version, rc;
 
@@ -105,6 +105,10 @@ static int parse_run(struct rl_json_ctx *c, const json_t *root,
 	    (rc = rl_json_str(c, root, NULL, "timed_isa_source", 0,
 			      &out->timed_isa_source)))
 		return rc;
+	fma = json_object_get(root, "timed_fma");
+	if (fma && !json_is_boolean(fma) && !json_is_null(fma))
+		return rl_json_bad(c, NULL, "timed_fma", "true, false or null");
+	out->timed_no_fma = json_is_false(fma);
 	/* what rlprof run returns: 0..255 (128+N for a signal), -1 unknown */
 	if (status < -1 || status > 255)
 		return rl_json_bad(c, NULL, "exit_status",
