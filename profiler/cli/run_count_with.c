@@ -195,5 +195,15 @@ int rl_run_check_count_with(struct rl_run *run)
 	}
 	compare_sites(run);
 	find_timed_isa(run);
+	if (run->timed_isa[0])
+		rl_run_say(run, "--count-with: '%s' is held against the %s "
+				"ceiling%s: from %s",
+			   run->name, run->timed_isa,
+			   run->timed_fma == 0 ? " without FMA" : "",
+			   run->timed_isa_source);
+	else
+		rl_run_say(run, "--count-with: the ISA of '%s' is %s; the best "
+				"peak is its ceiling",
+			   run->name, run->timed_isa_source);
 	return 0;
 }
