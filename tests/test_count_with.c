@@ -213,6 +213,36 @@ Test(count_with, timed_build_without_fma_is_recorded)
 	sim_run_free(&r);
 }
 
+/* Without --quiet the run says which ceiling and where it came from */
+Test(count_with, the_run_says_the_timed_ceiling)
+{
+	char *dir;
+	struct e2e_result r;
+
+	sim_need();
+	e2e_need(PORTABLE);
+	e2e_need(E2E_PROG("dot-avx2"));
+	if (!rl_code_isa_available())
+		cr_skip_test("rlprof was built without libzydis-dev: the timed "
+			     "build's code cannot be read");
+	if (!__builtin_cpu_supports("avx2"))
+		cr_skip_test("this CPU has no AVX2: the timed build cannot run");
+	dir = e2e_tmpdir();
+	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", "sim",
+			      "--sim-caches", SIM_TEST_CACHES, "-o", dir,
+			      "--count-with", PORTABLE, E2E_PROG("dot-avx2"),
+			      NULL};
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "rlprof: --count-with: 'dot-avx2' is held "
+				"against the "),
+		  "%s", r.err);
+	cr_assert(strstr(r.err, " ceiling without FMA: from the code of "
+				"'dot-avx2'"),
+		  "%s", r.err);
+	e2e_cleanup(&r, dir);
+}
+
 static void usage_fails(const char *const *argv, const char *what)
 {
 	struct e2e_result r;
