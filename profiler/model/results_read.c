@@ -168,11 +168,12 @@ static int read_region(struct rl_json_ctx *c, const json_t *o,
 		return rl_fail(c->err, c->errlen, RL_ENOMEM, "out of memory");
 	for (int k = 0; k < RL_COUNTER_COUNT; k++) {
 		const json_t *v;
-		struct rl_counter_total *t = &s->counters[k];
+		struct rl_counter_total *t;
 		char w2[128];
 
 		if (!(provided & (UINT64_C(1) << k)))
-			continue;
+			continue; /* s->counters may be NULL then */
+		t = &s->counters[k];
 		v = cnt ? json_object_get(cnt, rl_counter_name(k)) : NULL;
 		if (!v || json_is_null(v)) {
 			t->scaled = NAN; /* provided but not listed: unknown */
