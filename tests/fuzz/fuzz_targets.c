@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fuzz_targets.h"
+#include "elf_code_isa.h"
 #include "elf_imports.h"
 #include "elf_isa.h"
 #include "inspect_elf.h"
@@ -229,6 +230,7 @@ int rl_fuzz_elf(const uint8_t *data, size_t size)
 	struct rl_elf_info info;
 	struct rl_elf_imports imports;
 	enum rl_isa_level isa;
+	struct rl_code_isa code;
 	char path[256], err[1024], *text, *v;
 
 	snprintf(path, sizeof path, "%s/program", dir());
@@ -237,6 +239,7 @@ int rl_fuzz_elf(const uint8_t *data, size_t size)
 		rl_elf_info_release(&info);
 	rl_elf_imports(path, &imports, err, sizeof err);
 	rl_elf_isa_level(path, &isa, err, sizeof err);
+	rl_elf_code_isa(path, &code, err, sizeof err);
 	memset(&info, 0, sizeof info);
 	rl_elf_parse_sites((const char *)data, size, &info);
 	rl_elf_info_release(&info);
