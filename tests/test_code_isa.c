@@ -2,6 +2,8 @@
  * code (elf_code_isa.c): exact counts per width on built programs whose
  * instructions are known (tests/programs/code_isa/code_isa.c), the
  * decoys left out, and the failures a user can cause. */
+#include <jansson.h>
+
 #include "test_e2e_util.h"
 
 #include "elf_code_isa.h"
@@ -84,4 +86,54 @@ Test(code_isa, a_file_that_is_not_elf_is_said)
 		     RL_ENOENT);
 	cr_expect(strstr(err, "cannot open"), "%s", err);
 	cr_expect_eq(c.widest_bits, 0u);
+}
+
+/* rlprof inspect says it: the widest width, its ISA, FMA or not and the
+ * counts (text); the same as numbers (--json); none, for no arithmetic */
+Test(code_isa, inspect_says_the_floating_point_code, .timeout = 30)
+{
+	const char *text[] = {E2E_RLPROF, "inspect", E2E_PROG("code-isa-3"),
+			      NULL};
+	const char *none[] = {E2E_RLPROF, "inspect", E2E_PROG("code-isa-0"),
+			      NULL};
+	const char *json[] = {E2E_RLPROF, "inspect", "--json",
+			      E2E_PROG("code-isa-4"), NULL};
+	struct e2e_result r;
+	json_t *root, *fp;
+	json_error_t je;
+
+	need_decoder();
+	e2e_need(E2E_RLPROF);
+	e2e_need(text[2]);
+	r = e2e_run(text);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "floating-point code: widest 256-bit (avx2), "
+				"with FMA; 0 scalar, 2 128-bit, 1 256-bit, 0 "
+				"512-bit instructions"),
+		  "%s", r.out);
+	e2e_free(&r);
+	r = e2e_run(none);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "floating-point code: none in the program's "
+				"own code"),
+		  "%s", r.out);
+	e2e_free(&r);
+	r = e2e_run(json);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_loads(r.out, 0, &je);
+	cr_assert_not_null(root, "%s: %s", je.text, r.out);
+	fp = json_object_get(root, "fp_code");
+	cr_assert(json_is_object(fp), "%s", r.out);
+	cr_expect_eq(json_integer_value(json_object_get(fp, "widest_bits")),
+		     512);
+	cr_expect_str_eq(json_string_value(json_object_get(fp, "ceiling")),
+			 "avx512");
+	cr_expect_eq(json_integer_value(json_array_get(
+			     json_object_get(fp, "instructions"), 3)),
+		     2);
+	cr_expect_eq(json_integer_value(
+			     json_array_get(json_object_get(fp, "fma"), 0)),
+		     1);
+	json_decref(root);
+	e2e_free(&r);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "elf_code_isa.h"
 #include "elf_imports.h"
 #include "inspect_elf.h"
 #include "term_text.h"
@@ -20,7 +21,9 @@ static void usage(FILE *out)
 		"Lists the regions a program declares with RL_REGION_BEGIN: the name\n"
 		"(a name computed at run time is shown as <runtime: EXPR>) and where.\n"
 		"They are read from the ELF section 'rlprof_regions'; the program is\n"
-		"not run. PROGRAM is looked up in PATH like a shell does.\n"
+		"not run. PROGRAM is looked up in PATH like a shell does. Also says\n"
+		"how wide its own floating-point arithmetic is, decoded from its\n"
+		"code (widest width, FMA or not, counts per width).\n"
 		"\n"
 		"  --json      one JSON document on stdout\n"
 		"  -h, --help  this text\n");
@@ -33,6 +36,43 @@ static const char *linkage(const struct rl_elf_info *info)
 	return info->dynamic ? "dynamically linked" : "statically linked";
 }
 
+/* The program's own floating-point arithmetic (elf_code_isa.h): 0, or
+ * -1 with why in err (a script, or no decoder built in). */
+static int read_code(const char *prog, const struct rl_elf_info *info,
+		     struct rl_code_isa *c, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof *c);
+	if (info->kind == RL_FILE_SCRIPT) {
+		snprintf(err, errlen, "a script: its interpreter runs it");
+		return -1;
+	}
+	return rl_elf_code_isa(prog, c, err, errlen) < 0 ? -1 : 0;
+}
+
+static void print_code(const char *prog, const struct rl_elf_info *info)
+{
+	struct rl_code_isa c;
+	char err[PATH_MAX + 160];
+
+	if (read_code(prog, info, &c, err, sizeof err) < 0) {
+		fputs("floating-point code: not read: ", stdout);
+		rl_term_put(stdout, err);
+		fputc('\n', stdout);
+	} else if (!c.widest_bits) {
+		printf("floating-point code: none in the program's own code "
+		       "(its shared libraries are not read)\n");
+	} else {
+		int w = c.widest_bits == 64 ? 0 : c.widest_bits == 128 ? 1
+			: c.widest_bits == 256 ? 2 : 3;
+		printf("floating-point code: widest %u-bit (%s), %s FMA; %lu "
+		       "scalar, %lu 128-bit, %lu 256-bit, %lu 512-bit "
+		       "instructions (shared libraries not read)\n",
+		       c.widest_bits, rl_code_isa_ceiling(c.widest_bits),
+		       c.n_fma[w] ? "with" : "without", c.n[0], c.n[1], c.n[2],
+		       c.n[3]);
+	}
+}
+
 /* The file's text (names, expressions, file names of a binary that may
  * be hostile) is escaped for the terminal: rl_term_put, rl_term_cut. */
 static void print_text(const char *prog, const struct rl_elf_info *info)
@@ -40,6 +80,7 @@ static void print_text(const char *prog, const struct rl_elf_info *info)
 	rl_term_put(stdout, prog);
 	printf(": %s, %s%s\n", rl_file_kind_name(info->kind), linkage(info),
 	       info->links_rlprof ? ", links librlprof" : "");
+	print_code(prog, info);
 	if (info->n_sites == 0) {
 		struct rl_elf_imports im;
 		char err[256];
@@ -111,6 +152,44 @@ static int set(json_t *o, const char *key, json_t *v)
 	return v ? json_object_set_new(o, key, v) : -1;
 }
 
+/* {widest_bits, ceiling, instructions: [scalar, 128, 256, 512 counts],
+ * fma: [the same, FMAs only]}, or {error}; NULL out of memory */
+static json_t *code_json(const char *prog, const struct rl_elf_info *info)
+{
+	struct rl_code_isa c;
+	char err[PATH_MAX + 160];
+	json_t *o = json_object(), *n = json_array(), *f = json_array();
+	const char *ceiling;
+
+	if (!o || !n || !f)
+		goto nomem;
+	if (read_code(prog, info, &c, err, sizeof err) < 0) {
+		json_decref(n);
+		json_decref(f);
+		return set(o, "error", text(err)) < 0 ? (json_decref(o), NULL)
+						     : o;
+	}
+	for (int w = 0; w < 4; w++)
+		if (json_array_append_new(n, json_integer((json_int_t)c.n[w])) ||
+		    json_array_append_new(f,
+					  json_integer((json_int_t)c.n_fma[w])))
+			goto nomem;
+	ceiling = rl_code_isa_ceiling(c.widest_bits);
+	if (set(o, "widest_bits", json_integer(c.widest_bits)) < 0 ||
+	    set(o, "ceiling", ceiling ? json_string(ceiling) : json_null()) <
+		    0 ||
+	    json_object_set_new(o, "instructions", n) < 0 ||
+	    json_object_set_new(o, "fma", f) < 0)
+		goto nomem_o;
+	return o;
+nomem:
+	json_decref(n);
+	json_decref(f);
+nomem_o:
+	json_decref(o);
+	return NULL;
+}
+
 static int print_json(const char *prog, const struct rl_elf_info *info)
 {
 	json_t *root = json_object(), *regions = json_array();
@@ -126,6 +205,8 @@ static int print_json(const char *prog, const struct rl_elf_info *info)
 			    json_boolean(info->links_rlprof));
 	json_object_set_new(root, "interpreter",
 			    text(info->interpreter));
+	if (set(root, "fp_code", code_json(prog, info)) < 0)
+		goto nomem;
 	for (size_t i = 0; i < info->n_sites; i++) {
 		const struct rl_region_site *s = &info->sites[i];
 		json_t *r = json_object();
