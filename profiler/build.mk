@@ -5,7 +5,8 @@
 #   model/     the results files and the machine model: read, check, merge
 #   analysis/  placement against roofs and ceilings, diagnosis
 #   render/    one file per output format (table, JSON, CSV, SVG, HTML, plot)
-#   inspect/   region records of an ELF binary (rlprof inspect)
+#   inspect/   what an ELF binary says (rlprof inspect): region records,
+#              imports, ISA note, the width of its floating-point code
 #   text/      text made safe for a terminal or a shell
 #   cli/       the rlprof command, one file per subcommand
 #   compat/, mpi/, fortran/: shims and bindings, each with its build.mk
