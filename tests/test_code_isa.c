@@ -40,6 +40,12 @@ static void expect_counts(int isa, const unsigned long want[4],
 			     c.n_fma[w], want_fma[w]);
 	cr_expect_eq(c.widest_bits, widest, "code-isa-%d: widest %u", isa,
 		     c.widest_bits);
+	for (int w = 3; w >= 0; w--)
+		if (want[w]) {
+			cr_expect_eq(c.widest_fma, want_fma[w] > 0,
+				     "code-isa-%d: FMA at the widest", isa);
+			break;
+		}
 	if (ceiling)
 		cr_expect_str_eq(rl_code_isa_ceiling(c.widest_bits), ceiling);
 	else

@@ -62,13 +62,11 @@ static void print_code(const char *prog, const struct rl_elf_info *info)
 		printf("floating-point code: none in the program's own code "
 		       "(its shared libraries are not read)\n");
 	} else {
-		int w = c.widest_bits == 64 ? 0 : c.widest_bits == 128 ? 1
-			: c.widest_bits == 256 ? 2 : 3;
 		printf("floating-point code: widest %u-bit (%s), %s FMA; %lu "
 		       "scalar, %lu 128-bit, %lu 256-bit, %lu 512-bit "
 		       "instructions (shared libraries not read)\n",
 		       c.widest_bits, rl_code_isa_ceiling(c.widest_bits),
-		       c.n_fma[w] ? "with" : "without", c.n[0], c.n[1], c.n[2],
+		       c.widest_fma ? "with" : "without", c.n[0], c.n[1], c.n[2],
 		       c.n[3]);
 	}
 }

@@ -94,9 +94,7 @@ static bool timed_isa_from_code(struct rl_run *run, const char *note)
 			 "libraries are not read)");
 		return false;
 	}
-	int w = c.widest_bits == 64 ? 0 : c.widest_bits == 128 ? 1
-		: c.widest_bits == 256 ? 2 : 3;
-	run->timed_fma = c.n_fma[w] > 0;
+	run->timed_fma = c.widest_fma;
 	snprintf(run->timed_isa, sizeof run->timed_isa, "%s", isa);
 	snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
 		 "the code of '%s': its widest floating-point arithmetic is "

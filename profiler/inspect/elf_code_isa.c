@@ -60,26 +60,29 @@ static int fp_arith(const char *m)
 	return 0;
 }
 
-/* 64, 128, 256 or 512 for floating-point arithmetic, else 0; *fma set
- * for a fused multiply-add. */
-static unsigned fp_width(const ZydisDecodedInstruction *in, int *fma)
+/* The width of floating-point arithmetic as an index of the counts (0
+ * scalar, 1 128-bit, 2 256-bit, 3 512-bit), else -1; *fma set for a
+ * fused multiply-add. */
+static int fp_width(const ZydisDecodedInstruction *in, int *fma)
 {
 	const char *m = ZydisMnemonicGetString(in->mnemonic);
 	size_t n;
 
 	if (!m)
-		return 0;
+		return -1;
 	if (m[0] == 'v')
 		m++;
 	n = strlen(m);
 	/* packed (ps, pd) or scalar (ss, sd) single or double */
 	if (n < 5 || (m[n - 2] != 'p' && m[n - 2] != 's') ||
 	    (m[n - 1] != 's' && m[n - 1] != 'd') || !(*fma = fp_arith(m)))
-		return 0;
+		return -1;
 	*fma = *fma == 2;
 	if (m[n - 2] == 's')
-		return 64;
-	return in->avx.vector_length ? in->avx.vector_length : 128;
+		return 0;
+	/* legacy SSE has no vector length: 128 */
+	return in->avx.vector_length == 512 ? 3
+	       : in->avx.vector_length == 256 ? 2 : 1;
 }
 
 static void scan_code(const ZydisDecoder *dec, const unsigned char *p,
@@ -96,13 +99,8 @@ static void scan_code(const ZydisDecoder *dec, const unsigned char *p,
 			continue;
 		}
 		off += in.length;
-		switch (fp_width(&in, &fma)) {
-		case 64: w = 0; break;
-		case 128: w = 1; break;
-		case 256: w = 2; break;
-		case 512: w = 3; break;
-		default: continue;
-		}
+		if ((w = fp_width(&in, &fma)) < 0)
+			continue;
 		out->n[w]++;
 		out->n_fma[w] += fma != 0;
 	}
@@ -142,8 +140,10 @@ int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
 		scan_code(&dec, data->d_buf, data->d_size, out);
 	}
 	for (int w = 3; w >= 0 && !out->widest_bits; w--)
-		if (out->n[w])
+		if (out->n[w]) {
 			out->widest_bits = bits[w];
+			out->widest_fma = out->n_fma[w] > 0;
+		}
 out:
 	rl_elf_file_close(fd, elf);
 	return rc;

@@ -22,6 +22,7 @@ struct rl_code_isa {
 	unsigned long n[4];
 	unsigned long n_fma[4]; /* of which fused multiply-adds */
 	unsigned widest_bits; /* 64, 128, 256, 512; 0: none found */
+	int widest_fma;       /* 1: FMAs among the widest, else 0 */
 };
 
 /* Whether rlprof was built with a decoder (libzydis-dev). */
