@@ -1,5 +1,6 @@
 /* render_table.c: the table for fixed results files. */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,4 +251,59 @@ Test(render_table, many_warnings_are_counted_past_a_screenful)
 		 "every one</li>", 10);
 	cr_expect_not_null(strstr(text, want));
 	free(text);
+}
+
+/* --count-with: the header says which build was counted and which
+ * ceiling the timed one gets, from where (the paths escaped: they are the
+ * user's); unknown says the best peak and why; JSON and HTML say it too */
+Test(render_table, count_with_header_names_the_counted_build_and_ceiling)
+{
+	struct rl_run_results run = {
+		.exit_status = 0,
+		.count_with = (char *)"./app-\x1bportable",
+		.timed_isa = (char *)"avx2",
+		.timed_isa_source = (char *)"the code of 'app': 256-bit",
+		.timed_no_fma = true};
+	struct rl_render_options opt = {0, 0, 0};
+	struct rl_machine m;
+	json_t *doc, *cw;
+	char *t;
+
+	render_test_machine(&m, "Test CPU", 2, 0, 100);
+	t = render_test_text("table", DATA "good.json", run, &m, opt);
+	cr_assert(strstr(t, "\n--count-with: counted build ./app-\\x1bportable; "
+			    "the timed build's ceiling: avx2 without FMA, from "
+			    "the code of 'app': 256-bit\n"),
+		  "%s", t);
+	free(t);
+	t = render_test_text("json", DATA "good.json", run, &m, opt);
+	doc = json_loads(t, 0, NULL);
+	cw = json_object_get(doc, "count_with");
+	cr_assert(json_is_object(cw), "%s", t);
+	cr_expect_str_eq(json_string_value(json_object_get(cw, "counted_build")),
+			 "./app-\x1bportable");
+	cr_expect_str_eq(json_string_value(json_object_get(cw, "timed_isa")),
+			 "avx2");
+	cr_expect(json_is_true(json_object_get(cw, "timed_no_fma")));
+	cr_expect_str_eq(json_string_value(json_object_get(cw,
+							   "timed_isa_source")),
+			 "the code of 'app': 256-bit");
+	json_decref(doc);
+	free(t);
+	t = render_test_text("html", DATA "good.json", run, &m, opt);
+	cr_assert(strstr(t, "--count-with: counted build ./app-"), "%s", t);
+	cr_assert_null(strchr(t, '\x1b'), "the path escaped");
+	free(t);
+	run.timed_isa = NULL;
+	run.timed_no_fma = false;
+	run.timed_isa_source = (char *)"unknown: no note";
+	t = render_test_text("table", DATA "good.json", run, &m, opt);
+	cr_assert(strstr(t, "the timed build's ceiling: the best peak, as its "
+			    "ISA is unknown: no note\n"),
+		  "%s", t);
+	free(t);
+	run.count_with = NULL;
+	t = render_test_text("table", DATA "good.json", run, &m, opt);
+	cr_assert_null(strstr(t, "--count-with"), "%s", t);
+	free(t);
 }

@@ -518,6 +518,11 @@ int rl_report_build(const struct rl_run_results *res,
 	if (res->timed_isa && !(out->timed_isa = strdup(res->timed_isa)))
 		goto out;
 	out->timed_no_fma = res->timed_no_fma;
+	if ((res->count_with &&
+	     !(out->counted_build = strdup(res->count_with))) ||
+	    (res->timed_isa_source &&
+	     !(out->timed_isa_source = strdup(res->timed_isa_source))))
+		goto out;
 	for (size_t p = 0; p < res->n_procs; p++) {
 		double s = (double)res->procs[p].start_ns / 1e9;
 		if (s > 0 && (out->run_start_s == 0 || s < out->run_start_s))
@@ -647,6 +652,8 @@ void rl_report_release(struct rl_report *r)
 	free(r->backend_note);
 	free(r->command);
 	free(r->timed_isa);
+	free(r->counted_build);
+	free(r->timed_isa_source);
 	for (int c = 0; c < RL_COUNTER_COUNT; c++)
 		free(r->method[c]);
 	for (size_t i = 0; i < r->n_strings; i++)

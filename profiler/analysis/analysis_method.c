@@ -1,6 +1,7 @@
 /*
  * The method line of a report row: where its flops and bytes come from,
- * built from the counters' own method texts and scopes (analysis.h).
+ * built from the counters' own method texts and scopes (analysis.h); and
+ * the report header's line on a --count-with run (report.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,4 +157,28 @@ char *rl_method_line(uint64_t provided, char *const method[],
 	dram_methods(&l, provided, method, scope);
 	cache_levels(&l, provided, scope);
 	return strdup(l.buf);
+}
+
+void rl_report_count_with_text(char *buf, size_t len,
+			       const struct rl_report *r)
+{
+	const char *src = r->timed_isa_source ? r->timed_isa_source : "not said";
+
+	if (!r->count_with) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	if (r->timed_isa)
+		snprintf(buf, len,
+			 "--count-with: counted build %s; the timed build's "
+			 "ceiling: %s%s, from %s",
+			 r->counted_build ? r->counted_build : "not said",
+			 r->timed_isa, r->timed_no_fma ? " without FMA" : "",
+			 src);
+	else
+		snprintf(buf, len,
+			 "--count-with: counted build %s; the timed build's "
+			 "ceiling: the best peak, as its ISA is %s",
+			 r->counted_build ? r->counted_build : "not said",
+			 src);
 }

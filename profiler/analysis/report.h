@@ -162,6 +162,11 @@ struct rl_report {
 				   unknown; owned */
 	bool timed_no_fma;      /* its code has no FMA at its widest width
 				   (read by rlprof run): the no-FMA ceiling */
+	char *counted_build;    /* --count-with: the counted build's path,
+				   NULL when not said; owned */
+	char *timed_isa_source; /* where timed_isa came from, or why it is
+				   unknown (run.json); NULL when not said;
+				   owned */
 	struct rl_report_ranks *ranks; /* MPI ranks (report_ranks.h), NULL
 					  when the run had none */
 	struct rl_report_scope *process_scope; /* per summed row
@@ -181,6 +186,15 @@ int rl_report_build(const struct rl_run_results *res,
 		    const struct rl_machine *machine, struct rl_report *out,
 		    char *err, size_t errlen);
 void rl_report_release(struct rl_report *r);
+
+/* rlprof run --count-with, in one line for a report's header: the counted
+ * build and the timed build's ceiling, with where its ISA came from
+ * ("--count-with: counted build ./app-portable; the timed build's
+ * ceiling: avx512, from ..."); "" when the run was not one. Not
+ * escaped. */
+#define RL_COUNT_WITH_TEXT_MAX 16384 /* room for two paths and the text */
+void rl_report_count_with_text(char *buf, size_t len,
+			       const struct rl_report *r);
 
 /* One line saying what a row's numbers mean (diagnosis.c), following the
  * seeds; malloc'd, never NULL. */

@@ -455,6 +455,12 @@ static int render_html(FILE *out, const struct rl_report *r,
 		fputs(" \xc2\xb7 ", out);
 		esc(out, r->backend_note);
 	}
+	if (r->count_with) {
+		char cw[RL_COUNT_WITH_TEXT_MAX];
+		rl_report_count_with_text(cw, sizeof cw, r);
+		fputs(" \xc2\xb7 ", out);
+		esc(out, cw);
+	}
 	fputs("</p>\n<div class=\"chart\">\n", out);
 	int rc = rl_svg_write_chart(out, r, 0, err, errlen);
 	if (rc)

@@ -270,6 +270,22 @@ static json_t *machine_json(const struct rl_machine *m)
 	return o;
 }
 
+/* rlprof run --count-with: the counted build and the timed build's
+ * ISA (null when unknown), its FMA and where the ISA came from; null when
+ * the run was not one */
+static json_t *count_with_json(const struct rl_report *r)
+{
+	json_t *o;
+
+	if (!r->count_with || !(o = json_object()))
+		return json_null();
+	json_object_set_new(o, "counted_build", str(r->counted_build));
+	json_object_set_new(o, "timed_isa", str(r->timed_isa));
+	json_object_set_new(o, "timed_no_fma", json_boolean(r->timed_no_fma));
+	json_object_set_new(o, "timed_isa_source", str(r->timed_isa_source));
+	return o;
+}
+
 static json_t *report_json(const struct rl_report *r)
 {
 	json_t *doc = json_object(), *cnt = json_array(), *warn = json_array();
@@ -284,6 +300,7 @@ static json_t *report_json(const struct rl_report *r)
 			    r->exit_status >= 0 ? json_integer(r->exit_status)
 						: json_null());
 	json_object_set_new(doc, "machine", machine_json(r->machine));
+	json_object_set_new(doc, "count_with", count_with_json(r));
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 		json_t *e;
 		if (!(r->provided & (UINT64_C(1) << c)))

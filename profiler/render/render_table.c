@@ -214,6 +214,12 @@ static void print_header(FILE *out, const struct rl_report *r)
 			fprintf(out, " (exit status %d)", r->exit_status);
 		fputc('\n', out);
 	}
+	if (r->count_with) {
+		char cw[RL_COUNT_WITH_TEXT_MAX];
+		rl_report_count_with_text(cw, sizeof cw, r);
+		rl_term_put(out, cw);
+		fputc('\n', out);
+	}
 	if (r->machine) {
 		fputs("machine: ", out);
 		rl_term_put(out, *r->machine->cpu_model ? r->machine->cpu_model
