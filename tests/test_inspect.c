@@ -238,3 +238,22 @@ Test(inspect, command_fails_on_non_program, .timeout = 30)
 	cr_expect(strstr(r.err, "not an ELF file") != NULL, "%s", r.err);
 	e2e_free(&r);
 }
+
+/* A shared library is neither statically linked nor run as a program */
+Test(inspect, a_shared_library_is_said_as_one, .timeout = 30)
+{
+	const char *argv[] = {E2E_RLPROF, "inspect",
+			      RL_BUILD_DIR "/lib/librlprof.so.0", NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	e2e_need(argv[2]);
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect(strstr(r.out, ": ELF shared object, loaded by the programs "
+				"that link it"),
+		  "%s", r.out);
+	cr_expect_null(strstr(r.out, "statically linked"), "%s", r.out);
+	cr_expect(strstr(r.out, "\nno regions declared\n"), "%s", r.out);
+	e2e_free(&r);
+}

@@ -33,6 +33,8 @@ static const char *linkage(const struct rl_elf_info *info)
 {
 	if (info->kind == RL_FILE_SCRIPT)
 		return "run by its interpreter";
+	if (info->kind == RL_FILE_SHARED)
+		return "loaded by the programs that link it";
 	return info->dynamic ? "dynamically linked" : "statically linked";
 }
 
@@ -96,6 +98,8 @@ static void print_text(const char *prog, const struct rl_elf_info *info)
 			printf("no regions declared, but it calls "
 			       "rl_region_begin (Fortran, or no macros): its "
 			       "regions are named at run time\n");
+		else if (info->kind == RL_FILE_SHARED)
+			printf("no regions declared\n");
 		else
 			printf("no regions declared: rlprof run profiles it as "
 			       "one region '<program>'\n");
