@@ -160,34 +160,31 @@ static json_t *code_json(const char *prog, const struct rl_elf_info *info)
 {
 	struct rl_code_isa c;
 	char err[PATH_MAX + 160];
-	json_t *o = json_object(), *n = json_array(), *f = json_array();
+	json_t *o = json_object(), *n, *f;
 	const char *ceiling;
 
-	if (!o || !n || !f)
-		goto nomem;
+	if (!o)
+		return NULL;
 	if (read_code(prog, info, &c, err, sizeof err) < 0) {
-		json_decref(n);
-		json_decref(f);
-		return set(o, "error", text(err)) < 0 ? (json_decref(o), NULL)
-						     : o;
+		if (set(o, "error", text(err)) < 0)
+			goto nomem;
+		return o;
 	}
+	ceiling = rl_code_isa_ceiling(c.widest_bits);
+	/* the arrays belong to o once set: freed with it */
+	if (set(o, "widest_bits", json_integer(c.widest_bits)) < 0 ||
+	    set(o, "ceiling", ceiling ? json_string(ceiling) : json_null()) <
+		    0 ||
+	    set(o, "instructions", n = json_array()) < 0 ||
+	    set(o, "fma", f = json_array()) < 0)
+		goto nomem;
 	for (int w = 0; w < 4; w++)
 		if (json_array_append_new(n, json_integer((json_int_t)c.n[w])) ||
 		    json_array_append_new(f,
 					  json_integer((json_int_t)c.n_fma[w])))
 			goto nomem;
-	ceiling = rl_code_isa_ceiling(c.widest_bits);
-	if (set(o, "widest_bits", json_integer(c.widest_bits)) < 0 ||
-	    set(o, "ceiling", ceiling ? json_string(ceiling) : json_null()) <
-		    0 ||
-	    json_object_set_new(o, "instructions", n) < 0 ||
-	    json_object_set_new(o, "fma", f) < 0)
-		goto nomem_o;
 	return o;
 nomem:
-	json_decref(n);
-	json_decref(f);
-nomem_o:
 	json_decref(o);
 	return NULL;
 }
