@@ -190,6 +190,17 @@ Test(count_with, unknown_timed_isa_is_said_with_the_way_out)
 	sim_run_free(&r);
 }
 
+/* dot-avx2 (AVX2 without FMA) read as the timed build: a decoder built
+ * in, and a CPU that runs it */
+static void need_avx2_code(void)
+{
+	if (!rl_code_isa_available())
+		cr_skip_test("rlprof was built without libzydis-dev: the timed "
+			     "build's code cannot be read");
+	if (!__builtin_cpu_supports("avx2"))
+		cr_skip_test("this CPU has no AVX2: the timed build cannot run");
+}
+
 /* A timed build whose code has no FMA at its widest width (-mavx2
  * alone): run.json says so, for the no-FMA ceiling of its ISA */
 Test(count_with, timed_build_without_fma_is_recorded)
@@ -198,11 +209,7 @@ Test(count_with, timed_build_without_fma_is_recorded)
 	json_t *run;
 	const char *src;
 
-	if (!rl_code_isa_available())
-		cr_skip_test("rlprof was built without libzydis-dev: the timed "
-			     "build's code cannot be read");
-	if (!__builtin_cpu_supports("avx2"))
-		cr_skip_test("this CPU has no AVX2: the timed build cannot run");
+	need_avx2_code();
 	run = run_timed(&r, E2E_PROG("dot-avx2"), &src);
 	cr_assert(json_is_false(json_object_get(run, "timed_fma")),
 		  "-mavx2 alone: no FMA in the timed build's code");
@@ -222,11 +229,7 @@ Test(count_with, the_run_says_the_timed_ceiling)
 	sim_need();
 	e2e_need(PORTABLE);
 	e2e_need(E2E_PROG("dot-avx2"));
-	if (!rl_code_isa_available())
-		cr_skip_test("rlprof was built without libzydis-dev: the timed "
-			     "build's code cannot be read");
-	if (!__builtin_cpu_supports("avx2"))
-		cr_skip_test("this CPU has no AVX2: the timed build cannot run");
+	need_avx2_code();
 	dir = e2e_tmpdir();
 	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", "sim",
 			      "--sim-caches", SIM_TEST_CACHES, "-o", dir,

@@ -163,22 +163,19 @@ void rl_report_count_with_text(char *buf, size_t len,
 			       const struct rl_report *r)
 {
 	const char *src = r->timed_isa_source ? r->timed_isa_source : "not said";
+	const char *built = r->counted_build ? r->counted_build : "not said";
 
-	if (!r->count_with) {
+	if (!r->count_with)
 		snprintf(buf, len, "%s", "");
-		return;
-	}
-	if (r->timed_isa)
+	else if (r->timed_isa)
 		snprintf(buf, len,
 			 "--count-with: counted build %s; the timed build's "
 			 "ceiling: %s%s, from %s",
-			 r->counted_build ? r->counted_build : "not said",
-			 r->timed_isa, r->timed_no_fma ? " without FMA" : "",
-			 src);
+			 built, r->timed_isa,
+			 r->timed_no_fma ? " without FMA" : "", src);
 	else
 		snprintf(buf, len,
 			 "--count-with: counted build %s; the timed build's "
 			 "ceiling: the best peak, as its ISA is %s",
-			 r->counted_build ? r->counted_build : "not said",
-			 src);
+			 built, src);
 }

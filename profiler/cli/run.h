@@ -89,7 +89,6 @@ struct rl_run {
 	struct rl_elf_info count_elf;
 	char timed_isa[16];
 	char timed_isa_source[2 * PATH_MAX + 512];
-	char timed_isa_code[PATH_MAX + 160]; /* why the code scan found none */
 	int timed_fma; /* read from its code: 1 it has FMAs at its widest
 			  width, 0 none there, -1 unknown */
 

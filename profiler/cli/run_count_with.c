@@ -75,22 +75,21 @@ static void note_said(char *buf, size_t len, const struct rl_run *run,
 }
 
 /* The widest floating-point arithmetic of the timed build's own code
- * (elf_code_isa.h): true when found; else why not, in timed_isa_code. */
-static bool timed_isa_from_code(struct rl_run *run, const char *note)
+ * (elf_code_isa.h): true when found; else why not, in why. */
+static bool timed_isa_from_code(struct rl_run *run, const char *note,
+				char *why, size_t whylen)
 {
 	struct rl_code_isa c;
 	char err[PATH_MAX + 128];
 	const char *isa;
 
 	if (rl_elf_code_isa(run->program, &c, err, sizeof err) < 0) {
-		snprintf(run->timed_isa_code, sizeof run->timed_isa_code, "%s",
-			 err);
+		snprintf(why, whylen, "%s", err);
 		return false;
 	}
 	isa = rl_code_isa_ceiling(c.widest_bits);
 	if (!isa) {
-		snprintf(run->timed_isa_code, sizeof run->timed_isa_code,
-			 "its own code has no floating-point arithmetic (its "
+		snprintf(why, whylen, "its own code has no floating-point arithmetic (its "
 			 "libraries are not read)");
 		return false;
 	}
@@ -130,12 +129,11 @@ static void find_timed_isa(struct rl_run *run)
 		return;
 	}
 	note_said(note, sizeof note, run, level);
-	if (timed_isa_from_code(run, note))
+	if (timed_isa_from_code(run, note, err, sizeof err))
 		return;
 	run->timed_isa[0] = '\0';
 	snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
-		 "unknown: %s, and %s; say it with --timed-isa", note,
-		 run->timed_isa_code);
+		 "unknown: %s, and %s; say it with --timed-isa", note, err);
 }
 
 int rl_run_check_count_with(struct rl_run *run)
