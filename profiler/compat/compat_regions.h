@@ -7,17 +7,25 @@
  * measuring; these are only the answers the foreign API owes its caller.
  *
  * Every function acts on the calling thread's table; nothing is shared
- * between threads, so nothing is locked. Names are copied.
+ * between threads, so nothing is locked. Names are copied and found by
+ * a hash, in constant time however many there are.
+ *
+ * The shims' own work is never the program's: each takes its name lookup
+ * and its arithmetic outside the rlprof region, reads its clock last on
+ * entry (after rl_region_begin) and first on exit (before rl_region_end),
+ * and does nothing else in between.
  */
 #ifndef RL_COMPAT_REGIONS_H
 #define RL_COMPAT_REGIONS_H
+
+#include <time.h>
 
 #define RL_COMPAT_HIDDEN __attribute__((visibility("hidden")))
 
 struct rl_compat_region {
 	char *name;
 	int open;        /* started and not stopped in this thread */
-	double t0;       /* CLOCK_MONOTONIC seconds at the start */
+	struct timespec t0; /* CLOCK_MONOTONIC at the start */
 	double time_s;   /* accumulated over completed start/stop pairs */
 	int count;       /* completed start/stop pairs */
 };
@@ -27,8 +35,14 @@ struct rl_compat_region {
 RL_COMPAT_HIDDEN struct rl_compat_region *rl_compat_find(const char *name,
 							  int create);
 
-/* CLOCK_MONOTONIC in seconds. */
-RL_COMPAT_HIDDEN double rl_compat_now(void);
+/* CLOCK_MONOTONIC, as the clock gives it: no arithmetic, so that a shim
+ * may read it inside an rlprof region without adding to its counts
+ * (the shims' own work is never the program's). */
+RL_COMPAT_HIDDEN void rl_compat_clock(struct timespec *ts);
+
+/* b - a in seconds: floating point, so only outside a region. */
+RL_COMPAT_HIDDEN double rl_compat_seconds(const struct timespec *a,
+					  const struct timespec *b);
 
 /* Number of regions the calling thread has entered (open or not). */
 RL_COMPAT_HIDDEN int rl_compat_count(void);

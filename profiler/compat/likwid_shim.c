@@ -20,6 +20,11 @@
  * - INIT, THREADINIT, SWITCH (next group) and CLOSE do nothing: rlprof
  *   measures without them and writes its results at exit. Regions count
  *   even without INIT.
+ * Between rl_region_begin and rl_region_end the shim only reads the clock
+ * (compat_regions.h): a region that only sleeps has 0 flops.
+ * Fortran programs (LIKWID's likwid module) call liblikwid's
+ * likwid_marker*_ wrappers, which call these functions through liblikwid's
+ * PLT, so the preloaded shim answers them too.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -53,23 +58,24 @@ EXPORT int likwid_markerStartRegion(const char *tag)
 		return -EFAULT;
 	r->open = 1;
 	rl_region_begin(tag);
-	r->t0 = rl_compat_now();
+	rl_compat_clock(&r->t0); /* last on entry */
 	return 0;
 }
 
 EXPORT int likwid_markerStopRegion(const char *tag)
 {
-	double t1 = rl_compat_now();
+	struct timespec t1;
 	struct rl_compat_region *r;
 
+	rl_compat_clock(&t1); /* first on exit: no lookup, no arithmetic */
 	if (!tag)
 		return -EINVAL;
-	r = rl_compat_find(tag, 0);
 	rl_region_end(tag);
+	r = rl_compat_find(tag, 0);
 	if (!r || !r->open)
 		return -EFAULT;
 	r->open = 0;
-	r->time_s += t1 - r->t0;
+	r->time_s += rl_compat_seconds(&r->t0, &t1);
 	r->count++;
 	return 0;
 }

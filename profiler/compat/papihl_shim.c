@@ -16,6 +16,10 @@
  *   thread returns PAPI_ENOTRUN (and rlprof records it as a warning);
  * - PAPI_hl_stop returns PAPI_OK, or PAPI_ENOEVNT when this thread began
  *   no region; counting goes on (rlprof's regions need no event set).
+ * The name lookup is done before rl_region_begin and after rl_region_end:
+ * the shim's own work is never the program's. Fortran programs (fpapi.h's
+ * PAPIf_hl_*) call libpapi's papif_hl_*_ wrappers, which call these
+ * functions through libpapi's PLT, so the preloaded shim answers them too.
  */
 #include <stddef.h>
 
@@ -55,11 +59,12 @@ EXPORT int PAPI_hl_read(const char *region)
 
 EXPORT int PAPI_hl_region_end(const char *region)
 {
-	struct rl_compat_region *r = region ? rl_compat_find(region, 0) : NULL;
+	struct rl_compat_region *r;
 
 	if (!region)
 		return RL_PAPI_EINVAL;
-	rl_region_end(region);
+	rl_region_end(region); /* first: the lookup is not the program's */
+	r = rl_compat_find(region, 0);
 	if (!r || !r->open)
 		return RL_PAPI_ENOTRUN;
 	r->open--;
