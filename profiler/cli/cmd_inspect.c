@@ -94,6 +94,14 @@ static void print_text(const char *prog, const struct rl_elf_info *info)
 			       "(--compat)\n",
 			       im.likwid_marker ? "LIKWID's marker API"
 						: "PAPI's high-level API");
+		else if (im.likwid_marker_inside || im.papi_hl_inside)
+			printf("no regions declared, and it holds %s itself "
+			       "(%s): rlprof run cannot intercept its regions "
+			       "and profiles it as one region '<program>'\n",
+			       im.likwid_marker_inside ? "LIKWID's marker API"
+						       : "PAPI's high-level API",
+			       info->dynamic ? "linked from its archive"
+					     : "statically linked");
 		else if (im.rl_regions)
 			printf("no regions declared, but it calls "
 			       "rl_region_begin (Fortran, or no macros): its "

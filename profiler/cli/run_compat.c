@@ -35,6 +35,43 @@ static void decide_mpi(struct rl_run *run, const char *mode)
 	run->mpi_send = access(path, R_OK) == 0;
 }
 
+/* The program holds LIKWID's marker API or PAPI's high-level API itself
+ * (a static program, or the library linked from its archive) and does not
+ * import it: no shim can take its place, said plainly. true when said. */
+static bool say_inside(struct rl_run *run, const char *mode)
+{
+	bool lk = run->imports.likwid_marker_inside &&
+		  !run->imports.likwid_marker;
+	bool ph = run->imports.papi_hl_inside && !run->imports.papi_hl;
+	const char *api, *lib;
+
+	if (strcmp(mode, "likwid") == 0)
+		ph = false;
+	else if (strcmp(mode, "papi") == 0)
+		lk = false;
+	if (!lk && !ph)
+		return false;
+	api = lk ? "LIKWID's marker API" : "PAPI's high-level API";
+	lib = lk ? "liblikwid" : "libpapi";
+	if (!run->elf.dynamic)
+		rl_run_warn("'%s' is statically linked and holds %s itself, so "
+			    "rlprof cannot intercept its regions (a shim is "
+			    "preloaded only into a dynamically linked program): "
+			    "it is profiled as one region '<program>', and %s "
+			    "runs as it would without rlprof; link it with "
+			    "%s.so to see its regions",
+			    run->name, api, api, lib);
+	else
+		rl_run_warn("'%s' holds %s itself (%s.a linked in), so rlprof "
+			    "cannot intercept its regions (a preloaded shim "
+			    "replaces only functions the program imports from "
+			    "%s.so): it is profiled as one region '<program>', "
+			    "and %s runs as it would without rlprof; link it "
+			    "with -l%s against %s.so to see its regions",
+			    run->name, api, lib, lib, api, lib + 3, lib);
+	return true;
+}
+
 static void decide(struct rl_run *run)
 {
 	const char *mode = run->opt.compat ? run->opt.compat : "auto";
@@ -46,6 +83,8 @@ static void decide(struct rl_run *run)
 	run->imports_read = true;
 	decide_mpi(run, mode);
 	if (strcmp(mode, "none") == 0)
+		return;
+	if (run->elf.kind != RL_FILE_SCRIPT && say_inside(run, mode))
 		return;
 	run->compat_likwid = strcmp(mode, "likwid") == 0 ||
 			     (strcmp(mode, "auto") == 0 &&

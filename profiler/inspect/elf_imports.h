@@ -5,8 +5,10 @@
  * marker API or PAPI's high-level API, and to know that a program without
  * region records (Fortran, a direct rl_region_begin() call) still marks
  * regions. Only the program file itself is read: calls made from a shared
- * library it loads are not seen. Reads the file with libelf; prints
- * nothing.
+ * library it loads are not seen. The C names and their Fortran bindings
+ * count alike. The symbol table (.symtab, when not stripped) also says
+ * whether the program holds one of those APIs itself, linked from its
+ * archive. Reads the file with libelf; prints nothing.
  */
 #ifndef RL_ELF_IMPORTS_H
 #define RL_ELF_IMPORTS_H
@@ -15,13 +17,21 @@
 #include <stddef.h>
 
 struct rl_elf_imports {
-	bool likwid_marker; /* likwid_markerStartRegion (liblikwid) */
-	bool papi_hl;       /* PAPI_hl_region_begin (libpapi) */
+	/* imported: likwid_markerStartRegion, or the Fortran binding
+	 * likwid_markerstartregion_ (liblikwid) */
+	bool likwid_marker;
+	/* imported: PAPI_hl_region_begin, or the Fortran bindings
+	 * papif_hl_region_begin_ ... (libpapi) */
+	bool papi_hl;
+	/* defined in the file itself (linked from liblikwid.a or libpapi.a,
+	 * or a static program): no preloaded shim can take their place */
+	bool likwid_marker_inside;
+	bool papi_hl_inside;
 	bool rl_regions;    /* rl_region_begin (librlprof) */
 	bool mpi_finalize;  /* MPI_Finalize (libmpi: C and C++ programs) */
 };
 
-/* Fills out (all false for a file that is not ELF or has no .dynsym).
+/* Fills out (all false for a file that is not ELF or has no symbols).
  * Fails (RL_ENOENT, RL_EPERM, RL_EIO) only when the file cannot be read. */
 int rl_elf_imports(const char *path, struct rl_elf_imports *out, char *err,
 		   size_t errlen);
