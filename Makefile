@@ -23,9 +23,13 @@ OPT     ?= -O2
 SANITIZE ?= 0
 
 WARN      := -Wall -Wextra
-PROFILER_INC := $(addprefix -Iprofiler/,runtime model analysis render inspect text)
+# Includes name their folder ("model/results.h", "counters/backend.h"): the
+# two source roots are the only include paths.
+SRC_INC   := -I. -Iprofiler
+# What a user program gets from pkg-config: the public header's folder.
+PUBLIC_INC := -Iprofiler/runtime
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -g -gdwarf-4 $(WARN) -fPIC -MMD -MP \
-             $(PROFILER_INC) -Icounters -Iprobes -Ikernels
+             $(SRC_INC)
 ifeq ($(SANITIZE),1)
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
@@ -92,7 +96,7 @@ format:
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 \
-	  --suppress=missingIncludeSystem $(PROFILER_INC) -Iprofiler/cli -Icounters -Iprobes \
+	  --suppress=missingIncludeSystem $(SRC_INC) \
 	  -icounters/sim profiler counters probes kernels tests/fuzz
 
 clean:

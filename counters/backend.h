@@ -26,8 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "counter_ids.h"
-#include "rl_error.h"
+#include "formats/counter_ids.h"
+#include "common/rl_error.h"
 
 #define RL_BACKEND_ABI 1
 #define RL_METHOD_MAX 128
@@ -62,7 +62,7 @@ struct rl_backend_setup {
 };
 
 /* The program rlprof run is about to start; prepare_launch() may change it
- * with the helpers below (in profiler/runtime/launch.c). */
+ * with the helpers below (in counters/launch.c). */
 struct rl_launch {
 	char **argv;              /* NULL-terminated, owned by the launch */
 	size_t argc, argv_cap;

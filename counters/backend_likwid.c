@@ -3,8 +3,8 @@
  * $(LIB)/rlprof/rlprof-likwid.so (counters/plugins/likwid_plugin.c), which links
  * liblikwid, so librlprof itself needs only libc, pthreads and dlopen.
  */
-#include "backend.h"
-#include "plugins/plugin.h"
+#include "counters/backend.h"
+#include "counters/plugins/plugin.h"
 
 static struct rl_plugin plugin = RL_PLUGIN_INIT("rlprof-likwid.so", "liblikwid");
 

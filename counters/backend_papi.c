@@ -3,8 +3,8 @@
  * $(LIB)/rlprof/rlprof-papi.so (counters/plugins/papi_plugin.c), which links
  * libpapi, so librlprof itself needs only libc, pthreads and dlopen.
  */
-#include "backend.h"
-#include "plugins/plugin.h"
+#include "counters/backend.h"
+#include "counters/plugins/plugin.h"
 
 static struct rl_plugin plugin = RL_PLUGIN_INIT("rlprof-papi.so", "libpapi");
 

@@ -18,7 +18,7 @@
  * The hardware side of probe() and the event resolution for `rlprof run`
  * (prepare_launch) belong to counters/events/ and counters/perf_probe.c.
  */
-#include "backend.h"
+#include "counters/backend.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -30,8 +30,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "perf_probe.h"
-#include "perf_spec.h"
+#include "counters/perf_probe.h"
+#include "counters/perf_spec.h"
 
 /* The command's event resolution (counters/events/, linked into rlprof
  * with -lpfm); weak so librlprof links without it. */

@@ -19,7 +19,7 @@
  * see counters/sim/rs_cache.c). The request
  * is a few no-op instructions when not under Valgrind; init() fails then.
  */
-#include "backend.h"
+#include "counters/backend.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -4,7 +4,7 @@
  * and the declared RL_REGION_EXPECT counts are all a report has. It works
  * everywhere and is the fallback when another backend cannot start.
  */
-#include "backend.h"
+#include "counters/backend.h"
 
 #include <string.h>
 

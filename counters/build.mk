@@ -1,6 +1,7 @@
 # counters/: the backend interface, the registry and the backends compiled
 # into librlprof (they may use libc, pthreads and dlopen only).
-RUNTIME_SRCS += counters/counter_ids.c counters/rl_error.c \
+RUNTIME_SRCS += profiler/formats/counter_ids.c profiler/common/rl_error.c \
+                profiler/common/utf8.c profiler/common/json_writer.c counters/launch.c \
                 counters/registry.c $(wildcard counters/backend_*.c) \
                 $(wildcard counters/runtime_*.c)
 
@@ -15,7 +16,7 @@ RUNTIME_SRCS += counters/perf_probe.c
 # linking -lpapi / -llikwid), dlopened by the forwarding backends
 # counters/backend_{papi,likwid}.c through counters/plugins/loader.c.
 RUNTIME_SRCS += counters/plugins/loader.c
-PLUGIN_SHARED := counters/events/uarch.c counters/counter_ids.c counters/rl_error.c
+PLUGIN_SHARED := counters/events/uarch.c profiler/formats/counter_ids.c profiler/common/rl_error.c
 PLUGIN_CFLAGS  = $(filter-out -MMD -MP,$(ALL_CFLAGS)) -shared -Wl,-Bsymbolic
 
 $(LIB)/rlprof/rlprof-papi.so: counters/plugins/papi_plugin.c $(PLUGIN_SHARED) counters/plugins/plugin.h counters/events/events.h counters/backend.h

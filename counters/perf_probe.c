@@ -4,7 +4,7 @@
  * Part of librlprof: libc only. The event tables live in the command
  * (counters/events/), reached through a weak reference.
  */
-#include "perf_probe.h"
+#include "counters/perf_probe.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -15,8 +15,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "perf_spec.h"
+#include "counters/backend.h"
+#include "counters/perf_spec.h"
 
 int rl_perf_events_resolve(const char *options,
 			   struct rl_perf_event_spec *specs, size_t max,

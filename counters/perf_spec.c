@@ -3,7 +3,7 @@
  * perf_spec.h). Part of librlprof: libc only. An absent g= means the event
  * is a group of its own (group -1).
  */
-#include "perf_spec.h"
+#include "counters/perf_spec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counter_ids.h"
-#include "rl_error.h"
+#include "formats/counter_ids.h"
+#include "common/rl_error.h"
 
 static int bad(char *err, size_t errlen, const char *item, size_t len,
 	       const char *what)

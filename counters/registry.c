@@ -1,5 +1,5 @@
 /* The backends, in `-b auto` preference order: one line each. */
-#include "backend.h"
+#include "counters/backend.h"
 
 #include <string.h>
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "kernels.h"
-#include "rl_error.h"
+#include "kernels/kernels.h"
+#include "common/rl_error.h"
 
 #define ALIGN_BYTES ((size_t)2 << 20)
 

@@ -31,8 +31,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernels.h"
-#include "rl_error.h"
+#include "kernels/kernels.h"
+#include "common/rl_error.h"
 
 #define NOINLINE __attribute__((noinline))
 

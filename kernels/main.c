@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernels.h"
-#include "machine.h"
-#include "rl_error.h"
-#include "rlprof.h"
-#include "sizing.h"
+#include "kernels/kernels.h"
+#include "model/machine.h"
+#include "common/rl_error.h"
+#include "runtime/rlprof.h"
+#include "kernels/sizing.h"
 
 #define PROG "rlprof-kernels"
 #define MAX_THREADS 1024

@@ -15,8 +15,8 @@
  */
 #include <stdio.h>
 
-#include "kernels.h"
-#include "rl_error.h"
+#include "kernels/kernels.h"
+#include "common/rl_error.h"
 
 #define NOINLINE __attribute__((noinline))
 #define RL_MATMUL_TILE 64

@@ -4,9 +4,9 @@
  */
 #include <stdio.h>
 
-#include "probe.h"
-#include "rl_error.h"
-#include "sizing.h"
+#include "probes/probe.h"
+#include "common/rl_error.h"
+#include "kernels/sizing.h"
 
 #define MI ((size_t)1 << 20)
 

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kernels.h"
-#include "rl_error.h"
+#include "kernels/kernels.h"
+#include "common/rl_error.h"
 
 #define NOINLINE __attribute__((noinline))
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 struct part {
 	const struct rl_kernel *rows;

@@ -12,8 +12,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "kernels.h"
-#include "rl_error.h"
+#include "kernels/kernels.h"
+#include "common/rl_error.h"
 
 #define NOINLINE __attribute__((noinline))
 #define RL_MAX_THREADS 1024

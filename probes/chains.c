@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "probe.h"
-#include "rl_error.h"
+#include "probes/probe.h"
+#include "common/rl_error.h"
 
 #define MAX_TRIALS 64
 

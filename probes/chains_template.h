@@ -13,7 +13,7 @@
  * touches no memory in its loop and returns the sum of the accumulators
  * so the work cannot be dropped. Accumulator k starts at seed + k.
  */
-#include "probe.h"
+#include "probes/probe.h"
 
 #ifndef RL_CHAIN_X
 #define RL_CHAIN_X 0.999999

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <time.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 static double now_s(void)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probe.h"
-#include "rl_error.h"
+#include "probes/probe.h"
+#include "common/rl_error.h"
 
 static uint64_t xgetbv0(void)
 {

@@ -3,7 +3,7 @@
 #include <cpuid.h>
 #include <string.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 void rl_triad_avx512(double *restrict, const double *restrict,
 		     const double *restrict, double, size_t);

@@ -3,8 +3,8 @@
  * support AVX2 and FMA. */
 #include <immintrin.h>
 
-#include "hsum.h"
-#include "probe.h"
+#include "probes/hsum.h"
+#include "probes/probe.h"
 
 #define CH_FN avx2_fma_f64
 #define CH_VT __m256d
@@ -12,15 +12,15 @@
 #define CH_SET1(v) _mm256_set1_pd(v)
 #define CH_STEP(a) _mm256_fmadd_pd(a, x, y)
 #define CH_HSUM hsum256d
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #define LC_CHAINS 12
-#include "load_template.h"
+#include "probes/load_template.h"
 #undef LC_CHAINS
 #undef CH_FN
 #define CH_FN avx2_add_f64
 #undef CH_STEP
 #define CH_STEP(a) _mm256_add_pd(a, y)
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 #undef CH_FN
 #undef CH_VT
@@ -34,15 +34,15 @@
 #define CH_SET1(v) _mm256_set1_ps(v)
 #define CH_STEP(a) _mm256_fmadd_ps(a, x, y)
 #define CH_HSUM hsum256f
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #define LC_CHAINS 12
-#include "load_template.h"
+#include "probes/load_template.h"
 #undef LC_CHAINS
 #undef CH_FN
 #define CH_FN avx2_add_f32
 #undef CH_STEP
 #define CH_STEP(a) _mm256_add_ps(a, y)
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 /* Scalar FMA: vfmadd231sd/ss on one lane of an xmm register. */
 #undef CH_FN
@@ -57,7 +57,7 @@
 #define CH_SET1(v) _mm_set_sd(v)
 #define CH_STEP(a) _mm_fmadd_sd(a, x, y)
 #define CH_HSUM _mm_cvtsd_f64
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #undef CH_FN
 #undef CH_VT
 #undef CH_ET
@@ -70,7 +70,7 @@
 #define CH_SET1(v) _mm_set_ss(v)
 #define CH_STEP(a) _mm_fmadd_ss(a, x, y)
 #define CH_HSUM(v) ((double)_mm_cvtss_f32(v))
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains)

@@ -3,8 +3,8 @@
  * build.mk, so nothing can be contracted into an FMA). */
 #include <immintrin.h>
 
-#include "hsum.h"
-#include "probe.h"
+#include "probes/hsum.h"
+#include "probes/probe.h"
 
 #define CH_FN avx2_mad_f64
 #define CH_VT __m256d
@@ -12,7 +12,7 @@
 #define CH_SET1(v) _mm256_set1_pd(v)
 #define CH_STEP(a) _mm256_add_pd(_mm256_mul_pd(a, x), y)
 #define CH_HSUM hsum256d
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 #undef CH_FN
 #undef CH_VT
@@ -26,7 +26,7 @@
 #define CH_SET1(v) _mm256_set1_ps(v)
 #define CH_STEP(a) _mm256_add_ps(_mm256_mul_ps(a, x), y)
 #define CH_HSUM hsum256f
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 rl_chain_fn rl_chain_avx2_mad(int f32, unsigned chains);
 rl_chain_fn rl_chain_avx2_mad(int f32, unsigned chains)

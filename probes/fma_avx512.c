@@ -2,7 +2,7 @@
  * called only when CPUID says the CPU and the OS support AVX-512F. */
 #include <immintrin.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 #define CH_HSUM_D(v) ((double)_mm512_reduce_add_pd(v))
 #define CH_HSUM_F(v) ((double)_mm512_reduce_add_ps(v))
@@ -13,15 +13,15 @@
 #define CH_SET1(v) _mm512_set1_pd(v)
 #define CH_STEP(a) _mm512_fmadd_pd(a, x, y)
 #define CH_HSUM CH_HSUM_D
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #define LC_CHAINS 16
-#include "load_template.h"
+#include "probes/load_template.h"
 #undef LC_CHAINS
 #undef CH_FN
 #define CH_FN avx512_add_f64
 #undef CH_STEP
 #define CH_STEP(a) _mm512_add_pd(a, y)
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 #undef CH_FN
 #undef CH_VT
@@ -35,15 +35,15 @@
 #define CH_SET1(v) _mm512_set1_ps(v)
 #define CH_STEP(a) _mm512_fmadd_ps(a, x, y)
 #define CH_HSUM CH_HSUM_F
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #define LC_CHAINS 16
-#include "load_template.h"
+#include "probes/load_template.h"
 #undef LC_CHAINS
 #undef CH_FN
 #define CH_FN avx512_add_f32
 #undef CH_STEP
 #define CH_STEP(a) _mm512_add_ps(a, y)
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 rl_chain_fn rl_chain_avx512(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_avx512(int f32, int add_only, unsigned chains)

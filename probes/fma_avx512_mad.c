@@ -3,7 +3,7 @@
  * multiply and the add stay separate: -std=c11 contracts nothing). */
 #include <immintrin.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 #define CH_FN avx512_mad_f64
 #define CH_VT __m512d
@@ -11,7 +11,7 @@
 #define CH_SET1(v) _mm512_set1_pd(v)
 #define CH_STEP(a) _mm512_add_pd(_mm512_mul_pd(a, x), y)
 #define CH_HSUM(v) ((double)_mm512_reduce_add_pd(v))
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 #undef CH_FN
 #undef CH_VT
@@ -25,7 +25,7 @@
 #define CH_SET1(v) _mm512_set1_ps(v)
 #define CH_STEP(a) _mm512_add_ps(_mm512_mul_ps(a, x), y)
 #define CH_HSUM(v) ((double)_mm512_reduce_add_ps(v))
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 rl_chain_fn rl_chain_avx512_mad(int f32, unsigned chains);
 rl_chain_fn rl_chain_avx512_mad(int f32, unsigned chains)

@@ -1,7 +1,7 @@
 /* Scalar chain kernels without FMA: multiply then add, one lane (used
  * when the CPU has no FMA). Built with vectorization off (build.mk) so
  * the chains stay scalar; -std=c11 keeps a*x + y uncontracted. */
-#include "probe.h"
+#include "probes/probe.h"
 
 #define CH_FN smad_f64
 #define CH_VT double
@@ -9,7 +9,7 @@
 #define CH_SET1(v) (v)
 #define CH_STEP(a) ((a) * x + y)
 #define CH_HSUM(v) ((double)(v))
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #undef CH_FN
 #undef CH_VT
 #undef CH_ET
@@ -18,7 +18,7 @@
 #define CH_VT float
 #define CH_ET float
 #define CH_SET1(v) (v)
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 #undef CH_STEP
 #define CH_STEP(a) ((a) + y)
@@ -28,14 +28,14 @@
 #define CH_FN sadd_f64
 #define CH_VT double
 #define CH_ET double
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #undef CH_FN
 #undef CH_VT
 #undef CH_ET
 #define CH_FN sadd_f32
 #define CH_VT float
 #define CH_ET float
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 rl_chain_fn rl_chain_scalar(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_scalar(int f32, int add_only, unsigned chains)

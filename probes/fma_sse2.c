@@ -3,8 +3,8 @@
  * is contracted into an FMA); SSE2 is part of x86-64. */
 #include <emmintrin.h>
 
-#include "hsum.h"
-#include "probe.h"
+#include "probes/hsum.h"
+#include "probes/probe.h"
 
 #define CH_FN sse2_mad_f64
 #define CH_VT __m128d
@@ -12,12 +12,12 @@
 #define CH_SET1(v) _mm_set1_pd(v)
 #define CH_STEP(a) _mm_add_pd(_mm_mul_pd(a, x), y)
 #define CH_HSUM hsum128d
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #undef CH_FN
 #define CH_FN sse2_add_f64
 #undef CH_STEP
 #define CH_STEP(a) _mm_add_pd(a, y)
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 #undef CH_FN
 #undef CH_VT
@@ -31,12 +31,12 @@
 #define CH_SET1(v) _mm_set1_ps(v)
 #define CH_STEP(a) _mm_add_ps(_mm_mul_ps(a, x), y)
 #define CH_HSUM hsum128f
-#include "chains_template.h"
+#include "probes/chains_template.h"
 #undef CH_FN
 #define CH_FN sse2_add_f32
 #undef CH_STEP
 #define CH_STEP(a) _mm_add_ps(a, y)
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 rl_chain_fn rl_chain_sse2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_sse2(int f32, int add_only, unsigned chains)

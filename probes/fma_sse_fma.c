@@ -3,8 +3,8 @@
  * CPU and the OS support FMA. */
 #include <immintrin.h>
 
-#include "hsum.h"
-#include "probe.h"
+#include "probes/hsum.h"
+#include "probes/probe.h"
 
 #define CH_FN sse_fma_f64
 #define CH_VT __m128d
@@ -12,7 +12,7 @@
 #define CH_SET1(v) _mm_set1_pd(v)
 #define CH_STEP(a) _mm_fmadd_pd(a, x, y)
 #define CH_HSUM hsum128d
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 #undef CH_FN
 #undef CH_VT
@@ -26,7 +26,7 @@
 #define CH_SET1(v) _mm_set1_ps(v)
 #define CH_STEP(a) _mm_fmadd_ps(a, x, y)
 #define CH_HSUM hsum128f
-#include "chains_template.h"
+#include "probes/chains_template.h"
 
 rl_chain_fn rl_chain_sse_fma(int f32, unsigned chains);
 rl_chain_fn rl_chain_sse_fma(int f32, unsigned chains)

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 size_t rl_level_claims(const struct rl_cpu *cpu, struct rl_level_claim *out,
 		       size_t max)

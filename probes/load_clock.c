@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 #define MAX_TRIALS 64
 

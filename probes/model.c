@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "model_int.h"
-#include "rl_error.h"
+#include "probes/model_int.h"
+#include "common/rl_error.h"
 
 static double now_s(void)
 {

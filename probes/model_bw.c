@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model_int.h"
-#include "rl_error.h"
+#include "probes/model_int.h"
+#include "common/rl_error.h"
 
 #define DROP 0.15
 #define MAX_LEVELS 8

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model_int.h"
-#include "rl_error.h"
+#include "probes/model_int.h"
+#include "common/rl_error.h"
 
 static long iters_for(unsigned chains, int quick)
 {

@@ -2,8 +2,8 @@
 #ifndef RL_PROBE_MODEL_INT_H
 #define RL_PROBE_MODEL_INT_H
 
-#include "machine.h"
-#include "probe.h"
+#include "model/machine.h"
+#include "probes/probe.h"
 
 struct probe_ctx {
 	const struct rl_probe_options *o;

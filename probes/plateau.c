@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -23,8 +23,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "probe.h"
-#include "rl_error.h"
+#include "probes/probe.h"
+#include "common/rl_error.h"
 
 #define MAX_TRIALS 64
 #define HUGE_BYTES (2u << 20)

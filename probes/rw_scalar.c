@@ -1,7 +1,7 @@
 /* Scalar read-only stream and fill (built with vectorization off, see
  * build.mk): the fallback when no SIMD path applies. Four independent
  * sums; no non-temporal fill. */
-#include "probe.h"
+#include "probes/probe.h"
 
 double rl_read_scalar(double *restrict a, double *restrict b,
 		      double *restrict c, double s, size_t n);

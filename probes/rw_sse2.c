@@ -7,7 +7,7 @@
  * _mm_stream_pd: the pool aligns every array to 64 bytes). */
 #include <emmintrin.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 double rl_read_sse2(double *restrict a, double *restrict b,
 		    double *restrict c, double s, size_t n);

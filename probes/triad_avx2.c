@@ -3,7 +3,7 @@
  * aligned a). */
 #include <immintrin.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 void rl_triad_avx2(double *restrict a, const double *restrict b,
 		   const double *restrict c, double s, size_t n);

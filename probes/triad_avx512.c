@@ -3,7 +3,7 @@
  * which needs 64-byte aligned a: the pool aligns every array to 2 MiB). */
 #include <immintrin.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 void rl_triad_avx512(double *restrict a, const double *restrict b,
 		     const double *restrict c, double s, size_t n);

@@ -1,6 +1,6 @@
 /* Scalar triad (built with vectorization off, see build.mk): the
  * fallback when no SIMD path applies. No non-temporal variant. */
-#include "probe.h"
+#include "probes/probe.h"
 
 void rl_triad_scalar(double *restrict a, const double *restrict b,
 		     const double *restrict c, double s, size_t n);

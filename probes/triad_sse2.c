@@ -3,7 +3,7 @@
  * a). */
 #include <emmintrin.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 void rl_triad_sse2(double *restrict a, const double *restrict b,
 		   const double *restrict c, double s, size_t n);

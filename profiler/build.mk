@@ -1,23 +1,28 @@
-# profiler/: one folder per job, in the order data flows:
+# profiler/: one folder per job; layers bottom to top (README, "Layout"):
+#   common/    errors, UTF-8 and escaping, JSON writing, file writing,
+#              the name index (used by every layer)
+#   formats/   definitions shared by the files' writers and readers
 #   runtime/   librlprof (behind rlprof.h): regions, counter reads, the
-#              results file of each process; launch.c sets up the launch
-#              environment for the backends compiled into librlprof
+#              results file of each process
 #   model/     the results files and the machine model: read, check, merge
-#   analysis/  placement against roofs and ceilings, diagnosis
-#   render/    one file per output format (table, JSON, CSV, SVG, HTML, plot)
 #   inspect/   what an ELF binary says (rlprof inspect): region records,
 #              imports, ISA note, the width of its floating-point code
-#   text/      text made safe for a terminal or a shell
+#   analysis/  placement against roofs and ceilings, diagnosis, reports read
+#   render/    one file per output format (table, JSON, CSV, SVG, HTML, plot)
 #   cli/       the rlprof command, one file per subcommand
 #   compat/, mpi/, fortran/: shims and bindings, each with its build.mk
 RUNTIME_SRCS += $(wildcard profiler/runtime/*.c)
-REPORT_SRCS  := $(foreach d,model analysis render inspect text,$(wildcard profiler/$(d)/*.c))
+# common/ and formats/ (layer 0): what the runtime uses goes into librlprof
+# (counters/build.mk), the rest into the command
+RUNTIME_COMMON := $(addprefix profiler/common/,rl_error.c utf8.c json_writer.c) \
+                  profiler/formats/counter_ids.c
+REPORT_SRCS  := $(filter-out $(RUNTIME_COMMON),\
+                $(foreach d,common formats model analysis render inspect,$(wildcard profiler/$(d)/*.c)))
 CLI_SRCS     := $(wildcard profiler/cli/*.c)
 
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(OBJ)/%.o)
 REPORT_OBJS  := $(REPORT_SRCS:%.c=$(OBJ)/%.o)
 CLI_OBJS     := $(CLI_SRCS:%.c=$(OBJ)/%.o)
-CFLAGS_profiler_cli_ = -Iprofiler/cli
 EVENTS_OBJS  := $(EVENTS_SRCS:%.c=$(OBJ)/%.o)
 
 RUNTIME_LIBS := -lpthread -ldl -lm

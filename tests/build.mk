@@ -4,7 +4,7 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(OBJ)/%.o)
 TEST_PROGRAMS := $(patsubst tests/programs/%.c,$(TESTBIN)/programs/%,$(wildcard tests/programs/*.c))
 
-CFLAGS_tests_ = -Iprofiler/cli -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
+CFLAGS_tests_ = -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
 
 $(TESTBIN)/rlprof-tests: $(TEST_OBJS) $$(FUZZ_TARGET_OBJ) $(REPORT_OBJS) $$(PROBE_OBJS) $(EVENTS_OBJS) $$(KERNEL_LIB_OBJS) $(RLPROF_A)
 	@mkdir -p $(dir $@)
@@ -12,7 +12,7 @@ $(TESTBIN)/rlprof-tests: $(TEST_OBJS) $$(FUZZ_TARGET_OBJ) $(REPORT_OBJS) $$(PROB
 
 $(TESTBIN)/programs/%: tests/programs/%.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 
 # e2e_static*: statically linked, without librlprof (what rlprof run does
 # when it can neither find regions nor preload the runtime). No sanitizers:
@@ -20,7 +20,7 @@ $(TESTBIN)/programs/%: tests/programs/%.c $(RLPROF_SO)
 E2E_STATIC := $(patsubst tests/programs/%.c,$(TESTBIN)/programs/%,$(wildcard tests/programs/e2e_static*.c))
 $(E2E_STATIC): $(TESTBIN)/programs/%: tests/programs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(OPT) $(CFLAGS) $< -o $@ -static
+	$(CC) $(BASEFLAGS) $(PUBLIC_INC) $(OPT) $(CFLAGS) $< -o $@ -static
 
 # The end-to-end tests run the real command and the kernels.
 .PHONY: tests
@@ -35,13 +35,13 @@ COUNT_WITH_PROGRAMS := $(TESTBIN)/programs/dot-native $(TESTBIN)/programs/dot-po
                        $(TESTBIN)/programs/dot-avx2
 $(TESTBIN)/programs/dot-native: tests/programs/count_with/dot.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -mavx512f -mfma $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -mavx512f -mfma $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 $(TESTBIN)/programs/dot-portable: tests/programs/count_with/dot.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -march=x86-64-v3 $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -march=x86-64-v3 $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 $(TESTBIN)/programs/dot-avx2: tests/programs/count_with/dot.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -mavx2 -mno-fma $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -mavx2 -mno-fma $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(COUNT_WITH_PROGRAMS)
 
 # tests/programs/code_isa/code_isa.c built once per -DISA (test_code_isa.c
@@ -61,7 +61,7 @@ ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 MPI_TEST_PROGRAMS := $(patsubst tests/mpi/%.c,$(TESTBIN)/mpi/%,$(wildcard tests/mpi/*.c))
 $(MPI_TEST_PROGRAMS): $(TESTBIN)/mpi/%: tests/mpi/%.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) $(PUBLIC_INC) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(MPI_TEST_PROGRAMS)
 endif
 
@@ -74,6 +74,6 @@ ifeq ($(OMP_OK),yes)
 OMP_TEST_PROGRAMS := $(patsubst tests/omp/%.c,$(TESTBIN)/omp/%,$(wildcard tests/omp/*.c))
 $(OMP_TEST_PROGRAMS): $(TESTBIN)/omp/%: tests/omp/%.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fopenmp $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -fopenmp $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(OMP_TEST_PROGRAMS)
 endif

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "rl_error.h"
+#include "analysis/report.h"
+#include "common/rl_error.h"
 
 #define DATA RL_SOURCE_DIR "/tests/data/results/"
 #define BIT(c) (UINT64_C(1) << (c))

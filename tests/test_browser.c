@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "render.h"
+#include "render/render.h"
 
 extern const struct rl_renderer rl_renderer_html;
 

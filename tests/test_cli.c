@@ -1,5 +1,5 @@
 /* The rlprof command's interface: help, version, usage errors, statuses. */
-#include "test_e2e_util.h"
+#include "tests/test_e2e_util.h"
 
 #define RUN_HINT "see 'rlprof run --help'"
 

@@ -4,10 +4,10 @@
  * decoys left out, and the failures a user can cause. */
 #include <jansson.h>
 
-#include "test_e2e_util.h"
+#include "tests/test_e2e_util.h"
 
-#include "elf_code_isa.h"
-#include "rl_error.h"
+#include "inspect/elf_code_isa.h"
+#include "common/rl_error.h"
 
 static void need_decoder(void)
 {

@@ -4,9 +4,9 @@
  * region names (tests/programs/compat/); --compat none turns it off;
  * the shims answer the foreign API as its documentation says (GET, return
  * codes). Detection: profiler/inspect/elf_imports.c. */
-#include "elf_imports.h"
-#include "rl_error.h"
-#include "test_e2e_util.h"
+#include "inspect/elf_imports.h"
+#include "common/rl_error.h"
+#include "tests/test_e2e_util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define COMPAT_SANITIZED 1

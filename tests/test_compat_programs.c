@@ -6,9 +6,9 @@
  * holds PAPI's high-level API itself (libpapi.a linked in) is told
  * plainly why its regions cannot be seen. Programs:
  * tests/programs/compat/. */
-#include "elf_imports.h"
-#include "rl_error.h"
-#include "test_e2e_util.h"
+#include "inspect/elf_imports.h"
+#include "common/rl_error.h"
+#include "tests/test_e2e_util.h"
 
 #define CP_SRC RL_SOURCE_DIR "/tests/programs/compat/"
 

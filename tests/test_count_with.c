@@ -9,10 +9,10 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "test_e2e_util.h"
-#include "test_sim_util.h"
+#include "tests/test_e2e_util.h"
+#include "tests/test_sim_util.h"
 
-#include "elf_code_isa.h"
+#include "inspect/elf_code_isa.h"
 
 #define NATIVE E2E_PROG("dot-native")
 #define PORTABLE E2E_PROG("dot-portable")

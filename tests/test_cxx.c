@@ -4,7 +4,7 @@
  * records. The program is tests/programs/cxx/cxx_regions.cpp. */
 #include <stdbool.h>
 
-#include "test_e2e_util.h"
+#include "tests/test_e2e_util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SAN_FLAGS " -fsanitize=address,undefined"

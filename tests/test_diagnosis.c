@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "analysis/report.h"
 
 void charts_test_machine(struct rl_machine *m); /* test_render_svg.c */
 

@@ -6,10 +6,10 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "compare.h"
-#include "report_file.h"
-#include "rl_error.h"
-#include "test_e2e_util.h"
+#include "analysis/compare.h"
+#include "analysis/report_file.h"
+#include "common/rl_error.h"
+#include "tests/test_e2e_util.h"
 
 #define REPORTS RL_SOURCE_DIR "/tests/data/reports/"
 

@@ -3,7 +3,7 @@
 #include <dirent.h>
 #include <signal.h>
 
-#include "test_e2e_util.h"
+#include "tests/test_e2e_util.h"
 
 /* Without the id check the runtime read()s a pipe the program made on a
  * perf descriptor's old number: it hangs (timeout) or eats a byte. */

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <sys/mount.h>
 
-#include "test_e2e_util.h"
+#include "tests/test_e2e_util.h"
 
 static int exists(const char *dir, const char *name)
 {

@@ -8,7 +8,7 @@
 #include <dirent.h>
 #include <signal.h>
 
-#include "test_e2e_util.h"
+#include "tests/test_e2e_util.h"
 
 struct killed {
 	char *dir, out[512];

@@ -1,5 +1,5 @@
 /* rlprof run end to end: statuses, messages, the files it writes. */
-#include "test_e2e_util.h"
+#include "tests/test_e2e_util.h"
 
 #define CSV_HEADER                                                           \
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,"  \

@@ -3,8 +3,8 @@
  * after rlprof probe --force. Runs the real rlprof with its own cache. */
 #include <stdlib.h>
 
-#include "machine.h"
-#include "test_e2e_util.h"
+#include "model/machine.h"
+#include "tests/test_e2e_util.h"
 
 /* A model no probe would measure, cached where rlprof will look. */
 static void cache_hand_model(const char *cache_home)

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "rl_error.h"
+#include "common/rl_error.h"
 
 Test(errors, strerror_and_name_come_from_the_table)
 {

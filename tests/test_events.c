@@ -5,9 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "counter_ids.h"
-#include "events/events.h"
-#include "rl_error.h"
+#include "formats/counter_ids.h"
+#include "counters/events/events.h"
+#include "common/rl_error.h"
 
 #define SYSFS RL_SOURCE_DIR "/tests/data/sysfs"
 

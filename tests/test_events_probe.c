@@ -8,9 +8,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "perf_probe.h"
-#include "perf_spec.h"
+#include "counters/backend.h"
+#include "counters/perf_probe.h"
+#include "counters/perf_spec.h"
 
 static int open_errno(uint32_t type, uint64_t config)
 {

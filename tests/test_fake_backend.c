@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend.h"
-#include "report.h"
+#include "counters/backend.h"
+#include "analysis/report.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fuzz/fuzz_targets.h"
+#include "tests/fuzz/fuzz_targets.h"
 
 #define FUZZ_DIR RL_SOURCE_DIR "/tests/fuzz/"
 

@@ -1,8 +1,8 @@
 /* Region records in ELF files (inspect_elf.c) and `rlprof inspect`. */
-#include "test_e2e_util.h"
+#include "tests/test_e2e_util.h"
 
-#include "inspect_elf.h"
-#include "rl_error.h"
+#include "inspect/inspect_elf.h"
+#include "common/rl_error.h"
 
 #define REGIONS_SRC RL_SOURCE_DIR "/tests/programs/e2e_regions.c"
 

@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kernels.h"
-#include "rl_error.h"
+#include "kernels/kernels.h"
+#include "common/rl_error.h"
 
 #define KBIN RL_BUILD_DIR "/bin/rlprof-kernels"
 #define KBIN_SIM RL_BUILD_DIR "/bin/rlprof-kernels-sim"

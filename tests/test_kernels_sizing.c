@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sizing.h"
-#include "test_e2e_util.h"
+#include "kernels/sizing.h"
+#include "tests/test_e2e_util.h"
 
 #define MI ((size_t)1 << 20)
 

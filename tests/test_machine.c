@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "machine.h"
-#include "rl_error.h"
+#include "model/machine.h"
+#include "common/rl_error.h"
 
 static char dir[] = "/tmp/rlprof-test-machine-XXXXXX";
 

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "render.h"
-#include "report.h"
-#include "results.h"
-#include "rl_error.h"
-#include "test_sim_util.h"
+#include "render/render.h"
+#include "analysis/report.h"
+#include "model/results.h"
+#include "common/rl_error.h"
+#include "tests/test_sim_util.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
 

@@ -2,9 +2,9 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "counter_ids.h"
-#include "perf_spec.h"
-#include "rl_error.h"
+#include "formats/counter_ids.h"
+#include "counters/perf_spec.h"
+#include "common/rl_error.h"
 
 Test(perf_spec, parses_the_documented_example)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "report.h"
+#include "render/render.h"
+#include "analysis/report.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
 #define EPS 1e-9

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "perf_probe.h"
-#include "plugins/plugin.h"
+#include "counters/backend.h"
+#include "counters/perf_probe.h"
+#include "counters/plugins/plugin.h"
 
 /* Is there a hardware PMU at all? (perf's view, independent of plugins) */
 static inline int host_has_pmu(void)

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "machine.h"
-#include "probe.h"
-#include "rl_error.h"
+#include "model/machine.h"
+#include "probes/probe.h"
+#include "common/rl_error.h"
 
 /* ---- CPUID ----------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_render_util.h"
+#include "tests/test_render_util.h"
 
 /* DRAM moved 30 GB/s at 1 thread, 48 at 2; f64 peak 50 / 100. */
 static char *render(const char *file, int with_machine)

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render.h"
-#include "render_ranks.h"
+#include "render/render.h"
+#include "render/render_ranks.h"
 
 extern const struct rl_renderer rl_renderer_html;
 

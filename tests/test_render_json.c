@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_render_util.h"
+#include "tests/test_render_util.h"
 
 /* Render a results file (with run.json fields) and parse it back. */
 static json_t *render(const char *file, int with_machine)

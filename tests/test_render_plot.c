@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "render/render.h"
 
 void charts_test_machine(struct rl_machine *m);
 void charts_test_report(struct rl_report *r, const struct rl_machine *m);

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "render.h"
-#include "svg_chart.h"
+#include "render/render.h"
+#include "render/svg_chart.h"
 
 extern const struct rl_renderer rl_renderer_svg;
 

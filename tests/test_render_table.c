@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "test_render_util.h"
+#include "tests/test_render_util.h"
 
 static char *render(const char *file, int with_machine, int per_thread)
 {

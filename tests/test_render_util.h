@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
+#include "render/render.h"
 
 #define DATA RL_SOURCE_DIR "/tests/data/results/"
 

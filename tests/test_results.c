@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
-#include "rl_error.h"
+#include "model/results.h"
+#include "common/rl_error.h"
 
 #define DATA RL_SOURCE_DIR "/tests/data/results/"
 #define BIT(c) (UINT64_C(1) << (c))

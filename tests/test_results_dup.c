@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
-#include "rl_error.h"
-#include "test_e2e_util.h"
+#include "model/results.h"
+#include "common/rl_error.h"
+#include "tests/test_e2e_util.h"
 
 /* One results file: process pid, started at start, one thread tid. */
 static void put_results(const char *dir, long name_pid, long pid,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The live results file (profiler/runtime/rt_live.h) read back: the file a
+ * The live results file (profiler/formats/live.h) read back: the file a
  * process killed by SIGKILL leaves (made here by the real librlprof, with
  * RLPROF_OUT and no rlprof run), then the same file cut at every length
  * and damaged: the reader returns the regions or one error, never crashes.
@@ -8,9 +8,9 @@
 #include <dirent.h>
 #include <signal.h>
 
-#include "results_live.h"
-#include "rl_error.h"
-#include "test_e2e_util.h"
+#include "model/results_live.h"
+#include "common/rl_error.h"
+#include "tests/test_e2e_util.h"
 
 static char *killed_live_file(char *dir)
 {

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
-#include "rl_error.h"
+#include "model/results.h"
+#include "common/rl_error.h"
 
 #define HEAD                                                                 \
 	"{\"format\":\"rlprof-results\",\"version\":1,\"pid\":1,"            \

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "counters/backend.h"
 
 #define PROGS RL_BUILD_DIR "/tests/programs/"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "results.h"
+#include "counters/backend.h"
+#include "model/results.h"
 
 /* The test binary links librlprof.a: it must never profile itself, even
  * when RLPROF_OUT is set in the environment of whoever runs the tests. */

@@ -6,8 +6,8 @@
  * scripts/validate-report. */
 #include <jansson.h>
 
-#include "report.h"
-#include "test_e2e_util.h"
+#include "analysis/report.h"
+#include "tests/test_e2e_util.h"
 
 #define SCHEMA RL_SOURCE_DIR "/profiler/render/report.schema.json"
 #define VALIDATOR RL_SOURCE_DIR "/scripts/validate-report"

@@ -8,8 +8,8 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "machine.h"
-#include "test_sim_util.h"
+#include "model/machine.h"
+#include "tests/test_sim_util.h"
 
 #define GEOMETRY "16K:4,64K:8,256K:8"
 

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "sim_geometry.h"
+#include "counters/backend.h"
+#include "model/sim_geometry.h"
 
 /* counters/backend_sim.c (not in a header: only these tests use them) */
 struct rl_sim_level {

@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "test_sim_util.h"
+#include "tests/test_sim_util.h"
 
 /* write-backs at the region's bounds: the region is charged exactly the
  * lines it dirtied, whatever happens to them later */

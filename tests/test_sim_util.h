@@ -11,8 +11,8 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "counter_ids.h"
-#include "test_e2e_util.h"
+#include "formats/counter_ids.h"
+#include "tests/test_e2e_util.h"
 
 #define SIM_TOOL RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux"
 /* The geometry sim_run passes when the test gives none: without a machine

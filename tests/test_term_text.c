@@ -1,8 +1,8 @@
-/* Text escaped for a terminal (profiler/text/term_text.c). */
+/* Text escaped for a terminal (profiler/common/term_text.c). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "term_text.h"
+#include "common/term_text.h"
 
 static void expect_cut(const char *in, const char *want)
 {

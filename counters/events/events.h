@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perf_spec.h"
+#include "counters/perf_spec.h"
 
 /* The CPU as /proc/cpuinfo (CPUID) names it. */
 struct rl_cpu_id {

@@ -5,7 +5,7 @@
  * pfm_initialize() (and removes it again so the profiled program does not
  * inherit it), so the tables of every supported CPU can be checked here.
  */
-#include "events/events.h"
+#include "counters/events/events.h"
 
 #include <perfmon/pfmlib_perf_event.h>
 #include <pthread.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rl_error.h"
+#include "common/rl_error.h"
 
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_status = PFM_SUCCESS;

@@ -10,7 +10,7 @@
  * A per-thread event adding to a dram_* counter is a proxy (the runtime
  * marks it RL_SCOPE_PROXY); one with cpu >= 0 is system-wide.
  */
-#include "events/events.h"
+#include "counters/events/events.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counter_ids.h"
-#include "perf_probe.h"
-#include "rl_error.h"
+#include "formats/counter_ids.h"
+#include "counters/perf_probe.h"
+#include "common/rl_error.h"
 
 #define CORE_GROUP_SIZE 4
 

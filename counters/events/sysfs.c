@@ -5,7 +5,7 @@
  * optional <name>.scale and <name>.unit (Documentation/ABI/testing/
  * sysfs-bus-event_source-devices-events).
  */
-#include "events/events.h"
+#include "counters/events/events.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rl_error.h"
+#include "common/rl_error.h"
 
 /* First line of dir/name without its newline; -1 when unreadable. */
 static int read_line(const char *dir, const char *name, char *buf,

@@ -10,12 +10,12 @@
  * flops (FMA = 2), so its weight is 1. Memory-controller CAS commands move
  * one 64-byte line each.
  */
-#include "events/events.h"
+#include "counters/events/events.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "rl_error.h"
+#include "common/rl_error.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
 

@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "plugins/plugin.h"
+#include "counters/backend.h"
+#include "counters/plugins/plugin.h"
 
 #define MAX_EV 32
 #define MAX_CPUS 1024

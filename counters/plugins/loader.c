@@ -1,5 +1,5 @@
 /* Finding and loading backend plugins (see plugin.h). Part of librlprof. */
-#include "plugins/plugin.h"
+#include "counters/plugins/plugin.h"
 
 #include <dlfcn.h>
 #include <errno.h>

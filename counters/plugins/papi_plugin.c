@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "events/events.h"
-#include "plugins/plugin.h"
+#include "counters/backend.h"
+#include "counters/events/events.h"
+#include "counters/plugins/plugin.h"
 
 #define MAX_EV 16
 

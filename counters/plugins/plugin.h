@@ -17,7 +17,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "backend.h"
+#include "counters/backend.h"
 
 #define RL_PLUGIN_SYMBOL "rl_plugin_backend"
 #define RL_PLUGIN_STATE_MAX 1024

@@ -18,7 +18,7 @@ SIM_OBJS  := $(SIM_SRCS:%.c=$(OBJ)/vgtool/%.o)
 SIM_TOOL  := $(LIBEXEC)/rlprofsim-amd64-linux
 SIM_PRELOAD_LINK := $(LIBEXEC)/vgpreload_core-amd64-linux.so
 SIM_CFLAGS := -std=gnu99 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-              -I$(VG_INCDIR) -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 \
+              -I. -Iprofiler -I$(VG_INCDIR) -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 \
               -DVGPV_amd64_linux_vanilla=1 -fno-strict-aliasing -fno-builtin \
               -fno-stack-protector -fomit-frame-pointer -fno-pie -MMD -MP
 SIM_LDFLAGS := -static -nodefaultlibs -nostartfiles -u _start -no-pie \
@@ -60,7 +60,7 @@ $(TESTBIN)/simcache/rs-trace-full: SIM_TRACE_FLAGS := -DRS_CACHE_CHECK_ALL
 $(SIM_TRACE): tests/simcache/rs_trace.c counters/sim/rs_cache.c counters/sim/rs.h
 	@mkdir -p $(dir $@)
 	$(SIM_CC) $(filter-out -MMD -MP -g,$(SIM_CFLAGS)) $(SIM_TRACE_FLAGS) \
-	  -Icounters/sim -no-pie tests/simcache/rs_trace.c counters/sim/rs_cache.c -o $@
+	  -I. -Iprofiler -no-pie tests/simcache/rs_trace.c counters/sim/rs_cache.c -o $@
 tests: $(SIM_TRACE)
 else
 TARGETS += sim-tool-missing

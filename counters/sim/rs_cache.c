@@ -56,7 +56,7 @@
  * since the last flush so that a flush visits only those (a full scan
  * when the log overflowed).
  */
-#include "rs.h"
+#include "counters/sim/rs.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"

@@ -8,7 +8,7 @@
  * are decoded: enough to find the opcode. EVEX (0x62) never reaches here
  * (Valgrind 3.19 stops on it with SIGILL).
  */
-#include "rs.h"
+#include "counters/sim/rs.h"
 #include "pub_tool_libcbase.h"
 
 static Bool is_legacy_prefix(UChar c)

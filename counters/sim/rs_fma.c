@@ -21,7 +21,7 @@
  * rs_fma_init() checks CPUID for FMA and for the OS saving the AVX state;
  * without them the original ops stay.
  */
-#include "rs.h"
+#include "counters/sim/rs.h"
 
 Bool rs_fma_native = False;
 

@@ -25,7 +25,7 @@
  * Other lanes become one clean call each (rs_fmadd64 ...). A MAddF under
  * any other rounding mode keeps VEX's own op.
  */
-#include "rs.h"
+#include "counters/sim/rs.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"

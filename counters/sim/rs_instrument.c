@@ -27,7 +27,7 @@
  * loads from the stack; in a gather instruction a load from an ITE
  * address is counted under the ITE's condition, as a guarded one.
  */
-#include "rs.h"
+#include "counters/sim/rs.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"

@@ -9,7 +9,7 @@
  * runs one thread at a time, so flops per thread are exact; the caches
  * are shared by all threads.
  */
-#include "rs.h"
+#include "counters/sim/rs.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"

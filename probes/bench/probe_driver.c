@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include "probes/probe.h"
 
 int main(int argc, char **argv)
 {

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "name_index.h"
-#include "report.h"
-#include "rl_error.h"
+#include "analysis/analysis.h"
+#include "common/name_index.h"
+#include "analysis/report.h"
+#include "common/rl_error.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
 

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "report.h"
+#include "analysis/report.h"
 
 /* Sets bound, basis, bound_roof, roof_gflops and roof_pct of a row whose
  * measured and declared figures are filled (nothing when rep->machine is

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 #define WIDTH_SHARE 0.01
 #define FMA_ALL 0.99

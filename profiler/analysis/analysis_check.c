@@ -24,8 +24,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
-#include "rl_error.h"
+#include "analysis/analysis.h"
+#include "common/rl_error.h"
 
 #define SHORT_TOTAL_S 1e-3
 #define SHORT_CALL_S 1e-5

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
 

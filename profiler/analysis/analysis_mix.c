@@ -24,7 +24,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 #define MIX_TOL 0.01 /* a mix this close to a point is that point */
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "rl_error.h"
+#include "analysis/analysis.h"
+#include "common/rl_error.h"
 
 static const char *const level_names[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "rl_error.h"
+#include "analysis/compare.h"
+#include "common/rl_error.h"
 
 double rl_rel_change_pct(double a, double b)
 {

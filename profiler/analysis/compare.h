@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report_file.h"
+#include "analysis/report_file.h"
 
 #define RL_DIFF_DEFAULT_THRESHOLD_PCT 5.0
 

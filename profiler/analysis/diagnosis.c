@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "report.h"
+#include "analysis/analysis.h"
+#include "analysis/report.h"
 
 #define AT_ROOF_PCT 70.0
 

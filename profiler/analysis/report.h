@@ -19,10 +19,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "machine.h"
-#include "report_ranks.h"
-#include "report_scope.h"
-#include "results.h"
+#include "model/machine.h"
+#include "analysis/report_ranks.h"
+#include "analysis/report_scope.h"
+#include "model/results.h"
 
 /* 2: in "regions", a figure not measured (or that does not apply) is left
  * out instead of written null, a flag only when true; a thread's row has

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "results_ranks.h"
-#include "rl_error.h"
+#include "analysis/report.h"
+#include "model/results_ranks.h"
+#include "common/rl_error.h"
 
 void rl_report_ranks_free(struct rl_report_ranks *k)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "name_index.h"
-#include "report.h"
-#include "rl_error.h"
+#include "common/name_index.h"
+#include "analysis/report.h"
+#include "common/rl_error.h"
 
 void rl_report_scope_free(struct rl_report_scope *s)
 {

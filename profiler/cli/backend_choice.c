@@ -1,5 +1,5 @@
 /* Probing the backends and choosing the best that works here. */
-#include "backend_choice.h"
+#include "cli/backend_choice.h"
 
 #include <stdio.h>
 #include <string.h>

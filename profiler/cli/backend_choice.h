@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "backend.h"
+#include "counters/backend.h"
 
 #define RL_WHY_MAX 512
 

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "compare.h"
-#include "parse_pct.h"
-#include "report_file.h"
-#include "rl_error.h"
-#include "term_text.h"
+#include "cli/commands.h"
+#include "analysis/compare.h"
+#include "cli/parse_pct.h"
+#include "analysis/report_file.h"
+#include "common/rl_error.h"
+#include "common/term_text.h"
 
 #define MAX_RULES 64
 

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend_choice.h"
-#include "commands.h"
+#include "cli/backend_choice.h"
+#include "cli/commands.h"
 
 static void usage(FILE *out)
 {

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "compare.h"
-#include "parse_pct.h"
-#include "render_diff.h"
-#include "report_file.h"
-#include "rl_error.h"
+#include "cli/commands.h"
+#include "analysis/compare.h"
+#include "cli/parse_pct.h"
+#include "render/render_diff.h"
+#include "analysis/report_file.h"
+#include "common/rl_error.h"
 
 static void usage(FILE *out)
 {

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "elf_code_isa.h"
-#include "elf_imports.h"
-#include "inspect_elf.h"
-#include "term_text.h"
+#include "cli/commands.h"
+#include "inspect/elf_code_isa.h"
+#include "inspect/elf_imports.h"
+#include "inspect/inspect_elf.h"
+#include "common/term_text.h"
 
 static void usage(FILE *out)
 {

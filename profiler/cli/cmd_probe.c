@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "machine.h"
-#include "probe.h"
-#include "rl_error.h"
+#include "cli/commands.h"
+#include "model/machine.h"
+#include "probes/probe.h"
+#include "common/rl_error.h"
 
 struct probe_opts {
 	int force, quick, json, levels, csv;

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "machine_stored.h"
-#include "render.h"
-#include "render_file.h"
-#include "results.h"
-#include "rl_error.h"
+#include "cli/commands.h"
+#include "model/machine_stored.h"
+#include "render/render.h"
+#include "cli/render_file.h"
+#include "model/results.h"
+#include "common/rl_error.h"
 
 static void usage(FILE *out)
 {

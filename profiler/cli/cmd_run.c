@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "run.h"
+#include "cli/commands.h"
+#include "cli/run.h"
 
 static void usage(FILE *out)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "rlprof.h"
+#include "cli/commands.h"
+#include "runtime/rlprof.h"
 
 /* Written by other people in parallel; a build without them says so. */
 #pragma weak cmd_report

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "parse_pct.h"
+#include "cli/parse_pct.h"
 
 double rl_parse_pct(const char *s)
 {

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "file_write.h"
-#include "render_file.h"
-#include "rl_error.h"
+#include "common/file_write.h"
+#include "cli/render_file.h"
+#include "common/rl_error.h"
 
 int rl_render_file(const struct rl_renderer *r, const char *path,
 		   const struct rl_report *rep,

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "render.h"
+#include "render/render.h"
 
 /* r's rendering of rep into path. 0, or a negative RL_E* code with one
  * line in err ("cannot write the FORMAT report 'PATH': REASON"). */

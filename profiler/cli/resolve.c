@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 
 static int check_file(const char *path, char *msg, size_t msglen)
 {

@@ -16,11 +16,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "backend_choice.h"
-#include "elf_imports.h"
-#include "inspect_elf.h"
-#include "launch.h"
-#include "run_mpi.h"
+#include "cli/backend_choice.h"
+#include "inspect/elf_imports.h"
+#include "inspect/inspect_elf.h"
+#include "counters/launch.h"
+#include "cli/run_mpi.h"
 
 #define RL_MAX_BACKENDS 16
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rl_error.h"
-#include "run.h"
+#include "common/rl_error.h"
+#include "cli/run.h"
 
 #define LIKWID_SHIM "librlprof-likwid.so"
 #define PAPIHL_SHIM "librlprof-papihl.so"

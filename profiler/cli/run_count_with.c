@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "elf_code_isa.h"
-#include "elf_isa.h"
-#include "run.h"
+#include "cli/commands.h"
+#include "inspect/elf_code_isa.h"
+#include "inspect/elf_isa.h"
+#include "cli/run.h"
 
 static const char *const timed_isas[] = {"scalar", "sse2", "sse", "avx2",
 					 "avx512"};

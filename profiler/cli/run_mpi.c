@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "run.h"
+#include "cli/commands.h"
+#include "cli/run.h"
 
 /* ---- the rank, from the launcher's environment ---------------------- */
 

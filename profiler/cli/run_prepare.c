@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "render.h"
-#include "machine.h"
-#include "run.h"
+#include "render/render.h"
+#include "model/machine.h"
+#include "cli/run.h"
 
 #pragma weak rl_renderer_count
 #pragma weak rl_renderer_at

@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "commands.h"
-#include "file_write.h"
-#include "run.h"
+#include "cli/commands.h"
+#include "common/file_write.h"
+#include "cli/run.h"
 
 #define RL_RUN_FORMAT "rlprof-run"
 #define RL_RUN_VERSION 1

@@ -1,7 +1,7 @@
 /*
  * rlprof run, after the program: a process that died without writing its
  * results (SIGKILL, the out-of-memory killer, _exit(), exec) left its live
- * file DIR/raw/.rlprof-<pid>.live (profiler/runtime/rt_live.h). Each such
+ * file DIR/raw/.rlprof-<pid>.live (profiler/formats/live.h). Each such
  * file with completed calls becomes rlprof-<pid>.json, with a warning that
  * says how it was recovered and one per region still open; live files
  * are then removed.
@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "results_live.h"
-#include "rt_live.h"
-#include "run.h"
+#include "model/results_live.h"
+#include "formats/live.h"
+#include "cli/run.h"
 
 /* .rlprof-<digits>.live -> pid, else -1 */
 static long live_pid(const char *name)

@@ -11,13 +11,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "machine_stored.h"
-#include "render.h"
-#include "render_file.h"
-#include "report.h"
-#include "run.h"
-#include "shell_quote.h"
-#include "term_text.h"
+#include "model/machine_stored.h"
+#include "render/render.h"
+#include "cli/render_file.h"
+#include "analysis/report.h"
+#include "cli/run.h"
+#include "common/shell_quote.h"
+#include "common/term_text.h"
 
 /* The report library is written in parallel: a build without a part of
  * it still runs programs and says what is missing. */

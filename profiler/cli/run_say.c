@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "run.h"
+#include "cli/run.h"
 
 void rl_run_say(const struct rl_run *run, const char *fmt, ...)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
-#include "run.h"
-#include "sim_geometry.h"
+#include "model/machine.h"
+#include "cli/run.h"
+#include "model/sim_geometry.h"
 
 #define ADVICE "give it with --sim-caches SIZE:WAYS,... from L1 out (e.g. " \
 	       "48K:12,1M:16,32M:16)"

@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "run.h"
+#include "cli/commands.h"
+#include "cli/run.h"
 
 extern char **environ;
 

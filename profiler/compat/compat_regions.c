@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "compat_regions.h"
+#include "compat/compat_regions.h"
 
 /* Entries never move once made (an array of pointers grows, not the
  * entries), so a caller may keep one across calls; names are found

@@ -29,8 +29,8 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "compat_regions.h"
-#include "rlprof.h"
+#include "compat/compat_regions.h"
+#include "runtime/rlprof.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -23,8 +23,8 @@
  */
 #include <stddef.h>
 
-#include "compat_regions.h"
-#include "rlprof.h"
+#include "compat/compat_regions.h"
+#include "runtime/rlprof.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -1,6 +1,6 @@
 /* The width of a program's floating-point arithmetic, from its code
  * (libelf for the sections, Zydis to decode them). */
-#include "elf_code_isa.h"
+#include "inspect/elf_code_isa.h"
 
 #include <elf.h>
 #include <gelf.h>
@@ -10,8 +10,8 @@
 #include <Zydis/Zydis.h>
 #endif
 
-#include "elf_file.h"
-#include "rl_error.h"
+#include "inspect/elf_file.h"
+#include "common/rl_error.h"
 
 const char *rl_code_isa_ceiling(unsigned widest_bits)
 {

@@ -1,5 +1,5 @@
 /* A program file opened for libelf (elf_file.h). */
-#include "elf_file.h"
+#include "inspect/elf_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rl_error.h"
+#include "common/rl_error.h"
 
 int rl_elf_file_open(const char *path, int *fd, Elf **elf, char *err,
 		     size_t errlen)

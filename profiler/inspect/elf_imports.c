@@ -7,8 +7,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "elf_imports.h"
-#include "rl_error.h"
+#include "inspect/elf_imports.h"
+#include "common/rl_error.h"
 
 /* name without its trailing underscores, lower case, equals api: the C
  * name or a Fortran binding of it (gfortran's likwid_markerstartregion_,

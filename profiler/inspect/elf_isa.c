@@ -1,11 +1,11 @@
 /* The x86 ISA level a program needs, from its GNU property note (libelf). */
-#include "elf_isa.h"
+#include "inspect/elf_isa.h"
 
 #include <elf.h>
 #include <gelf.h>
 #include <string.h>
 
-#include "elf_file.h"
+#include "inspect/elf_file.h"
 
 const char *rl_isa_level_name(enum rl_isa_level level)
 {

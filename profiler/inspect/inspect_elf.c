@@ -1,5 +1,5 @@
 /* Reads a program file: kind, linkage and the region records (libelf). */
-#include "inspect_elf.h"
+#include "inspect/inspect_elf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rl_error.h"
+#include "common/rl_error.h"
 
 #define RL_SECTION_NAME "rlprof_regions"
 #define RL_RECORD_MAGIC "RLR1"

@@ -8,8 +8,8 @@
  */
 #include <stdio.h>
 
-#include "machine_stored.h"
-#include "rl_error.h"
+#include "model/machine_stored.h"
+#include "common/rl_error.h"
 
 int rl_machine_stored_path(char *buf, size_t len, const char *dir)
 {

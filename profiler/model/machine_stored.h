@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "machine.h"
+#include "model/machine.h"
 
 #define RL_MACHINE_STORED_NAME "machine.json"
 

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "counter_ids.h"
+#include "formats/counter_ids.h"
 
 #define RL_RESULTS_FORMAT "rlprof-results"
 /* 2: "scaled" is no longer written; readers compute it from the sums

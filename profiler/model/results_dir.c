@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results.h"
-#include "results_json.h"
-#include "results_native.h"
-#include "results_ranks.h"
-#include "shell_quote.h"
-#include "rl_error.h"
+#include "model/results.h"
+#include "model/results_json.h"
+#include "model/results_native.h"
+#include "model/results_ranks.h"
+#include "common/shell_quote.h"
+#include "common/rl_error.h"
 
 #define RL_RUN_FORMAT "rlprof-run"
 #define RL_RUN_VERSION 1

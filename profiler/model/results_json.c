@@ -6,9 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "results_json.h"
-#include "rl_error.h"
-#include "term_text.h"
+#include "model/results_json.h"
+#include "common/rl_error.h"
+#include "common/term_text.h"
 
 int rl_json_missing(struct rl_json_ctx *c, const char *where, const char *field)
 {

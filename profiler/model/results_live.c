@@ -1,5 +1,5 @@
 /*
- * rl_results_live_load(): a live results file (rt_live.h) into a struct
+ * rl_results_live_load(): a live results file (formats/live.h) into a struct
  * rl_process_results. The file comes from a process that may have died at
  * any instruction: every size and offset is checked against the file, a
  * block or record that does not fit ends the reading of that block, and a
@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results_live.h"
-#include "rl_error.h"
-#include "rt_live.h"
+#include "model/results_live.h"
+#include "common/rl_error.h"
+#include "formats/live.h"
 
 #define RL_LIVE_MAX_THREADS 65536
 

@@ -1,6 +1,6 @@
 /*
  * Reading a live results file (DIR/raw/.rlprof-<pid>.live, format in
- * profiler/runtime/rt_live.h): what a process that died without writing
+ * profiler/formats/live.h): what a process that died without writing
  * its JSON results (SIGKILL, the out-of-memory killer, _exit()) had
  * measured. Completed calls are kept; begins never ended are open_at_exit.
  */
@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "model/results.h"
 
 /* Load path into out (which the caller releases with
  * rl_results_release). complete = false, signal = 0, no warnings; end_ns

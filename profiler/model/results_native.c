@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "name_index.h"
-#include "results_native.h"
-#include "rl_error.h"
+#include "common/name_index.h"
+#include "model/results_native.h"
+#include "common/rl_error.h"
 
 /* At most this many per-row warnings, then one that counts the rest. */
 #define MAX_ROW_WARNINGS 10

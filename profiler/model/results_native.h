@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "model/results.h"
 
 /* Replaces each region's time_ns in out by the native run's: processes
  * matched by start order (start_ns), threads by index, regions by name,

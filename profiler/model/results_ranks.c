@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results_json.h"
-#include "results_native.h"
-#include "results_ranks.h"
-#include "rl_error.h"
+#include "model/results_json.h"
+#include "model/results_native.h"
+#include "model/results_ranks.h"
+#include "common/rl_error.h"
 
 void rl_mpi_results_free(struct rl_mpi_results *m)
 {

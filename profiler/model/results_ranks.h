@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "results.h"
+#include "model/results.h"
 
 struct rl_rank_info {
 	long rank;

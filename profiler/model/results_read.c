@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
-#include "results_json.h"
-#include "rl_error.h"
-#include "term_text.h"
+#include "model/results.h"
+#include "model/results_json.h"
+#include "common/rl_error.h"
+#include "common/term_text.h"
 
 double rl_counter_scaled(uint64_t value, uint64_t enabled_ns,
 			 uint64_t running_ns)

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "name_index.h"
-#include "results.h"
-#include "rl_error.h"
+#include "common/name_index.h"
+#include "model/results.h"
+#include "common/rl_error.h"
 
 /* name of a region measured in process scope -> its thread, or SIZE_MAX
  * when another thread of p has calls of a region of that name too. Only

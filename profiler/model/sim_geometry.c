@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rl_error.h"
-#include "sim_geometry.h"
+#include "common/rl_error.h"
+#include "model/sim_geometry.h"
 
 #define LINE_BYTES 64u
 #define ASSUMED_WAYS 16u

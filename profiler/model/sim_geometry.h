@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "machine.h"
+#include "model/machine.h"
 
 #define RL_SIM_GEOMETRY_LEVELS 3
 

@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rl_results_now.h"
+#include "runtime/rl_results_now.h"
 
 #define PUBLIC __attribute__((visibility("default")))
 

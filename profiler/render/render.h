@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "report.h"
+#include "analysis/report.h"
 
 struct rl_render_options {
 	int plot;          /* table: draw a small text roofline (--plot) */

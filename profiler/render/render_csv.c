@@ -17,8 +17,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "render.h"
-#include "rl_error.h"
+#include "render/render.h"
+#include "common/rl_error.h"
 
 static const char csv_header[] =
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,ai,"

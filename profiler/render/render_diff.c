@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_diff.h"
-#include "rl_error.h"
-#include "term_text.h"
+#include "render/render_diff.h"
+#include "common/rl_error.h"
+#include "common/term_text.h"
 
 #define CELL 48
 

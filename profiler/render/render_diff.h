@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "compare.h"
+#include "analysis/compare.h"
 
 /* format: "table", "json" or "csv"; RL_EINVAL for another. */
 int rl_render_diff(FILE *out, const struct rl_diff *d, const char *format,

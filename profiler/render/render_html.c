@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counter_ids.h"
-#include "render.h"
-#include "render_ranks.h"
-#include "rl_error.h"
-#include "svg_chart.h"
+#include "formats/counter_ids.h"
+#include "render/render.h"
+#include "render/render_ranks.h"
+#include "common/rl_error.h"
+#include "render/svg_chart.h"
 
 static const char css[] =
 	"body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;"

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "json_writer.h"
-#include "render_ranks.h"
-#include "rl_error.h"
-#include "term_text.h"
+#include "render/render.h"
+#include "common/json_writer.h"
+#include "render/render_ranks.h"
+#include "common/rl_error.h"
+#include "common/term_text.h"
 
 static const char *const level_keys[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
 

@@ -9,10 +9,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "render.h"
-#include "rl_error.h"
-#include "svg_chart.h"
-#include "term_text.h"
+#include "render/render.h"
+#include "common/rl_error.h"
+#include "render/svg_chart.h"
+#include "common/term_text.h"
 
 #define PLOT_W 60
 #define PLOT_H 20

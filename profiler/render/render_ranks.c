@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "render_ranks.h"
-#include "svg_chart.h"
-#include "term_text.h"
+#include "render/render_ranks.h"
+#include "render/svg_chart.h"
+#include "common/term_text.h"
 
 static json_t *num(double x)
 {

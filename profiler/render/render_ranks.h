@@ -6,8 +6,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "json_writer.h"
-#include "report.h"
+#include "common/json_writer.h"
+#include "analysis/report.h"
 
 /* The "mpi" object of report.json (null when the run had no ranks). */
 json_t *rl_ranks_json(const struct rl_report *r);

@@ -1,7 +1,7 @@
 /* The renderers, one line each (render.h). */
 #include <string.h>
 
-#include "render.h"
+#include "render/render.h"
 
 extern const struct rl_renderer rl_renderer_table, rl_renderer_json,
 	rl_renderer_csv, rl_renderer_svg, rl_renderer_html;

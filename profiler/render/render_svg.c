@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render.h"
-#include "rl_error.h"
-#include "svg_chart.h"
+#include "render/render.h"
+#include "common/rl_error.h"
+#include "render/svg_chart.h"
 
 #define FONT_PX 11.0
 #define CHAR_PX (0.58 * FONT_PX)

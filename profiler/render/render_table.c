@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "name_index.h"
-#include "render.h"
-#include "render_ranks.h"
-#include "rl_error.h"
-#include "term_text.h"
+#include "common/name_index.h"
+#include "render/render.h"
+#include "render/render_ranks.h"
+#include "common/rl_error.h"
+#include "common/term_text.h"
 
 #define NCOL 12
 #define CELL 256       /* bytes: REGION_COLS columns of up to 4 bytes */

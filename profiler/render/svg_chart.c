@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rl_error.h"
+#include "common/rl_error.h"
 
-#include "svg_chart.h"
-#include "utf8.h"
+#include "render/svg_chart.h"
+#include "common/utf8.h"
 
 static const char *const levels[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
 static const char *const ceiling_kinds[] = {"add-only", "scalar",

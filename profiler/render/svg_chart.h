@@ -32,7 +32,7 @@
 
 #include <stdio.h>
 
-#include "report.h"
+#include "analysis/report.h"
 
 #define RL_CHART_WIDTH 900.0
 #define RL_CHART_LEFT 80.0

@@ -7,9 +7,9 @@
  * (json_writer.h: escaping, U+FFFD for bytes that are not UTF-8, null for
  * a non-finite number) and write(2).
  */
-#include "json_writer.h"
-#include "results.h"
-#include "rl_error.h"
+#include "common/json_writer.h"
+#include "model/results.h"
+#include "common/rl_error.h"
 
 #include <errno.h>
 #include <math.h>

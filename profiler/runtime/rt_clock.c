@@ -8,7 +8,7 @@
  * RLPROF_CLOCK=monotonic forces clock_gettime (tests, or a machine whose
  * TSC is not trusted).
  */
-#include "rt_internal.h"
+#include "runtime/rt_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * (temporary file + rename, no malloc on the signal path), the fatal-signal
  * handlers and the alternate signal stacks they run on.
  */
-#include "rl_results_now.h"
-#include "rt_internal.h"
+#include "runtime/rl_results_now.h"
+#include "runtime/rt_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "results.h"
-#include "rt_live.h"
+#include "counters/backend.h"
+#include "model/results.h"
+#include "formats/live.h"
 
 #define RL_NAME_MAX 255          /* longer names are truncated */
 #define RL_WHOLE_PROGRAM_NAME "<program>"
@@ -151,7 +151,7 @@ void rl_rt_init(void);
 struct rl_thread *rl_rt_thread_new(void);
 uint64_t rl_rt_realtime_ns(void);
 
-/* rt_live.c: the live file (rt_live.h). open: at start and in a fork
+/* rt_live.c: the live file (formats/live.h). open: at start and in a fork
  * child, after the backend is set up; a failure leaves records in plain
  * memory (lost if the process is killed) with a warning. */
 void rl_rt_live_open(void);

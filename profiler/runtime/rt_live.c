@@ -1,5 +1,5 @@
 /*
- * The live file (rt_live.h): region records in a file mapped MAP_SHARED,
+ * The live file (formats/live.h): region records in a file mapped MAP_SHARED,
  * so that a process killed by SIGKILL or ended by _exit() still leaves
  * its completed regions behind for `rlprof run`.
  *
@@ -9,7 +9,7 @@
  * full disk gives a failed block (records then go to plain memory, with
  * a warning) instead of a SIGBUS at a later store.
  */
-#include "rt_internal.h"
+#include "runtime/rt_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

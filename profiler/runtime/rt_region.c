@@ -11,9 +11,9 @@
  * path, which hashes the name as before.
  */
 
-#include "rlprof.h"
-#include "rt_internal.h"
-#include "rt_scope.h"
+#include "runtime/rlprof.h"
+#include "runtime/rt_internal.h"
+#include "runtime/rt_scope.h"
 
 #include <link.h>
 #include <math.h>

@@ -18,7 +18,7 @@
 #define RL_SINGLE_THREADED() false /* unknown: always snapshot */
 #endif
 
-#include "rt_scope.h"
+#include "runtime/rt_scope.h"
 
 #define RL_SCOPE_TASKS 256   /* threads followed per region call */
 #define RL_SCOPE_DEPTH 32    /* main-thread depths with a snapshot */

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rt_internal.h"
+#include "runtime/rt_internal.h"
 
 /* Process scope is the main thread's only; its kernel thread id (the
  * pid), 0 until the first region. */

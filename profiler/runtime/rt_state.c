@@ -3,8 +3,8 @@
  * backend choice with fallback to `time`, the thread registry, thread exit
  * and fork.
  */
-#include "rlprof.h"
-#include "rt_internal.h"
+#include "runtime/rlprof.h"
+#include "runtime/rt_internal.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * builder for their messages. A repeated warning (same kind, region and
  * thread) is stored once, its message ending in "(N times)".
  */
-#include "rt_internal.h"
+#include "runtime/rt_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@ FUZZ_FLAGS   ?=
 
 # The replay in the Criterion binary.
 FUZZ_TARGET_OBJ := $(OBJ)/tests/fuzz/fuzz_targets.o
-CFLAGS_tests_fuzz_ = $(CFLAGS_tests_) -Itests/fuzz
+CFLAGS_tests_fuzz_ = $(CFLAGS_tests_)
 
 # Built by the sub-make of `make fuzz` (CC=clang, SANITIZE=1, objects with
 # -fsanitize=fuzzer-no-link, BUILD=$(FUZZ_BUILD)).

@@ -8,15 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fuzz_targets.h"
-#include "elf_code_isa.h"
-#include "elf_imports.h"
-#include "elf_isa.h"
-#include "inspect_elf.h"
-#include "machine.h"
-#include "render.h"
-#include "report.h"
-#include "results.h"
+#include "tests/fuzz/fuzz_targets.h"
+#include "inspect/elf_code_isa.h"
+#include "inspect/elf_imports.h"
+#include "inspect/elf_isa.h"
+#include "inspect/inspect_elf.h"
+#include "model/machine.h"
+#include "render/render.h"
+#include "analysis/report.h"
+#include "model/results.h"
 
 static char scratch[64];
 static FILE *sink;

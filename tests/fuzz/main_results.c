@@ -1,5 +1,5 @@
 /* libFuzzer entry of the 'results' target (fuzz_targets.h). */
-#include "fuzz_targets.h"
+#include "tests/fuzz/fuzz_targets.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

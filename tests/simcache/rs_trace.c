@@ -38,7 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rs.h"
+#include "counters/sim/rs.h"
 
 /* What rs_cache.c takes from Valgrind's core and from rs_main.c. */
 void *vgPlain_malloc(const HChar *cc, SizeT n)

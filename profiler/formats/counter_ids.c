@@ -1,5 +1,5 @@
 /* Names, units and kinds of the counters in counter_ids.h. */
-#include "counter_ids.h"
+#include "formats/counter_ids.h"
 
 #include <string.h>
 

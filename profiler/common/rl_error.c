@@ -1,5 +1,5 @@
 /* rl_strerror() and friends, generated from the table in rl_error.h. */
-#include "rl_error.h"
+#include "common/rl_error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

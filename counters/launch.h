@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "backend.h"
+#include "counters/backend.h"
 
 /* argv copied; argv[argc] becomes NULL. */
 int rl_launch_init(struct rl_launch *l, char *const *argv, size_t argc);

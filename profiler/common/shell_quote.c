@@ -1,5 +1,5 @@
 /* rl_shell_quote(): words as a shell user would type them. */
-#include "shell_quote.h"
+#include "common/shell_quote.h"
 
 char *rl_shell_quote(char *p, const char *w)
 {

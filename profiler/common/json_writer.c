@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json_writer.h"
-#include "utf8.h"
+#include "common/json_writer.h"
+#include "common/utf8.h"
 
 void rl_jw_init(struct rl_jw *w, int (*sink)(void *, const char *, size_t),
 		void *ctx)

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report.h"
-#include "report_file.h"
-#include "rl_error.h"
+#include "analysis/report.h"
+#include "analysis/report_file.h"
+#include "common/rl_error.h"
 
 /* A number field, NAN when null or absent; -1 when of another type. */
 static int num(const json_t *o, const char *key, double *out)

@@ -1,5 +1,5 @@
 /* struct rl_launch: the program `rlprof run` starts, as backends change it. */
-#include "launch.h"
+#include "counters/launch.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file_write.h"
-#include "rl_error.h"
+#include "common/file_write.h"
+#include "common/rl_error.h"
 
 int rl_file_errno_code(int e)
 {

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "term_text.h"
-#include "utf8.h"
+#include "common/term_text.h"
+#include "common/utf8.h"
 
 int rl_bidi_control(unsigned cp)
 {

@@ -1,5 +1,5 @@
 /* UTF-8 decoding (utf8.h). */
-#include "utf8.h"
+#include "common/utf8.h"
 
 size_t rl_utf8_decode(const unsigned char *s, unsigned *cp)
 {

@@ -1,11 +1,11 @@
 /* A hash index from names to positions (see name_index.h). */
-#include "name_index.h"
+#include "common/name_index.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rl_error.h"
+#include "common/rl_error.h"
 
 static uint64_t hash(const char *s)
 {
