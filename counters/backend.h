@@ -30,15 +30,7 @@
 #include "common/rl_error.h"
 
 #define RL_BACKEND_ABI 1
-#define RL_METHOD_MAX 128
 
-/* One counter read (as perf_event's read_format with TOTAL_TIME_*). */
-struct rl_counter_value {
-	uint64_t value;      /* raw count (flops already weighted by lanes) */
-	uint64_t enabled_ns; /* time the counter was enabled */
-	uint64_t running_ns; /* time it was really counting; < enabled when
-				multiplexed: scale value by enabled/running */
-};
 
 /* What a backend can do on this machine, best last; `auto` takes the
  * best working backend, earlier in registry order on a tie. */
@@ -50,16 +42,6 @@ enum rl_capability {
 	RL_CAP_FLOPS_BYTES = 4, /* flops and DRAM bytes counted */
 };
 
-/* What init() provides, filled by the backend. */
-struct rl_backend_setup {
-	uint64_t provided;                       /* bit c: counter c counted */
-	unsigned char scope[RL_COUNTER_COUNT];   /* enum rl_scope per counter */
-	char method[RL_COUNTER_COUNT][RL_METHOD_MAX]; /* e.g. "perf
-				FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE x4" */
-	char extra_name[RL_EXTRA_MAX][64];       /* names of --events columns */
-	char note[512];   /* backend-wide facts for the report, e.g. the
-			     simulated cache geometry and region bounds */
-};
 
 /* The program rlprof run is about to start; prepare_launch() may change it
  * with the helpers below (in counters/launch.c). */

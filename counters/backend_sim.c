@@ -19,6 +19,7 @@
  * see counters/sim/rs_cache.c). The request
  * is a few no-op instructions when not under Valgrind; init() fails then.
  */
+#include "formats/sim_protocol.h"
 #include "counters/backend.h"
 
 #include <ctype.h>
@@ -51,21 +52,11 @@
 
 extern char **environ;
 
-/* The protocol with the tool: counters/sim/rs.h (keep in step). */
-enum {
-	RS_F64_S, RS_F64_128, RS_F64_256, RS_F32_S, RS_F32_128, RS_F32_256,
-	RS_L1_R, RS_L1_W,
-	RS_B1_R, RS_B1_W, RS_B2_R, RS_B2_W, RS_B3_R, RS_B3_W,
-	RS_NLEVELS, RS_VERSION, RS_FMA,
-	RS_NSLOTS
-};
-#define RS_PROTOCOL 0x524c0002UL
-#define RS_REQ_READ (VG_USERREQ_TOOL_BASE('R', 'L') + 0)
-#define RS_REQ_INFO (VG_USERREQ_TOOL_BASE('R', 'L') + 1)
-#define RS_REQ_READ_PROCESS (VG_USERREQ_TOOL_BASE('R', 'L') + 2)
+/* The protocol with the tool: formats/sim_protocol.h; a request is
+ * Valgrind's tool base for 'R', 'L' plus its number there. */
+#define SIM_REQ(n) (VG_USERREQ_TOOL_BASE('R', 'L') + (n))
 
 #define SIM_TOOL "rlprofsim-amd64-linux"
-#define SIM_MAX_LEVELS 3
 
 /* ---- cache geometry (command side; pure parts tested directly) ---- */
 
@@ -114,10 +105,10 @@ int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
 	while (*s) {
 		char *end;
 		unsigned long long v;
-		if (n == SIM_MAX_LEVELS)
+		if (n == RS_MAX_LEVELS)
 			return rl_fail(err, errlen, RL_EINVAL,
 				       "sim-caches '%s': more than %d levels",
-				       text, SIM_MAX_LEVELS);
+				       text, RS_MAX_LEVELS);
 		if ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '9' &&
 		    s[2] == '=')
 			s += 3; /* "L1=48K:12" as the command's help writes it */
@@ -362,7 +353,7 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 			       "no cache geometry to simulate: give it with "
 			       "--sim-caches SIZE:WAYS,... from L1 out (e.g. "
 			       "48K:12,1M:16,32M:16)");
-	struct rl_sim_level lv[SIM_MAX_LEVELS];
+	struct rl_sim_level lv[RS_MAX_LEVELS];
 	if ((rc = rl_sim_geometry_parse(caches, lv, err, errlen)) < 0)
 		return rc;
 	rl_sim_geometry_format(lv, rc, caches, sizeof caches);
@@ -524,19 +515,19 @@ static int sim_init(const char *options, struct rl_backend_setup *setup,
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "the sim backend needs the simulator: run the "
 			       "program with 'rlprof run -b sim'");
-	if (sim_request(slots, RS_REQ_READ) < 0)
+	if (sim_request(slots, SIM_REQ(RS_REQ_READ)) < 0)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "running under Valgrind but not under its "
 			       "rlprofsim tool: run the program with "
 			       "'rlprof run -b sim'");
 	sim_nlevels = (int)slots[RS_NLEVELS];
-	if (sim_nlevels < 1 || sim_nlevels > SIM_MAX_LEVELS)
+	if (sim_nlevels < 1 || sim_nlevels > RS_MAX_LEVELS)
 		return rl_fail(err, errlen, RL_EFORMAT,
 			       "the simulator reports %d cache levels",
 			       sim_nlevels);
-	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, info, sizeof info,
+	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, SIM_REQ(RS_REQ_INFO), info, sizeof info,
 					      0, 0, 0);
-	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, RS_REQ_INFO, geom, sizeof geom,
+	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, SIM_REQ(RS_REQ_INFO), geom, sizeof geom,
 					      1, 0, 0);
 	info[sizeof info - 1] = '\0';
 	geom[sizeof geom - 1] = '\0';
@@ -623,12 +614,12 @@ static int sim_fill(struct rl_counter_value *v, unsigned long req)
 static int sim_read(void *state, struct rl_counter_value *v)
 {
 	(void)state;
-	return sim_fill(v, RS_REQ_READ);
+	return sim_fill(v, SIM_REQ(RS_REQ_READ));
 }
 
 static int sim_read_process(struct rl_counter_value *v)
 {
-	return sim_fill(v, RS_REQ_READ_PROCESS);
+	return sim_fill(v, SIM_REQ(RS_REQ_READ_PROCESS));
 }
 
 static void sim_thread_close(void *state)

@@ -320,7 +320,7 @@ static void choose_size(struct options *o, char *why, size_t len)
 {
 	struct rl_machine *m;
 	char err[512] = "";
-	int probed = 0, rc;
+	int rc;
 
 	if (o->n) {
 		snprintf(why, len, "%zu doubles (%zu MiB per array), from --size",
@@ -328,7 +328,7 @@ static void choose_size(struct options *o, char *why, size_t len)
 		return;
 	}
 	m = calloc(1, sizeof *m);
-	rc = m ? rl_machine_obtain(m, 0, &probed, err, sizeof err) : RL_ENOMEM;
+	rc = m ? rl_machine_load_cached(m, NULL, 0, err, sizeof err) : RL_ENOMEM;
 	o->n = rl_kernels_stream_size(rc == 0 ? m : NULL,
 				      rc == RL_ENOENT ? NULL : err, mem_bytes(),
 				      why, len);

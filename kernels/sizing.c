@@ -4,7 +4,6 @@
  */
 #include <stdio.h>
 
-#include "probes/probe.h"
 #include "common/rl_error.h"
 #include "kernels/sizing.h"
 
@@ -78,19 +77,4 @@ size_t rl_kernels_stream_size(const struct rl_machine *m,
 			 n, mib((uint64_t)n * sizeof(double)));
 	}
 	return n;
-}
-
-/* rlprof-kernels reads the cached model and never measures: the probes are
- * not linked into it (its sim build must hold no AVX-512 code), so the
- * model reader's quick probe resolves to this stub there; where the probes
- * are linked (rlprof, the tests) theirs is taken. */
-__attribute__((weak)) int rl_probe_machine(const struct rl_probe_options *o,
-					   struct rl_machine *m,
-					   struct rl_probe_extra *extra,
-					   char *err, size_t errlen)
-{
-	(void)o, (void)m, (void)extra;
-	return rl_fail(err, errlen, RL_ENOTSUP,
-		       "rlprof-kernels does not measure the machine: run "
-		       "'rlprof probe'");
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/machine.h"
+#include "formats/machine.h"
 
 /* Without a machine model: 16M doubles = 128 MiB per array. */
 #define RL_KERNELS_DEFAULT_N ((size_t)1 << 24)

@@ -2,7 +2,7 @@
 #ifndef RL_PROBE_MODEL_INT_H
 #define RL_PROBE_MODEL_INT_H
 
-#include "model/machine.h"
+#include "formats/machine.h"
 #include "probes/probe.h"
 
 struct probe_ctx {

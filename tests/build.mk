@@ -6,13 +6,17 @@ TEST_PROGRAMS := $(patsubst tests/programs/%.c,$(TESTBIN)/programs/%,$(wildcard 
 
 CFLAGS_tests_ = -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
 
-$(TESTBIN)/rlprof-tests: $(TEST_OBJS) $$(FUZZ_TARGET_OBJ) $(REPORT_OBJS) $$(PROBE_OBJS) $(EVENTS_OBJS) $$(KERNEL_LIB_OBJS) $(RLPROF_A)
+$(TESTBIN)/rlprof-tests: $(TEST_OBJS) $$(FUZZ_TARGET_OBJ) $(REPORT_OBJS) $(OBJ)/profiler/cli/machine_obtain.o $$(PROBE_OBJS) $(EVENTS_OBJS) $$(KERNEL_LIB_OBJS) $(RLPROF_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) $^ -o $@ -lcriterion $(REPORT_LIBS) $(EVENTS_LIBS) $(RUNTIME_LIBS) $(PROBE_LIBS)
+	$(CC) $(ALL_LDFLAGS) -Wl,--export-dynamic-symbol=rl_runtime_disabled $^ -o $@ -lcriterion $(REPORT_LIBS) $(EVENTS_LIBS) $(RUNTIME_LIBS) $(PROBE_LIBS)
 
 $(TESTBIN)/programs/%: tests/programs/%.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' $(PROGRAM_LDFLAGS) -lpthread -lm
+
+# rt_disabled opts out of the runtime as the rlprof command does: it
+# exports rl_runtime_disabled for the runtime's dlsym
+$(TESTBIN)/programs/rt_disabled: PROGRAM_LDFLAGS := -Wl,--export-dynamic-symbol=rl_runtime_disabled
 
 # e2e_static*: statically linked, without librlprof (what rlprof run does
 # when it can neither find regions nor preload the runtime). No sanitizers:

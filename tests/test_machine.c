@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/machine.h"
+#include "cli/machine_obtain.h"
 #include "common/rl_error.h"
 
 static char dir[] = "/tmp/rlprof-test-machine-XXXXXX";

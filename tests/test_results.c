@@ -10,6 +10,7 @@
 
 #include "model/results.h"
 #include "common/rl_error.h"
+#include "runtime/results_write.h"
 
 #define DATA RL_SOURCE_DIR "/tests/data/results/"
 #define BIT(c) (UINT64_C(1) << (c))

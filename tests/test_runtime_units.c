@@ -9,6 +9,7 @@
 
 #include "counters/backend.h"
 #include "model/results.h"
+#include "runtime/results_write.h"
 
 /* The test binary links librlprof.a: it must never profile itself, even
  * when RLPROF_OUT is set in the environment of whoever runs the tests. */

@@ -16,6 +16,7 @@
 #include "cli/render_file.h"
 #include "model/results.h"
 #include "common/rl_error.h"
+#include "cli/machine_obtain.h"
 
 static void usage(FILE *out)
 {

@@ -20,6 +20,7 @@
 #include "model/results_live.h"
 #include "formats/live.h"
 #include "cli/run.h"
+#include "runtime/results_write.h"
 
 /* .rlprof-<digits>.live -> pid, else -1 */
 static long live_pid(const char *name)

@@ -18,19 +18,7 @@
 #include "cli/run.h"
 #include "common/shell_quote.h"
 #include "common/term_text.h"
-
-/* The report library is written in parallel: a build without a part of
- * it still runs programs and says what is missing. */
-#pragma weak rl_results_load_dir_flags
-#pragma weak rl_run_results_release
-#pragma weak rl_machine_obtain
-#pragma weak rl_machine_store
-#pragma weak rl_machine_load_stored
-#pragma weak rl_report_build
-#pragma weak rl_report_release
-#pragma weak rl_renderer_find
-#pragma weak rl_renderer_count
-#pragma weak rl_renderer_at
+#include "cli/machine_obtain.h"
 
 static char *dup_or_empty(const char *s)
 {
@@ -188,9 +176,6 @@ static int load_results(const struct rl_run *run, struct rl_run_results *res)
 
 	if (run->no_files) {
 		/* the directory is unusable (already said): nothing to read */
-	} else if (!rl_results_load_dir_flags) {
-		rl_run_warn("this rlprof was built without the results reader: "
-			    "no counts can be shown");
 	} else {
 		/* a run.json rlprof could not write is not this run's record:
 		 * the results do not depend on it */
@@ -224,11 +209,6 @@ static const struct rl_machine *obtain_machine(const struct rl_run *run,
 	char err[1024];
 	int probed = 0;
 
-	if (!rl_machine_obtain) {
-		rl_run_warn("this rlprof was built without machine models: the "
-			    "report has no roofs");
-		return NULL;
-	}
 	if (rl_machine_obtain(m, 0, &probed, err, sizeof err) == 0)
 		return m;
 	if (run->opt.no_probe) {
@@ -254,8 +234,6 @@ static void store_machine(const struct rl_run *run, struct rl_machine *m)
 	struct rl_machine *back;
 	char err[1024];
 
-	if (!rl_machine_store || !rl_machine_load_stored)
-		return;
 	if (rl_machine_store(run->out_dir, m, err, sizeof err)) {
 		rl_run_warn("cannot store the machine model with the results "
 			    "(%s): rlprof report will use the cached one", err);
@@ -320,11 +298,6 @@ int rl_run_report(struct rl_run *run)
 	char err[1024];
 	int rc = -1, loaded;
 
-	if (!rl_report_build || !rl_renderer_find || !rl_run_results_release) {
-		rl_run_warn("this rlprof was built without the report: no table "
-			    "or report files");
-		return -1;
-	}
 	/* stdout may be a pipe its reader closed (`rlprof run ./app | head`,
 	 * which also stopped the program): a failed print must not kill
 	 * rlprof before it writes the report files */
@@ -361,8 +334,7 @@ int rl_run_report(struct rl_run *run)
 	if (!run->no_files && write_files(run, &rep, &ropt) < 0)
 		rc = -1;
 	print_warnings(&rep);
-	if (rl_report_release)
-		rl_report_release(&rep);
+	rl_report_release(&rep);
 out_res:
 	rl_run_results_release(&res);
 	free(m);

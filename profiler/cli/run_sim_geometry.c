@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/machine.h"
+#include "cli/machine_obtain.h"
 #include "cli/run.h"
 #include "model/sim_geometry.h"
 

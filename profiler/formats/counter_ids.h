@@ -14,6 +14,8 @@
 #ifndef RL_COUNTER_IDS_H
 #define RL_COUNTER_IDS_H
 
+#include <stdint.h>
+
 enum rl_counter_kind {
 	RL_KIND_FLOPS,   /* floating-point operations, FMA = 2 */
 	RL_KIND_BYTES,   /* bytes crossing a memory boundary */
@@ -89,5 +91,31 @@ enum rl_counter_kind rl_counter_kind_of(enum rl_counter c);
 int rl_counter_from_name(const char *name);       /* -1 when unknown */
 const char *rl_scope_name(enum rl_scope s);       /* "thread", "system", ... */
 int rl_scope_from_name(const char *name);         /* -1 when unknown */
+
+/* ---- what the runtime's files carry of a backend ----------------------
+ * A counter read and a backend's description of what it counts: the
+ * backend fills them (counters/backend.h), the live file stores them
+ * (formats/live.h), the results file writes them out. */
+
+#define RL_METHOD_MAX 128
+
+/* One counter read (as perf_event's read_format with TOTAL_TIME_*). */
+struct rl_counter_value {
+	uint64_t value;      /* raw count (flops already weighted by lanes) */
+	uint64_t enabled_ns; /* time the counter was enabled */
+	uint64_t running_ns; /* time it was really counting; < enabled when
+				multiplexed: scale value by enabled/running */
+};
+
+/* What a backend's init() provides, filled by the backend. */
+struct rl_backend_setup {
+	uint64_t provided;                       /* bit c: counter c counted */
+	unsigned char scope[RL_COUNTER_COUNT];   /* enum rl_scope per counter */
+	char method[RL_COUNTER_COUNT][RL_METHOD_MAX]; /* e.g. "perf
+				FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE x4" */
+	char extra_name[RL_EXTRA_MAX][64];       /* names of --events columns */
+	char note[512];   /* backend-wide facts for the report, e.g. the
+			     simulated cache geometry and region bounds */
+};
 
 #endif

@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-#include "counters/backend.h"
+#include "formats/counter_ids.h"
 
 #define RL_LIVE_MAGIC "RLPLIVE"  /* 8 bytes with its NUL */
 #define RL_LIVE_VERSION 1

@@ -8,10 +8,9 @@
  * struct, loadavg1 -1) is null in the file. Version 1 files (no levels,
  * no read/fill roofs, no ISA width) still load, the new fields 0.
  *
- * rl_machine_obtain's policy: a missing cache file, or one older than
- * RL_MACHINE_VERSION (it lacks fields the analysis needs), is measured
- * (quick probe) and written when allow_probe, and reported as missing
- * otherwise; a corrupt file or one from a newer rlprof is never
+ * rl_machine_load_cached: a missing cache file, or one older than
+ * RL_MACHINE_VERSION (it lacks fields the analysis needs), is reported as
+ * missing (RL_ENOENT); a corrupt file or one from a newer rlprof is never
  * overwritten behind the user's back: its error comes back (the commands
  * print it and go on without bounds) and 'rlprof probe --force' replaces
  * it.
@@ -27,7 +26,7 @@
 #include <unistd.h>
 
 #include "model/machine.h"
-#include "probes/probe.h"
+#include "probes/probe.h" /* rl_cpu_detect: the cache key */
 #include "common/rl_error.h"
 
 /* ---- save ------------------------------------------------------------ */
@@ -440,43 +439,35 @@ int rl_machine_cache_path(char *buf, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
-int rl_machine_obtain(struct rl_machine *m, int allow_probe, int *probed,
-		      char *err, size_t errlen)
+int rl_machine_load_cached(struct rl_machine *m, char *path, size_t pathlen,
+			   char *err, size_t errlen)
 {
-	char path[4096];
-	if (probed)
-		*probed = 0;
-	int rc = rl_machine_cache_path(path, sizeof path, err, errlen);
+	char own[4096];
+	if (!path) {
+		path = own;
+		pathlen = sizeof own;
+	}
+	int rc = rl_machine_cache_path(path, pathlen, err, errlen);
 	if (rc) {
 		memset(m, 0, sizeof *m);
 		return rc;
 	}
 	rc = rl_machine_load(path, m, err, errlen);
-	int old = !rc && m->version < RL_MACHINE_VERSION;
-	if (rc != RL_ENOENT && !old)
-		return rc; /* loaded, or corrupt / newer: left for the user */
-	if (!allow_probe) {
+	if (rc == 0 && m->version < RL_MACHINE_VERSION) {
 		memset(m, 0, sizeof *m);
-		if (old)
-			return rl_fail(err, errlen, RL_ENOENT,
-				       "the machine model in '%s' is from an "
-				       "older rlprof (no cache levels, read "
-				       "and fill roofs): run 'rlprof probe "
-				       "--force'",
-				       path);
+		return rl_fail(err, errlen, RL_ENOENT,
+			       "the machine model in '%s' is from an older "
+			       "rlprof (no cache levels, read and fill "
+			       "roofs): run 'rlprof probe --force'",
+			       path);
+	}
+	if (rc == RL_ENOENT) {
+		memset(m, 0, sizeof *m);
 		return rl_fail(err, errlen, RL_ENOENT,
 			       "no machine model in '%s': run 'rlprof probe'",
 			       path);
 	}
-	struct rl_probe_options o = { .quick = 1 };
-	if ((rc = rl_probe_machine(&o, m, NULL, err, errlen)))
-		return rc;
-	if (probed)
-		*probed = 1;
-	/* a model that cannot be cached is still this run's model */
-	char ignored[256];
-	rl_machine_save(path, m, ignored, sizeof ignored);
-	return 0;
+	return rc; /* loaded, or corrupt / newer: left for the user */
 }
 
 /* ---- lookups --------------------------------------------------------- */

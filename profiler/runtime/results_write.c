@@ -8,7 +8,7 @@
  * a non-finite number) and write(2).
  */
 #include "common/json_writer.h"
-#include "model/results.h"
+#include "runtime/results_write.h"
 #include "common/rl_error.h"
 
 #include <errno.h>

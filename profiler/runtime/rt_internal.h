@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "counters/backend.h"
-#include "model/results.h"
+#include "runtime/results_write.h"
 #include "formats/live.h"
 
 #define RL_NAME_MAX 255          /* longer names are truncated */

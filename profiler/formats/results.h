@@ -1,0 +1,113 @@
+/*
+ * The results file of one process (DIR/raw/rlprof-<pid>.json): the
+ * figures librlprof writes (runtime/results_write.c) and the rlprof
+ * command reads back (model/results_read.c). The JSON schema (version
+ * RL_RESULTS_VERSION) is documented in README.md ("Results file").
+ *
+ * Ownership: a loaded struct rl_process_results owns every string and array
+ * in it; rl_results_release() (model/results.h) frees them.
+ */
+#ifndef RL_FORMATS_RESULTS_H
+#define RL_FORMATS_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/counter_ids.h"
+
+#define RL_RESULTS_FORMAT "rlprof-results"
+/* 2: "scaled" is no longer written; readers compute it from the sums
+ * (rl_counter_scaled). Version 1 files, with "scaled", still read. */
+#define RL_RESULTS_VERSION 2
+
+/* One counter summed over a region's calls in one thread. */
+struct rl_counter_total {
+	uint64_t value;      /* raw sum of per-call deltas */
+	double scaled;       /* value * enabled / running (reader side:
+				computed from the sums, or a version 1
+				file's per-call sum); NAN: unknown. The
+				runtime leaves it 0 and never writes it */
+	uint64_t enabled_ns; /* sums of per-call deltas */
+	uint64_t running_ns;
+};
+
+struct rl_region_stats {
+	char *name;
+	uint64_t calls;
+	uint64_t time_ns;    /* wall time inside the region, summed */
+	struct rl_counter_total *counters; /* RL_COUNTER_COUNT entries, only
+				those whose bit is set in the process's
+				provided meaningful (malloc'd, owned; see
+				rl_region_counters), or NULL when the
+				process provides no counter: a time-only
+				region of 10^5 carries no 1 KB of zeros */
+	double expected_flops, expected_bytes; /* RL_REGION_EXPECT sums */
+	uint64_t expect_calls;                 /* 0: nothing declared */
+	uint64_t open_at_exit;                 /* begins never ended */
+	uint8_t time_native; /* time_ns from the native timing run (sim) */
+	/* Process scope (profiler/runtime/rt_scope.c): calls begun on the
+	 * main thread outside an OpenMP parallel region count the work of
+	 * every thread of the process while they are open. */
+	uint64_t scope_calls;   /* calls measured in process scope */
+	uint64_t scope_time_ns; /* their wall time */
+	uint64_t scope_cpu_ns;  /* CPU time of every thread during them */
+	uint64_t scope_cpu_unknown_ns; /* wall time of those of them whose
+				   CPU time was not measured (begun while
+				   the process had one thread) */
+	uint32_t scope_threads; /* most threads that ran during one call */
+	uint64_t scope_all;     /* bit c: scope_counters[c] covers every
+				   thread */
+	struct rl_counter_total *scope_counters; /* RL_COUNTER_COUNT entries
+				   counted over every thread during the
+				   process-scope calls (malloc'd), or NULL;
+				   counters[] stays the calling thread's. When
+				   no other thread of the process has a region
+				   of the same name, the reader puts them in
+				   counters[] (results_scope.c) */
+	uint8_t uncounted;   /* calls and time from the native timing run;
+				the counting run stopped before they ended,
+				so no counter of this region was measured */
+};
+
+struct rl_thread_results {
+	uint64_t tid;       /* kernel thread id */
+	unsigned index;     /* 0 = first thread that used a region */
+	struct rl_region_stats *regions;
+	size_t n_regions;
+	/* Writer only, when regions is NULL: region k made on demand into
+	 * *out (the runtime keeps its figures in another form). */
+	void (*region_at)(const void *ctx, size_t k,
+			  struct rl_region_stats *out);
+	const void *ctx;
+};
+
+struct rl_warning {
+	char *kind;    /* "end-mismatch", "end-without-begin", "open-at-exit",
+			  "empty-name", "long-name", "backend", "signal",
+			  "live-file" */
+	char *region;  /* may be NULL */
+	uint64_t tid;  /* 0 when not tied to a thread */
+	char *message; /* one line, ready to print */
+};
+
+struct rl_process_results {
+	int version;
+	long pid, ppid;
+	char *program;       /* argv[0] / /proc/self/exe */
+	char *backend;       /* backend that ran in this process */
+	char *backend_note;  /* setup.note, may be "" */
+	uint64_t provided;   /* bit c: counter c measured */
+	unsigned char scope[RL_COUNTER_COUNT];
+	char *method[RL_COUNTER_COUNT];     /* NULL where not provided */
+	char *extra_name[RL_EXTRA_MAX];     /* NULL where unused */
+	uint64_t start_ns, end_ns;          /* CLOCK_REALTIME of the process */
+	bool complete;       /* false: flushed from a fatal signal */
+	int signal;          /* that signal, 0 when complete */
+	struct rl_thread_results *threads;
+	size_t n_threads;
+	struct rl_warning *warnings;
+	size_t n_warnings;
+};
+
+#endif
