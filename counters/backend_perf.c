@@ -33,13 +33,6 @@
 #include "counters/perf_probe.h"
 #include "counters/perf_spec.h"
 
-/* The command's event resolution (counters/events/, linked into rlprof
- * with -lpfm); weak so librlprof links without it. */
-int rl_perf_events_resolve(const char *options,
-			   struct rl_perf_event_spec *specs, size_t max,
-			   size_t *n, char *note, size_t notelen)
-	__attribute__((weak));
-
 /* What the command found when it resolved the events, for the report. */
 #define RL_PERF_NOTE_ENV "RLPROF_PERF_NOTE"
 
@@ -520,9 +513,10 @@ static int perf_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 	size_t n = 0, resolved, hardware;
 	int rc, group = 0;
 
-	if (!rl_perf_events_resolve)
+	rl_perf_resolve_fn *resolve = rl_perf_resolver();
+	if (!resolve)
 		return 0; /* no event tables linked in: software events */
-	rc = rl_perf_events_resolve(l->options ? l->options : "", specs,
+	rc = resolve(l->options ? l->options : "", specs,
 				    RL_PERF_EVENTS_MAX, &n, note, sizeof note);
 	if (rc < 0)
 		return rl_fail(err, errlen, rc, "%s", note);

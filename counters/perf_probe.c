@@ -2,7 +2,7 @@
  * Why hardware counting through perf_event_open(2) works here or not, with
  * the exact cause and what to change (after perf's evsel__open_strerror).
  * Part of librlprof: libc only. The event tables live in the command
- * (counters/events/), reached through a weak reference.
+ * (counters/events/), reached through rl_perf_resolver() when linked in.
  */
 #include "counters/perf_probe.h"
 
@@ -17,11 +17,6 @@
 
 #include "counters/backend.h"
 #include "counters/perf_spec.h"
-
-int rl_perf_events_resolve(const char *options,
-			   struct rl_perf_event_spec *specs, size_t max,
-			   size_t *n, char *note, size_t notelen)
-	__attribute__((weak));
 
 #define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
 #define CAP_SYS_ADMIN_BIT 21
@@ -210,7 +205,7 @@ static int probe_tables(char *why, size_t len)
 	size_t n = 0;
 	int flops = -1, dram_sys = -1, dram_proxy = -1;
 
-	if (rl_perf_events_resolve("", specs, RL_PERF_EVENTS_MAX, &n, note,
+	if (rl_perf_resolver()("", specs, RL_PERF_EVENTS_MAX, &n, note,
 				   sizeof note) < 0) {
 		snprintf(why, len, "cannot resolve events: %s", note);
 		return RL_CAP_SOFTWARE;
@@ -303,7 +298,7 @@ int rl_perf_probe_hw(char *why, size_t len)
 			 strerror(-e));
 		return RL_CAP_SOFTWARE;
 	}
-	if (!rl_perf_events_resolve) {
+	if (!rl_perf_resolver()) {
 		snprintf(why, len, "hardware counters work; flops and DRAM "
 				   "events are resolved by the rlprof command");
 		return RL_CAP_FLOPS;

@@ -217,3 +217,15 @@ int rl_perf_spec_format(const struct rl_perf_event_spec *specs, size_t n,
 	}
 	return 0;
 }
+
+static rl_perf_resolve_fn *resolver; /* set once at load, then read */
+
+void rl_perf_set_resolver(rl_perf_resolve_fn *fn)
+{
+	__atomic_store_n(&resolver, fn, __ATOMIC_RELEASE);
+}
+
+rl_perf_resolve_fn *rl_perf_resolver(void)
+{
+	return __atomic_load_n(&resolver, __ATOMIC_ACQUIRE);
+}

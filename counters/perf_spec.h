@@ -43,6 +43,18 @@ struct rl_perf_event_spec {
  * item quoted in err. */
 int rl_perf_spec_parse(const char *text, struct rl_perf_event_spec *specs,
 		       size_t max, size_t *n, char *err, size_t errlen);
+/* The command's event resolution (counters/events/, linked into rlprof
+ * with -lpfm): the events rlprof counts on this machine for these backend
+ * options, as rl_perf_events_resolve() of counters/events/events.h. It
+ * installs itself when it is linked in (a constructor in
+ * counters/events/resolve.c); in a profiled program, whose librlprof needs
+ * no event library, there is none and rl_perf_resolver() is NULL. */
+typedef int rl_perf_resolve_fn(const char *options,
+			       struct rl_perf_event_spec *specs, size_t max,
+			       size_t *n, char *note, size_t notelen);
+void rl_perf_set_resolver(rl_perf_resolve_fn *fn);
+rl_perf_resolve_fn *rl_perf_resolver(void);
+
 /* Format specs into buf (NUL-terminated). RL_ELIMIT when it does not fit. */
 int rl_perf_spec_format(const struct rl_perf_event_spec *specs, size_t n,
 			char *buf, size_t buflen);

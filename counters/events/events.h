@@ -135,8 +135,8 @@ int rl_events_resolve_host(const struct rl_events_host *h,
 			   const char *options,
 			   struct rl_perf_event_spec *specs, size_t max,
 			   size_t *n, char *note, size_t notelen);
-/* The same for this machine: called by the perf backend's prepare_launch
- * (declared weak there, so librlprof links without this file). */
+/* The same for this machine: the perf backend's rl_perf_resolver() when
+ * this file is linked in (it installs itself at load). */
 int rl_perf_events_resolve(const char *options,
 			   struct rl_perf_event_spec *specs, size_t max,
 			   size_t *n, char *note, size_t notelen);

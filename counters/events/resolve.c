@@ -591,6 +591,11 @@ int rl_events_host_detect(struct rl_events_host *h, char *err,
 	return 0;
 }
 
+static void __attribute__((constructor)) install_resolver(void)
+{
+	rl_perf_set_resolver(rl_perf_events_resolve);
+}
+
 int rl_perf_events_resolve(const char *options,
 			   struct rl_perf_event_spec *specs, size_t max,
 			   size_t *n, char *note, size_t notelen)

@@ -5,10 +5,6 @@
 #include "cli/commands.h"
 #include "runtime/rlprof.h"
 
-/* Written by other people in parallel; a build without them says so. */
-#pragma weak cmd_report
-#pragma weak cmd_probe
-
 /* librlprof's runtime never profiles the rlprof command itself (e.g. when
  * an outer rlprof run preloads librlprof.so into it); exported from the
  * executable so a preloaded librlprof.so sees it (profiler/build.mk). */
@@ -70,13 +66,6 @@ static const struct rl_command *find(const char *name)
 
 static int dispatch(const struct rl_command *c, int argc, char **argv)
 {
-	if (!c->fn) {
-		fprintf(stderr,
-			"rlprof: command '%s' is not built into this rlprof; "
-			"rebuild from a complete source tree\n",
-			c->name);
-		return RL_EXIT_FAILURE;
-	}
 	return c->fn(argc, argv);
 }
 

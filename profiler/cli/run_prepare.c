@@ -12,9 +12,6 @@
 #include "model/machine.h"
 #include "cli/run.h"
 
-#pragma weak rl_renderer_count
-#pragma weak rl_renderer_at
-
 /* strlcpy: 0, or -1 when src does not fit (dst then truncated) */
 static int copy_str(char *dst, size_t len, const char *src)
 {
@@ -119,8 +116,6 @@ static void remove_old_reports(const char *dir)
 
 	snprintf(path, sizeof path, "%s/run.json", dir);
 	unlink(path);
-	if (!rl_renderer_count || !rl_renderer_at)
-		return;
 	for (size_t i = 0; i < rl_renderer_count(); i++) {
 		const struct rl_renderer *r = rl_renderer_at(i);
 		if (r && r->file_name) {

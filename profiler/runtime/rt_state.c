@@ -6,6 +6,7 @@
 #include "runtime/rlprof.h"
 #include "runtime/rt_internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,9 +103,15 @@ static void init_lock(void)
 	pthread_mutexattr_destroy(&ma);
 }
 
-/* Defined (as 1) by a program that links librlprof but must never be
- * profiled by it, such as the rlprof command itself. */
-extern const int rl_runtime_disabled __attribute__((weak));
+/* Whether the program opts out: it defines rl_runtime_disabled (as 1) and
+ * exports it (-Wl,--export-dynamic-symbol=rl_runtime_disabled), as the
+ * rlprof command does; looked up in the global scope, so a librlprof.so
+ * preloaded into such a program sees it too. */
+static bool program_opted_out(void)
+{
+	const int *off = dlsym(RTLD_DEFAULT, "rl_runtime_disabled");
+	return off && *off;
+}
 
 int rl_runtime_wanted = 1; /* rlprof.h */
 
@@ -119,7 +126,7 @@ static void set_inactive(void)
 static void init_once(void)
 {
 	const char *out = getenv("RLPROF_OUT");
-	bool off = &rl_runtime_disabled && rl_runtime_disabled;
+	bool off = program_opted_out();
 	if (off || !out || !*out || strlen(out) + 64 > sizeof rl_rt.out_dir) {
 		set_inactive();
 		return;
