@@ -181,6 +181,17 @@ out_topo:
 	return cap;
 }
 
+static pid_t trial_pid;
+
+/* perfmon_init called exit() in the trial child: end it at once, before
+ * the handlers it inherited from its parent run there (a test runner's
+ * would report for the parent). Registered last, so it runs first. */
+static void trial_exit(void)
+{
+	if (getpid() == trial_pid)
+		_exit(1);
+}
+
 /* liblikwid calls exit() from perfmon_init on a CPU it does not know:
  * try it in a child first, so the profiled program is never ended by it.
  * Returns 1 when perfmon_init returned (whatever its result). */
@@ -192,6 +203,8 @@ static int perfmon_init_returns(void)
 	if (pid < 0)
 		return 1; /* cannot tell: try for real */
 	if (pid == 0) {
+		trial_pid = getpid();
+		atexit(trial_exit);
 		perfmon_init(lw.ncpus, lw.cpus);
 		_exit(0);
 	}
