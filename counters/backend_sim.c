@@ -19,6 +19,7 @@
  * see counters/sim/rs_cache.c). The request
  * is a few no-op instructions when not under Valgrind; init() fails then.
  */
+#include "formats/sim_caches.h"
 #include "formats/sim_protocol.h"
 #include "counters/backend.h"
 
@@ -99,54 +100,28 @@ int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
 int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
 			  char *err, size_t errlen)
 {
-	const char *s = text;
-	int n = 0;
+	struct rl_sim_cache_level got[RS_MAX_LEVELS];
+	int level = 0, n = rl_sim_caches_parse(text, got, &level);
 
-	while (*s) {
-		char *end;
-		unsigned long long v;
-		if (n == RS_MAX_LEVELS)
-			return rl_fail(err, errlen, RL_EINVAL,
-				       "sim-caches '%s': more than %d levels",
-				       text, RS_MAX_LEVELS);
-		if ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '9' &&
-		    s[2] == '=')
-			s += 3; /* "L1=48K:12" as the command's help writes it */
-		errno = 0;
-		v = strtoull(s, &end, 10);
-		if (end == s || errno)
-			goto bad;
-		if (*end == 'K' || *end == 'k')
-			v <<= 10, end++;
-		else if (*end == 'M' || *end == 'm')
-			v <<= 20, end++;
-		else if (*end == 'G' || *end == 'g')
-			v <<= 30, end++;
-		if (*end != ':')
-			goto bad;
-		lv[n].size_bytes = v;
-		s = end + 1;
-		v = strtoull(s, &end, 10);
-		if (end == s || (*end != ',' && *end != '\0') || v == 0 ||
-		    v > 64)
-			goto bad;
-		lv[n].ways = (unsigned)v;
-		if (lv[n].size_bytes == 0 ||
-		    lv[n].size_bytes % (64ull * lv[n].ways) != 0)
-			return rl_fail(err, errlen, RL_EINVAL,
-				       "sim-caches '%s': level %d: the size "
-				       "must be a multiple of ways x 64 B",
-				       text, n + 1);
-		n++;
-		s = *end ? end + 1 : end;
+	for (int i = 0; i < n; i++) {
+		lv[i].size_bytes = got[i].size_bytes;
+		lv[i].ways = got[i].ways;
 	}
-	if (n > 0)
-		return n;
-bad:
-	return rl_fail(err, errlen, RL_EINVAL,
-		       "sim-caches '%s': expected SIZE:WAYS per level, e.g. "
-		       "48K:12,1M:8,32M:16",
-		       text);
+	if (n == RL_SIM_CACHES_TOO_MANY)
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "sim-caches '%s': more than %d levels", text,
+			       RS_MAX_LEVELS);
+	if (n == RL_SIM_CACHES_SHAPE)
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "sim-caches '%s': level %d: the size must be a "
+			       "multiple of ways x 64 B (1 to 64 ways)",
+			       text, level);
+	if (n < 0)
+		return rl_fail(err, errlen, RL_EINVAL,
+			       "sim-caches '%s': expected SIZE:WAYS per level, "
+			       "e.g. 48K:12,1M:8,32M:16",
+			       text);
+	return n;
 }
 
 /* ---- options ---- */

@@ -25,6 +25,7 @@
 
 /* The counter slots and client requests: formats/sim_protocol.h, shared
  * with counters/backend_sim.c. */
+#include "formats/sim_caches.h"
 #include "formats/sim_protocol.h"
 
 #define RS_LINE_SHIFT 6 /* 64-byte lines */

@@ -127,61 +127,29 @@ Int rs_cache_nlevels(void)
 	return nlv;
 }
 
-static ULong parse_size(const HChar *s, const HChar **end)
-{
-	ULong v = 0;
-	while (*s >= '0' && *s <= '9')
-		v = v * 10 + (ULong)(*s++ - '0');
-	if (*s == 'K' || *s == 'k')
-		v <<= 10, s++;
-	else if (*s == 'M' || *s == 'm')
-		v <<= 20, s++;
-	else if (*s == 'G' || *s == 'g')
-		v <<= 30, s++;
-	*end = s;
-	return v;
-}
-
 Int rs_parse_caches(const HChar *text, struct rs_level_spec *spec,
 		    HChar *err, Int errlen)
 {
-	const HChar *s = text;
-	Int n = 0;
+	struct rl_sim_cache_level got[RS_MAX_LEVELS];
+	int level = 0, n = rl_sim_caches_parse(text, got, &level);
 
-	while (*s) {
-		const HChar *e;
-		if (n == RS_MAX_LEVELS) {
-			VG_(snprintf)(err, errlen, "more than %d levels",
-				      RS_MAX_LEVELS);
-			return 0;
-		}
-		spec[n].size_bytes = parse_size(s, &e);
-		if (e == s || *e != ':') {
-			VG_(snprintf)(err, errlen,
-				      "level %d: expected SIZE:WAYS", n + 1);
-			return 0;
-		}
-		s = e + 1;
-		spec[n].ways = (UInt)parse_size(s, &e);
-		if (e == s || (*e != ',' && *e != '\0')) {
-			VG_(snprintf)(err, errlen,
-				      "level %d: expected SIZE:WAYS", n + 1);
-			return 0;
-		}
-		if (spec[n].ways == 0 || spec[n].ways > 64 ||
-		    spec[n].size_bytes == 0 ||
-		    spec[n].size_bytes % (spec[n].ways * RS_LINE_BYTES) != 0) {
-			VG_(snprintf)(err, errlen,
-				      "level %d: the size must be a multiple "
-				      "of ways x 64 B (1 to 64 ways)", n + 1);
-			return 0;
-		}
-		n++;
-		s = *e ? e + 1 : e;
+	for (Int i = 0; i < n; i++) {
+		spec[i].size_bytes = got[i].size_bytes;
+		spec[i].ways = got[i].ways;
 	}
-	if (n == 0)
+	if (n == RL_SIM_CACHES_TOO_MANY)
+		VG_(snprintf)(err, errlen, "more than %d levels",
+			      RS_MAX_LEVELS);
+	else if (n == RL_SIM_CACHES_SHAPE)
+		VG_(snprintf)(err, errlen,
+			      "level %d: the size must be a multiple of ways "
+			      "x 64 B (1 to 64 ways)", level);
+	else if (n < 0 && level == 0)
 		VG_(snprintf)(err, errlen, "no cache level");
-	return n;
+	else if (n < 0)
+		VG_(snprintf)(err, errlen, "level %d: expected SIZE:WAYS",
+			      level);
+	return n < 0 ? 0 : n;
 }
 
 void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
