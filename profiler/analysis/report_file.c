@@ -10,6 +10,8 @@
 #include "analysis/report.h"
 #include "analysis/report_file.h"
 #include "common/rl_error.h"
+#include "common/file_read.h"
+#include "common/term_text.h"
 
 /* A number field, NAN when null or absent; -1 when of another type. */
 static int num(const json_t *o, const char *key, double *out)
@@ -102,10 +104,23 @@ int rl_report_file_load(const char *path, struct rl_report_file *out,
 		rl_report_file_release(out);
 		return rc;
 	}
-	root = json_load_file(out->path, 0, &je);
+	{
+		/* a FIFO given as a report or baseline never blocks */
+		char *text;
+		size_t tlen;
+		int rc = rl_file_read_all(out->path, 0, RL_READ_CAP, &text,
+					  &tlen, err, errlen);
+		if (rc) {
+			rl_report_file_release(out);
+			return rc;
+		}
+		root = json_loadb(text, tlen, 0, &je);
+		free(text);
+	}
 	if (!root) {
-		char what[300];
-		snprintf(what, sizeof what, "line %d: %s", je.line, je.text);
+		char what[300], near[120];
+		rl_term_cut(near, sizeof near, je.text, 80);
+		snprintf(what, sizeof what, "line %d: %s", je.line, near);
 		return bad(out, err, errlen, what);
 	}
 	v = json_object_get(root, "format");

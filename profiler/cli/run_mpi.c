@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/run.h"
+#include "common/file_read.h"
 
 /* ---- the rank, from the launcher's environment ---------------------- */
 
@@ -399,7 +400,16 @@ int rl_mpi_launch(struct rl_run *run, char *err, size_t errlen)
 
 static json_t *load_json(const char *path)
 {
-	return json_load_file(path, 0, NULL);
+	char *text;
+	size_t len;
+	json_t *o;
+
+	/* a FIFO at a rank's file never blocks rank 0 (file_read.h) */
+	if (rl_file_read_all(path, 0, RL_READ_CAP, &text, &len, NULL, 0))
+		return NULL;
+	o = json_loadb(text, len, 0, NULL);
+	free(text);
+	return o;
 }
 
 /* 1: rank r wrote its run.json for this job, or librlprof-mpi wrote its

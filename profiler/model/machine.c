@@ -28,6 +28,8 @@
 #include "model/machine.h"
 #include "probes/probe.h" /* rl_cpu_detect: the cache key */
 #include "common/rl_error.h"
+#include "common/file_read.h"
+#include "common/term_text.h"
 
 /* ---- save ------------------------------------------------------------ */
 
@@ -304,18 +306,21 @@ int rl_machine_load(const char *path, struct rl_machine *m, char *err,
 		    size_t errlen)
 {
 	memset(m, 0, sizeof *m);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return rl_fail(err, errlen,
-			       errno == ENOENT ? RL_ENOENT : RL_EIO,
-			       "cannot open '%s': %s", path, strerror(errno));
+	/* a FIFO or a device at the model's name (RLPROF_MACHINE, DIR/
+	 * machine.json) is refused at once, never waited on */
+	char *text;
+	size_t len;
+	int rc = rl_file_read_all(path, 0, RL_READ_CAP, &text, &len, err,
+				  errlen);
+	if (rc)
+		return rc;
 	json_error_t je;
-	json_t *root = json_loadf(f, 0, &je);
-	fclose(f);
-	int rc = 0;
+	json_t *root = json_loadb(text, len, 0, &je);
+	free(text);
 	if (!root) {
-		char what[256];
-		snprintf(what, sizeof what, "%s at line %d", je.text, je.line);
+		char what[256], near[120];
+		rl_term_cut(near, sizeof near, je.text, 80);
+		snprintf(what, sizeof what, "%s at line %d", near, je.line);
 		return bad(err, errlen, path, what);
 	}
 	const char *fmt = json_string_value(json_object_get(root, "format"));

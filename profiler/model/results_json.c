@@ -9,6 +9,7 @@
 #include "model/results_json.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
+#include "common/file_read.h"
 
 int rl_json_missing(struct rl_json_ctx *c, const char *where, const char *field)
 {
@@ -92,90 +93,44 @@ int rl_json_dbl(struct rl_json_ctx *c, const json_t *o, const char *where,
 	return 0;
 }
 
-/* The bytes of the file at path (malloc'd) and their count, or NULL with
- * errno set. */
-static char *read_whole(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t cap = 0, n = 0;
-	int e = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			char *x;
-			cap = cap ? 2 * cap : 1 << 16;
-			if (!(x = realloc(text, cap))) {
-				e = ENOMEM;
-				break;
-			}
-			text = x;
-		}
-		n += fread(text + n, 1, cap - n, f);
-		if (n < cap) {
-			if (ferror(f))
-				e = errno ? errno : EIO;
-			break;
-		}
-	}
-	fclose(f);
-	if (e) {
-		free(text);
-		errno = e;
-		return NULL;
-	}
-	*len = n;
-	return text;
-}
-
 json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc)
 {
+	char shown[512], near[160];
 	json_error_t je;
-	struct stat st;
 	json_t *root;
 	char *text;
 	size_t len;
 
-	/* what parsing would misreport as corrupt JSON */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		*rc = rl_fail(err, errlen, RL_EIO,
-			      "cannot read '%s': not a regular file (%s): "
-			      "remove it or give the output directory of "
-			      "rlprof run",
-			      path, S_ISDIR(st.st_mode) ? "a directory"
-							: "a special file");
+	/* a FIFO, a device, a directory or a file too big to be rlprof's is
+	 * refused before anything is read (file_read.h) */
+	if ((*rc = rl_file_read_all(path, 0, RL_READ_CAP, &text, &len, err,
+				    errlen)))
 		return NULL;
-	}
-	if (stat(path, &st) == 0 && st.st_size == 0) {
+	rl_term_cut(shown, sizeof shown, path, 400);
+	if (len == 0) {
+		free(text);
 		*rc = rl_fail(err, errlen, RL_EFORMAT,
 			      "cannot read '%s': the file is empty (the "
 			      "process was killed while writing it?): "
 			      "re-run rlprof run",
-			      path);
+			      shown);
 		return NULL;
 	}
 	/* read whole, then parsed from memory: jansson reads a stream a
-	 * character at a time (a third slower on a 10 MB file) */
-	if (!(text = read_whole(path, &len))) {
-		int e = errno;
-		*rc = rl_fail(err, errlen, e == ENOENT ? RL_ENOENT
-				: e == ENOMEM ? RL_ENOMEM : RL_EIO,
-			      "cannot open '%s': %s", path, strerror(e));
-		return NULL;
-	}
-	/* a key given twice (the second silently won: "threads":[] appended
-	 * to a file emptied it) is an error */
+	 * character at a time (a third slower on a 10 MB file). A key given
+	 * twice (the second silently won: "threads":[] appended to a file
+	 * emptied it) is an error */
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	free(text);
 	if (root) {
 		*rc = 0;
 		return root;
 	}
+	/* jansson's text quotes the file ("near '...'"): shown escaped */
+	rl_term_cut(near, sizeof near, je.text, 80);
 	*rc = rl_fail(err, errlen, RL_EFORMAT,
-		      "cannot parse '%s': line %d column %d: %s: %s", path,
-		      je.line, je.column, je.text, RL_JSON_RERUN);
+		      "cannot parse '%s': line %d column %d: %s: %s", shown,
+		      je.line, je.column, near, RL_JSON_RERUN);
 	return NULL;
 }
 

@@ -12,6 +12,7 @@
 #include "model/results_native.h"
 #include "model/results_ranks.h"
 #include "common/rl_error.h"
+#include "common/file_read.h"
 
 void rl_mpi_results_free(struct rl_mpi_results *m)
 {
@@ -55,9 +56,19 @@ static long scan_ranks(const char *dir)
 	return n;
 }
 
+/* A file a rank may have written, or NULL: what is not a regular file
+ * (a FIFO never blocks) or cannot be parsed is as if absent. */
 static json_t *load_quiet(const char *path)
 {
-	return access(path, R_OK) == 0 ? json_load_file(path, 0, NULL) : NULL;
+	char *text;
+	size_t len;
+	json_t *o;
+
+	if (rl_file_read_all(path, 0, RL_READ_CAP, &text, &len, NULL, 0))
+		return NULL;
+	o = json_loadb(text, len, 0, NULL);
+	free(text);
+	return o;
 }
 
 static long get_long(const json_t *o, const char *key, long dflt)

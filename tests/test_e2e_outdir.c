@@ -1,0 +1,155 @@
+/*
+ * The output directory is rlprof's alone (issue 25): nothing of what a
+ * hostile user places there (FIFOs, links, stale or foreign results,
+ * absurd rank folders) hangs rlprof, makes it write outside DIR or merges
+ * into the report.
+ */
+#include "test_e2e_util.h"
+
+#include <errno.h>
+#include <sys/types.h>
+
+#define RUN1 RL_SOURCE_DIR "/tests/data/results/run1"
+#define REPORTS RL_SOURCE_DIR "/tests/data/reports/"
+
+/* A copy of tests/data/results/run1 in a new temporary directory; its
+ * path into out (the caller frees the directory it returns). */
+static char *copy_run1(char *out, size_t len)
+{
+	char *dir = e2e_tmpdir();
+	const char *names[] = {"run.json", "raw/rlprof-200.json",
+			       "raw/rlprof-300.json"};
+
+	snprintf(out, len, "%s/run", dir);
+	cr_assert_eq(mkdir(out, 0755), 0);
+	char raw[600];
+	snprintf(raw, sizeof raw, "%s/raw", out);
+	cr_assert_eq(mkdir(raw, 0755), 0);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char *text = e2e_file(RUN1, names[i]);
+		char path[700];
+		snprintf(path, sizeof path, "%s/%s", out, names[i]);
+		e2e_put_file(path, text, 0644);
+		free(text);
+	}
+	return dir;
+}
+
+static void fifo_at(const char *dir, const char *name)
+{
+	char path[700];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	cr_assert_eq(mkfifo(path, 0644), 0, "mkfifo '%s': %s", path,
+		     strerror(errno));
+}
+
+/* rlprof report DIR with a FIFO at DIR/machine.json: the stored model is
+ * said unusable at once, the report still made. */
+Test(e2e_outdir, report_with_fifo_machine_json_does_not_hang,
+     .timeout = 20)
+{
+	char run[600];
+	char *dir = copy_run1(run, sizeof run);
+	const char *argv[] = {E2E_RLPROF, "report", run, NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	fifo_at(run, "machine.json");
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "machine.json': not a regular file (a FIFO)"),
+		  "stderr: %s", r.err);
+	e2e_cleanup(&r, dir);
+}
+
+/* A FIFO at DIR/run.json: one message, exit status 2 or 1, no hang. */
+Test(e2e_outdir, report_with_fifo_run_json_does_not_hang, .timeout = 20)
+{
+	char run[600], path[700];
+	char *dir = copy_run1(run, sizeof run);
+	const char *argv[] = {E2E_RLPROF, "report", run, NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(path, sizeof path, "%s/run.json", run);
+	unlink(path);
+	fifo_at(run, "run.json");
+	r = e2e_run(argv);
+	cr_expect_neq(r.status, 0, "status %d", r.status);
+	cr_expect(strstr(r.err, "run.json': not a regular file (a FIFO)"),
+		  "stderr: %s", r.err);
+	e2e_cleanup(&r, dir);
+}
+
+/* Rank folders: FIFOs at rank-1/rank.json, rank-1/run.json and mpi.json
+ * are as if absent. */
+Test(e2e_outdir, report_with_fifo_rank_files_does_not_hang, .timeout = 20)
+{
+	char run[600], path[700];
+	char *dir = copy_run1(run, sizeof run);
+	const char *argv[] = {E2E_RLPROF, "report", "-f", "json", "-o",
+			      "/dev/null", path, NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	/* run1's results as rank 0 of a job */
+	snprintf(path, sizeof path, "%s/job", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/job/rank-0", dir);
+	cr_assert_eq(rename(run, path), 0);
+	snprintf(path, sizeof path, "%s/job/rank-1", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	fifo_at(path, "rank.json");
+	fifo_at(path, "run.json");
+	snprintf(path, sizeof path, "%s/job", dir);
+	fifo_at(path, "mpi.json");
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	e2e_cleanup(&r, dir);
+}
+
+/* diff and check with a FIFO as a report or baseline. */
+Test(e2e_outdir, diff_and_check_refuse_a_fifo, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char fifo[600];
+	const char *diff1[] = {E2E_RLPROF, "diff", fifo, REPORTS "base", NULL};
+	const char *diff2[] = {E2E_RLPROF, "diff", REPORTS "base", fifo, NULL};
+	const char *check[] = {E2E_RLPROF, "check", REPORTS "base",
+			       "--max-regression", "5", "--baseline", fifo,
+			       NULL};
+	const char *const *all[] = {diff1, diff2, check};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(fifo, sizeof fifo, "%s/base.json", dir);
+	cr_assert_eq(mkfifo(fifo, 0644), 0);
+	for (size_t i = 0; i < 3; i++) {
+		r = e2e_run(all[i]);
+		cr_expect_eq(r.status, 2, "%s: status %d, stderr: %s",
+			     all[i][1], r.status, r.err);
+		cr_expect(strstr(r.err, "not a regular file (a FIFO)"),
+			  "%s: stderr: %s", all[i][1], r.err);
+		e2e_free(&r);
+	}
+	e2e_cleanup(&r, dir);
+}
+
+/* RLPROF_MACHINE naming a FIFO: rlprof probe says so at once. */
+Test(e2e_outdir, probe_with_fifo_machine_env_does_not_hang, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char fifo[600], env[700];
+	const char *argv[] = {E2E_RLPROF, "probe", NULL};
+	const char *envs[] = {env, NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(fifo, sizeof fifo, "%s/machine.json", dir);
+	cr_assert_eq(mkfifo(fifo, 0644), 0);
+	snprintf(env, sizeof env, "RLPROF_MACHINE=%s", fifo);
+	r = e2e_run_in(NULL, argv, envs);
+	cr_expect(strstr(r.err, "not a regular file (a FIFO)"),
+		  "status %d, stderr: %s", r.status, r.err);
+	e2e_cleanup(&r, dir);
+}
