@@ -27,7 +27,8 @@ KERNEL_SIM_OBJS    := $(KERNEL_SRCS:kernels/%.c=$(OBJ)/kernels-sim/%.o)
 # cache file; not the probes (the sim build must hold no AVX-512 code, and
 # rlprof-kernels never measures: kernels/sizing.c has a stub).
 KERNEL_MODEL_OBJS = $(OBJ)/profiler/model/machine.o $(OBJ)/probes/cpu.o \
-	$(OBJ)/profiler/common/file_read.o $(OBJ)/profiler/common/term_text.o
+	$(OBJ)/profiler/common/file_read.o $(OBJ)/profiler/common/file_write.o \
+	$(OBJ)/profiler/common/term_text.o
 KERNEL_LIBS     := -ljansson -lpthread -lm
 
 KERNEL_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -c clang)

@@ -7,6 +7,7 @@
 #include "test_e2e_util.h"
 
 #include <errno.h>
+#include <sys/file.h>
 #include <sys/types.h>
 
 #define RUN1 RL_SOURCE_DIR "/tests/data/results/run1"
@@ -151,5 +152,140 @@ Test(e2e_outdir, probe_with_fifo_machine_env_does_not_hang, .timeout = 30)
 	r = e2e_run_in(NULL, argv, envs);
 	cr_expect(strstr(r.err, "not a regular file (a FIFO)"),
 		  "status %d, stderr: %s", r.status, r.err);
+	e2e_cleanup(&r, dir);
+}
+
+/* ---- writes stay inside DIR (item 1) ---------------------------------- */
+
+static void expect_untouched(const char *victim)
+{
+	char *s = e2e_slurp(victim);
+	cr_assert_not_null(s, "'%s' is gone", victim);
+	cr_expect_str_eq(s, "keep\n", "'%s' was written through a link",
+			 victim);
+	free(s);
+}
+
+/* Links placed in DIR while the program runs, at the report files and at
+ * the runtime's old temporary name, are replaced, never written through;
+ * a results file of no run identity is left out and named. */
+Test(e2e_outdir, links_placed_during_the_run_are_not_followed,
+     .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[600], victim[600], script[4096], path[700];
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
+	struct e2e_result r;
+	struct stat st;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(victim, sizeof victim, "%s/victim", dir);
+	e2e_put_file(victim, "keep\n", 0644);
+	snprintf(script, sizeof script,
+		 "for f in report.json report.html roofline.svg report.csv "
+		 "run.json machine.json; do ln -s %s %s/$f; done; "
+		 "ln -s %s \"$RLPROF_OUT/.rlprof-$$.json.tmp\"; "
+		 "cp %s/raw/rlprof-200.json \"$RLPROF_OUT/rlprof-1.json\"; "
+		 "true",
+		 victim, out, victim, RUN1);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	expect_untouched(victim);
+	snprintf(path, sizeof path, "%s/report.json", out);
+	cr_expect(lstat(path, &st) == 0 && S_ISREG(st.st_mode),
+		  "report.json is not a regular file of rlprof's");
+	cr_expect(strstr(r.err, "left out 1 results file of another rlprof "
+				"run") &&
+			  strstr(r.err, "rlprof-1.json' (no run identity)"),
+		  "stderr: %s", r.err);
+	e2e_cleanup(&r, dir);
+}
+
+/* DIR/raw as a link to another folder: refused, nothing there removed. */
+Test(e2e_outdir, raw_as_a_link_is_refused, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[600], other[600], path[700];
+	const char *prog[] = {E2E_PROG("e2e_exit"), NULL};
+	struct e2e_result r;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(other, sizeof other, "%s/other", dir);
+	cr_assert_eq(mkdir(out, 0755), 0);
+	cr_assert_eq(mkdir(other, 0755), 0);
+	snprintf(path, sizeof path, "%s/rlprof-1.json", other);
+	e2e_put_file(path, "keep\n", 0644);
+	snprintf(path, sizeof path, "%s/raw", out);
+	cr_assert_eq(symlink(other, path), 0);
+	r = e2e_profile("time", out, prog);
+	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "/raw': it is a symbolic link, not a folder "
+				"of rlprof's"),
+		  "stderr: %s", r.err);
+	snprintf(path, sizeof path, "%s/rlprof-1.json", other);
+	expect_untouched(path);
+	e2e_cleanup(&r, dir);
+}
+
+/* ---- stale and foreign results (items 2, 3) --------------------------- */
+
+/* The live file of an earlier run killed with its rlprof (rt_killed exit
+ * ran outside rlprof: _exit() left it) is removed with a warning, not
+ * merged: region "done" is not in the new report. */
+Test(e2e_outdir, stale_live_file_is_not_merged, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[600], raw[600], env[700];
+	const char *killed[] = {E2E_PROG("rt_killed"), "exit", NULL};
+	const char *envs[] = {env, NULL};
+	const char *prog[] = {E2E_PROG("e2e_exit"), NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_PROG("rt_killed"));
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(raw, sizeof raw, "%s/out/raw", dir);
+	cr_assert_eq(mkdir(out, 0755), 0);
+	cr_assert_eq(mkdir(raw, 0755), 0);
+	snprintf(env, sizeof env, "RLPROF_OUT=%s", raw);
+	r = e2e_run_in(NULL, killed, envs);
+	e2e_free(&r);
+	cr_assert_eq(e2e_count_entries(raw, ".live", 1), 1,
+		     "rt_killed exit left no live file");
+	r = e2e_profile("time", out, prog);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "removed 1 live file of an earlier run"),
+		  "stderr: %s", r.err);
+	char *csv = e2e_file(out, "report.csv");
+	cr_expect_null(e2e_csv_row(csv, "done"), "stale region merged: %s",
+		       csv);
+	cr_expect_not_null(e2e_csv_row(csv, "exit-work"), "%s", csv);
+	free(csv);
+	e2e_cleanup(&r, dir);
+}
+
+/* A second run into a DIR that a run holds is refused with one message
+ * (the lock is taken here as a running rlprof holds it). */
+Test(e2e_outdir, second_run_into_a_busy_dir_is_refused, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char out[600];
+	const char *prog[] = {E2E_PROG("e2e_exit"), NULL};
+	struct e2e_result r;
+	int fd;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	cr_assert_eq(mkdir(out, 0755), 0);
+	fd = open(out, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(flock(fd, LOCK_EX), 0);
+	r = e2e_profile("time", out, prog);
+	close(fd);
+	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "is in use by another rlprof run: wait for "
+				"it to end, or choose another with -o DIR"),
+		  "stderr: %s", r.err);
+	cr_expect_eq(e2e_count_entries(out, "report", 0), 0);
 	e2e_cleanup(&r, dir);
 }

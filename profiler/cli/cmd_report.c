@@ -174,7 +174,7 @@ build:
 	if (output) {
 		/* whole or not at all, with the system's reason */
 		char ferr[PATH_MAX + 1024];
-		if (rl_render_file(rd, output, &rep, &ro, ferr, sizeof ferr))
+		if (rl_render_file(rd, output, false, &rep, &ro, ferr, sizeof ferr))
 			fprintf(stderr, "rlprof: %s\n", ferr);
 		else
 			rc = RL_EXIT_OK;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/run.h"
@@ -291,6 +292,8 @@ int cmd_run(int argc, char **argv)
 	int rc;
 
 	run = calloc(1, sizeof *run);
+	if (run)
+		run->dir_fd = -1;
 	if (!run) {
 		fprintf(stderr, "rlprof: out of memory\n");
 		return RL_EXIT_FAILURE;
@@ -343,6 +346,8 @@ int cmd_run(int argc, char **argv)
 	    rc == 0)
 		rc = RL_EXIT_FAILURE;
 out:
+	if (run->dir_fd >= 0)
+		close(run->dir_fd); /* the lock on DIR goes with it */
 	rl_launch_release(&run->launch);
 	rl_launch_release(&run->native_launch);
 	rl_elf_info_release(&run->elf);

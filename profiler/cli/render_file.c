@@ -9,7 +9,7 @@
 #include "common/rl_error.h"
 
 int rl_render_file(const struct rl_renderer *r, const char *path,
-		   const struct rl_report *rep,
+		   bool owned, const struct rl_report *rep,
 		   const struct rl_render_options *ropt, char *err,
 		   size_t errlen)
 {
@@ -17,7 +17,8 @@ int rl_render_file(const struct rl_renderer *r, const char *path,
 	char why[1024] = "";
 	int rc, e;
 
-	if ((e = rl_file_open(path, &o)) != 0)
+	if ((e = owned ? rl_file_open_owned(path, &o)
+		       : rl_file_open(path, &o)) != 0)
 		return rl_fail(err, errlen, rl_file_errno_code(-e),
 			       "cannot write the %s report '%s': %s", r->format,
 			       path, strerror(-e));

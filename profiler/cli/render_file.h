@@ -7,14 +7,17 @@
 #ifndef RL_RENDER_FILE_H
 #define RL_RENDER_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "render/render.h"
 
-/* r's rendering of rep into path. 0, or a negative RL_E* code with one
+/* r's rendering of rep into path (owned: a name in rlprof's output
+ * directory, replaced rather than followed; else the user's -o, see
+ * file_write.h). 0, or a negative RL_E* code with one
  * line in err ("cannot write the FORMAT report 'PATH': REASON"). */
 int rl_render_file(const struct rl_renderer *r, const char *path,
-		   const struct rl_report *rep,
+		   bool owned, const struct rl_report *rep,
 		   const struct rl_render_options *ropt, char *err,
 		   size_t errlen);
 

@@ -21,6 +21,7 @@
 #include "inspect/inspect_elf.h"
 #include "counters/launch.h"
 #include "cli/run_mpi.h"
+#include "model/results.h"
 
 #define RL_MAX_BACKENDS 16
 
@@ -48,6 +49,9 @@ struct rl_run {
 	char program[PATH_MAX];  /* resolved path */
 	const char *name;        /* basename of the program, for messages */
 	char out_dir[PATH_MAX];  /* absolute */
+	char run_id[RL_RUN_ID_LEN + 1]; /* RLPROF_RUN_ID: this run's files */
+	int dir_fd;              /* out_dir, locked (flock) while rlprof runs;
+				    -1 before */
 	char raw_dir[PATH_MAX];  /* absolute, out_dir/raw */
 	char lib_dir[PATH_MAX];  /* rlprof's ../lib */
 	char libexec_dir[PATH_MAX];

@@ -1,6 +1,8 @@
 /* rlprof run: the output directory and the launch (argv, environment). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "render/render.h"
 #include "model/machine.h"
 #include "cli/run.h"
+#include "common/file_write.h"
 
 /* strlcpy: 0, or -1 when src does not fit (dst then truncated) */
 static int copy_str(char *dst, size_t len, const char *src)
@@ -86,42 +89,62 @@ static int check_writable(const char *dir, const char *shown, char *err,
 	return 0;
 }
 
-/* Removes raw/rlprof-*.json of an earlier run; returns how many. */
-static int remove_stale(const char *raw)
+/* name in the folder dir_fd removed when it is a regular file (what
+ * rlprof writes): a link, a FIFO or a folder there is left alone, and
+ * nothing is followed. 1 when removed. */
+static int remove_own(int dir_fd, const char *name)
 {
-	DIR *d = opendir(raw);
-	struct dirent *de;
-	int n = 0;
+	struct stat st;
 
-	if (!d)
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(st.st_mode))
 		return 0;
+	return unlinkat(dir_fd, name, 0) == 0;
+}
+
+/* Removes raw/rlprof-*.json and the live files (.rlprof-*.live) of an
+ * earlier run: a run holds DIR's lock, so a live file there is of a run
+ * killed with its rlprof. raw is opened without following a link, so a
+ * link at DIR/raw never has rlprof delete files elsewhere. Returns how
+ * many results files and (into *live) live files were removed. */
+static int remove_stale(const char *raw, int *live)
+{
+	int fd = open(raw, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	int n = 0, nl = 0;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		if (live)
+			*live = 0;
+		return 0;
+	}
 	while ((de = readdir(d)) != NULL) {
 		size_t len = strlen(de->d_name);
-		char path[PATH_MAX + 256];
-		if (strncmp(de->d_name, "rlprof-", 7) != 0 || len < 12 ||
-		    strcmp(de->d_name + len - 5, ".json") != 0)
-			continue;
-		snprintf(path, sizeof path, "%s/%s", raw, de->d_name);
-		if (unlink(path) == 0)
-			n++;
+		if (strncmp(de->d_name, "rlprof-", 7) == 0 && len >= 12 &&
+		    strcmp(de->d_name + len - 5, ".json") == 0)
+			n += remove_own(dirfd(d), de->d_name);
+		else if (strncmp(de->d_name, ".rlprof-", 8) == 0 && len > 13 &&
+			 strcmp(de->d_name + len - 5, ".live") == 0)
+			nl += remove_own(dirfd(d), de->d_name);
 	}
 	closedir(d);
+	if (live)
+		*live = nl;
 	return n;
 }
 
-/* The report files of an earlier run, so none is left stale. */
-static void remove_old_reports(const char *dir)
+/* The report files of an earlier run, so none is left stale (regular
+ * files only: a link placed there is not followed, see remove_own). */
+static void remove_old_reports(int dir_fd)
 {
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof path, "%s/run.json", dir);
-	unlink(path);
+	remove_own(dir_fd, "run.json");
 	for (size_t i = 0; i < rl_renderer_count(); i++) {
 		const struct rl_renderer *r = rl_renderer_at(i);
-		if (r && r->file_name) {
-			snprintf(path, sizeof path, "%s/%s", dir, r->file_name);
-			unlink(path);
-		}
+		if (r && r->file_name)
+			remove_own(dir_fd, r->file_name);
 	}
 }
 
@@ -147,6 +170,46 @@ static void own_dirs(struct rl_run *run)
 		copy_str(run->libexec_dir, sizeof run->libexec_dir, tmp);
 }
 
+/* DIR/NAME must be a folder of its own, not a link to one elsewhere
+ * (rlprof writes and removes files in it). */
+static int check_own_dir(const char *path, const char *shown,
+			 const char *name, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot use '%s/%s': it is %s, not a folder of "
+			       "rlprof's (rlprof writes and removes files "
+			       "there): remove it or choose another output "
+			       "directory with -o DIR",
+			       shown, name,
+			       S_ISLNK(st.st_mode) ? "a symbolic link"
+						   : "not a directory");
+	return 0;
+}
+
+/* The run owns DIR while it runs: an advisory lock (flock) on DIR, held
+ * by run->dir_fd until rlprof ends; a second run into DIR is told. */
+static int lock_dir(struct rl_run *run, char *err, size_t errlen)
+{
+	run->dir_fd = open(run->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (run->dir_fd < 0)
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot open output directory '%s': %s; choose "
+			       "another with -o DIR",
+			       run->opt.out_dir, strerror(errno));
+	if (flock(run->dir_fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (errno == EWOULDBLOCK)
+		return rl_fail(err, errlen, RL_EBUSY,
+			       "output directory '%s' is in use by another "
+			       "rlprof run: wait for it to end, or choose "
+			       "another with -o DIR",
+			       run->opt.out_dir);
+	return 0; /* a file system without locks: run without one */
+}
+
 /* DIR/raw-native: emptied of an earlier run's results; created for a
  * native timing run, else removed (so no stale timing is merged). */
 static int prepare_native_dir(struct rl_run *run, char *err, size_t errlen)
@@ -159,7 +222,7 @@ static int prepare_native_dir(struct rl_run *run, char *err, size_t errlen)
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "output directory '%s': path too long",
 			       run->opt.out_dir);
-	remove_stale(run->native_dir);
+	remove_stale(run->native_dir, NULL);
 	if (!run->native_timing) {
 		rmdir(run->native_dir); /* fails harmlessly when absent or
 					   holding the user's own files */
@@ -170,7 +233,9 @@ static int prepare_native_dir(struct rl_run *run, char *err, size_t errlen)
 			       "cannot create '%s/raw-native': %s; choose "
 			       "another output directory with -o DIR",
 			       run->opt.out_dir, strerror(errno));
-	if ((rc = check_writable(run->native_dir, run->native_dir, err,
+	if ((rc = check_own_dir(run->native_dir, run->opt.out_dir,
+				"raw-native", err, errlen)) < 0 ||
+	    (rc = check_writable(run->native_dir, run->native_dir, err,
 				 errlen)) < 0)
 		return rc;
 	return 0;
@@ -180,7 +245,7 @@ int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
 {
 	const char *dir = run->opt.out_dir;
 	char raw[PATH_MAX + 8];
-	int rc, n;
+	int rc, n, live;
 
 	own_dirs(run);
 	if ((rc = make_dirs(dir, err, errlen)) < 0 ||
@@ -194,19 +259,28 @@ int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
 	if (copy_str(run->raw_dir, sizeof run->raw_dir, raw) < 0)
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "output directory '%s': path too long", dir);
+	if ((rc = lock_dir(run, err, errlen)) < 0)
+		return rc;
+	rl_file_random_hex(run->run_id, RL_RUN_ID_LEN);
 	if (mkdir(run->raw_dir, 0777) != 0 && errno != EEXIST)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot create '%s/raw': %s; choose another "
 			       "output directory with -o DIR",
 			       dir, strerror(errno));
-	if ((rc = check_writable(run->raw_dir, run->raw_dir, err, errlen)) < 0)
+	if ((rc = check_own_dir(run->raw_dir, dir, "raw", err, errlen)) < 0 ||
+	    (rc = check_writable(run->raw_dir, run->raw_dir, err, errlen)) < 0)
 		return rc;
-	n = remove_stale(run->raw_dir);
+	n = remove_stale(run->raw_dir, &live);
 	if (n > 0)
 		rl_run_say(run,
 			   "removed %d results file%s of a previous run from '%s/raw'",
 			   n, n == 1 ? "" : "s", dir);
-	remove_old_reports(run->out_dir);
+	if (live > 0)
+		rl_run_warn("removed %d live file%s of an earlier run that was "
+			    "killed with its rlprof from '%s/raw': its regions "
+			    "are not merged into this run's",
+			    live, live == 1 ? "" : "s", dir);
+	remove_old_reports(run->dir_fd);
 	return prepare_native_dir(run, err, errlen);
 }
 
@@ -295,6 +369,7 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 	    rl_launch_setenv(l, "RLPROF_MACHINE", model) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if (rl_launch_setenv(l, "RLPROF_OUT", raw_dir) < 0 ||
+	    rl_launch_setenv(l, "RLPROF_RUN_ID", run->run_id) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND", b->name) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS", run->options) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");

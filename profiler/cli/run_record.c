@@ -72,6 +72,7 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 	json_object_set_new(o, "format", json_string(RL_RUN_FORMAT));
 	json_object_set_new(o, "version", json_integer(RL_RUN_VERSION));
 	json_object_set_new(o, "rlprof_version", json_string(rl_version_string()));
+	json_object_set_new(o, "run_id", json_string(run->run_id));
 	json_object_set_new(o, "command",
 			    string_array(run->opt.argv, (size_t)run->opt.argc));
 	json_object_set_new(o, "program", json_string(run->program));

@@ -21,8 +21,10 @@
 #include "formats/live.h"
 #include "cli/run.h"
 #include "runtime/results_write.h"
+#include "common/file_write.h"
 
-/* .rlprof-<digits>.live -> pid, else -1 */
+/* .rlprof-<digits>-<hex>.live (or .rlprof-<digits>.live of an older
+ * librlprof) -> pid, else -1 */
 static long live_pid(const char *name)
 {
 	size_t np = strlen(RL_LIVE_PREFIX);
@@ -32,9 +34,11 @@ static long live_pid(const char *name)
 		return -1;
 	errno = 0;
 	long pid = strtol(name + np, &end, 10);
-	if (errno || strcmp(end, RL_LIVE_SUFFIX) != 0)
+	if (errno || pid < 0)
 		return -1;
-	return pid;
+	if (*end == '-')
+		end += 1 + strspn(end + 1, "0123456789abcdef");
+	return strcmp(end, RL_LIVE_SUFFIX) == 0 ? pid : -1;
 }
 
 static int add_warning(struct rl_process_results *p, const char *kind,
@@ -89,23 +93,24 @@ static void how_it_ended(const struct rl_run *run, struct rl_process_results *p,
 	}
 }
 
+/* DIR/raw/rlprof-<pid>.json through an unguessable temporary name and a
+ * rename within the folder (file_write.h): no link is followed. */
 static int write_json(const char *dir, long pid,
 		      const struct rl_process_results *p)
 {
-	char tmp[PATH_MAX + 64], fin[PATH_MAX + 64];
-	snprintf(tmp, sizeof tmp, "%s/.rlprof-%ld.json.tmp", dir, pid);
+	char fin[PATH_MAX + 64];
+	struct rl_file_out o;
+	int rc;
+
 	snprintf(fin, sizeof fin, "%s/rlprof-%ld.json", dir, pid);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	int rc = rl_results_write_fd(fd, p) < 0 ? -EIO : 0;
-	if (close(fd) < 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, fin) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	if ((rc = rl_file_open_owned(fin, &o)) < 0)
+		return rc;
+	if (fflush(o.f) != 0 || rl_results_write_fd(fileno(o.f), p) < 0) {
+		int e = errno ? errno : EIO;
+		rl_file_discard(&o);
+		return -e;
+	}
+	return rl_file_commit(&o);
 }
 
 static void recover_one(const struct rl_run *run, const char *dir,
@@ -124,6 +129,17 @@ static void recover_one(const struct rl_run *run, const char *dir,
 	}
 	if (rl_results_live_load(live, &p, err, sizeof err) < 0) {
 		rl_run_warn("%s", err);
+		return;
+	}
+	/* another run's (an earlier one killed with its rlprof, or a
+	 * program started outside rlprof with this RLPROF_OUT): named and
+	 * left out, never merged into this run's results */
+	if (strcmp(p.run_id, run->run_id) != 0) {
+		rl_run_warn("'%s' is the live file of another run (process "
+			    "%ld%s%s): left out of this run's results",
+			    live, p.pid, p.run_id[0] ? ", run " : "",
+			    p.run_id);
+		rl_results_release(&p);
 		return;
 	}
 	if (rl_results_total_calls(&p) == 0) { /* nothing completed */

@@ -181,7 +181,7 @@ static int load_results(const struct rl_run *run, struct rl_run_results *res)
 		 * the results do not depend on it */
 		rc = rl_results_load_dir_flags(
 			run->out_dir, run->no_record ? RL_LOAD_NO_RUN_RECORD : 0,
-			res, err, sizeof err);
+			run->run_id, res, err, sizeof err);
 		if (rc == 0 && res->n_procs > 0) {
 			if (!run->no_record || fill_from_run(run, res) == 0)
 				return 0;
@@ -260,7 +260,7 @@ static int write_files(const struct rl_run *run, const struct rl_report *rep,
 		if (!r || !r->file_name)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", run->out_dir, r->file_name);
-		if (rl_render_file(r, path, rep, ropt, err, sizeof err) < 0) {
+		if (rl_render_file(r, path, true, rep, ropt, err, sizeof err) < 0) {
 			rl_run_warn("%s", err);
 			failed = 1;
 			continue;

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/file_write.h"
@@ -17,55 +19,138 @@ int rl_file_errno_code(int e)
 								  : RL_EIO;
 }
 
-/* ".NAME.tmp-PID" beside path. */
-static int temp_name(char *buf, size_t len, const char *path)
+void rl_file_random_hex(char *buf, size_t n)
 {
-	const char *slash = strrchr(path, '/');
-	int dir = slash ? (int)(slash - path + 1) : 0;
-	int n = snprintf(buf, len, "%.*s.%s.tmp-%ld", dir, path,
-			 path + dir, (long)getpid());
+	static const char hex[] = "0123456789abcdef";
+	unsigned char r[32];
+	size_t want = n / 2 + 1 < sizeof r ? n / 2 + 1 : sizeof r;
 
-	return n < 0 || (size_t)n >= len ? -1 : 0;
+	if (getrandom(r, want, GRND_NONBLOCK) != (ssize_t)want) {
+		/* no entropy yet (early boot): the clock and the pid */
+		struct timespec ts;
+		unsigned long long x;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		x = (unsigned long long)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^
+		    (unsigned long long)ts.tv_sec ^
+		    (unsigned long long)getpid() << 32;
+		for (size_t i = 0; i < want; i++, x = x * 6364136223846793005ull + 1)
+			r[i] = (unsigned char)(x >> 56);
+	}
+	for (size_t i = 0; i < n; i++)
+		buf[i] = hex[(r[i / 2] >> (i % 2 ? 0 : 4)) & 15];
+	buf[n] = '\0';
 }
 
-int rl_file_open(const char *path, struct rl_file_out *o)
+/* o->dir_fd: the folder of path, opened; o->name: its last part. */
+static int open_parent(const char *path, struct rl_file_out *o)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	if (strlen(path) >= sizeof o->path)
+		return -ENAMETOOLONG;
+	strcpy(o->path, path);
+	if (!slash) {
+		strcpy(dir, ".");
+		if (strlen(path) >= sizeof o->name)
+			return -ENAMETOOLONG;
+		strcpy(o->name, path);
+	} else {
+		size_t n = slash == path ? 1 : (size_t)(slash - path);
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		if (strlen(slash + 1) >= sizeof o->name)
+			return -ENAMETOOLONG;
+		strcpy(o->name, slash + 1);
+	}
+	if (!o->name[0])
+		return -EISDIR;
+	o->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return o->dir_fd < 0 ? -errno : 0;
+}
+
+/* ".NAME.tmp-<16 random hex digits>" in o->dir_fd, created new: never a
+ * name given beforehand (a link planted there is not followed). */
+static int create_temp(struct rl_file_out *o)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		char rnd[17];
+		int fd, n;
+
+		rl_file_random_hex(rnd, 16);
+		n = snprintf(o->tmp, sizeof o->tmp, ".%s.tmp-%s", o->name, rnd);
+		if (n < 0 || (size_t)n >= sizeof o->tmp)
+			return -ENAMETOOLONG;
+		fd = openat(o->dir_fd, o->tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0666);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			break;
+	}
+	return -errno;
+}
+
+static int open_out(const char *path, bool owned, struct rl_file_out *o)
 {
 	char real[PATH_MAX];
 	struct stat st, lst;
-	int fd;
+	int fd, e;
 
 	memset(o, 0, sizeof *o);
-	/* what is not a regular file (-o /dev/stdout, a FIFO), or a link
-	 * that names no file yet, is written straight: a rename would
-	 * replace the device node, the pipe or the link */
-	if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) ||
-	    (stat(path, &st) != 0 && lstat(path, &lst) == 0 &&
-	     S_ISLNK(lst.st_mode))) {
-		fd = open(path, O_WRONLY | O_CLOEXEC | O_CREAT | O_TRUNC, 0666);
-	} else {
-		/* a symbolic link stays one: the file it names is replaced */
+	o->dir_fd = -1;
+	if (!owned) {
+		/* what is not a regular file (-o /dev/stdout, a FIFO), or a
+		 * link that names no file yet, is written straight: a rename
+		 * would replace the device node, the pipe or the link */
+		if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) ||
+		    (stat(path, &st) != 0 && lstat(path, &lst) == 0 &&
+		     S_ISLNK(lst.st_mode))) {
+			fd = open(path,
+				  O_WRONLY | O_CLOEXEC | O_CREAT | O_TRUNC,
+				  0666);
+			if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+				e = errno;
+				if (fd >= 0)
+					close(fd);
+				return -e;
+			}
+			return 0;
+		}
+		/* a symbolic link the user gave stays one: the file it
+		 * names is replaced */
 		if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
 		    realpath(path, real))
 			path = real;
-		if (strlen(path) >= sizeof o->path ||
-		    temp_name(o->tmp, sizeof o->tmp, path) < 0)
-			return -ENAMETOOLONG;
-		strcpy(o->path, path);
-		unlink(o->tmp); /* left by an earlier rlprof of the same pid */
-		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			  0666);
 	}
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		if (o->tmp[0] && fd >= 0)
-			unlink(o->tmp);
+	/* owned: whatever is at the name (a link, a FIFO placed there) is
+	 * replaced by the rename, never followed nor written into */
+	if ((e = open_parent(path, o)) < 0 || (fd = e = create_temp(o)) < 0) {
+		if (o->dir_fd >= 0)
+			close(o->dir_fd);
+		o->dir_fd = -1;
 		o->tmp[0] = '\0';
+		return e;
+	}
+	if (!(o->f = fdopen(fd, "w"))) {
+		e = errno;
+		close(fd);
+		rl_file_discard(o);
 		return -e;
 	}
 	setvbuf(o->f, NULL, _IOFBF, 1 << 16);
 	return 0;
+}
+
+int rl_file_open(const char *path, struct rl_file_out *o)
+{
+	return open_out(path, false, o);
+}
+
+int rl_file_open_owned(const char *path, struct rl_file_out *o)
+{
+	return open_out(path, true, o);
 }
 
 int rl_file_commit(struct rl_file_out *o)
@@ -81,12 +166,15 @@ int rl_file_commit(struct rl_file_out *o)
 		e = errno ? errno : EIO;
 	o->f = NULL;
 	if (o->tmp[0]) {
-		if (!e && rename(o->tmp, o->path) != 0)
+		if (!e && renameat(o->dir_fd, o->tmp, o->dir_fd, o->name) != 0)
 			e = errno;
 		if (e)
-			unlink(o->tmp);
+			unlinkat(o->dir_fd, o->tmp, 0);
 		o->tmp[0] = '\0';
 	}
+	if (o->dir_fd >= 0)
+		close(o->dir_fd);
+	o->dir_fd = -1;
 	return -e;
 }
 
@@ -95,15 +183,18 @@ void rl_file_discard(struct rl_file_out *o)
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->tmp[0])
-		unlink(o->tmp);
+	if (o->tmp[0] && o->dir_fd >= 0)
+		unlinkat(o->dir_fd, o->tmp, 0);
 	o->tmp[0] = '\0';
+	if (o->dir_fd >= 0)
+		close(o->dir_fd);
+	o->dir_fd = -1;
 }
 
 int rl_file_write_errno(const char *path, const void *data, size_t len)
 {
 	struct rl_file_out o;
-	int e = rl_file_open(path, &o);
+	int e = rl_file_open_owned(path, &o);
 
 	if (e)
 		return e;

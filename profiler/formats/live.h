@@ -1,5 +1,7 @@
 /*
- * The live results file, DIR/raw/.rlprof-<pid>.live: the runtime's
+ * The live results file, DIR/raw/.rlprof-<pid>-<16 random hex>.live
+ * (created new with O_EXCL|O_NOFOLLOW: no link planted at a guessed name
+ * is followed): the runtime's
  * per-thread region records kept in a file mapped with MAP_SHARED, so
  * they outlive the process however it ends (SIGKILL, the out-of-memory
  * killer, _exit()). The runtime updates the records with plain stores at
@@ -27,7 +29,7 @@
 #include "formats/counter_ids.h"
 
 #define RL_LIVE_MAGIC "RLPLIVE"  /* 8 bytes with its NUL */
-#define RL_LIVE_VERSION 1
+#define RL_LIVE_VERSION 2 /* 2: run_id */
 #define RL_LIVE_BLOCK_MAGIC 0x314b4c42u /* "BLK1" */
 #define RL_LIVE_PREFIX ".rlprof-"
 #define RL_LIVE_SUFFIX ".live"
@@ -47,6 +49,7 @@ struct rl_live_header {
 	char backend[64];
 	char program[1024];
 	struct rl_backend_setup setup;
+	char run_id[40];         /* RLPROF_RUN_ID, NUL-terminated ("" none) */
 };
 
 struct rl_live_block {

@@ -91,9 +91,29 @@ struct rl_warning {
 	char *message; /* one line, ready to print */
 };
 
+/* The identity of one `rlprof run` (RLPROF_RUN_ID): 32 random hex
+ * digits, carried by every live and results file of the run, so that the
+ * files of another or an earlier run found in DIR are named and left out,
+ * never merged. */
+#define RL_RUN_ID_LEN 32
+
+/* 1 when s is a run identity as rlprof writes it (1 to RL_RUN_ID_LEN
+ * lowercase hex digits), else 0. */
+static inline int rl_run_id_valid(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (n >= RL_RUN_ID_LEN ||
+		    !((s[n] >= '0' && s[n] <= '9') ||
+		      (s[n] >= 'a' && s[n] <= 'f')))
+			return 0;
+	return n > 0;
+}
+
 struct rl_process_results {
 	int version;
 	long pid, ppid;
+	char run_id[RL_RUN_ID_LEN + 1]; /* "" when not said (an older file) */
 	char *program;       /* argv[0] / /proc/self/exe */
 	char *backend;       /* backend that ran in this process */
 	char *backend_note;  /* setup.note, may be "" */

@@ -30,6 +30,7 @@
 #include "common/rl_error.h"
 #include "common/file_read.h"
 #include "common/term_text.h"
+#include "common/file_write.h"
 
 /* ---- save ------------------------------------------------------------ */
 
@@ -139,31 +140,31 @@ int rl_machine_save(const char *path, const struct rl_machine *m, char *err,
 	if (!root)
 		return rl_fail(err, errlen, RL_ENOMEM,
 			       "cannot build the machine model for '%s'", path);
-	char tmp[4096];
-	int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	int rc = 0;
-	if (n < 0 || (size_t)n >= sizeof tmp) {
-		rc = rl_fail(err, errlen, RL_EINVAL, "path too long: '%s'", path);
-		goto out;
-	}
+	int rc = 0, e;
+	struct rl_file_out o;
 	if (mkdir_parents(path)) {
 		rc = rl_fail(err, errlen, RL_EIO,
 			     "cannot create the directory of '%s': %s", path,
 			     strerror(errno));
 		goto out;
 	}
-	if (json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-					      JSON_REAL_PRECISION(6))) {
-		rc = rl_fail(err, errlen, RL_EIO, "cannot write '%s': %s", tmp,
-			     strerror(errno));
-		unlink(tmp);
+	/* a temporary name nobody can plant a link at, renamed over path
+	 * (a link there is replaced, not followed: file_write.h) */
+	if ((e = rl_file_open_owned(path, &o)) < 0) {
+		rc = rl_fail(err, errlen, RL_EIO, "cannot write '%s': %s", path,
+			     strerror(-e));
 		goto out;
 	}
-	if (rename(tmp, path)) {
+	if (json_dumpf(root, o.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					  JSON_REAL_PRECISION(6))) {
 		rc = rl_fail(err, errlen, RL_EIO, "cannot write '%s': %s", path,
-			     strerror(errno));
-		unlink(tmp);
+			     strerror(errno ? errno : EIO));
+		rl_file_discard(&o);
+		goto out;
 	}
+	if ((e = rl_file_commit(&o)) < 0)
+		rc = rl_fail(err, errlen, RL_EIO, "cannot write '%s': %s", path,
+			     strerror(-e));
 out:
 	json_decref(root);
 	return rc;

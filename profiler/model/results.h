@@ -60,11 +60,13 @@ int rl_results_load_dir(const char *dir, struct rl_run_results *out,
 			char *err, size_t errlen);
 /* As rl_results_load_dir; with RL_LOAD_NO_RUN_RECORD, DIR/run.json is not
  * read (rlprof run could not write it: what is there is not this run's),
- * and the fields it would fill stay NULL / -1. */
+ * and the fields it would fill stay NULL / -1. run_id (NULL: the one
+ * DIR/run.json names, if any) is the run whose results are taken: a
+ * results file of another run is left out with a warning naming it. */
 #define RL_LOAD_NO_RUN_RECORD 1u
 int rl_results_load_dir_flags(const char *dir, unsigned flags,
-			      struct rl_run_results *out, char *err,
-			      size_t errlen);
+			      const char *run_id, struct rl_run_results *out,
+			      char *err, size_t errlen);
 void rl_results_release(struct rl_process_results *r);
 void rl_run_results_release(struct rl_run_results *r);
 /* results_scope.c (called by rl_results_load): the process-scope counts

@@ -223,13 +223,54 @@ static int check_copies(const char *raw, const struct raw_file *files,
 	return 0;
 }
 
+/* A warning of kind on process p; 0 or RL_ENOMEM. */
+static int add_warning(struct rl_process_results *p, const char *kind,
+		       const char *message)
+{
+	struct rl_warning *w = realloc(p->warnings,
+				       (p->n_warnings + 1) * sizeof *w);
+
+	if (!w)
+		return RL_ENOMEM;
+	p->warnings = w;
+	w += p->n_warnings;
+	memset(w, 0, sizeof *w);
+	w->kind = strdup(kind);
+	w->message = strdup(message);
+	if (!w->kind || !w->message) {
+		free(w->kind);
+		free(w->message);
+		return RL_ENOMEM;
+	}
+	p->n_warnings++;
+	return 0;
+}
+
+/* What was left out as another run's: the first few names, the count. */
+struct left_out {
+	char names[768];
+	int n;
+};
+
+static void note_left_out(struct left_out *lo, const char *raw,
+			  const char *name, const char *id)
+{
+	if (lo->n++ < 3)
+		rl_appendf(lo->names, sizeof lo->names, "%s'%s/%s' (%s%s)",
+			   lo->n > 1 ? ", " : "", raw, name,
+			   id[0] ? "run " : "no run identity", id);
+}
+
 /* Every results file of raw (a directory that may not exist), in pid
- * order, into a new array. */
-static int load_procs(const char *raw, struct rl_process_results **procs,
-		      size_t *n_procs, char *err, size_t errlen)
+ * order, into a new array. With run_id, a file of another run (another
+ * run identity, or none) is left out and named in a warning. */
+static int load_procs(const char *raw, const char *run_id,
+		      struct rl_process_results **procs, size_t *n_procs,
+		      char *err, size_t errlen)
 {
 	struct raw_file *files = NULL;
-	size_t n = 0, len = strlen(raw) + 300;
+	size_t n = 0, len = strlen(raw) + 300, kept = 0;
+	struct left_out lo = {"", 0};
 	char *path = NULL;
 	int rc;
 
@@ -244,12 +285,40 @@ static int load_procs(const char *raw, struct rl_process_results **procs,
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
+		struct rl_process_results *p = &(*procs)[kept];
 		snprintf(path, len, "%s/%s", raw, files[i].name);
-		if ((rc = rl_results_load(path, &(*procs)[i], err, errlen)))
+		if ((rc = rl_results_load(path, p, err, errlen)))
 			goto out;
-		*n_procs = i + 1;
-		if ((rc = check_copies(raw, files, *procs, i, err, errlen)))
+		if (run_id && run_id[0] && strcmp(p->run_id, run_id) != 0) {
+			note_left_out(&lo, raw, files[i].name, p->run_id);
+			rl_results_release(p);
+			free(files[i].name);
+			files[i].name = NULL;
+			continue;
+		}
+		files[kept] = files[i]; /* check_copies sees the kept ones */
+		if (kept != i)
+			files[i].name = NULL;
+		*n_procs = ++kept;
+		if ((rc = check_copies(raw, files, *procs, kept - 1, err,
+				       errlen)))
 			goto out;
+	}
+	if (lo.n) {
+		char msg[1024];
+		snprintf(msg, sizeof msg,
+			 "left out %d results file%s of another rlprof run "
+			 "found in '%s': %s%s (not this run's, so not merged)",
+			 lo.n, lo.n == 1 ? "" : "s", raw, lo.names,
+			 lo.n > 3 ? ", ..." : "");
+		if (kept == 0)
+			rc = rl_fail(err, errlen, RL_ENOENT,
+				     "no results of this run in '%s': %s", raw,
+				     msg);
+		else
+			rc = add_warning(&(*procs)[0], "foreign-results", msg);
+		if (rc == RL_ENOMEM)
+			rl_fail(err, errlen, rc, "out of memory");
 	}
 out:
 	for (size_t i = 0; i < n; i++)
@@ -277,7 +346,7 @@ static void release_procs(struct rl_process_results *procs, size_t n)
  * failed or results that cannot be read leave the simulator's times, with
  * a warning; only running out of memory is an error. */
 static int merge_native(const char *dir, const struct native_record *nat,
-			struct rl_run_results *out)
+			const char *run_id, struct rl_run_results *out)
 {
 	struct rl_process_results *np = NULL;
 	size_t nn = 0, len = strlen(dir) + 32;
@@ -312,7 +381,7 @@ static int merge_native(const char *dir, const struct native_record *nat,
 				 "times are the simulator's (Valgrind's, many "
 				 "times slower)",
 				 raw);
-	} else if ((rc = load_procs(raw, &np, &nn, lerr, sizeof lerr))) {
+	} else if ((rc = load_procs(raw, run_id, &np, &nn, lerr, sizeof lerr))) {
 		if (rc == RL_ENOMEM)
 			goto out;
 		rc = 0;
@@ -341,13 +410,30 @@ out:
 int rl_results_load_dir(const char *dir, struct rl_run_results *out, char *err,
 			size_t errlen)
 {
-	return rl_results_load_dir_flags(dir, 0, out, err, errlen);
+	return rl_results_load_dir_flags(dir, 0, NULL, out, err, errlen);
+}
+
+/* The run identity DIR/run.json names, into id ("" when none can be
+ * read: a damaged run.json is said when it is parsed). */
+static void record_run_id(const char *path, char *id, size_t len)
+{
+	json_t *root, *v;
+	int rc;
+
+	id[0] = '\0';
+	if (!(root = rl_json_load(path, NULL, 0, &rc)))
+		return;
+	v = json_object_get(root, "run_id");
+	if (json_is_string(v) && rl_run_id_valid(json_string_value(v)))
+		snprintf(id, len, "%s", json_string_value(v));
+	json_decref(root);
 }
 
 int rl_results_load_dir_flags(const char *dir, unsigned flags,
-			      struct rl_run_results *out, char *err,
-			      size_t errlen)
+			      const char *run_id, struct rl_run_results *out,
+			      char *err, size_t errlen)
 {
+	char recorded[RL_RUN_ID_LEN + 1] = "";
 	struct native_record nat = {NULL, -1, 0, NULL};
 	size_t len = strlen(dir) + 64;
 	char *raw = NULL, *path = NULL;
@@ -372,7 +458,13 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
 		goto out;
 	}
 	snprintf(raw, len, "%s/raw", dir);
-	if ((rc = load_procs(raw, &out->procs, &out->n_procs, err, errlen)))
+	snprintf(path, len + 256, "%s/run.json", dir);
+	if (!run_id && !(flags & RL_LOAD_NO_RUN_RECORD)) {
+		record_run_id(path, recorded, sizeof recorded);
+		run_id = recorded;
+	}
+	if ((rc = load_procs(raw, run_id, &out->procs, &out->n_procs, err,
+			     errlen)))
 		goto out;
 	if (out->n_procs == 0 &&
 	    (rc = rl_results_load_ranks(dir, out, err, errlen)))
@@ -398,7 +490,7 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
 		if (rc)
 			goto out;
 	}
-	if (!out->mpi && (rc = merge_native(dir, &nat, out)))
+	if (!out->mpi && (rc = merge_native(dir, &nat, run_id, out)))
 		rl_fail(err, errlen, rc, "out of memory");
 out:
 	free(nat.sim_timing);

@@ -161,6 +161,9 @@ static int fill_process(struct rl_process_results *r,
 		    (uint64_t)st->st_mtim.tv_nsec;
 	r->complete = false;
 	r->provided = h->setup.provided;
+	if (memchr(h->run_id, '\0', sizeof h->run_id) &&
+	    rl_run_id_valid(h->run_id))
+		strcpy(r->run_id, h->run_id);
 	if (!(r->program = dup_str(h->program, sizeof h->program)) ||
 	    !(r->backend = dup_str(h->backend, sizeof h->backend)) ||
 	    !(r->backend_note = dup_str(h->setup.note, sizeof h->setup.note)))

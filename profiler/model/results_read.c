@@ -334,6 +334,13 @@ static int parse_results(struct rl_json_ctx *c, const json_t *root,
 		return rc;
 	if (!r->backend_note && !(r->backend_note = rl_json_strdup("")))
 		return RL_ENOMEM;
+	v = json_object_get(root, "run_id");
+	if (v && !json_is_null(v)) {
+		if (!json_is_string(v) || !rl_run_id_valid(json_string_value(v)))
+			return rl_json_bad(c, NULL, "run_id",
+					   "a run identity (hex digits)");
+		strcpy(r->run_id, json_string_value(v));
+	}
 	if (sig < 0 || sig > 255)
 		return rl_json_bad(c, NULL, "signal", "a signal number");
 	r->signal = (int)sig;

@@ -205,6 +205,10 @@ int rl_results_write_fd(int fd, const struct rl_process_results *r)
 	rl_jw_i64(&w, r->pid);
 	rl_jw_key(&w, "ppid", 0);
 	rl_jw_i64(&w, r->ppid);
+	if (r->run_id[0]) {
+		rl_jw_key(&w, "run_id", 0);
+		rl_jw_str(&w, r->run_id);
+	}
 	rl_jw_key(&w, "program", 0);
 	rl_jw_str(&w, r->program);
 	rl_jw_key(&w, "backend", 0);

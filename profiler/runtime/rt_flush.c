@@ -111,16 +111,23 @@ static void write_file(const struct rl_process_results *r)
 	rl_sb_str(&a, rl_rt.out_dir);
 	rl_sb_str(&a, "/.rlprof-");
 	rl_sb_u64(&a, (uint64_t)r->pid);
+	char rnd[17];
+	rl_rt_random_hex(rnd, 16);
+	rl_sb_str(&a, "-");
+	rl_sb_str(&a, rnd);
 	rl_sb_str(&a, ".json.tmp");
 	rl_sb_str(&b, rl_rt.out_dir);
 	rl_sb_str(&b, "/rlprof-");
 	rl_sb_u64(&b, (uint64_t)r->pid);
 	rl_sb_str(&b, ".json");
 
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a new file under an unguessable name, never through a link; the
+	 * rename replaces whatever is at the final name, following nothing */
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd = open(tmp, flags, 0644);
 	if (fd < 0 && errno == ENOENT) {
 		make_dirs(rl_rt.out_dir);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		fd = open(tmp, flags, 0644);
 	}
 	if (fd < 0) {
 		write_failed(tmp, errno);
@@ -225,6 +232,7 @@ static void flush_when(int sig, const char *when)
 		.warnings = rl_rt.warnings,
 		.n_warnings = rl_rt.n_warnings,
 	};
+	memcpy(r.run_id, rl_rt.run_id, sizeof r.run_id);
 	memcpy(r.scope, rl_rt.setup.scope, sizeof r.scope);
 	for (int c = 0; c < RL_COUNTER_COUNT; c++)
 		r.method[c] = (rl_rt.setup.provided >> c & 1)

@@ -122,6 +122,7 @@ struct rl_rt {
 
 	char out_dir[4096];
 	char program[1024];
+	char run_id[40];            /* RLPROF_RUN_ID when valid, else "" */
 	uint64_t start_ns;          /* CLOCK_REALTIME */
 	bool whole_program;
 	struct rl_thread *wp_thread; /* thread holding the <program> frame */
@@ -150,6 +151,10 @@ extern struct rl_rt rl_rt;
 void rl_rt_init(void);
 struct rl_thread *rl_rt_thread_new(void);
 uint64_t rl_rt_realtime_ns(void);
+
+/* n random hex digits and a NUL into buf (n <= 62): temporary and live
+ * file names nobody can plant a link at beforehand. */
+void rl_rt_random_hex(char *buf, size_t n);
 
 /* rt_live.c: the live file (formats/live.h). open: at start and in a fork
  * child, after the backend is set up; a failure leaves records in plain

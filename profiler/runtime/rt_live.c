@@ -16,11 +16,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define RL_LIVE_FIRST_BLOCK (16 * 1024)
 #define RL_LIVE_MAX_BLOCK (1024 * 1024)
+
+void rl_rt_random_hex(char *buf, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char r[32];
+	size_t want = n / 2 + 1 < sizeof r ? n / 2 + 1 : sizeof r;
+
+	if (getrandom(r, want, GRND_NONBLOCK) != (ssize_t)want) {
+		uint64_t x = rl_rt_mono_ns() * 0x9e3779b97f4a7c15ull ^
+			     (uint64_t)getpid() << 32;
+		for (size_t i = 0; i < want; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			r[i] = (unsigned char)(x >> 56);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		buf[i] = hex[(r[i / 2] >> (i % 2 ? 0 : 4)) & 15];
+	buf[n] = '\0';
+}
 
 static size_t header_size(void)
 {
@@ -40,7 +60,10 @@ static int reserve(int fd, uint64_t off, uint64_t len)
 /* Map [off, off+len) of the live file, reserved first; NULL on failure. */
 static void *map_range(uint64_t off, uint64_t len, bool create)
 {
-	int flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0);
+	/* created new under a name nobody could guess, and never through a
+	 * link: a link planted in DIR/raw is not followed */
+	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW |
+		    (create ? O_CREAT | O_EXCL : 0);
 	int fd = open(rl_rt.live_path, flags, 0644);
 	if (fd < 0)
 		return NULL;
@@ -72,6 +95,10 @@ void rl_rt_live_open(void)
 	rl_sb_str(&p, rl_rt.out_dir);
 	rl_sb_str(&p, "/" RL_LIVE_PREFIX);
 	rl_sb_u64(&p, (uint64_t)getpid());
+	char rnd[17];
+	rl_rt_random_hex(rnd, 16);
+	rl_sb_str(&p, "-");
+	rl_sb_str(&p, rnd);
 	rl_sb_str(&p, RL_LIVE_SUFFIX);
 	rl_rt.live = NULL;
 	rl_rt.live_end = 0;
@@ -97,6 +124,7 @@ void rl_rt_live_open(void)
 	s = (struct rl_sb){h->program, sizeof h->program, 0};
 	rl_sb_str(&s, rl_rt.program);
 	h->setup = rl_rt.setup;
+	memcpy(h->run_id, rl_rt.run_id, sizeof h->run_id);
 	/* the magic last: a reader never takes a half-written header */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, RL_LIVE_MAGIC, sizeof h->magic);

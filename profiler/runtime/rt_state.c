@@ -132,6 +132,10 @@ static void init_once(void)
 		return;
 	}
 	strcpy(rl_rt.out_dir, out);
+	/* the identity rlprof run gave this run, written into every file */
+	const char *id = getenv("RLPROF_RUN_ID");
+	if (id && rl_run_id_valid(id))
+		strcpy(rl_rt.run_id, id);
 	init_lock();
 	if (pthread_key_create(&rl_rt.key, thread_exit) != 0 ||
 	    rl_rt_warn_reserve() < 0) {
