@@ -41,6 +41,7 @@ struct acc {
 				 process provides a counter */
 	double ef, eb;       /* declared sums over contributions that declared */
 	uint64_t expect_calls;
+	uint64_t depth;      /* deepest recursion over contributions */
 	int used;
 	int time_native;     /* every contribution's time is native */
 	int uncounted;       /* some contribution was never counted (the
@@ -125,6 +126,8 @@ static void acc_add(struct acc *a, const struct rl_region_stats *s,
 	a->used = 1;
 	a->n_threads++;
 	a->calls += s->calls;
+	if (s->depth > a->depth)
+		a->depth = s->depth;
 	if (s->time_ns > a->time_ns)
 		a->time_ns = s->time_ns;
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
@@ -214,6 +217,7 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->tid = a->tid;
 	row->n_threads = a->n_threads;
 	row->calls = a->calls;
+	row->depth = a->depth;
 	row->time_s = t = (double)a->time_ns / 1e9;
 
 	row->flops_f64 = csum(a, RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F64_512);
@@ -331,6 +335,18 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 				    : rl_method_line(a->provided, method, scope,
 						     declared)))
 		return RL_ENOMEM;
+	if (row->depth > 1) {
+		/* README "Process scope and recursion" */
+		size_t n = strlen(row->method);
+		char *m = realloc(row->method, n + 160);
+		if (!m)
+			return RL_ENOMEM;
+		snprintf(m + n, 160,
+			 "; recursive (depth %llu): counted once, in each "
+			 "outermost call; calls count every entry",
+			 (unsigned long long)row->depth);
+		row->method = m;
+	}
 	if (row->place_note) {
 		size_t n = strlen(row->method);
 		char *m = realloc(row->method,

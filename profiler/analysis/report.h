@@ -127,6 +127,9 @@ struct rl_region_row {
 	 * 0 on a per-thread row */
 	size_t thread_first, thread_count;
 	size_t warn_first, warn_count;
+	uint64_t depth;        /* recursion: most calls open at once on one
+				  thread (0: never entered while open); the
+				  work counts once, in the outermost call */
 };
 
 #define RL_CHECK_PCT 105.0 /* a region above this % of its roof: finding */

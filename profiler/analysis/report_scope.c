@@ -57,6 +57,7 @@ static char *uncounted(uint64_t provided, uint64_t all)
 /* What the calls of one summed row add up to. */
 struct scope_sum {
 	uint64_t time_ns, cpu_ns, cpu_unknown_ns, all, provided;
+	uint32_t cpus; /* most CPUs a process could use, 0 unknown */
 };
 
 static void add(struct scope_sum *a, struct rl_scope_row *x,
@@ -73,6 +74,8 @@ static void add(struct scope_sum *a, struct rl_scope_row *x,
 	a->provided |= pr->provided;
 	if (s->scope_threads > x->threads_ran)
 		x->threads_ran = s->scope_threads;
+	if (s->scope_cpus > a->cpus)
+		a->cpus = s->scope_cpus;
 }
 
 static int finish(struct rl_report *r, size_t g, struct rl_scope_row *x,
@@ -93,6 +96,13 @@ static int finish(struct rl_report *r, size_t g, struct rl_scope_row *x,
 			? (double)a->cpu_ns /
 				  (double)(a->time_ns - a->cpu_unknown_ns)
 			: NAN;
+	/* CPU and wall time are read over one window, so the ratio can
+	 * only pass the threads that ran or the CPUs by the clocks'
+	 * granularity: never show more than either */
+	if (x->busy_threads > x->threads_ran && x->threads_ran)
+		x->busy_threads = x->threads_ran;
+	if (a->cpus && x->busy_threads > a->cpus)
+		x->busy_threads = a->cpus;
 	x->uncounted = uncounted(a->provided, a->all);
 	x->all_counted = !x->uncounted;
 	if (x->threads_ran > r->rows[g].n_threads)

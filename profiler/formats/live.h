@@ -29,7 +29,7 @@
 #include "formats/counter_ids.h"
 
 #define RL_LIVE_MAGIC "RLPLIVE"  /* 8 bytes with its NUL */
-#define RL_LIVE_VERSION 2 /* 2: run_id */
+#define RL_LIVE_VERSION 3 /* 2: run_id; 3: rl_rec_tail.depth */
 #define RL_LIVE_BLOCK_MAGIC 0x314b4c42u /* "BLK1" */
 #define RL_LIVE_PREFIX ".rlprof-"
 #define RL_LIVE_SUFFIX ".live"
@@ -80,6 +80,8 @@ struct rl_rec {
 struct rl_rec_tail {
 	double expected_flops, expected_bytes; /* RL_REGION_EXPECT sums */
 	uint64_t expect_calls;
+	uint64_t depth;    /* most activations open at once on the thread
+			      (recursion); 0 or 1: never entered while open */
 };
 
 static inline struct rl_rec_tail *rl_rec_tail_n(struct rl_rec *r,

@@ -45,26 +45,36 @@ struct rl_region_stats {
 	double expected_flops, expected_bytes; /* RL_REGION_EXPECT sums */
 	uint64_t expect_calls;                 /* 0: nothing declared */
 	uint64_t open_at_exit;                 /* begins never ended */
+	uint64_t depth;      /* recursion: most calls open at once on the
+				thread (0: never entered while open). Only
+				the outermost counts: calls counts every
+				entry, time and counters the outermost */
 	uint8_t time_native; /* time_ns from the native timing run (sim) */
 	/* Process scope (profiler/runtime/rt_scope.c): calls begun on the
 	 * main thread outside an OpenMP parallel region count the work of
 	 * every thread of the process while they are open. */
 	uint64_t scope_calls;   /* calls measured in process scope */
-	uint64_t scope_time_ns; /* their wall time */
+	uint64_t scope_time_ns; /* their wall time (for the calls with a CPU
+				   time: over the same window as it) */
 	uint64_t scope_cpu_ns;  /* CPU time of every thread during them */
 	uint64_t scope_cpu_unknown_ns; /* wall time of those of them whose
 				   CPU time was not measured (begun while
 				   the process had one thread) */
 	uint32_t scope_threads; /* most threads that ran during one call */
+	uint32_t scope_cpus;    /* CPUs the process could use (its affinity
+				   mask), 0 unknown: busy threads never
+				   exceed them */
 	uint64_t scope_all;     /* bit c: scope_counters[c] covers every
 				   thread */
 	struct rl_counter_total *scope_counters; /* RL_COUNTER_COUNT entries
-				   counted over every thread during the
-				   process-scope calls (malloc'd), or NULL;
-				   counters[] stays the calling thread's. When
-				   no other thread of the process has a region
-				   of the same name, the reader puts them in
-				   counters[] (results_scope.c) */
+				   (malloc'd), or NULL: the other threads'
+				   share during the process-scope calls
+				   ("others"; counters[] is the calling
+				   thread's own). The reader adds them to
+				   counters[] (results_scope.c). A file that
+				   has "counters" instead (written before
+				   "others") holds the process's totals */
+	bool scope_totals;      /* scope_counters are such totals */
 	uint8_t uncounted;   /* calls and time from the native timing run;
 				the counting run stopped before they ended,
 				so no counter of this region was measured */

@@ -69,10 +69,11 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
 			      char *err, size_t errlen);
 void rl_results_release(struct rl_process_results *r);
 void rl_run_results_release(struct rl_run_results *r);
-/* results_scope.c (called by rl_results_load): the process-scope counts
- * of a region (scope_counters) become its counts when no other thread of
- * the process has a region of that name; else the region is of thread
- * scope (its threads' own rows add up) and its scope fields are cleared. */
+/* results_scope.c (called by rl_results_load): the other threads' share
+ * of a region's process-scope calls (scope_counters) is added to its
+ * counts. In a file written before "others" (scope_totals), the
+ * process's totals become its counts when no other thread of the process
+ * has a region of that name; else its scope fields are cleared. */
 int rl_results_apply_scope(struct rl_process_results *p); /* 0 or RL_ENOMEM */
 
 #endif

@@ -95,6 +95,7 @@ static int add_region(struct rl_thread_results *t, struct rl_rec *rec,
 	s->expected_flops = x->expected_flops;
 	s->expected_bytes = x->expected_bytes;
 	s->expect_calls = x->expect_calls;
+	s->depth = x->depth > 1 ? x->depth : 0;
 	s->open_at_exit = rec->open;
 	return 0;
 }

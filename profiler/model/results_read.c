@@ -94,7 +94,7 @@ static int read_scope(struct rl_json_ctx *c, const json_t *o,
 		      const char *where, struct rl_region_stats *s)
 {
 	const json_t *all, *cnt, *e;
-	uint64_t threads = 0;
+	uint64_t threads = 0, cpus = 0;
 	size_t i;
 	int rc;
 
@@ -107,11 +107,17 @@ static int read_scope(struct rl_json_ctx *c, const json_t *o,
 	    (rc = rl_json_u64(c, o, where, "cpu_ns", 0, &s->scope_cpu_ns)) ||
 	    (rc = rl_json_u64(c, o, where, "cpu_unknown_ns", 0,
 			      &s->scope_cpu_unknown_ns)) ||
-	    (rc = rl_json_u64(c, o, where, "threads", 0, &threads)))
+	    (rc = rl_json_u64(c, o, where, "threads", 0, &threads)) ||
+	    (rc = rl_json_u64(c, o, where, "cpus", 0, &cpus)))
 		return rc;
 	s->scope_threads = threads > UINT32_MAX ? UINT32_MAX : (uint32_t)threads;
+	s->scope_cpus = cpus > UINT32_MAX ? UINT32_MAX : (uint32_t)cpus;
 	all = json_object_get(o, "all_threads");
-	cnt = json_object_get(o, "counters");
+	/* "others": the other threads' share; "counters" (a file written
+	 * before "others" was): the process's totals */
+	cnt = json_object_get(o, "others");
+	if (!cnt && (cnt = json_object_get(o, "counters")))
+		s->scope_totals = true;
 	json_array_foreach (all, i, e) {
 		const char *nm = json_string_value(e);
 		int id = nm ? rl_counter_from_name(nm) : -1;
@@ -159,7 +165,8 @@ static int read_region(struct rl_json_ctx *c, const json_t *o,
 	    (rc = rl_json_u64(c, o, where, "expect_calls", 0,
 			      &s->expect_calls)) ||
 	    (rc = rl_json_u64(c, o, where, "open_at_exit", 0,
-			      &s->open_at_exit)))
+			      &s->open_at_exit)) ||
+	    (rc = rl_json_u64(c, o, where, "depth", 0, &s->depth)))
 		return rc;
 	cnt = json_object_get(o, "counters");
 	if (cnt && !json_is_null(cnt) && !json_is_object(cnt))

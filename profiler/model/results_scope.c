@@ -1,4 +1,5 @@
-/* Process-scope counts of a region made its counts (results.h). */
+/* Process-scope counts of a region added to its counts (results.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +48,37 @@ static int threads_by_name(const struct rl_process_results *p,
 	return 0;
 }
 
-int rl_results_apply_scope(struct rl_process_results *p)
+/* The other threads' share of s's process-scope calls added to its own
+ * counts: a region's total is the sum over its calls wherever made. */
+static int add_others(const struct rl_process_results *p,
+		      struct rl_region_stats *s)
+{
+	int rc;
+
+	if (!s->scope_counters)
+		return 0;
+	if ((rc = rl_region_counters(s)))
+		return rc;
+	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
+		const struct rl_counter_total *o = &s->scope_counters[c];
+		struct rl_counter_total *t = &s->counters[c];
+
+		if (!(s->scope_all >> c & 1) || !(p->provided >> c & 1))
+			continue;
+		t->value += o->value;
+		if (isnan(t->scaled))
+			continue; /* the thread's own count is unknown */
+		t->scaled += rl_counter_scaled(o->value, o->enabled_ns,
+					       o->running_ns);
+	}
+	return 0;
+}
+
+/* A file written before "others": the scope counters are the process's
+ * totals over the process-scope calls, which were only the outermost
+ * ones of the main thread; they replace the thread's own counts when no
+ * other thread has a region of that name, else the rows add up. */
+static int apply_totals(struct rl_process_results *p)
 {
 	struct rl_name_index ix = {0};
 	int rc = threads_by_name(p, &ix);
@@ -57,12 +88,10 @@ int rl_results_apply_scope(struct rl_process_results *p)
 			struct rl_region_stats *s = &p->threads[t].regions[i];
 			size_t who = t;
 
-			if (!s->scope_calls || !s->name)
+			if (!s->scope_calls || !s->name || !s->scope_totals)
 				continue;
 			rl_name_index_get(&ix, s->name, &who);
 			if (who != t) {
-				/* both kinds under one name: the threads'
-				 * own rows add up, as before */
 				s->scope_calls = s->scope_time_ns = 0;
 				s->scope_cpu_ns = s->scope_cpu_unknown_ns = 0;
 				s->scope_threads = 0;
@@ -70,8 +99,7 @@ int rl_results_apply_scope(struct rl_process_results *p)
 				continue;
 			}
 			if (s->scope_threads < 2)
-				continue; /* one thread ran: its own counts
-					     are the process's */
+				continue;
 			if (s->scope_counters && (rc = rl_region_counters(s)))
 				break;
 			for (int c = 0; s->scope_counters && c < RL_COUNTER_COUNT;
@@ -82,4 +110,20 @@ int rl_results_apply_scope(struct rl_process_results *p)
 		}
 	rl_name_index_release(&ix);
 	return rc;
+}
+
+int rl_results_apply_scope(struct rl_process_results *p)
+{
+	bool totals = false;
+	int rc = 0;
+
+	for (size_t t = 0; t < p->n_threads && !rc; t++)
+		for (size_t i = 0; i < p->threads[t].n_regions && !rc; i++) {
+			struct rl_region_stats *s = &p->threads[t].regions[i];
+			if (s->scope_totals)
+				totals = true;
+			else if (s->scope_calls)
+				rc = add_others(p, s);
+		}
+	return rc || !totals ? rc : apply_totals(p);
 }

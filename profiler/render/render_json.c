@@ -138,6 +138,8 @@ static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 		rl_jw_field_u64(w, "n_threads", 0, row->n_threads);
 	}
 	rl_jw_field_u64(w, "calls", 0, row->calls);
+	if (row->depth > 1) /* recursion: the deepest, calls open at once */
+		rl_jw_field_u64(w, "depth", 0, row->depth);
 	put_num(w, "time_s", row->time_s);
 	put_num(w, "flops", row->flops);
 	put_num(w, "flops_f64", row->flops_f64);

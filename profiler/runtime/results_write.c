@@ -66,8 +66,8 @@ static void put_total(struct rl_jw *w, const struct rl_counter_total *t)
 	rl_jw_raw(w, "}");
 }
 
-/* "scope" of a region measured in process scope, its counters only when
- * some cover every thread */
+/* "scope" of a region measured in process scope, the other threads' share
+ * of its counters ("others") only when some cover every thread */
 static void write_scope(struct rl_jw *w, const struct rl_region_stats *s)
 {
 	rl_jw_key(w, "scope", 0);
@@ -77,6 +77,8 @@ static void write_scope(struct rl_jw *w, const struct rl_region_stats *s)
 	rl_jw_field_u64(w, "cpu_ns", 0, s->scope_cpu_ns);
 	rl_jw_field_u64(w, "cpu_unknown_ns", 0, s->scope_cpu_unknown_ns);
 	rl_jw_field_u64(w, "threads", 0, s->scope_threads);
+	if (s->scope_cpus)
+		rl_jw_field_u64(w, "cpus", 0, s->scope_cpus);
 	if (!s->scope_all) {
 		rl_jw_raw(w, "}");
 		return;
@@ -90,7 +92,7 @@ static void write_scope(struct rl_jw *w, const struct rl_region_stats *s)
 			rl_jw_raw(w, "\"");
 		}
 	rl_jw_raw(w, "]");
-	rl_jw_key(w, "counters", 0);
+	rl_jw_key(w, "others", 0); /* the other threads' share */
 	rl_jw_raw(w, "{");
 	for (int c = 0, n = 0; s->scope_counters && c < RL_COUNTER_COUNT;
 	     c++) {
@@ -121,6 +123,8 @@ static void write_region(struct rl_jw *w, const struct rl_process_results *r,
 	}
 	if (s->open_at_exit)
 		rl_jw_field_u64(w, "open_at_exit", 0, s->open_at_exit);
+	if (s->depth > 1) /* entered again while open (recursion) */
+		rl_jw_field_u64(w, "depth", 0, s->depth);
 	if (s->scope_calls) /* process scope (rt_scope.h) */
 		write_scope(w, s);
 	if (!r->provided) {

@@ -53,6 +53,10 @@ struct rl_frame {
 	uint8_t counters_ok;
 	uint8_t name_ro;   /* name lies in read-only data: an end with the
 			      same pointer is the same name */
+	uint8_t reentry;   /* the region was already open on this thread
+			      (recursion): the call adds to calls only, its
+			      outermost activation counts the rest */
+	uint8_t scoped;    /* process scope: rt_scope.c has its snapshot */
 	uint64_t t0;       /* ticks */
 	struct rl_counter_value v0[];
 };

@@ -164,6 +164,7 @@ void rl_rt_region_stats(const struct rl_thread *t, size_t k,
 	out->expected_flops = x->expected_flops;
 	out->expected_bytes = x->expected_bytes;
 	out->expect_calls = x->expect_calls;
+	out->depth = x->depth > 1 ? x->depth : 0;
 	out->open_at_exit = r->open;
 	rl_scope_stats(r, out);
 }
@@ -239,8 +240,20 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 	f->region = region;
 	f->name_ro = ro;
 	f->counters_ok = 1;
-	rec->open++;
-	rl_scope_begin(t, t->depth, rec);
+	if (UNLIKELY(rec->open++)) {
+		/* entered again while open on this thread: its outermost
+		 * activation counts the work (inclusive), this one is a call */
+		struct rl_rec_tail *x = rl_rec_tail(rec);
+		f->reentry = 1;
+		f->scoped = 0;
+		if (rec->open > x->depth)
+			x->depth = rec->open;
+		f->t0 = 0;
+		t->depth++;
+		return;
+	}
+	f->reentry = 0;
+	f->scoped = rl_scope_begin(t, rec);
 	read_counters(t, f->v0, &f->counters_ok);
 	f->t0 = rl_rt_ticks();
 	t->depth++;
@@ -261,13 +274,18 @@ static inline void pop_frame(struct rl_thread *t)
 	struct rl_rec *r = f->rec;
 	uint8_t ok = f->counters_ok;
 	r->calls++;
+	if (UNLIKELY(f->reentry)) {
+		r->open--;
+		t->depth--;
+		return;
+	}
 	r->ticks += now - f->t0;
 	r->open--;
 	if (rl_rt.n_prov && ok && read_scratch(t, &ok) == 0)
 		for (size_t k = 0; k < rl_rt.n_prov; k++)
 			add_delta(&r->c[k], &f->v0[k],
 				  &t->scratch[rl_rt.prov[k]]);
-	rl_scope_end(t, t->depth - 1, now - f->t0, ok);
+	rl_scope_end(t, f, now - f->t0, ok);
 	t->depth--;
 }
 

@@ -21,19 +21,20 @@
 #include "runtime/rt_scope.h"
 
 #define RL_SCOPE_TASKS 256   /* threads followed per region call */
-#define RL_SCOPE_DEPTH 32    /* main-thread depths with a snapshot */
+#define RL_SCOPE_DEPTH 32    /* process-scope calls open at once */
 #define RL_SCOPE_REGIONS 1024 /* regions with process-scope figures */
 #define RL_SCOPE_HASH 2048    /* their index by record (a power of two) */
 
 /* What a process-scope call saw at its begin; one per depth of the main
  * thread's stack (only the main thread uses them). */
 struct scope_snap {
-	bool on;
+	const struct rl_rec *rec; /* the call's record (one process-scope
+				     call per record is open at a time) */
 	bool lazy; /* the process had one thread at begin: nothing was read
 		      (the thread's own counts at begin are the process's) */
 	struct scope_entry *e;
 	long pid;
-	uint64_t cpu_ns, faults, csw;
+	uint64_t cpu_ns, wall_ns, faults, csw; /* wall_ns: read beside cpu_ns */
 	bool have_proc;
 	struct rl_counter_value v[RL_COUNTER_COUNT];
 	size_t n_tasks;
@@ -50,6 +51,8 @@ struct scope_entry {
 	uint64_t all;         /* bit c: c[c] covers every thread in every
 				 call */
 	uint32_t threads;
+	uint32_t cpus;        /* CPUs the process could use (affinity), 0
+				 unknown */
 	struct rl_counter_total c[RL_COUNTER_COUNT];
 };
 
@@ -61,6 +64,8 @@ static size_t n_entries;
 static struct scope_snap *snaps;     /* RL_SCOPE_DEPTH, mmap'd */
 static uint16_t *slot_of;            /* RL_SCOPE_HASH: entry + 1, 0 empty */
 static bool full_said;               /* the table-full warning given */
+static size_t n_snaps;               /* process-scope calls open now */
+static bool deep_said;               /* the too-deep warning given */
 
 /* The tables, mapped by a raw system call at the first main-thread
  * region (not in the library's BSS: a bigger library moves where the
@@ -84,6 +89,7 @@ static bool tables(void)
 	return true;
 }
 static int scope_off = -1;          /* RLPROF_SCOPE=thread */
+static uint32_t proc_cpus;          /* CPUs of the affinity mask, 0 unread */
 static int (*in_parallel)(void);    /* OpenMP's omp_in_parallel */
 static bool looked_up;
 
@@ -93,6 +99,22 @@ static uint64_t cpu_now(clockid_t clock)
 	if (syscall(SYS_clock_gettime, clock, &ts) != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The CPUs the process may run on (its affinity mask, a raw system call:
+ * no libc code runs), 0 when unreadable; read once. */
+static uint32_t cpus_allowed(void)
+{
+	uint64_t mask[16] = {0}; /* 1024 CPUs */
+	long n;
+	uint32_t c = 0;
+
+	if (proc_cpus)
+		return proc_cpus;
+	n = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
+	for (long i = 0; n > 0 && i < n / 8 && i < 16; i++)
+		c += (uint32_t)__builtin_popcountll(mask[i]);
+	return proc_cpus = c;
 }
 
 /* Page faults and context switches of the process (RUSAGE_SELF, exited
@@ -304,34 +326,48 @@ static struct scope_entry *entry_of(const struct rl_rec *rec,
 	return NULL;
 }
 
-void rl_scope_begin_slow(struct rl_thread *t, size_t depth,
-			 const struct rl_rec *rec)
+/* More process-scope calls open at once than there are snapshots: said
+ * once; the deeper calls count the main thread only. */
+static void say_deep(const struct rl_thread *t, const struct rl_rec *rec)
+{
+	if (deep_said || RL_SINGLE_THREADED())
+		return;
+	deep_said = true;
+	rl_rt_warn("scope-deep", rl_rec_name((struct rl_rec *)rec), t->tid,
+		   false,
+		   "more than 32 regions open at once on the main thread: this "
+		   "one and others that deep count the main thread only "
+		   "(thread scope), whatever threads run while they are open");
+}
+
+bool rl_scope_begin_slow(struct rl_thread *t, const struct rl_rec *rec)
 {
 	struct scope_snap *s;
+	struct scope_entry *e;
 
 	if (rl_scope_main_tid == 0)
 		rl_scope_main_tid = (uint64_t)getpid();
-	if (t->tid != rl_scope_main_tid || depth >= RL_SCOPE_DEPTH ||
-	    !tables())
-		return; /* the snapshots are the main thread's */
-	s = &snaps[depth];
-	s->on = false;
-	/* only the outermost: a region nested on the main thread inside a
-	 * process-scope one stays of thread scope (its work here would land
-	 * inside the outer region's counts) */
-	for (size_t d = 0; d < depth; d++)
-		if (snaps[d].on)
-			return;
-	if (!process_scope(t) || !(s->e = entry_of(rec, t)))
-		return;
-	s->on = true;
+	if (t->tid != rl_scope_main_tid || !tables())
+		return false; /* the snapshots are the main thread's */
+	/* every depth: a region nested in another process-scope one counts
+	 * every thread too (its call's work lies inside the outer one's
+	 * window, so both hold it, as a nested region holds its thread's) */
+	if (!process_scope(t) || !(e = entry_of(rec, t)))
+		return false;
+	if (n_snaps >= RL_SCOPE_DEPTH) {
+		say_deep(t, rec);
+		return false;
+	}
+	s = &snaps[n_snaps++];
+	s->rec = rec;
+	s->e = e;
 	/* One thread (glibc's flag, cleared for good by the first
 	 * pthread_create): the thread's own counters, read next, are the
 	 * process's; nothing to read, so a region costs what it costs in a
 	 * program without threads. */
 	s->lazy = RL_SINGLE_THREADED();
 	if (s->lazy)
-		return;
+		return true;
 	/* the walk first: the counters read after it (the process's, then
 	 * the thread's in push_frame) leave its work out */
 	s->pid = (long)getpid();
@@ -340,8 +376,10 @@ void rl_scope_begin_slow(struct rl_thread *t, size_t depth,
 	if (wants_usage())
 		usage_now(RUSAGE_SELF, &s->faults, &s->csw);
 	s->cpu_ns = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+	s->wall_ns = cpu_now(CLOCK_MONOTONIC);
 	s->have_proc = rl_rt.backend && rl_rt.backend->read_process &&
 		       rl_rt.backend->read_process(s->v) == 0;
+	return true;
 }
 
 static struct rl_counter_value os_value(uint64_t x, uint64_t ns)
@@ -414,34 +452,26 @@ static void lazy_figures(const struct rl_thread *t, const struct rl_frame *f,
 	}
 }
 
-void rl_scope_end_slow(struct rl_thread *t, size_t depth, uint64_t dt_ticks,
-		       bool ok)
+static void end_call(struct rl_thread *t, const struct rl_frame *f,
+		     struct scope_snap *b, uint64_t dt_ticks, bool ok)
 {
 	struct rl_counter_value pv[RL_COUNTER_COUNT], p0[RL_COUNTER_COUNT];
-	const struct rl_frame *f = rl_frame_at(t, depth);
-	struct scope_snap *b;
-	struct scope_entry *e;
-	uint64_t cpu = 0, faults, csw, dt_ns, cover = 0;
+	struct scope_entry *e = b->e;
+	uint64_t cpu = 0, faults, csw, dt_ns, wall_ns, cover = 0;
 	bool have_proc, cpu_known = true;
 	struct ran ran;
 
-	if (depth >= RL_SCOPE_DEPTH || !snaps || !(b = &snaps[depth])->on)
-		return;
-	b->on = false;
-	e = b->e;
-	dt_ns = rl_rt_ticks_to_ns(dt_ticks);
+	dt_ns = wall_ns = rl_rt_ticks_to_ns(dt_ticks);
 	if (b->lazy && RL_SINGLE_THREADED()) {
-		/* one thread all along: its own counts are the process's */
+		/* one thread all along: its own counts are the process's,
+		 * the other threads' share is nothing */
 		e->calls++;
 		e->time_ns += dt_ns;
 		e->cpu_unknown_ns += dt_ns;
 		if (!e->threads)
 			e->threads = 1;
-		for (size_t k = 0; ok && k < rl_rt.n_prov; k++) {
-			int c = rl_rt.prov[k];
-			rl_counter_total_add(&e->c[c], &f->v0[k], &t->scratch[c]);
-			cover |= UINT64_C(1) << c;
-		}
+		for (size_t k = 0; ok && k < rl_rt.n_prov; k++)
+			cover |= UINT64_C(1) << rl_rt.prov[k];
 		e->all = e->calls == 1 ? cover : e->all & cover;
 		return;
 	}
@@ -460,8 +490,12 @@ void rl_scope_end_slow(struct rl_thread *t, size_t depth, uint64_t dt_ticks,
 		b->n_tasks = 0; /* every other thread started during the call */
 		walk_tasks(count_ran, &ran); /* this one included */
 	} else {
+		/* CPU and wall time over one window: busy threads (CPU time
+		 * / wall time) cannot exceed the threads that ran */
 		uint64_t now = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
+		uint64_t wall = cpu_now(CLOCK_MONOTONIC);
 		cpu = now > b->cpu_ns ? now - b->cpu_ns : 0;
+		wall_ns = wall > b->wall_ns ? wall - b->wall_ns : 0;
 		faults = csw = 0;
 		if (wants_usage())
 			usage_now(RUSAGE_SELF, &faults, &csw);
@@ -489,19 +523,71 @@ void rl_scope_end_slow(struct rl_thread *t, size_t depth, uint64_t dt_ticks,
 			if (!b->lazy || ok)
 				cover |= UINT64_C(1) << rl_rt.prov[k];
 	e->calls++;
-	e->time_ns += dt_ns;
-	if (cpu_known)
+	if (cpu_known) {
 		e->cpu_ns += cpu;
-	else
+		e->time_ns += wall_ns;
+	} else {
+		e->time_ns += dt_ns;
 		e->cpu_unknown_ns += dt_ns;
+	}
 	if (ran.n > e->threads)
 		e->threads = ran.n;
+	if (cpus_allowed() > e->cpus)
+		e->cpus = proc_cpus;
+	/* the other threads' share: the process's delta less the thread's
+	 * own (which its record already holds; when its counters could not
+	 * be read, the record holds nothing of this call and the whole
+	 * delta is the others') */
 	for (size_t k = 0; k < rl_rt.n_prov; k++) {
 		int c = rl_rt.prov[k];
-		if (cover >> c & 1)
-			rl_counter_total_add(&e->c[c], &p0[c], &pv[c]);
+		uint64_t dp, own = 0;
+		struct rl_counter_value x0, x1;
+
+		if (!(cover >> c & 1))
+			continue;
+		dp = pv[c].value > p0[c].value ? pv[c].value - p0[c].value : 0;
+		if (!own_delta(t, f, ok, c, &own))
+			own = 0;
+		x0 = os_value(0, 0);
+		x0.enabled_ns = p0[c].enabled_ns;
+		x0.running_ns = p0[c].running_ns;
+		x1 = os_value(dp > own ? dp - own : 0, 0);
+		x1.enabled_ns = pv[c].enabled_ns;
+		x1.running_ns = pv[c].running_ns;
+		rl_counter_total_add(&e->c[c], &x0, &x1);
 	}
 	e->all = e->calls == 1 ? cover : e->all & cover;
+}
+
+void rl_scope_end_slow(struct rl_thread *t, const struct rl_frame *f,
+		       uint64_t dt_ticks, bool ok)
+{
+	size_t j = n_snaps;
+
+	/* the top snapshot, unless frames were moved (a fork child puts
+	 * the <program> frame back at the bottom of its stack) */
+	while (j > 0 && snaps[j - 1].rec != f->rec)
+		j--;
+	if (!j)
+		return;
+	end_call(t, f, &snaps[j - 1], dt_ticks, ok);
+	if (j < n_snaps)
+		memmove(&snaps[j - 1], &snaps[j],
+			(n_snaps - j) * sizeof *snaps);
+	n_snaps--;
+}
+
+void rl_scope_after_fork(void)
+{
+	/* the child's records are new: the parent's figures and open
+	 * calls are not its own, and its one thread is its main thread */
+	n_snaps = 0;
+	if (entries) {
+		memset(slot_of, 0, RL_SCOPE_HASH * sizeof *slot_of);
+		n_entries = 0;
+	}
+	if (rl_scope_main_tid)
+		rl_scope_main_tid = (uint64_t)getpid();
 }
 
 void rl_scope_stats(const struct rl_rec *rec, struct rl_region_stats *out)
@@ -515,6 +601,7 @@ void rl_scope_stats(const struct rl_rec *rec, struct rl_region_stats *out)
 	out->scope_cpu_ns = e->cpu_ns;
 	out->scope_cpu_unknown_ns = e->cpu_unknown_ns;
 	out->scope_threads = e->threads;
+	out->scope_cpus = e->cpus;
 	out->scope_all = e->all;
 	out->scope_counters = (struct rl_counter_total *)e->c;
 	(void)0;

@@ -9,11 +9,14 @@
  * read_process() (the simulator); task_clock_ns, page_faults and
  * context_switches from the process's CPU clock and getrusage(); for every
  * backend, the CPU time of all threads and how many threads ran (from
- * /proc/self/task/<tid>/schedstat). They are kept beside the thread's own
- * counts (scope_counters); the reader uses them unless other threads
- * entered a region of the same name (then the threads' own rows add up,
- * as before). Other counters stay the calling thread's, and the report
- * says so when other threads ran.
+ * /proc/self/task/<tid>/schedstat). They are kept as the other threads'
+ * share (the process's delta less the calling thread's own, "others" in
+ * the results file) beside the thread's own counts; the reader adds them,
+ * so a region's total is the sum over all its calls wherever made (top
+ * level, nested in another region at any depth, on other threads).
+ * Other counters stay the calling thread's, and the report says so when
+ * other threads ran. A region entered again while open on the same
+ * thread is a call only (rt_region.c): no second snapshot.
  *
  * RLPROF_SCOPE=thread turns process scope off.
  */
@@ -29,32 +32,42 @@
  * pid), 0 until the first region. */
 extern uint64_t rl_scope_main_tid;
 
-void rl_scope_begin_slow(struct rl_thread *t, size_t depth,
-			 const struct rl_rec *rec);
-void rl_scope_end_slow(struct rl_thread *t, size_t depth, uint64_t dt_ticks,
-		       bool ok);
+bool rl_scope_begin_slow(struct rl_thread *t, const struct rl_rec *rec);
+void rl_scope_end_slow(struct rl_thread *t, const struct rl_frame *f,
+		       uint64_t dt_ticks, bool ok);
 
-/* At a region's begin, frame index `depth` of thread t, record rec (before
- * the thread's own counters are read). One compare on other threads. */
-static inline void rl_scope_begin(struct rl_thread *t, size_t depth,
+/* At the begin of a region's outermost activation on thread t, record rec
+ * (before the thread's own counters are read): true when the call is of
+ * process scope (a snapshot taken, the frame's `scoped`). One compare on
+ * other threads. Every depth of the main thread's stack qualifies, up to
+ * RL_SCOPE_DEPTH process-scope calls open at once (past that a warning,
+ * kind "scope-deep", and thread scope). */
+static inline bool rl_scope_begin(struct rl_thread *t,
 				  const struct rl_rec *rec)
 {
 	if (__builtin_expect(t->tid == rl_scope_main_tid ||
 				     rl_scope_main_tid == 0,
 			     0))
-		rl_scope_begin_slow(t, depth, rec);
+		return rl_scope_begin_slow(t, rec);
+	return false;
 }
 
 /* At its end (after the thread's own counters were read): when the frame
- * was of process scope, adds the call to the record's scope figures
- * (calls, wall and CPU time, threads that ran, counters over every thread
- * where known), kept beside the record in rt_scope.c. */
-static inline void rl_scope_end(struct rl_thread *t, size_t depth,
+ * is of process scope, adds the call to the record's scope figures
+ * (calls, wall and CPU time over one window, threads that ran, and the
+ * other threads' share of each counter where known: the process's delta
+ * less the thread's own), kept beside the record in rt_scope.c. */
+static inline void rl_scope_end(struct rl_thread *t, const struct rl_frame *f,
 				uint64_t dt_ticks, bool ok)
 {
-	if (__builtin_expect(t->tid == rl_scope_main_tid, 0))
-		rl_scope_end_slow(t, depth, dt_ticks, ok);
+	if (__builtin_expect(f->scoped, 0))
+		rl_scope_end_slow(t, f, dt_ticks, ok);
 }
+
+/* In a fork child, before its open frames are begun again: no
+ * process-scope call is open, no figures kept, the calling thread is the
+ * main one. */
+void rl_scope_after_fork(void);
 
 /* The scope figures of rec into out (rl_rt_region_stats); nothing when
  * rec had no process-scope call. out->scope_counters points into

@@ -5,6 +5,7 @@
  */
 #include "runtime/rlprof.h"
 #include "runtime/rt_internal.h"
+#include "runtime/rt_scope.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -353,6 +354,7 @@ static void fork_child(void)
 	rl_rt_live_open();
 	struct rl_thread *wp_old = rl_rt.wp_thread;
 	rl_rt.wp_thread = NULL;
+	rl_scope_after_fork();
 	if (me) {
 		me->blk = NULL;
 		me->blk_next = 0;

@@ -6,7 +6,10 @@
 # holds every input that once crashed. `make test` replays them all
 # (tests/test_fuzz_replay.c, built without libFuzzer).
 #
-#   make fuzz                      each target FUZZ_SECONDS (default 60)
+#   make fuzz                      each target FUZZ_SECONDS (default 60),
+#                                  then PROP_SEEDS (default 3000) seeds of
+#                                  the region-count property test
+#                                  (tests/test_e2e_counts.c)
 #   make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=results FUZZ_FLAGS='-jobs=8'
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= results machine elf
@@ -43,3 +46,13 @@ fuzz: deps
 	    -artifact_prefix=$(FUZZ_BUILD)/fuzz/crash-$$t- \
 	    $(FUZZ_BUILD)/fuzz/$$t tests/fuzz/$$t; \
 	done
+
+# The region-count property test (tests/test_e2e_counts.c, 300 seeds in
+# `make test`) with more seeds, in the normal build.
+PROP_SEEDS ?= 3000
+fuzz: fuzz-props
+.PHONY: fuzz-props
+fuzz-props: all tests
+	@echo "fuzz: region counts, $(PROP_SEEDS) seeds (tests/omp/omp_prop.c)"
+	@RLPROF_PROP_SEEDS=$(PROP_SEEDS) scripts/run-tests $(BUILD) \
+	  --filter 'e2e_counts/property_every_region_exact'
