@@ -336,7 +336,7 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 						     declared)))
 		return RL_ENOMEM;
 	if (row->depth > 1) {
-		/* README "Process scope and recursion" */
+		/* docs/parallel.md, "Recursion" */
 		size_t n = strlen(row->method);
 		char *m = realloc(row->method, n + 160);
 		if (!m)

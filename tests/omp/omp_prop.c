@@ -6,7 +6,7 @@
  * is open), OpenMP parallel regions and `parallel for` loops of 1-4
  * threads, repeated calls from different call sites. The program knows
  * the flops it did in each region, by the rules of the counts
- * (README, "Process scope and recursion"):
+ * (docs/parallel.md, "The rule" and "Recursion"):
  *  - work done by a thread counts once in every region open on that
  *    thread (a region open twice, recursively, counts it once);
  *  - work done inside a parallel region also counts in every region the
@@ -165,7 +165,7 @@ static void body(uint64_t seed, int level, int in_par)
 		case 2:
 		case 3: /* a region: maybe one open already (recursion) */
 			if (in_par && is_open(scope_k, n_scope, k)) {
-				work(n, in_par); /* see README: not here */
+				work(n, in_par); /* a worker would count twice: docs/parallel.md */
 				break;
 			}
 			region(k, sub, level, in_par);
