@@ -1,5 +1,5 @@
 /* The rlprof command's interface: help, version, usage errors, statuses. */
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define RUN_HINT "see 'rlprof run --help'"
 

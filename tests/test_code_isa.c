@@ -4,7 +4,7 @@
  * decoys left out, and the failures a user can cause. */
 #include <jansson.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #include "inspect/elf_code_isa.h"
 #include "common/rl_error.h"

@@ -6,7 +6,7 @@
  * codes). Detection: profiler/inspect/elf_imports.c. */
 #include "inspect/elf_imports.h"
 #include "common/rl_error.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define COMPAT_SANITIZED 1

@@ -8,7 +8,7 @@
  * tests/programs/compat/. */
 #include "inspect/elf_imports.h"
 #include "common/rl_error.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define CP_SRC RL_SOURCE_DIR "/tests/programs/compat/"
 

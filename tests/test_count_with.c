@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 #include "tests/test_sim_util.h"
 
 #include "inspect/elf_code_isa.h"

@@ -4,7 +4,7 @@
  * records. The program is tests/programs/cxx/cxx_regions.cpp. */
 #include <stdbool.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SAN_FLAGS " -fsanitize=address,undefined"

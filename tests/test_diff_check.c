@@ -9,7 +9,7 @@
 #include "analysis/compare.h"
 #include "analysis/report_file.h"
 #include "common/rl_error.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define REPORTS RL_SOURCE_DIR "/tests/data/reports/"
 

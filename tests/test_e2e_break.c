@@ -3,7 +3,7 @@
 #include <dirent.h>
 #include <signal.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 /* Without the id check the runtime read()s a pipe the program made on a
  * perf descriptor's old number: it hangs (timeout) or eats a byte. */
@@ -119,22 +119,11 @@ Test(e2e_break, closed_stdout_pipe_keeps_results_and_report, .timeout = 60)
 	snprintf(out, sizeof out, "%s/out", dir);
 	snprintf(errp, sizeof errp, "%s/stderr", dir);
 	cr_assert_eq(pipe(p), 0);
-	pid = fork();
-	cr_assert(pid >= 0);
-	if (pid == 0) {
-		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		signal(SIGPIPE, SIG_DFL);
-		if (fd < 0 || dup2(fd, 2) < 0 || dup2(p[1], 1) < 0)
-			_exit(250);
-		close(p[0]);
-		close(p[1]);
-		execv(argv[0], (char *const *)argv);
-		_exit(252);
-	}
+	pid = e2e_start(argv, errp, p);
 	close(p[1]);
 	cr_assert_gt(read(p[0], buf, sizeof buf), 0, "no output");
 	close(p[0]);
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	st = e2e_wait(pid);
 	err = e2e_file(dir, "stderr");
 	cr_expect(WIFEXITED(st), "rlprof was killed by signal %d; stderr: %s",
 		  WIFSIGNALED(st) ? WTERMSIG(st) : 0, err);

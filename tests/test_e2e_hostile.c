@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <sys/mount.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 static int exists(const char *dir, const char *name)
 {

@@ -1,6 +1,6 @@
 /* make install's tree: a user program built with pkg-config runs under the
  * installed rlprof and shows its regions. */
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SAN_FLAGS " -fsanitize=address,undefined"

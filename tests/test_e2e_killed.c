@@ -8,7 +8,7 @@
 #include <dirent.h>
 #include <signal.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 struct killed {
 	char *dir, out[512];

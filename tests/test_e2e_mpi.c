@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 #include "tests/test_sim_util.h"
 
 #define MPI_APP RL_BUILD_DIR "/tests/mpi/mpi_triad"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 #include "tests/test_sim_util.h"
 
 #define OMP_APP RL_BUILD_DIR "/tests/omp/omp_triad"

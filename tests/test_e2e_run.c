@@ -1,5 +1,5 @@
 /* rlprof run end to end: statuses, messages, the files it writes. */
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define CSV_HEADER                                                           \
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,"  \
@@ -311,30 +311,18 @@ Test(e2e_run, sigterm_is_forwarded_and_report_written, .timeout = 90)
 	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
 			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
 	pid_t pid;
-	int st, waited = 0;
+	int st;
 
 	e2e_need(E2E_RLPROF);
 	snprintf(out, sizeof out, "%s/out", dir);
 	snprintf(started, sizeof started, "%s/started", dir);
 	snprintf(errp, sizeof errp, "%s/stderr", dir);
 	snprintf(script, sizeof script, "touch '%s'; exec sleep 60", started);
-	pid = fork();
-	cr_assert(pid >= 0);
-	if (pid == 0) {
-		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || dup2(fd, 2) < 0 || dup2(fd, 1) < 0)
-			_exit(250);
-		execv(argv[0], (char *const *)argv);
-		_exit(252);
-	}
-	while (access(started, F_OK) != 0 && waited < 600) {
-		usleep(100000);
-		waited++;
-	}
-	cr_assert_eq(access(started, F_OK), 0, "the program never started");
+	pid = e2e_start(argv, errp, NULL);
+	e2e_wait_for_file(started);
 	usleep(200000); /* let the shell exec sleep */
 	kill(pid, SIGTERM);
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	st = e2e_wait(pid);
 	cr_expect(WIFEXITED(st), "rlprof itself was killed (signal %d)",
 		  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	cr_expect_eq(WEXITSTATUS(st), 128 + SIGTERM, "status %d",
@@ -398,31 +386,19 @@ Test(e2e_run, sigint_to_rlprof_alone_is_ignored, .timeout = 90)
 	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
 			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
 	pid_t pid;
-	int st, waited = 0;
+	int st;
 
 	e2e_need(E2E_RLPROF);
 	snprintf(out, sizeof out, "%s/out", dir);
 	snprintf(started, sizeof started, "%s/started", dir);
 	snprintf(errp, sizeof errp, "%s/stderr", dir);
 	snprintf(script, sizeof script, "touch '%s'; sleep 2; exit 5", started);
-	pid = fork();
-	cr_assert(pid >= 0);
-	if (pid == 0) {
-		int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || dup2(fd, 2) < 0 || dup2(fd, 1) < 0)
-			_exit(250);
-		execv(argv[0], (char *const *)argv);
-		_exit(252);
-	}
-	while (access(started, F_OK) != 0 && waited < 600) {
-		usleep(100000);
-		waited++;
-	}
-	cr_assert_eq(access(started, F_OK), 0, "the program never started");
+	pid = e2e_start(argv, errp, NULL);
+	e2e_wait_for_file(started);
 	/* the terminal would send it to both; rlprof must outlive it */
 	kill(pid, SIGINT);
 	kill(pid, SIGQUIT);
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	st = e2e_wait(pid);
 	cr_expect(WIFEXITED(st), "rlprof was killed (signal %d)",
 		  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	cr_expect_eq(WEXITSTATUS(st), 5, "status %d", WEXITSTATUS(st));

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "model/machine.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 /* A model no probe would measure, cached where rlprof will look. */
 static void cache_hand_model(const char *cache_home)

@@ -2,7 +2,7 @@
  * and rlprof-fortran.pc, builds a gfortran program with
  * `gfortran app.f90 $(pkg-config --cflags --libs rlprof-fortran)`, and
  * `rlprof run` reports its regions (tests/programs/fortran/f_regions.f90). */
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SAN_FLAGS " -fsanitize=address,undefined"

@@ -1,5 +1,5 @@
 /* Region records in ELF files (inspect_elf.c) and `rlprof inspect`. */
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #include "inspect/inspect_elf.h"
 #include "common/rl_error.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kernels/sizing.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define MI ((size_t)1 << 20)
 

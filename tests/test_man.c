@@ -5,7 +5,7 @@
  * MANPATH=PREFIX/share/man. */
 #include <ctype.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define MAN1 RL_SOURCE_DIR "/docs/man/rlprof.1"
 #define MAN3 RL_SOURCE_DIR "/docs/man/rlprof.3"

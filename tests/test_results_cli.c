@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/lib/run.h"
+
 #define DATA RL_SOURCE_DIR "/tests/data/results/"
 #define RLPROF RL_BUILD_DIR "/bin/rlprof"
 
@@ -29,47 +31,51 @@ static void slurp(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-/* Runs `rlprof report ARGS` with a private cache dir (no probing). */
+/* Runs `rlprof report ARGS` (split at spaces) with a private cache dir
+ * (no probing). */
 static void run_report(struct ran *r, const char *args)
 {
-	char cmd[2048], out[] = "/tmp/rlprof-rc-XXXXXX", err[64];
-	int fd = mkstemp(out);
+	const char *env[] = {"XDG_CACHE_HOME=/nonexistent-rlprof-cache", NULL};
+	const char *argv[32] = {RLPROF, "report"};
+	char words[2048], *save = NULL;
+	struct e2e_result res;
+	size_t n = 2;
 
-	cr_assert_geq(fd, 0);
-	close(fd);
-	snprintf(err, sizeof err, "%s.err", out);
 	if (access(RLPROF, X_OK) != 0)
 		cr_skip_test("%s is not built", RLPROF);
-	snprintf(cmd, sizeof cmd,
-		 "XDG_CACHE_HOME=/nonexistent-rlprof-cache %s report %s "
-		 ">%s 2>%s",
-		 RLPROF, args, out, err);
-	r->status = system(cmd);
-	cr_assert(WIFEXITED(r->status), "%s", cmd);
-	r->status = WEXITSTATUS(r->status);
-	slurp(out, r->out, sizeof r->out);
-	slurp(err, r->err, sizeof r->err);
-	unlink(out);
-	unlink(err);
+	snprintf(words, sizeof words, "%s", args);
+	for (char *w = strtok_r(words, " ", &save); w && n < 31;
+	     w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	res = e2e_run_in(NULL, argv, env);
+	cr_assert(res.status >= 0 && res.status < 128, "rlprof report %s: %d",
+		  args, res.status);
+	r->status = res.status;
+	snprintf(r->out, sizeof r->out, "%s", res.out);
+	snprintf(r->err, sizeof r->err, "%s", res.err);
+	e2e_free(&res);
 }
 
 /* A run directory whose only results file is a copy of DATA name. */
 static void make_dir(char *dir, const char *name)
 {
-	char cmd[1024];
+	char raw[512], from[512], *text;
 
 	cr_assert_not_null(mkdtemp(dir));
-	snprintf(cmd, sizeof cmd, "mkdir %s/raw && cp %s%s %s/raw/rlprof-1.json",
-		 dir, DATA, name, dir);
-	cr_assert_eq(system(cmd), 0);
+	snprintf(raw, sizeof raw, "%s/raw", dir);
+	cr_assert_eq(mkdir(raw, 0755), 0);
+	snprintf(from, sizeof from, "%s%s", DATA, name);
+	text = e2e_slurp(from);
+	cr_assert_not_null(text, "cannot read '%s'", from);
+	snprintf(raw, sizeof raw, "%s/raw/rlprof-1.json", dir);
+	e2e_put_file(raw, text, 0644);
+	free(text);
 }
 
 static void remove_dir(const char *dir)
 {
-	char cmd[512];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	e2e_rmtree_raw(dir);
 }
 
 Test(report_cli, renders_the_table)

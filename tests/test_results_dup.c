@@ -11,7 +11,7 @@
 
 #include "model/results.h"
 #include "common/rl_error.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 /* One results file: process pid, started at start, one thread tid. */
 static void put_results(const char *dir, long name_pid, long pid,

@@ -10,7 +10,7 @@
 
 #include "model/results_live.h"
 #include "common/rl_error.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 static char *killed_live_file(char *dir)
 {

@@ -1,13 +1,13 @@
 /* The JSON Schema of report.json (profiler/render/report.schema.json):
  * its version agrees with RL_REPORT_VERSION, reports rlprof produces
  * validate (every e2e test also validates the reports it made when it
- * removes its directory: test_e2e_util.h), and the validator rejects a
+ * removes its directory: tests/lib/run.c), and the validator rejects a
  * report that breaks it. Validator: Debian's python3-jsonschema through
  * scripts/validate-report. */
 #include <jansson.h>
 
 #include "analysis/report.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define SCHEMA RL_SOURCE_DIR "/profiler/render/report.schema.json"
 #define VALIDATOR RL_SOURCE_DIR "/scripts/validate-report"

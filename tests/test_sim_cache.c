@@ -14,7 +14,7 @@
  * (a counter read), a non-temporal store and an access across two lines
  * that generated code keeps inline leave the LRU order as it is.
  */
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define RS_TRACE RL_BUILD_DIR "/tests/simcache/rs-trace"
 #define RS_TRACE_FULL RL_BUILD_DIR "/tests/simcache/rs-trace-full"

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "formats/counter_ids.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define SIM_TOOL RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux"
 /* The geometry sim_run passes when the test gives none: without a machine

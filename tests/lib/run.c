@@ -1,33 +1,10 @@
-/*
- * Helpers of the end-to-end tests: run a real program (fork + execv, no
- * shell) with its stdout and stderr captured to files, read files back,
- * temporary directories. Each Criterion test runs in its own process, so
- * the helpers are static and may exit on setup failure.
- */
-#ifndef RL_TEST_E2E_UTIL_H
-#define RL_TEST_E2E_UTIL_H
+/* The tests' process runner: see run.h. */
+#include "tests/lib/run.h"
 
-#include <criterion/criterion.h>
-#include <dirent.h>
-#include <fcntl.h>
 #include <ftw.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <signal.h>
 
-#define E2E_RLPROF RL_BUILD_DIR "/bin/rlprof"
-#define E2E_PROG(name) RL_BUILD_DIR "/tests/programs/" name
-
-struct e2e_result {
-	int status;  /* exit status, 128+N on signal N, -1 not run */
-	char *out;   /* captured stdout, "" when empty */
-	char *err;   /* captured stderr */
-};
-
-static inline char *e2e_slurp(const char *path)
+char *e2e_slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char *buf;
@@ -47,7 +24,7 @@ static inline char *e2e_slurp(const char *path)
 	return buf;
 }
 
-static inline char *e2e_tmpdir(void)
+char *e2e_tmpdir(void)
 {
 	char *d = strdup("/tmp/rlprof-e2e-XXXXXX");
 	cr_assert_not_null(d);
@@ -55,8 +32,8 @@ static inline char *e2e_tmpdir(void)
 	return d;
 }
 
-static inline int e2e_rm_one(const char *p, const struct stat *st, int flag,
-			     struct FTW *ftw)
+static int e2e_rm_one(const char *p, const struct stat *st, int flag,
+		      struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;
@@ -66,13 +43,11 @@ static inline int e2e_rm_one(const char *p, const struct stat *st, int flag,
 }
 
 /* Removes dir and everything in it, looking at nothing. */
-static inline void e2e_rmtree_raw(const char *dir)
+void e2e_rmtree_raw(const char *dir)
 {
 	if (dir)
 		nftw(dir, e2e_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
-
-static inline struct e2e_result e2e_run(const char *const *argv);
 
 /* The report.json files e2e_validate_reports() found (nftw has no user
  * data pointer). */
@@ -80,8 +55,8 @@ static inline struct e2e_result e2e_run(const char *const *argv);
 static char e2e_reports[E2E_MAX_REPORTS][1024];
 static int e2e_n_reports;
 
-static inline int e2e_find_report(const char *p, const struct stat *st,
-				  int flag, struct FTW *ftw)
+static int e2e_find_report(const char *p, const struct stat *st, int flag,
+			   struct FTW *ftw)
 {
 	(void)st;
 	if (flag == FTW_F && strcmp(p + ftw->base, "report.json") == 0 &&
@@ -96,7 +71,7 @@ static inline int e2e_find_report(const char *p, const struct stat *st,
  * python3-jsonschema (scripts/validate-report); a test fails on an invalid
  * one. Without python3-jsonschema nothing is checked here (test_schema.c
  * skips and says why). */
-static inline void e2e_validate_reports(const char *dir)
+void e2e_validate_reports(const char *dir)
 {
 	const char *argv[E2E_MAX_REPORTS + 3];
 	struct e2e_result r;
@@ -122,7 +97,7 @@ static inline void e2e_validate_reports(const char *dir)
 }
 
 /* Removes dir, after checking the reports in it against the schema. */
-static inline void e2e_rmtree(const char *dir)
+void e2e_rmtree(const char *dir)
 {
 	e2e_validate_reports(dir);
 	e2e_rmtree_raw(dir);
@@ -130,9 +105,8 @@ static inline void e2e_rmtree(const char *dir)
 
 /* Runs argv (argv[0] a path) in dir (NULL: here) with the extra
  * environment entries env (NAME=VALUE, NULL-terminated, may be NULL). */
-static inline struct e2e_result e2e_run_in(const char *dir,
-					   const char *const *argv,
-					   const char *const *env)
+struct e2e_result e2e_run_in(const char *dir, const char *const *argv,
+			     const char *const *env)
 {
 	struct e2e_result r = {-1, NULL, NULL};
 	char *cap = e2e_tmpdir();
@@ -171,25 +145,66 @@ static inline struct e2e_result e2e_run_in(const char *dir,
 	return r;
 }
 
-static inline struct e2e_result e2e_run(const char *const *argv)
+struct e2e_result e2e_run(const char *const *argv)
 {
 	return e2e_run_in(NULL, argv, NULL);
 }
 
-static inline void e2e_free(struct e2e_result *r)
+pid_t e2e_start(const char *const *argv, const char *err_path,
+		const int *out_pipe)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (out_pipe)
+			signal(SIGPIPE, SIG_DFL);
+		if (fd < 0 || dup2(fd, 2) < 0 ||
+		    dup2(out_pipe ? out_pipe[1] : fd, 1) < 0)
+			_exit(250);
+		if (out_pipe) {
+			close(out_pipe[0]);
+			close(out_pipe[1]);
+		}
+		execv(argv[0], (char *const *)argv);
+		_exit(252);
+	}
+	return pid;
+}
+
+void e2e_wait_for_file(const char *path)
+{
+	int waited = 0;
+
+	while (access(path, F_OK) != 0 && waited < 600) {
+		usleep(100000);
+		waited++;
+	}
+	cr_assert_eq(access(path, F_OK), 0, "the program never started");
+}
+
+int e2e_wait(pid_t pid)
+{
+	int st;
+
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
+void e2e_free(struct e2e_result *r)
 {
 	free(r->out);
 	free(r->err);
 	r->out = r->err = NULL;
 }
 
-/* Skips when the binary under test was not built. */
-static inline void e2e_need(const char *path);
-
 /* Skips when rlprof's stderr says a probe found the machine too busy to
  * measure (the rest of the suite runs beside each test): a missing
  * capability, not a failure. */
-static inline void e2e_skip_if_too_busy(const char *err)
+void e2e_skip_if_too_busy(const char *err)
 {
 	if (err && strstr(err, "too busy"))
 		cr_skip_test("the machine was too busy to measure (no model):"
@@ -199,9 +214,9 @@ static inline void e2e_skip_if_too_busy(const char *err)
 /* rlprof run -q --no-probe -b BACKEND -o OUT PROGRAM ARGS... (prog: the
  * program and its arguments, NULL-terminated); -b sim with --sim-caches
  * 48K:12,1M:8,32M:16 (without a machine model it requires one). */
-static inline struct e2e_result e2e_profile(const char *backend,
-					    const char *out,
-					    const char *const *prog)
+struct e2e_result e2e_profile(const char *backend,
+			      const char *out,
+			      const char *const *prog)
 {
 	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
 				backend, "-o", out};
@@ -220,9 +235,9 @@ static inline struct e2e_result e2e_profile(const char *backend,
 }
 
 /* The same with OUT = dir/out. */
-static inline struct e2e_result e2e_profile_in(const char *backend,
-					       const char *dir,
-					       const char *const *prog)
+struct e2e_result e2e_profile_in(const char *backend,
+				 const char *dir,
+				 const char *const *prog)
 {
 	char out[512];
 
@@ -231,14 +246,14 @@ static inline struct e2e_result e2e_profile_in(const char *backend,
 }
 
 /* Skips when the binary under test was not built. */
-static inline void e2e_need(const char *path)
+void e2e_need(const char *path)
 {
 	if (access(path, X_OK) != 0)
 		cr_skip_test("'%s' is not built: make BUILD=... all tests", path);
 }
 
 /* The text of file dir/name, failing the test when absent. */
-static inline char *e2e_file(const char *dir, const char *name)
+char *e2e_file(const char *dir, const char *name)
 {
 	char path[1024];
 	char *s;
@@ -251,7 +266,7 @@ static inline char *e2e_file(const char *dir, const char *name)
 
 /* Ends a test that ran r in the temporary directory dir: frees both and
  * removes the directory. */
-static inline void e2e_cleanup(struct e2e_result *r, char *dir)
+void e2e_cleanup(struct e2e_result *r, char *dir)
 {
 	e2e_free(r);
 	e2e_rmtree(dir);
@@ -260,8 +275,8 @@ static inline void e2e_cleanup(struct e2e_result *r, char *dir)
 
 /* How many entries of dir have a name starting with part (anywhere:
  * containing it). */
-static inline int e2e_count_entries(const char *dir, const char *part,
-				    int anywhere)
+int e2e_count_entries(const char *dir, const char *part,
+		      int anywhere)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -278,8 +293,8 @@ static inline int e2e_count_entries(const char *dir, const char *part,
 }
 
 /* Writes text into path and gives it mode (a script, a data file). */
-static inline void e2e_put_file(const char *path, const char *text,
-				mode_t mode)
+void e2e_put_file(const char *path, const char *text,
+		  mode_t mode)
 {
 	FILE *f = fopen(path, "w");
 
@@ -290,7 +305,7 @@ static inline void e2e_put_file(const char *path, const char *text,
 }
 
 /* The CSV line of region name on a summed row ("name,,..."), or NULL. */
-static inline const char *e2e_csv_row(const char *csv, const char *name)
+const char *e2e_csv_row(const char *csv, const char *name)
 {
 	size_t n = strlen(name);
 	for (const char *p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
@@ -300,8 +315,8 @@ static inline const char *e2e_csv_row(const char *csv, const char *name)
 }
 
 /* Expects dir/name (a report.csv) to have a summed row for region. */
-static inline void e2e_expect_csv_row(const char *dir, const char *name,
-				      const char *region)
+void e2e_expect_csv_row(const char *dir, const char *name,
+			const char *region)
 {
 	char *csv = e2e_file(dir, name);
 
@@ -309,5 +324,3 @@ static inline void e2e_expect_csv_row(const char *dir, const char *name,
 			   region, dir, name, csv);
 	free(csv);
 }
-
-#endif
