@@ -7,57 +7,11 @@
 
 #include "analysis/report.h"
 #include "common/rl_error.h"
+#include "tests/lib/machine.h"
 
 #define DATA RL_SOURCE_DIR "/tests/data/results/"
 #define BIT(c) (UINT64_C(1) << (c))
 #define EPS 1e-9
-
-static void add_bw(struct rl_machine *m, const char *level, unsigned threads,
-		   double stream, double moved)
-{
-	struct rl_bw_roof *b = &m->bw[m->n_bw++];
-
-	snprintf(b->level, sizeof b->level, "%s", level);
-	b->threads = threads;
-	b->stream_gbs = stream;
-	b->moved_gbs = moved;
-}
-
-static void add_compute(struct rl_machine *m, const char *name,
-			const char *kind, const char *prec, unsigned threads,
-			double gflops)
-{
-	struct rl_compute_roof *c = &m->compute[m->n_compute++];
-
-	snprintf(c->name, sizeof c->name, "%s", name);
-	snprintf(c->kind, sizeof c->kind, "%s", kind);
-	snprintf(c->precision, sizeof c->precision, "%s", prec);
-	c->threads = threads;
-	c->gflops = gflops;
-}
-
-/* 2 cores. DRAM: 1 thread 24/30 GB/s (stream/moved), 2 threads 36/48.
- * L2: 1 thread moved 100, 2 threads 200. Peak f64 50 / 100, f32 100 / 200;
- * ridge f64 1 thread (moved) = 50 / 30. */
-static struct rl_machine *machine(void)
-{
-	struct rl_machine *m = calloc(1, sizeof *m);
-
-	cr_assert_not_null(m);
-	m->version = 1;
-	m->cores = 2;
-	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU");
-	add_bw(m, "DRAM", 1, 24, 30);
-	add_bw(m, "DRAM", 2, 36, 48);
-	add_bw(m, "L2", 1, 80, 100);
-	add_bw(m, "L2", 2, 160, 200);
-	add_compute(m, "scalar", "scalar", "f64", 1, 5);
-	add_compute(m, "avx2-fma", "peak", "f64", 1, 50);
-	add_compute(m, "avx2-fma", "peak", "f64", 2, 100);
-	add_compute(m, "avx2-fma", "peak", "f32", 1, 100);
-	add_compute(m, "avx2-fma", "peak", "f32", 2, 200);
-	return m;
-}
 
 /* A one-thread, one-region process built by hand. */
 struct one {
@@ -129,7 +83,7 @@ Test(analysis, attainable_and_bound_are_the_roofline)
 Test(analysis, sums_threads_and_takes_the_longest_time)
 {
 	struct rl_process_results p;
-	struct rl_machine *m = machine();
+	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 	const struct rl_region_row *t;
 	char err[512];
@@ -225,7 +179,7 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 Test(analysis, right_of_the_ridge_is_compute_bound)
 {
 	struct one o;
-	struct rl_machine *m = machine();
+	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
 	one_init(&o, 1,
@@ -249,7 +203,7 @@ Test(analysis, right_of_the_ridge_is_compute_bound)
 Test(analysis, the_lowest_level_roof_binds)
 {
 	struct one o;
-	struct rl_machine *m = machine();
+	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
 	one_init(&o, 1,
@@ -286,7 +240,7 @@ Test(analysis, the_lowest_level_roof_binds)
 Test(analysis, declared_basis_without_counters)
 {
 	struct rl_process_results p;
-	struct rl_machine *m = machine();
+	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 	const struct rl_region_row *s, *q;
 	char err[512];
@@ -352,7 +306,7 @@ Test(analysis, no_machine_model_means_no_bound)
 Test(analysis, precision_by_dominance)
 {
 	struct one o;
-	struct rl_machine *m = machine();
+	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 	uint64_t prov = BIT(RL_C_FLOPS_F64_SCALAR) | BIT(RL_C_FLOPS_F32_256) |
 			BIT(RL_C_DRAM_BYTES);
@@ -462,11 +416,11 @@ Test(analysis, roofs_of_the_nearest_thread_count)
 
 	cr_assert_not_null(m);
 	m->cores = 8;
-	add_bw(m, "DRAM", 1, 10, 10);
-	add_bw(m, "DRAM", 2, 20, 20);
-	add_bw(m, "DRAM", 4, 40, 40);
-	add_compute(m, "avx2-fma", "peak", "f64", 1, 100);
-	add_compute(m, "avx2-fma", "peak", "f64", 4, 400);
+	rl_test_machine_add_bw(m, "DRAM", 1, 10, 10);
+	rl_test_machine_add_bw(m, "DRAM", 2, 20, 20);
+	rl_test_machine_add_bw(m, "DRAM", 4, 40, 40);
+	rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", 1, 100);
+	rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", 4, 400);
 	for (int i = 0; i < 7; i++) {
 		one_init(&o[i], 100 + i,
 			 BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "p",
@@ -536,7 +490,7 @@ Test(analysis, a_thread_that_could_not_count_is_unknown_not_zero)
 Test(analysis, simulated_counts_give_a_bound_but_no_percentage)
 {
 	struct one o;
-	struct rl_machine *m = machine();
+	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
 	one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "s",
@@ -561,7 +515,7 @@ Test(analysis, simulated_counts_give_a_bound_but_no_percentage)
 Test(analysis, an_overflowing_rate_is_unknown)
 {
 	struct one o;
-	struct rl_machine *m = machine();
+	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
 	one_init(&o, 1, 0, "huge", 1e-6);

@@ -4,37 +4,26 @@
 #include <stdlib.h>
 
 #include "model/machine.h"
+#include "tests/lib/machine.h"
 #include "tests/lib/run.h"
 
 /* A model no probe would measure, cached where rlprof will look. */
 static void cache_hand_model(const char *cache_home)
 {
-	struct rl_machine *m = calloc(1, sizeof *m);
+	struct rl_machine *m = rl_test_machine_new(1, "Stored Test CPU");
+	struct rl_bw_roof *b;
+	struct rl_compute_roof *c;
 	char path[1024], err[256];
 
-	cr_assert_not_null(m);
 	cr_assert_eq(setenv("XDG_CACHE_HOME", cache_home, 1), 0);
 	cr_assert_eq(rl_machine_cache_path(path, sizeof path, err, sizeof err),
 		     0, "%s", err);
 	m->version = RL_MACHINE_VERSION;
-	snprintf(m->cpu_model, sizeof m->cpu_model, "Stored Test CPU");
 	snprintf(m->probed_at, sizeof m->probed_at, "2026-01-01T00:00:00Z");
-	m->cores = 1;
-	m->n_bw = 1;
-	snprintf(m->bw[0].level, sizeof m->bw[0].level, "DRAM");
-	m->bw[0].threads = 1;
-	m->bw[0].stream_gbs = 3;
-	m->bw[0].moved_gbs = 4;
-	snprintf(m->bw[0].method, sizeof m->bw[0].method, "hand-made");
-	m->n_compute = 1;
-	snprintf(m->compute[0].name, sizeof m->compute[0].name, "avx2-fma");
-	snprintf(m->compute[0].kind, sizeof m->compute[0].kind, "peak");
-	snprintf(m->compute[0].precision, sizeof m->compute[0].precision,
-		 "f64");
-	m->compute[0].threads = 1;
-	m->compute[0].gflops = 7;
-	snprintf(m->compute[0].method, sizeof m->compute[0].method,
-		 "hand-made");
+	b = rl_test_machine_add_bw(m, "DRAM", 1, 3, 4);
+	snprintf(b->method, sizeof b->method, "hand-made");
+	c = rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", 1, 7);
+	snprintf(c->method, sizeof c->method, "hand-made");
 	cr_assert_eq(rl_machine_save(path, m, err, sizeof err), 0, "%s", err);
 	free(m);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernels/sizing.h"
+#include "tests/lib/machine.h"
 #include "tests/lib/run.h"
 
 #define MI ((size_t)1 << 20)
@@ -20,12 +21,12 @@ static struct rl_machine *model(uint64_t claimed, uint64_t eff,
 	cr_assert_not_null(m);
 	const uint64_t sizes[] = {48u << 10, 1u << 20, claimed};
 	for (size_t i = 0; i < 3; i++) {
-		struct rl_cache_level *l = &m->levels[m->n_levels++];
-		snprintf(l->level, sizeof l->level, "L%zu", i + 1);
-		l->claimed_bytes = sizes[i];
+		char level[8];
+		snprintf(level, sizeof level, "L%zu", i + 1);
+		struct rl_cache_level *l = rl_test_machine_add_level(
+			m, level, sizes[i], i == 2 ? eff : sizes[i]);
 		l->ways = 16;
 		snprintf(l->source, sizeof l->source, "sysfs");
-		l->effective_bytes = i == 2 ? eff : sizes[i];
 		l->effective_all_bytes = i == 2 ? eff_all : 2 * sizes[i];
 	}
 	return m;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "model/machine.h"
+#include "tests/lib/machine.h"
 #include "cli/machine_obtain.h"
 #include "common/rl_error.h"
 
@@ -48,11 +49,9 @@ static char *read_text(const char *path)
 
 static void sample(struct rl_machine *m)
 {
-	memset(m, 0, sizeof *m);
+	rl_test_machine_init(m, 2, "Test CPU \"quoted\"");
 	m->version = RL_MACHINE_VERSION;
-	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU \"quoted\"");
 	snprintf(m->isa, sizeof m->isa, "avx2 fma sse2");
-	m->cores = 2;
 	m->mem_bytes = 24ull << 30;
 	m->clock_ghz = 3.5;
 	m->nominal_ghz = 2.1;
@@ -60,38 +59,21 @@ static void sample(struct rl_machine *m)
 	snprintf(m->probed_at, sizeof m->probed_at, "2026-01-02T03:04:05Z");
 	m->quick = 1;
 	m->probe_seconds = 1.5;
-	struct rl_bw_roof *b = &m->bw[m->n_bw++];
-	snprintf(b->level, sizeof b->level, "DRAM");
-	b->threads = 2;
-	b->stream_gbs = 58.1;
-	b->moved_gbs = 77.5;
+	struct rl_bw_roof *b = rl_test_machine_add_bw(m, "DRAM", 2, 58.1, 77.5);
 	b->nt_gbs = 0; /* not measured: null in the file */
 	b->spread_pct = 3.25;
 	b->working_set_bytes = 402653184;
 	snprintf(b->method, sizeof b->method, "triad 24 B/elem best of 20");
-	b = &m->bw[m->n_bw++];
-	snprintf(b->level, sizeof b->level, "L1");
-	b->threads = 1;
-	b->stream_gbs = 390;
-	b->moved_gbs = 520;
-	struct rl_compute_roof *c = &m->compute[m->n_compute++];
-	snprintf(c->name, sizeof c->name, "avx2-fma");
-	snprintf(c->kind, sizeof c->kind, "peak");
-	snprintf(c->precision, sizeof c->precision, "f64");
-	c->threads = 2;
-	c->gflops = 214.0;
+	rl_test_machine_add_bw(m, "L1", 1, 390, 520);
+	struct rl_compute_roof *c =
+		rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", 2, 214.0);
 	c->theoretical_gflops = 224.0;
 	c->chains = 16;
 	c->latency_cycles = 4.0;
 	snprintf(c->method, sizeof c->method, "16 chains");
 	c->load_clock_ghz = 3.39;
 	c->theoretical_load_gflops = 216.96;
-	c = &m->compute[m->n_compute++];
-	snprintf(c->name, sizeof c->name, "scalar");
-	snprintf(c->kind, sizeof c->kind, "scalar");
-	snprintf(c->precision, sizeof c->precision, "f64");
-	c->threads = 1;
-	c->gflops = 14.0;
+	rl_test_machine_add_compute(m, "scalar", "scalar", "f64", 1, 14.0);
 	/* no load clock: null in the file */
 }
 
@@ -107,23 +89,18 @@ static void sample2(struct rl_machine *m)
 	m->compute[0].fma = 1;
 	m->compute[1].width_bits = 64;
 	m->compute[1].fma = 0;
-	struct rl_cache_level *l = &m->levels[m->n_levels++];
-	snprintf(l->level, sizeof l->level, "L1");
-	l->claimed_bytes = 48 * 1024;
+	struct rl_cache_level *l =
+		rl_test_machine_add_level(m, "L1", 48 * 1024, 48 * 1024);
 	l->ways = 12;
 	l->line_bytes = 64;
 	l->shared_cpus = 1;
 	snprintf(l->source, sizeof l->source, "sysfs");
-	l->effective_bytes = 48 * 1024;
 	l->effective_all_bytes = 96 * 1024;
-	l = &m->levels[m->n_levels++];
-	snprintf(l->level, sizeof l->level, "L3");
-	l->claimed_bytes = 480ull << 20;
+	l = rl_test_machine_add_level(m, "L3", 480ull << 20, 68ull << 20);
 	l->ways = 16;
 	l->line_bytes = 64;
 	l->shared_cpus = 2;
 	snprintf(l->source, sizeof l->source, "sysfs");
-	l->effective_bytes = 68ull << 20;
 	l->effective_all_bytes = 0; /* not seen: null in the file */
 }
 
@@ -413,25 +390,11 @@ Test(machine, obtain_loads_the_cache_and_never_probes_unasked)
 	cr_expect_str_eq(out.cpu_model, m.cpu_model);
 }
 
+/* A bandwidth roof whose moved figure is triad's 32/24 of stream. */
 static void add_bw(struct rl_machine *m, const char *level, unsigned t,
 		   double gbs)
 {
-	struct rl_bw_roof *b = &m->bw[m->n_bw++];
-	snprintf(b->level, sizeof b->level, "%s", level);
-	b->threads = t;
-	b->stream_gbs = gbs;
-	b->moved_gbs = gbs * 4 / 3;
-}
-
-static void add_cp(struct rl_machine *m, const char *name, const char *kind,
-		   const char *prec, unsigned t, double g)
-{
-	struct rl_compute_roof *c = &m->compute[m->n_compute++];
-	snprintf(c->name, sizeof c->name, "%s", name);
-	snprintf(c->kind, sizeof c->kind, "%s", kind);
-	snprintf(c->precision, sizeof c->precision, "%s", prec);
-	c->threads = t;
-	c->gflops = g;
+	rl_test_machine_add_bw(m, level, t, gbs, gbs * 4 / 3);
 }
 
 Test(machine, lookups)
@@ -448,12 +411,14 @@ Test(machine, lookups)
 	cr_expect_float_eq(rl_machine_bw(&m, "L1", 8)->stream_gbs, 400, 0);
 	cr_expect_null(rl_machine_bw(&m, "L3", 1));
 
-	add_cp(&m, "avx2-fma", "peak", "f64", 1, 55);
-	add_cp(&m, "avx512-fma", "peak", "f64", 1, 108);
-	add_cp(&m, "avx512-fma", "single-chain", "f64", 1, 13);
-	add_cp(&m, "avx512-fma", "add-only", "f64", 1, 300); /* not a peak */
-	add_cp(&m, "avx512-fma", "peak", "f64", 2, 214);
-	add_cp(&m, "avx512-fma", "peak", "f32", 1, 217);
+	rl_test_machine_add_compute(&m, "avx2-fma", "peak", "f64", 1, 55);
+	rl_test_machine_add_compute(&m, "avx512-fma", "peak", "f64", 1, 108);
+	rl_test_machine_add_compute(&m, "avx512-fma", "single-chain",
+				    "f64", 1, 13);
+	rl_test_machine_add_compute(&m, "avx512-fma", "add-only",
+				    "f64", 1, 300); /* not a peak */
+	rl_test_machine_add_compute(&m, "avx512-fma", "peak", "f64", 2, 214);
+	rl_test_machine_add_compute(&m, "avx512-fma", "peak", "f32", 1, 217);
 	const struct rl_compute_roof *p = rl_machine_peak(&m, "f64", 1);
 	cr_assert_not_null(p);
 	cr_expect_str_eq(p->name, "avx512-fma");

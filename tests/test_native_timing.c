@@ -15,6 +15,7 @@
 #include "analysis/report.h"
 #include "model/results.h"
 #include "common/rl_error.h"
+#include "tests/lib/machine.h"
 #include "tests/test_sim_util.h"
 #include "cli/machine_obtain.h"
 
@@ -299,34 +300,16 @@ Test(native_merge, a_failed_native_run_in_run_json_is_not_merged)
 
 /* ---- analysis ---- */
 
+/* 2 cores; DRAM 20 GB/s with 1 and 2 threads; f64 peak 50 per thread. */
 static struct rl_machine *machine(void)
 {
-	struct rl_machine *m = calloc(1, sizeof *m);
-	struct rl_bw_roof *b;
-	struct rl_compute_roof *c;
+	struct rl_machine *m = rl_test_machine_new(2, "Test CPU");
 
-	cr_assert_not_null(m);
-	m->version = 1;
-	m->cores = 2;
-	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU");
-	b = &m->bw[m->n_bw++];
-	snprintf(b->level, sizeof b->level, "DRAM");
-	b->threads = 1;
-	b->stream_gbs = 20;
-	b->moved_gbs = 20;
-	b = &m->bw[m->n_bw++];
-	snprintf(b->level, sizeof b->level, "DRAM");
-	b->threads = 2;
-	b->stream_gbs = 20;
-	b->moved_gbs = 20;
-	for (unsigned t = 1; t <= 2; t++) {
-		c = &m->compute[m->n_compute++];
-		snprintf(c->name, sizeof c->name, "avx2-fma");
-		snprintf(c->kind, sizeof c->kind, "peak");
-		snprintf(c->precision, sizeof c->precision, "f64");
-		c->threads = t;
-		c->gflops = 50.0 * t;
-	}
+	rl_test_machine_add_bw(m, "DRAM", 1, 20, 20);
+	rl_test_machine_add_bw(m, "DRAM", 2, 20, 20);
+	for (unsigned t = 1; t <= 2; t++)
+		rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", t,
+					    50.0 * t);
 	return m;
 }
 

@@ -10,34 +10,17 @@
 
 #include "render/render.h"
 #include "analysis/report.h"
+#include "tests/lib/machine.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
 #define EPS 1e-9
 
-static void add_bw(struct rl_machine *m, const char *level, double rd,
-		   double triad, double fill, double fill_nt)
-{
-	struct rl_bw_roof *b = &m->bw[m->n_bw++];
-
-	snprintf(b->level, sizeof b->level, "%s", level);
-	b->threads = 1;
-	b->stream_gbs = triad * 0.75;
-	b->moved_gbs = triad;
-	b->read_gbs = rd;
-	b->write_gbs = fill;
-	b->write_nt_gbs = fill_nt;
-}
-
 static void add_c(struct rl_machine *m, const char *name, const char *kind,
 		  unsigned width, int fma, double gflops)
 {
-	struct rl_compute_roof *c = &m->compute[m->n_compute++];
+	struct rl_compute_roof *c =
+		rl_test_machine_add_compute(m, name, kind, "f64", 1, gflops);
 
-	snprintf(c->name, sizeof c->name, "%s", name);
-	snprintf(c->kind, sizeof c->kind, "%s", kind);
-	snprintf(c->precision, sizeof c->precision, "f64");
-	c->threads = 1;
-	c->gflops = gflops;
 	c->width_bits = width;
 	c->fma = fma;
 }
@@ -48,15 +31,15 @@ static void add_c(struct rl_machine *m, const char *name, const char *kind,
  * single-chain scalar-fma 1, avx2-fma 4. Probed idle, not --quick. */
 static struct rl_machine *model(void)
 {
-	struct rl_machine *m = calloc(1, sizeof *m);
+	struct rl_machine *m = rl_test_machine_new(1, "Test CPU");
+	struct rl_bw_roof *b;
 
-	cr_assert_not_null(m);
-	m->version = 1;
-	m->cores = 1;
-	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU");
 	snprintf(m->probed_at, sizeof m->probed_at, "2026-12-01T00:00:00Z");
 	m->loadavg1 = 0.05;
-	add_bw(m, "DRAM", 40, 30, 20, 25);
+	b = rl_test_machine_add_bw(m, "DRAM", 1, 30 * 0.75, 30);
+	b->read_gbs = 40;
+	b->write_gbs = 20;
+	b->write_nt_gbs = 25;
 	add_c(m, "scalar", "scalar", 64, 0, 5);
 	add_c(m, "scalar-fma", "scalar", 64, 1, 10);
 	add_c(m, "sse2", "peak", 128, 0, 10);
@@ -66,10 +49,7 @@ static struct rl_machine *model(void)
 	add_c(m, "avx512-fma", "peak", 512, 1, 80);
 	add_c(m, "scalar-fma", "single-chain", 64, 1, 1);
 	add_c(m, "avx2-fma", "single-chain", 256, 1, 4);
-	snprintf(m->levels[0].level, sizeof m->levels[0].level, "L3");
-	m->levels[0].claimed_bytes = 32u << 20;
-	m->levels[0].effective_bytes = 64u << 20;
-	m->n_levels = 1;
+	rl_test_machine_add_level(m, "L3", 32u << 20, 64u << 20);
 	return m;
 }
 
