@@ -13,15 +13,10 @@
 #include <unistd.h>
 
 #include "render/render.h"
+#include "tests/lib/machine.h"
+#include "tests/lib/report.h"
 
 extern const struct rl_renderer rl_renderer_html;
-
-void charts_test_machine(struct rl_machine *m);
-void charts_test_report(struct rl_report *r, const struct rl_machine *m);
-void charts_test_report_free(struct rl_report *r);
-char *charts_test_render(const struct rl_renderer *rend,
-			 const struct rl_report *r, const char *suffix);
-char *charts_test_slurp(const char *path);
 
 #define CHROMIUM "/usr/bin/chromium"
 
@@ -31,13 +26,13 @@ static char profile[] = "/tmp/rlprof-chromium-XXXXXX";
 
 static void setup(void)
 {
-	charts_test_machine(&machine);
-	charts_test_report(&report, &machine);
+	rl_test_machine_charts(&machine);
+	rl_test_report_charts(&report, &machine);
 }
 
 static void teardown(void)
 {
-	charts_test_report_free(&report);
+	rl_report_release(&report);
 	if (strcmp(profile, "/tmp/rlprof-chromium-XXXXXX") != 0) {
 		char cmd[128];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", profile);
@@ -90,7 +85,7 @@ static long screenshot_bytes(const char *url, const char *png)
 	free(chromium(args, url));
 	struct stat st;
 	cr_assert_eq(stat(png, &st), 0, "no screenshot %s", png);
-	char *data = charts_test_slurp(png);
+	char *data = rl_test_slurp(png);
 	cr_assert_eq(memcmp(data, "\x89PNG\r\n\x1a\n", 8), 0, "not a PNG");
 	free(data);
 	return (long)st.st_size;
@@ -99,7 +94,7 @@ static long screenshot_bytes(const char *url, const char *png)
 Test(browser, screenshot_is_not_blank)
 {
 	need_chromium();
-	char *html = charts_test_render(&rl_renderer_html, &report, ".html");
+	char *html = rl_test_report_render(&rl_renderer_html, &report, ".html");
 	char blank[256], url[512], png[256], blank_png[256];
 	snprintf(blank, sizeof blank, "%s/blank.html", profile);
 	FILE *f = fopen(blank, "w");
@@ -135,7 +130,7 @@ static const char *after(const char *s, const char *needle)
 Test(browser, dom_has_the_rows_and_the_script_ran)
 {
 	need_chromium();
-	char *html = charts_test_render(&rl_renderer_html, &report, ".html");
+	char *html = rl_test_report_render(&rl_renderer_html, &report, ".html");
 	char url[512];
 	snprintf(url, sizeof url, "file://%s", html);
 	char *dom = chromium("--dump-dom", url);
@@ -157,7 +152,7 @@ Test(browser, dom_has_the_rows_and_the_script_ran)
 Test(browser, sorts_by_a_column)
 {
 	need_chromium();
-	char *html = charts_test_render(&rl_renderer_html, &report, ".html");
+	char *html = rl_test_report_render(&rl_renderer_html, &report, ".html");
 	char url[512];
 	/* column 3 is GFLOP/s; "d" = descending; unknown values last */
 	snprintf(url, sizeof url, "file://%s#sort=3d", html);

@@ -5,14 +5,13 @@
 #include <string.h>
 
 #include "analysis/report.h"
-
-void charts_test_machine(struct rl_machine *m); /* test_render_svg.c */
+#include "tests/lib/machine.h"
 
 static struct rl_machine machine;
 
 static void setup(void)
 {
-	charts_test_machine(&machine);
+	rl_test_machine_charts(&machine);
 }
 
 TestSuite(diagnosis, .init = setup);

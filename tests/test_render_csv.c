@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/test_render_util.h"
+#include "tests/lib/report.h"
+#include "tests/lib/machine.h"
 
 /* DRAM moved 30 GB/s at 1 thread, 48 at 2; f64 peak 50 / 100. */
 static char *render(const char *file, int with_machine)
@@ -13,8 +14,8 @@ static char *render(const char *file, int with_machine)
 	struct rl_render_options opt = {0, 0, 0};
 	struct rl_machine m;
 
-	render_test_machine(&m, NULL, 2, 50, 100);
-	return render_test_text("csv", file, run, with_machine ? &m : NULL,
+	rl_test_machine_render(&m, NULL, 2, 50, 100);
+	return rl_test_report_text("csv", file, run, with_machine ? &m : NULL,
 				opt);
 }
 

@@ -9,29 +9,25 @@
 
 #include "render/render.h"
 #include "render/render_ranks.h"
+#include "tests/lib/machine.h"
+#include "tests/lib/report.h"
 
 extern const struct rl_renderer rl_renderer_html;
 
-/* fixture in test_render_svg.c */
-void charts_test_machine(struct rl_machine *m);
-void charts_test_report(struct rl_report *r, const struct rl_machine *m);
-void charts_test_report_free(struct rl_report *r);
-char *charts_test_render(const struct rl_renderer *rend,
-			 const struct rl_report *r, const char *suffix);
-char *charts_test_slurp(const char *path);
+/* the charts fixture of tests/lib/ */
 
 static struct rl_machine machine;
 static struct rl_report report;
 
 static void setup(void)
 {
-	charts_test_machine(&machine);
-	charts_test_report(&report, &machine);
+	rl_test_machine_charts(&machine);
+	rl_test_report_charts(&report, &machine);
 }
 
 static void teardown(void)
 {
-	charts_test_report_free(&report);
+	rl_report_release(&report);
 }
 
 TestSuite(render_html, .init = setup, .fini = teardown);
@@ -46,8 +42,8 @@ static size_t occurrences(const char *hay, const char *needle)
 
 static char *render(void)
 {
-	char *path = charts_test_render(&rl_renderer_html, &report, ".html");
-	char *html = charts_test_slurp(path);
+	char *path = rl_test_report_render(&rl_renderer_html, &report, ".html");
+	char *html = rl_test_slurp(path);
 	unlink(path);
 	free(path);
 	return html;
@@ -132,7 +128,7 @@ Test(render_html, parses_as_html)
 {
 	if (system("command -v xmllint >/dev/null 2>&1") != 0)
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	char *path = charts_test_render(&rl_renderer_html, &report, ".html");
+	char *path = rl_test_report_render(&rl_renderer_html, &report, ".html");
 	char cmd[512];
 	/* libxml2's HTML parser does not know SVG tags: ignore those only */
 	snprintf(cmd, sizeof cmd,

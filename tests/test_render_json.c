@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/test_render_util.h"
+#include "tests/lib/report.h"
+#include "tests/lib/machine.h"
 
 /* Render a results file (with run.json fields) and parse it back. */
 static json_t *render(const char *file, int with_machine)
@@ -21,8 +22,8 @@ static json_t *render(const char *file, int with_machine)
 	json_t *doc;
 	char *text;
 
-	render_test_machine(&m, "Test \"CPU\"", 1, 50, 0);
-	text = render_test_text("json", file, run, with_machine ? &m : NULL,
+	rl_test_machine_render(&m, "Test \"CPU\"", 1, 50, 0);
+	text = rl_test_report_text("json", file, run, with_machine ? &m : NULL,
 				opt);
 	doc = json_loads(text, 0, &je);
 	cr_assert_not_null(doc, "line %d: %s\n%s", je.line, je.text, text);
@@ -139,8 +140,8 @@ Test(render_json, invalid_utf8_is_replaced_not_dropped)
 	json_t *doc;
 	char *text;
 
-	render_test_machine(&m, "CPU \xc3", 1, 50, 0);
-	text = render_test_text("json", DATA "good.json", run, &m, opt);
+	rl_test_machine_render(&m, "CPU \xc3", 1, 50, 0);
+	text = rl_test_report_text("json", DATA "good.json", run, &m, opt);
 	doc = json_loads(text, 0, &je);
 	cr_assert_not_null(doc, "line %d: %s\n%s", je.line, je.text, text);
 	cr_assert_str_eq(json_string_value(at(doc, "command")),

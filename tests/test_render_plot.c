@@ -1,4 +1,4 @@
-/* The text roofline of --plot against a fixed report (test_render_svg.c's
+/* The text roofline of --plot against a fixed report (tests/lib/report.h's
  * fixture): roofs, letters, legend, the no-model note. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -6,23 +6,21 @@
 #include <string.h>
 
 #include "render/render.h"
-
-void charts_test_machine(struct rl_machine *m);
-void charts_test_report(struct rl_report *r, const struct rl_machine *m);
-void charts_test_report_free(struct rl_report *r);
+#include "tests/lib/machine.h"
+#include "tests/lib/report.h"
 
 static struct rl_machine machine;
 static struct rl_report report;
 
 static void setup(void)
 {
-	charts_test_machine(&machine);
-	charts_test_report(&report, &machine);
+	rl_test_machine_charts(&machine);
+	rl_test_report_charts(&report, &machine);
 }
 
 static void teardown(void)
 {
-	charts_test_report_free(&report);
+	rl_report_release(&report);
 }
 
 TestSuite(render_plot, .init = setup, .fini = teardown);

@@ -2,8 +2,7 @@
  * roofline.svg against hand-built reports: valid XML (xmllint), the
  * expected points, roofs and labels at the coordinates of the documented
  * axis mapping (svg_chart.h), escaping, the no-model case.
- *
- * The fixture functions (charts_test_*) are shared with the other chart
+ * The machine and the report are tests/lib/'s, as in the other chart
  * tests (test_render_html.c, test_render_plot.c, test_browser.c).
  */
 #include <criterion/criterion.h>
@@ -15,197 +14,10 @@
 
 #include "render/render.h"
 #include "render/svg_chart.h"
+#include "tests/lib/machine.h"
+#include "tests/lib/report.h"
 
 extern const struct rl_renderer rl_renderer_svg;
-
-#define EVIL_NAME "<script>alert(1)</script>&\"'"
-
-static struct rl_bw_roof bw(const char *level, unsigned threads,
-			    double moved, double stream)
-{
-	struct rl_bw_roof b = {.threads = threads, .moved_gbs = moved,
-			       .stream_gbs = stream};
-	snprintf(b.level, sizeof b.level, "%s", level);
-	snprintf(b.method, sizeof b.method, "triad avx512 best of 20");
-	return b;
-}
-
-static struct rl_compute_roof cr(const char *name, const char *kind,
-				 const char *prec, unsigned threads,
-				 double gflops)
-{
-	struct rl_compute_roof c = {.threads = threads, .gflops = gflops};
-	snprintf(c.name, sizeof c.name, "%s", name);
-	snprintf(c.kind, sizeof c.kind, "%s", kind);
-	snprintf(c.precision, sizeof c.precision, "%s", prec);
-	snprintf(c.method, sizeof c.method, "%s chains, median of 21", kind);
-	return c;
-}
-
-/* Two threads; DRAM 40 GB/s moved (32 B), f64 peak 200, f32 400. */
-void charts_test_machine(struct rl_machine *m)
-{
-	memset(m, 0, sizeof *m);
-	m->version = 1;
-	snprintf(m->cpu_model, sizeof m->cpu_model, "Test CPU <9000> & co");
-	snprintf(m->isa, sizeof m->isa, "avx512 avx2 fma sse2");
-	m->cores = 2;
-	m->clock_ghz = 3.4;
-	m->nominal_ghz = 2.1;
-	m->mem_bytes = 8ULL << 30;
-	snprintf(m->caches, sizeof m->caches, "L1d 48K L2 1M L3 32M");
-	snprintf(m->probed_at, sizeof m->probed_at, "2026-12-02T12:00:00Z");
-	m->bw[m->n_bw++] = bw("L1", 2, 700, 600);
-	m->bw[m->n_bw++] = bw("L2", 2, 300, 260);
-	m->bw[m->n_bw++] = bw("L3", 2, 150, 120);
-	m->bw[m->n_bw++] = bw("DRAM", 1, 25, 20);
-	m->bw[m->n_bw++] = bw("DRAM", 2, 40, 32);
-	m->compute[m->n_compute++] = cr("avx512-fma", "peak", "f64", 2, 200);
-	m->compute[m->n_compute++] = cr("avx2-fma", "peak", "f64", 2, 110);
-	m->compute[m->n_compute++] = cr("avx512-fma", "peak", "f64", 1, 100);
-	m->compute[m->n_compute++] = cr("avx512-add", "add-only", "f64", 2, 100);
-	m->compute[m->n_compute++] = cr("scalar", "scalar", "f64", 2, 25);
-	m->compute[m->n_compute++] = cr("scalar", "single-chain", "f64", 1, 3.4);
-	m->compute[m->n_compute++] = cr("avx512-fma", "peak", "f32", 2, 400);
-	m->compute[m->n_compute++] = cr("scalar", "scalar", "f32", 2, 25);
-}
-
-static struct rl_region_row row(const char *name, const char *prec,
-				double ai, double gflops, double ai_e,
-				double gflops_e)
-{
-	struct rl_region_row r = {0};
-	r.region = strdup(name);
-	r.n_threads = 2; /* the roofs the fixture machine has most of */
-	r.calls = 10;
-	r.time_s = 0.5;
-	r.precision = prec;
-	r.flops = r.flops_f32 = r.flops_f64 = NAN;
-	r.dram_read_bytes = r.dram_write_bytes = r.dram_bytes = NAN;
-	for (int l = 0; l < RL_LEVELS; l++)
-		r.level_bytes[l] = r.level_ai[l] = NAN;
-	r.ai = ai;
-	r.gflops = gflops;
-	r.flops = rl_known(gflops) ? gflops * 1e9 * r.time_s : NAN;
-	r.dram_bytes = rl_known(ai) && ai > 0 ? r.flops / ai : NAN;
-	r.gbs = rl_known(r.dram_bytes) ? r.dram_bytes / r.time_s / 1e9 : NAN;
-	r.ai_expected = ai_e;
-	r.gflops_expected = gflops_e;
-	r.flops_expected = rl_known(gflops_e) ? gflops_e * 1e9 * r.time_s : NAN;
-	r.bytes_expected = rl_known(ai_e) ? r.flops_expected / ai_e : NAN;
-	r.roof_gflops = r.roof_pct = r.scaled_ratio = NAN;
-	r.basis = rl_known(ai) ? RL_BASIS_COUNTED
-		  : rl_known(ai_e) ? RL_BASIS_DECLARED : RL_BASIS_NONE;
-	r.method = strdup("flops: sim (simulated); dram_bytes: sim cache model");
-	r.diagnosis = strdup("");
-	return r;
-}
-
-/* Six regions: triad (counted 0.0625 vs declared 0.0833, arrow), horner
- * (counted = declared), the evil name, an f32 dot, a declared-only one,
- * one with nothing; then two per-thread rows of triad. */
-void charts_test_report(struct rl_report *r, const struct rl_machine *m)
-{
-	memset(r, 0, sizeof *r);
-	r->version = 1;
-	r->machine = m;
-	r->backend = strdup("sim");
-	r->command = strdup("./kernels --all");
-	r->rows = calloc(8, sizeof *r->rows);
-	r->rows[0] = row("triad", "f64", 0.0625, 2.2, 2.0 / 24, 2.2);
-	r->rows[0].n_threads = 2;
-	r->rows[0].bound = RL_BOUND_MEMORY;
-	r->rows[0].bound_roof = "DRAM";
-	r->rows[0].roof_gflops = 2.5;
-	r->rows[0].roof_pct = 88;
-	r->rows[1] = row("horner64", "f64", 8, 60, 8, 60);
-	r->rows[1].bound = RL_BOUND_COMPUTE;
-	r->rows[1].bound_roof = "avx512-fma f64";
-	r->rows[1].roof_pct = 30;
-	r->rows[2] = row(EVIL_NAME, "f64", 0.5, 5, NAN, NAN);
-	r->rows[3] = row("dot f32", "f32", 0.25, 8, NAN, NAN);
-	r->rows[4] = row("declared only", NULL, NAN, NAN, 0.125, 3);
-	r->rows[5] = row("idle", NULL, NAN, NAN, NAN, NAN);
-	r->n_summed = 6;
-	r->rows[6] = row("triad", "f64", 0.0625, 1.1, NAN, NAN);
-	r->rows[6].tid = 101;
-	r->rows[6].pid = 100;
-	r->rows[7] = row("triad", "f64", 0.0625, 1.1, NAN, NAN);
-	r->rows[7].tid = 102;
-	r->rows[7].pid = 100;
-	r->n_rows = 8;
-	r->rows[0].thread_first = 6;
-	r->rows[0].thread_count = 2;
-	r->warnings = calloc(1, sizeof *r->warnings);
-	r->warnings[0].kind = strdup("open-at-exit");
-	r->warnings[0].region = strdup("triad");
-	r->warnings[0].message = strdup("region 'triad' was open at exit");
-	r->n_warnings = 1;
-	r->row_warnings = calloc(1, sizeof *r->row_warnings);
-	r->rows[0].warn_count = 1; /* warnings[0], triad's */
-}
-
-void charts_test_report_free(struct rl_report *r)
-{
-	for (size_t i = 0; i < r->n_rows; i++) {
-		free(r->rows[i].region);
-		free(r->rows[i].method);
-		free(r->rows[i].diagnosis);
-	}
-	for (size_t i = 0; i < r->n_warnings; i++) {
-		free(r->warnings[i].kind);
-		free(r->warnings[i].region);
-		free(r->warnings[i].message);
-	}
-	free(r->warnings);
-	free(r->row_warnings);
-	free(r->rows);
-	free(r->backend);
-	free(r->command);
-}
-
-/* Renders with `rend` into a temporary file; returns its malloc'd path. */
-char *charts_test_render(const struct rl_renderer *rend,
-			 const struct rl_report *r, const char *suffix)
-{
-	char *path = NULL;
-	cr_assert(asprintf(&path, "/tmp/rlprof-charts-%d-XXXXXX%s", (int)getpid(),
-			   suffix) > 0);
-	int fd = mkstemps(path, (int)strlen(suffix));
-	cr_assert(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	cr_assert(f);
-	char err[256] = "";
-	struct rl_render_options opt = {0};
-	int rc = rend->render(f, r, &opt, err, sizeof err);
-	cr_assert_eq(rc, 0, "render failed: %s", err);
-	cr_assert_eq(fclose(f), 0);
-	/* RLPROF_KEEP_CHARTS=DIR keeps a copy to look at */
-	const char *keep = getenv("RLPROF_KEEP_CHARTS");
-	if (keep && *keep) {
-		char cmd[1024];
-		snprintf(cmd, sizeof cmd, "cp '%s' '%s/%s%s'", path, keep,
-			 rend->format, suffix);
-		cr_assert_eq(system(cmd), 0);
-	}
-	return path;
-}
-
-char *charts_test_slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert(f, "cannot open %s", path);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		fwrite(chunk, 1, n, mem);
-	fclose(f);
-	fclose(mem);
-	return buf;
-}
 
 /* Output of a shell command (trimmed), malloc'd. */
 static char *run(const char *cmd)
@@ -262,13 +74,13 @@ static struct rl_report report;
 
 static void setup(void)
 {
-	charts_test_machine(&machine);
-	charts_test_report(&report, &machine);
+	rl_test_machine_charts(&machine);
+	rl_test_report_charts(&report, &machine);
 }
 
 static void teardown(void)
 {
-	charts_test_report_free(&report);
+	rl_report_release(&report);
 }
 
 TestSuite(render_svg, .init = setup, .fini = teardown);
@@ -277,7 +89,7 @@ Test(render_svg, is_valid_xml_with_a_point_per_region)
 {
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
 	free(run(cmd));
@@ -306,7 +118,7 @@ Test(render_svg, coordinates_follow_the_documented_mapping)
 {
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
 	/* Ranges: x from AI 0.0625 .. ridge 400/40 = 10 -> decades 0.01..100;
 	 * y from 2.2 .. peak 400 -> 1..1000 (3.4 single-chain in range). */
 	struct rl_chart c;
@@ -351,7 +163,7 @@ Test(render_svg, coordinates_follow_the_documented_mapping)
 	cr_assert_float_eq(
 		xpath_num(path, "string(//*[@data-level=\"DRAM\"]/@x1)"), x, 0.01);
 	/* the DRAM / f64 ridge at 200/40 = 5 */
-	char *ridge = charts_test_slurp(path);
+	char *ridge = rl_test_slurp(path);
 	cr_assert(strstr(ridge, "ridge DRAM / avx512-fma f64: 5 flop/byte"));
 	cr_assert(strstr(ridge, "DRAM 40 GB/s"));
 	cr_assert(strstr(ridge, "avx512-fma f64 200 GFLOP/s"));
@@ -374,13 +186,13 @@ Test(render_svg, every_user_string_is_escaped)
 	snprintf(machine.compute[0].method, sizeof machine.compute[0].method,
 		 "a<b & \"c\"");
 	snprintf(machine.bw[4].method, sizeof machine.bw[4].method, "tri<ad>");
-	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
 	if (have_xmllint()) {
 		char cmd[512];
 		snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
 		free(run(cmd));
 	}
-	char *svg = charts_test_slurp(path);
+	char *svg = rl_test_slurp(path);
 	cr_assert_null(strstr(svg, "avx<512>"));
 	cr_assert(strstr(svg, "avx&lt;512&gt;&amp;"));
 	cr_assert(strstr(svg, "tri&lt;ad&gt;"));
@@ -401,11 +213,11 @@ Test(render_svg, invalid_utf8_and_controls_stay_valid_xml)
 	free(report.rows[0].region);
 	report.rows[0].region = strdup("bad\xff\xfe utf8\x01 \xc3\xa9t\xc3\xa9 "
 				       "\xe6\x97\xa5\xe6\x9c\xac");
-	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
 	free(run(cmd));
-	char *svg = charts_test_slurp(path);
+	char *svg = rl_test_slurp(path);
 	cr_assert(strstr(svg, "bad\xef\xbf\xbd\xef\xbf\xbd utf8\xef\xbf\xbd "
 			      "\xc3\xa9t\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac"));
 	free(svg);
@@ -418,12 +230,12 @@ Test(render_svg, without_a_model_axes_and_points_and_a_note)
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
 	report.machine = NULL;
-	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
 	cr_assert_eq(count(path, "//*[@class=\"point\"]"), 4);
 	cr_assert_eq(count(path, "//*[@class=\"roof-bw\"]"), 0);
 	cr_assert_eq(count(path, "//*[@class=\"roof-peak\"]"), 0);
 	cr_assert_geq(count(path, "//*[@class=\"tick-label\"]"), 6);
-	char *svg = charts_test_slurp(path);
+	char *svg = rl_test_slurp(path);
 	cr_assert(strstr(svg, "no machine model: run rlprof probe"));
 	free(svg);
 	unlink(path);
@@ -435,18 +247,18 @@ Test(render_svg, crowded_labels_become_numbers_in_the_legend)
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
 	/* 30 regions on top of each other */
-	charts_test_report_free(&report);
+	rl_report_release(&report);
 	memset(&report, 0, sizeof report);
 	report.machine = &machine;
 	report.rows = calloc(30, sizeof *report.rows);
 	for (int i = 0; i < 30; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "kernel_number_%02d", i);
-		report.rows[i] = row(name, "f64", 1 + 0.01 * i, 10 + 0.1 * i, NAN,
+		report.rows[i] = rl_test_report_row(name, "f64", 1 + 0.01 * i, 10 + 0.1 * i, NAN,
 				     NAN);
 	}
 	report.n_rows = report.n_summed = 30;
-	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
 	cr_assert_eq(count(path, "//*[@class=\"point\"]"), 30);
 	cr_assert_eq(count(path, "//*[@class=\"legend-region\"]"), 30);
 	/* some labels had no room for the name: numbers instead */
@@ -469,7 +281,7 @@ Test(render_svg, declared_only_shows_hollow_markers_on_stream_roofs)
 	report.rows[3].precision = "mixed";
 	report.rows[3].ai_expected = 0.25;
 	report.rows[3].gflops_expected = 8;
-	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
 	free(run(cmd));
@@ -477,7 +289,7 @@ Test(render_svg, declared_only_shows_hollow_markers_on_stream_roofs)
 	cr_assert_eq(count(path, "//*[@class=\"declared\"]"), 4);
 	cr_assert_eq(count(path, "//*[@class=\"gap\"]"), 0);
 	/* slopes at the stream (24 B) bandwidth: DRAM 32 GB/s */
-	char *svg = charts_test_slurp(path);
+	char *svg = rl_test_slurp(path);
 	cr_assert(strstr(svg, "DRAM 32 GB/s"));
 	cr_assert(strstr(svg, "24 B/element (STREAM convention)"));
 	free(svg);
@@ -532,8 +344,8 @@ Test(render_svg, roofs_follow_the_thread_count_most_regions_ran_with)
 	struct rl_machine m;
 	struct rl_report r;
 	struct rl_chart c;
-	charts_test_machine(&m);
-	charts_test_report(&r, &m);
+	rl_test_machine_charts(&m);
+	rl_test_report_charts(&r, &m);
 	/* triad on 2 threads, the five others on 1: the 1-thread roofs */
 	for (size_t i = 1; i < r.n_summed; i++)
 		r.rows[i].n_threads = 1;
@@ -549,7 +361,7 @@ Test(render_svg, roofs_follow_the_thread_count_most_regions_ran_with)
 		r.rows[i].n_threads = i == 0 ? 1 : 2;
 	rl_chart_layout(&c, &r, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
 	cr_assert_eq(c.threads, 2);
-	charts_test_report_free(&r);
+	rl_report_release(&r);
 }
 
 static void free_rows(struct rl_region_row *rows, size_t n)
@@ -574,7 +386,7 @@ static struct rl_report spread_points(size_t n)
 	for (size_t i = 0; i < n; i++) {
 		double t = (double)i / (double)(n - 1);
 		snprintf(name, sizeof name, "r%zu", i + 1);
-		many.rows[i] = row(name, "f64", pow(10, -2 + 4 * t),
+		many.rows[i] = rl_test_report_row(name, "f64", pow(10, -2 + 4 * t),
 				   pow(10, -1 + 3 * (double)((i * 37) % n) /
 							(double)(n - 1)),
 				   NAN, NAN);
@@ -590,7 +402,7 @@ Test(render_svg, labels_of_many_regions_are_numbered)
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
 	struct rl_report many = spread_points(150);
-	char *path = charts_test_render(&rl_renderer_svg, &many, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg, &many, ".svg");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
 	free(run(cmd));
@@ -626,13 +438,13 @@ Test(render_svg, legend_of_many_regions_is_capped_with_a_count)
 	for (int i = 0; i < N; i++) {
 		snprintf(name, sizeof name, "r%d", i + 1);
 		many.rows[i] = i % 150 == 7
-				       ? row(name, "f64", 0.1 * (i / 150 + 1),
+				       ? rl_test_report_row(name, "f64", 0.1 * (i / 150 + 1),
 					     2 + i / 150, NAN, NAN)
-				       : row(name, NULL, NAN, NAN, NAN, NAN);
+				       : rl_test_report_row(name, NULL, NAN, NAN, NAN, NAN);
 	}
 	many.n_rows = many.n_summed = N;
-	char *path = charts_test_render(&rl_renderer_svg, &many, ".svg");
-	char *svg = charts_test_slurp(path);
+	char *path = rl_test_report_render(&rl_renderer_svg, &many, ".svg");
+	char *svg = rl_test_slurp(path);
 	if (have_xmllint()) {
 		char cmd[512];
 		snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
@@ -678,8 +490,8 @@ Test(render_svg, capped_legend_lists_the_numbered_points_first)
 	enum { N = 150 };
 	struct rl_report many = spread_points(N);
 	char want[64];
-	char *path = charts_test_render(&rl_renderer_svg, &many, ".svg");
-	char *svg = charts_test_slurp(path);
+	char *path = rl_test_report_render(&rl_renderer_svg, &many, ".svg");
+	char *svg = rl_test_slurp(path);
 	cr_assert_eq(occurrences(svg, "class=\"legend-region\""), 120);
 	cr_assert_eq(occurrences(svg, "<g class=\"region\""), N);
 	size_t numbered = 0, named = 0;
@@ -717,8 +529,8 @@ Test(render_svg, capped_legend_lists_the_numbered_points_first)
 /* A few regions: every one listed, no line about regions left out. */
 Test(render_svg, small_legend_lists_every_region_without_a_note)
 {
-	char *path = charts_test_render(&rl_renderer_svg, &report, ".svg");
-	char *svg = charts_test_slurp(path);
+	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	char *svg = rl_test_slurp(path);
 	cr_assert_eq(occurrences(svg, "<text class=\"legend-region\""), 6);
 	cr_assert_null(strstr(svg, "legend-more"));
 	cr_assert_null(strstr(svg, "not listed"));

@@ -6,7 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/test_render_util.h"
+#include "tests/lib/report.h"
+#include "tests/lib/machine.h"
 
 static char *render(const char *file, int with_machine, int per_thread)
 {
@@ -17,8 +18,8 @@ static char *render(const char *file, int with_machine, int per_thread)
 	struct rl_render_options opt = {0, 0, per_thread};
 	struct rl_machine m;
 
-	render_test_machine(&m, "Test CPU", 2, 0, 100);
-	return render_test_text("table", file, run, with_machine ? &m : NULL,
+	rl_test_machine_render(&m, "Test CPU", 2, 0, 100);
+	return rl_test_report_text("table", file, run, with_machine ? &m : NULL,
 				opt);
 }
 
@@ -232,7 +233,7 @@ Test(render_table, many_warnings_are_counted_past_a_screenful)
 			i ? "," : "", i, i);
 	fputs("]}", f);
 	fclose(f);
-	text = render_test_text("table", path, run, NULL, opt);
+	text = rl_test_report_text("table", path, run, NULL, opt);
 	for (const char *p = text; (p = strstr(p, "\nwarning: region")); p++)
 		n++;
 	cr_expect_eq(n, 50, "%zu warnings listed", n);
@@ -241,7 +242,7 @@ Test(render_table, many_warnings_are_counted_past_a_screenful)
 	cr_expect_not_null(strstr(text, "warning: ... and 460 more warnings: "
 					"report.json"), "%s", text);
 	free(text);
-	text = render_test_text("html", path, run, NULL, opt);
+	text = rl_test_report_text("html", path, run, NULL, opt);
 	unlink(path);
 	n = 0;
 	for (const char *p = text; (p = strstr(p, "still open</li>")); p++)
@@ -269,14 +270,14 @@ Test(render_table, count_with_header_names_the_counted_build_and_ceiling)
 	json_t *doc, *cw;
 	char *t;
 
-	render_test_machine(&m, "Test CPU", 2, 0, 100);
-	t = render_test_text("table", DATA "good.json", run, &m, opt);
+	rl_test_machine_render(&m, "Test CPU", 2, 0, 100);
+	t = rl_test_report_text("table", DATA "good.json", run, &m, opt);
 	cr_assert(strstr(t, "\n--count-with: counted build ./app-\\x1bportable; "
 			    "the timed build's ceiling: avx2 without FMA, from "
 			    "the code of 'app': 256-bit\n"),
 		  "%s", t);
 	free(t);
-	t = render_test_text("json", DATA "good.json", run, &m, opt);
+	t = rl_test_report_text("json", DATA "good.json", run, &m, opt);
 	doc = json_loads(t, 0, NULL);
 	cw = json_object_get(doc, "count_with");
 	cr_assert(json_is_object(cw), "%s", t);
@@ -290,20 +291,20 @@ Test(render_table, count_with_header_names_the_counted_build_and_ceiling)
 			 "the code of 'app': 256-bit");
 	json_decref(doc);
 	free(t);
-	t = render_test_text("html", DATA "good.json", run, &m, opt);
+	t = rl_test_report_text("html", DATA "good.json", run, &m, opt);
 	cr_assert(strstr(t, "--count-with: counted build ./app-"), "%s", t);
 	cr_assert_null(strchr(t, '\x1b'), "the path escaped");
 	free(t);
 	run.timed_isa = NULL;
 	run.timed_no_fma = false;
 	run.timed_isa_source = (char *)"unknown: no note";
-	t = render_test_text("table", DATA "good.json", run, &m, opt);
+	t = rl_test_report_text("table", DATA "good.json", run, &m, opt);
 	cr_assert(strstr(t, "the timed build's ceiling: the best peak, as its "
 			    "ISA is unknown: no note\n"),
 		  "%s", t);
 	free(t);
 	run.count_with = NULL;
-	t = render_test_text("table", DATA "good.json", run, &m, opt);
+	t = rl_test_report_text("table", DATA "good.json", run, &m, opt);
 	cr_assert_null(strstr(t, "--count-with"), "%s", t);
 	free(t);
 }

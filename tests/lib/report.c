@@ -1,0 +1,141 @@
+/* The tests' report builder: see report.h. */
+#include "tests/lib/report.h"
+
+#include <math.h>
+#include <unistd.h>
+
+#include "model/results.h"
+#include "tests/lib/run.h"
+
+char *rl_test_report_text(const char *format, const char *file,
+			  struct rl_run_results run, const struct rl_machine *m,
+			  struct rl_render_options opt)
+{
+	const struct rl_renderer *rd = rl_renderer_find(format);
+	struct rl_process_results p;
+	struct rl_report rep;
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert_not_null(rd, "no renderer '%s'", format);
+	cr_assert_eq(rl_results_load(file, &p, err, sizeof err), 0, "%s", err);
+	run.procs = &p;
+	run.n_procs = 1;
+	cr_assert_eq(rl_report_build(&run, m, &rep, err, sizeof err), 0, "%s",
+		     err);
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	cr_assert_eq(rd->render(f, &rep, &opt, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	rl_report_release(&rep);
+	rl_results_release(&p);
+	return text;
+}
+
+struct rl_region_row rl_test_report_row(const char *name, const char *prec,
+					double ai, double gflops, double ai_e,
+					double gflops_e)
+{
+	struct rl_region_row r = {0};
+	r.region = strdup(name);
+	r.n_threads = 2; /* the roofs the fixture machine has most of */
+	r.calls = 10;
+	r.time_s = 0.5;
+	r.precision = prec;
+	r.flops = r.flops_f32 = r.flops_f64 = NAN;
+	r.dram_read_bytes = r.dram_write_bytes = r.dram_bytes = NAN;
+	for (int l = 0; l < RL_LEVELS; l++)
+		r.level_bytes[l] = r.level_ai[l] = NAN;
+	r.ai = ai;
+	r.gflops = gflops;
+	r.flops = rl_known(gflops) ? gflops * 1e9 * r.time_s : NAN;
+	r.dram_bytes = rl_known(ai) && ai > 0 ? r.flops / ai : NAN;
+	r.gbs = rl_known(r.dram_bytes) ? r.dram_bytes / r.time_s / 1e9 : NAN;
+	r.ai_expected = ai_e;
+	r.gflops_expected = gflops_e;
+	r.flops_expected = rl_known(gflops_e) ? gflops_e * 1e9 * r.time_s : NAN;
+	r.bytes_expected = rl_known(ai_e) ? r.flops_expected / ai_e : NAN;
+	r.roof_gflops = r.roof_pct = r.scaled_ratio = NAN;
+	r.basis = rl_known(ai) ? RL_BASIS_COUNTED
+		  : rl_known(ai_e) ? RL_BASIS_DECLARED : RL_BASIS_NONE;
+	r.method = strdup("flops: sim (simulated); dram_bytes: sim cache model");
+	r.diagnosis = strdup("");
+	return r;
+}
+
+void rl_test_report_charts(struct rl_report *r, const struct rl_machine *m)
+{
+	memset(r, 0, sizeof *r);
+	r->version = 1;
+	r->machine = m;
+	r->backend = strdup("sim");
+	r->command = strdup("./kernels --all");
+	r->rows = calloc(8, sizeof *r->rows);
+	r->rows[0] = rl_test_report_row("triad", "f64", 0.0625, 2.2, 2.0 / 24, 2.2);
+	r->rows[0].n_threads = 2;
+	r->rows[0].bound = RL_BOUND_MEMORY;
+	r->rows[0].bound_roof = "DRAM";
+	r->rows[0].roof_gflops = 2.5;
+	r->rows[0].roof_pct = 88;
+	r->rows[1] = rl_test_report_row("horner64", "f64", 8, 60, 8, 60);
+	r->rows[1].bound = RL_BOUND_COMPUTE;
+	r->rows[1].bound_roof = "avx512-fma f64";
+	r->rows[1].roof_pct = 30;
+	r->rows[2] = rl_test_report_row(EVIL_NAME, "f64", 0.5, 5, NAN, NAN);
+	r->rows[3] = rl_test_report_row("dot f32", "f32", 0.25, 8, NAN, NAN);
+	r->rows[4] = rl_test_report_row("declared only", NULL, NAN, NAN, 0.125, 3);
+	r->rows[5] = rl_test_report_row("idle", NULL, NAN, NAN, NAN, NAN);
+	r->n_summed = 6;
+	r->rows[6] = rl_test_report_row("triad", "f64", 0.0625, 1.1, NAN, NAN);
+	r->rows[6].tid = 101;
+	r->rows[6].pid = 100;
+	r->rows[7] = rl_test_report_row("triad", "f64", 0.0625, 1.1, NAN, NAN);
+	r->rows[7].tid = 102;
+	r->rows[7].pid = 100;
+	r->n_rows = 8;
+	r->rows[0].thread_first = 6;
+	r->rows[0].thread_count = 2;
+	r->warnings = calloc(1, sizeof *r->warnings);
+	r->warnings[0].kind = strdup("open-at-exit");
+	r->warnings[0].region = strdup("triad");
+	r->warnings[0].message = strdup("region 'triad' was open at exit");
+	r->n_warnings = 1;
+	r->row_warnings = calloc(1, sizeof *r->row_warnings);
+	r->rows[0].warn_count = 1; /* warnings[0], triad's */
+}
+
+
+char *rl_test_report_render(const struct rl_renderer *rend,
+			    const struct rl_report *r, const char *suffix)
+{
+	char *path = NULL;
+	cr_assert(asprintf(&path, "/tmp/rlprof-charts-%d-XXXXXX%s", (int)getpid(),
+			   suffix) > 0);
+	int fd = mkstemps(path, (int)strlen(suffix));
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	cr_assert(f);
+	char err[256] = "";
+	struct rl_render_options opt = {0};
+	int rc = rend->render(f, r, &opt, err, sizeof err);
+	cr_assert_eq(rc, 0, "render failed: %s", err);
+	cr_assert_eq(fclose(f), 0);
+	/* RLPROF_KEEP_CHARTS=DIR keeps a copy to look at */
+	const char *keep = getenv("RLPROF_KEEP_CHARTS");
+	if (keep && *keep) {
+		char cmd[1024];
+		snprintf(cmd, sizeof cmd, "cp '%s' '%s/%s%s'", path, keep,
+			 rend->format, suffix);
+		cr_assert_eq(system(cmd), 0);
+	}
+	return path;
+}
+
+char *rl_test_slurp(const char *path)
+{
+	char *s = e2e_slurp(path);
+
+	cr_assert(s, "cannot open %s", path);
+	return s;
+}

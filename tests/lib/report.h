@@ -1,0 +1,53 @@
+/*
+ * The tests' one report builder: reports to render, built either from a
+ * results file of tests/data/results/ placed against a machine model by
+ * the real analysis (rl_report_build), or by hand for the charts (every
+ * case a chart draws), released with the real rl_report_release; and the
+ * renderers' output as text or in a file.
+ */
+#ifndef RL_TESTS_LIB_REPORT_H
+#define RL_TESTS_LIB_REPORT_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report.h"
+#include "render/render.h"
+
+#define DATA RL_SOURCE_DIR "/tests/data/results/"
+
+/* A region name every renderer has to escape. */
+#define EVIL_NAME "<script>alert(1)</script>&\"'"
+
+/* The results file (a path) as run (whose procs it fills) placed
+ * against m (may be NULL), rendered by format with opt: malloc'd text. */
+char *rl_test_report_text(const char *format, const char *file,
+			  struct rl_run_results run, const struct rl_machine *m,
+			  struct rl_render_options opt);
+
+/* The charts' report against m (rl_test_machine_charts): six regions:
+ * triad (counted 0.0625 vs declared 0.0833, arrow), horner (counted =
+ * declared), EVIL_NAME, an f32 dot, a declared-only one, one with
+ * nothing; then two per-thread rows of triad; one warning (triad open at
+ * exit). Released with rl_report_release. */
+void rl_test_report_charts(struct rl_report *r, const struct rl_machine *m);
+
+/* A chart's row of two threads, 10 calls in 0.5 s: counted ai and gflops
+ * (NAN: not counted), declared ai_e and gflops_e (NAN: none); region,
+ * method and diagnosis malloc'd (rl_report_release frees them). */
+struct rl_region_row rl_test_report_row(const char *name, const char *prec,
+					double ai, double gflops, double ai_e,
+					double gflops_e);
+
+/* Renders r with rend into a temporary file named ...suffix; returns its
+ * malloc'd path. RLPROF_KEEP_CHARTS=DIR keeps a copy there to look at. */
+char *rl_test_report_render(const struct rl_renderer *rend,
+			    const struct rl_report *r, const char *suffix);
+
+/* The bytes of file path (malloc'd, NUL-terminated); fails the test when
+ * it cannot be read. */
+char *rl_test_slurp(const char *path);
+
+#endif
