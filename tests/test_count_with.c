@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tests/lib/run.h"
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 #include "inspect/elf_code_isa.h"
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "tests/lib/run.h"
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 #define MPI_APP RL_BUILD_DIR "/tests/mpi/mpi_triad"
 #define N_ELEMS 20000

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "tests/lib/run.h"
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 #define OMP_APP RL_BUILD_DIR "/tests/omp/omp_triad"
 #define N_ELEMS 40000

@@ -1,7 +1,7 @@
 /* The likwid backend: a forwarder in librlprof that dlopens the plugin
  * rlprof-likwid.so; here without a PMU it must initialise, find no counters,
  * say why in one line, and keep the library's own stderr out. */
-#include "tests/test_plugin_util.h"
+#include "tests/lib/plugin.h"
 
 #define PLUGIN RL_BUILD_DIR "/lib/rlprof/rlprof-likwid.so"
 

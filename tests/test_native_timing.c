@@ -16,7 +16,7 @@
 #include "model/results.h"
 #include "common/rl_error.h"
 #include "tests/lib/machine.h"
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 #include "cli/machine_obtain.h"
 
 #define BIT(c) (UINT64_C(1) << (c))

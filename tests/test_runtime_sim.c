@@ -5,7 +5,7 @@
  * regions counts no flops at all, so the bookkeeping between the counter
  * reads is integer-only. Skipped when valgrind or the tool is missing.
  */
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 static uint64_t all_flops(const struct sim_row *w)
 {

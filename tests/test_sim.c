@@ -7,7 +7,7 @@
  */
 #include <math.h>
 
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 /* A geometry small enough that 2 MiB arrays stream from DRAM. */
 static const char *const small_caches[] = {"--sim-caches",

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "model/machine.h"
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 #define GEOMETRY "16K:4,64K:8,256K:8"
 

@@ -7,7 +7,7 @@
  * unfused rounding differ, signed zeros and NaNs, and hashes of random
  * cases; its regions hold a known number of FMA lanes.
  */
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 /* one run, under the simulator (no native timing run printing too) */
 static const char *const sim_only[] = {"--sim-timing", "sim", NULL};

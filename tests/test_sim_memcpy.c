@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 /* write-backs at the region's bounds: the region is charged exactly the
  * lines it dirtied, whatever happens to them later */

@@ -1,51 +1,7 @@
-/* SPDX-License-Identifier: MIT */
-/*
- * Helpers of the sim backend tests: run `rlprof run -b sim` on a program
- * and read the per-region counters back from the raw results files
- * (integers, exact) with jansson.
- */
-#ifndef RL_TEST_SIM_UTIL_H
-#define RL_TEST_SIM_UTIL_H
+/* The sim backend tests' helpers: see sim.h. */
+#include "tests/lib/sim.h"
 
-#include <dirent.h>
-#include <jansson.h>
-#include <stdint.h>
-
-#include "formats/counter_ids.h"
-#include "tests/lib/run.h"
-
-#define SIM_TOOL RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux"
-/* The geometry sim_run passes when the test gives none: without a machine
- * model (tests run with --no-probe) rlprof run requires one. */
-#define SIM_TEST_CACHES "48K:12,1M:8,32M:16"
-#define SIM_MAX_ROWS 64
-
-struct sim_row {
-	char name[64];
-	long long tid;       /* -1: summed over threads */
-	uint64_t calls;
-	double expected_flops, expected_bytes;
-	uint64_t c[RL_COUNTER_COUNT];
-	uint64_t provided;   /* bit c: counter c present */
-};
-
-struct sim_run {
-	struct e2e_result res;
-	char *dir;          /* output directory (removed by sim_run_free) */
-	char note[512];
-	struct sim_row row[SIM_MAX_ROWS]; /* summed rows, then per thread */
-	int n;
-};
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SIM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SIM_ASAN 1
-#endif
-#endif
-
-static inline void sim_need(void)
+void sim_need(void)
 {
 #ifdef SIM_ASAN
 	cr_skip_test("programs built with AddressSanitizer cannot run under "
@@ -60,8 +16,8 @@ static inline void sim_need(void)
 			     "tool archives missing?)", SIM_TOOL);
 }
 
-static inline struct sim_row *sim_row_get(struct sim_run *r,
-					  const char *name, long long tid)
+struct sim_row *sim_row_get(struct sim_run *r, const char *name,
+			    long long tid)
 {
 	for (int i = 0; i < r->n; i++)
 		if (r->row[i].tid == tid && strcmp(r->row[i].name, name) == 0)
@@ -74,7 +30,7 @@ static inline struct sim_row *sim_row_get(struct sim_run *r,
 	return w;
 }
 
-static inline void sim_add(struct sim_row *w, json_t *reg)
+static void sim_add(struct sim_row *w, json_t *reg)
 {
 	json_t *cs = json_object_get(reg, "counters");
 	const char *key;
@@ -91,7 +47,7 @@ static inline void sim_add(struct sim_row *w, json_t *reg)
 	}
 }
 
-static inline void sim_load(struct sim_run *r)
+void sim_load(struct sim_run *r)
 {
 	char raw[512];
 	struct dirent *e;
@@ -126,10 +82,8 @@ static inline void sim_load(struct sim_run *r)
 	closedir(d);
 }
 
-/* rlprof run -b sim [extra options] -o DIR PROGRAM ARGS; args NULL-ended;
- * --sim-caches SIM_TEST_CACHES unless opts has --sim-caches */
-static inline void sim_run(struct sim_run *r, const char *const *opts,
-			   const char *const *prog)
+void sim_run(struct sim_run *r, const char *const *opts,
+	     const char *const *prog)
 {
 	const char *argv[48];
 	size_t n = 0;
@@ -159,7 +113,7 @@ static inline void sim_run(struct sim_run *r, const char *const *opts,
 	r->res = e2e_run(argv);
 }
 
-static inline void sim_run_free(struct sim_run *r)
+void sim_run_free(struct sim_run *r)
 {
 	e2e_free(&r->res);
 	e2e_rmtree(r->dir);
@@ -167,9 +121,7 @@ static inline void sim_run_free(struct sim_run *r)
 	r->dir = NULL;
 }
 
-static inline uint64_t sim_dram(const struct sim_row *w)
+uint64_t sim_dram(const struct sim_row *w)
 {
 	return w->c[RL_C_DRAM_READ_BYTES] + w->c[RL_C_DRAM_WRITE_BYTES];
 }
-
-#endif

@@ -1,32 +1,13 @@
-/* What the papi and likwid plugin tests share: both backends are
- * forwarders in librlprof that dlopen a plugin, and both must explain a
- * missing plugin and initialise to "no counters" on a host without a PMU. */
-#ifndef RL_TEST_PLUGIN_UTIL_H
-#define RL_TEST_PLUGIN_UTIL_H
+/* The plugin tests' helpers: see plugin.h. */
+#include "tests/lib/plugin.h"
 
-#include <criterion/criterion.h>
-#include <dlfcn.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "counters/backend.h"
-#include "counters/perf_probe.h"
-#include "counters/plugins/plugin.h"
-
-/* Is there a hardware PMU at all? (perf's view, independent of plugins) */
-static inline int host_has_pmu(void)
+int host_has_pmu(void)
 {
 	char why[512];
 	return rl_perf_probe_hw(why, sizeof why) > RL_CAP_SOFTWARE;
 }
 
-/* With no plugin directory, probe and init of backend `name` say that
- * its plugin `file` is not installed. */
-static inline void plugin_missing_is_explained(const char *name,
-					       const char *file)
+void plugin_missing_is_explained(const char *name, const char *file)
 {
 	const struct rl_backend *be = rl_backend_find(name);
 	char why[512] = "";
@@ -41,10 +22,7 @@ static inline void plugin_missing_is_explained(const char *name,
 	cr_assert(strstr(why, "not installed"), "%s", why);
 }
 
-/* The plugin at path, loaded directly, refuses another ABI and, without
- * a PMU, initialises to RL_ENOCOUNTERS providing nothing. */
-static inline void plugin_init_finds_no_counters(const char *path,
-						 const char *name)
+void plugin_init_finds_no_counters(const char *path, const char *name)
 {
 	void *h;
 	rl_plugin_get_fn get;
@@ -71,5 +49,3 @@ static inline void plugin_init_finds_no_counters(const char *path,
 	cr_assert_eq(setup.provided, 0, "nothing counted, nothing provided");
 	cr_assert_gt(strlen(err), 10);
 }
-
-#endif
