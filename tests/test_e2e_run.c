@@ -307,19 +307,9 @@ Test(e2e_run, named_backend_that_does_not_work_fails, .timeout = 30)
 Test(e2e_run, sigterm_is_forwarded_and_report_written, .timeout = 90)
 {
 	char *dir = e2e_tmpdir();
-	char out[512], started[512], script[1200], errp[600];
-	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
-			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
-	pid_t pid;
+	pid_t pid = e2e_start_shell(dir, "exec sleep 60");
 	int st;
 
-	e2e_need(E2E_RLPROF);
-	snprintf(out, sizeof out, "%s/out", dir);
-	snprintf(started, sizeof started, "%s/started", dir);
-	snprintf(errp, sizeof errp, "%s/stderr", dir);
-	snprintf(script, sizeof script, "touch '%s'; exec sleep 60", started);
-	pid = e2e_start(argv, errp, NULL);
-	e2e_wait_for_file(started);
 	usleep(200000); /* let the shell exec sleep */
 	kill(pid, SIGTERM);
 	st = e2e_wait(pid);
@@ -382,19 +372,9 @@ Test(e2e_run, auto_runs_what_counters_auto_names, .timeout = 300)
 Test(e2e_run, sigint_to_rlprof_alone_is_ignored, .timeout = 90)
 {
 	char *dir = e2e_tmpdir();
-	char out[512], started[512], script[1200], errp[600];
-	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
-			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
-	pid_t pid;
+	pid_t pid = e2e_start_shell(dir, "sleep 2; exit 5");
 	int st;
 
-	e2e_need(E2E_RLPROF);
-	snprintf(out, sizeof out, "%s/out", dir);
-	snprintf(started, sizeof started, "%s/started", dir);
-	snprintf(errp, sizeof errp, "%s/stderr", dir);
-	snprintf(script, sizeof script, "touch '%s'; sleep 2; exit 5", started);
-	pid = e2e_start(argv, errp, NULL);
-	e2e_wait_for_file(started);
 	/* the terminal would send it to both; rlprof must outlive it */
 	kill(pid, SIGINT);
 	kill(pid, SIGQUIT);

@@ -175,6 +175,23 @@ pid_t e2e_start(const char *const *argv, const char *err_path,
 	return pid;
 }
 
+pid_t e2e_start_shell(const char *dir, const char *then)
+{
+	char out[512], started[512], script[1200], errp[600];
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, "/bin/sh", "-c", script, NULL};
+	pid_t pid;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(started, sizeof started, "%s/started", dir);
+	snprintf(errp, sizeof errp, "%s/stderr", dir);
+	snprintf(script, sizeof script, "touch '%s'; %s", started, then);
+	pid = e2e_start(argv, errp, NULL);
+	e2e_wait_for_file(started);
+	return pid;
+}
+
 void e2e_wait_for_file(const char *path)
 {
 	int waited = 0;

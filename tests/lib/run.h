@@ -57,6 +57,11 @@ void e2e_free(struct e2e_result *r);
  * child's process id. */
 pid_t e2e_start(const char *const *argv, const char *err_path,
 		const int *out_pipe);
+/* Starts `rlprof run -q --no-probe -b time -o DIR/out /bin/sh -c
+ * "touch DIR/started; THEN"` in the background, its stdout and stderr
+ * into DIR/stderr, and returns its process id once the shell has started
+ * (skips when rlprof is not built). */
+pid_t e2e_start_shell(const char *dir, const char *then);
 /* Waits up to 60 s for path to exist (a started program touches it);
  * fails the test when it never does. */
 void e2e_wait_for_file(const char *path);
