@@ -8,52 +8,11 @@
 #include "analysis/report.h"
 #include "common/rl_error.h"
 #include "tests/lib/machine.h"
+#include "tests/lib/report.h"
 
 #define DATA RL_SOURCE_DIR "/tests/data/results/"
 #define BIT(c) (UINT64_C(1) << (c))
 #define EPS 1e-9
-
-/* A one-thread, one-region process built by hand. */
-struct one {
-	struct rl_process_results proc;
-	struct rl_thread_results thr;
-	struct rl_region_stats reg;
-	struct rl_counter_total counts[RL_COUNTER_COUNT]; /* reg's */
-};
-
-static void one_init(struct one *o, long pid, uint64_t provided,
-		     const char *name, double time_s)
-{
-	memset(o, 0, sizeof *o);
-	o->reg.counters = o->counts;
-	o->reg.name = (char *)name;
-	o->reg.calls = 1;
-	o->reg.time_ns = (uint64_t)(time_s * 1e9);
-	o->reg.expected_flops = o->reg.expected_bytes = NAN;
-	o->thr.tid = (uint64_t)pid;
-	o->thr.regions = &o->reg;
-	o->thr.n_regions = 1;
-	o->proc.version = 1;
-	o->proc.pid = pid;
-	o->proc.program = (char *)"./t";
-	o->proc.backend = (char *)"perf";
-	o->proc.backend_note = (char *)"";
-	o->proc.provided = provided;
-	o->proc.complete = true;
-	o->proc.threads = &o->thr;
-	o->proc.n_threads = 1;
-	for (int c = 0; c < RL_COUNTER_COUNT; c++)
-		if (provided & BIT(c))
-			o->proc.method[c] = (char *)"test";
-}
-
-static void setc(struct one *o, int c, double v)
-{
-	o->reg.counters[c].value = (uint64_t)v;
-	o->reg.counters[c].scaled = v;
-	o->reg.counters[c].enabled_ns = 1000;
-	o->reg.counters[c].running_ns = 1000;
-}
 
 static void build(struct rl_process_results *procs, size_t n,
 		  const struct rl_machine *m, struct rl_report *rep)
@@ -178,17 +137,17 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 
 Test(analysis, right_of_the_ridge_is_compute_bound)
 {
-	struct one o;
+	struct rl_test_one o;
 	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
-	one_init(&o, 1,
+	rl_test_one_init(&o, 1,
 		 BIT(RL_C_FLOPS_F64_512) | BIT(RL_C_DRAM_READ_BYTES) |
 			 BIT(RL_C_DRAM_WRITE_BYTES),
 		 "fma", 1.0);
-	setc(&o, RL_C_FLOPS_F64_512, 40e9);
-	setc(&o, RL_C_DRAM_READ_BYTES, 6e9);
-	setc(&o, RL_C_DRAM_WRITE_BYTES, 4e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_512, 40e9);
+	rl_test_one_set(&o, RL_C_DRAM_READ_BYTES, 6e9);
+	rl_test_one_set(&o, RL_C_DRAM_WRITE_BYTES, 4e9);
 	build(&o.proc, 1, m, &rep);
 	/* AI 4 > ridge 50/30: the f64 peak of 1 thread binds */
 	cr_assert_float_eq(rep.rows[0].ai, 4, EPS);
@@ -202,18 +161,18 @@ Test(analysis, right_of_the_ridge_is_compute_bound)
 
 Test(analysis, the_lowest_level_roof_binds)
 {
-	struct one o;
+	struct rl_test_one o;
 	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
-	one_init(&o, 1,
+	rl_test_one_init(&o, 1,
 		 BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES) |
 			 BIT(RL_C_L2_READ_BYTES) | BIT(RL_C_L2_WRITE_BYTES),
 		 "tiled", 2.0);
-	setc(&o, RL_C_FLOPS_F64_256, 20e9);
-	setc(&o, RL_C_DRAM_BYTES, 1e9);
-	setc(&o, RL_C_L2_READ_BYTES, 150e9);
-	setc(&o, RL_C_L2_WRITE_BYTES, 50e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_256, 20e9);
+	rl_test_one_set(&o, RL_C_DRAM_BYTES, 1e9);
+	rl_test_one_set(&o, RL_C_L2_READ_BYTES, 150e9);
+	rl_test_one_set(&o, RL_C_L2_WRITE_BYTES, 50e9);
 	build(&o.proc, 1, m, &rep);
 	/* DRAM: AI 20 x 30 = 600 > 50; L2: AI 0.1 x 100 = 10 < 50 */
 	cr_assert(isnan(rep.rows[0].dram_read_bytes));
@@ -305,33 +264,33 @@ Test(analysis, no_machine_model_means_no_bound)
 
 Test(analysis, precision_by_dominance)
 {
-	struct one o;
+	struct rl_test_one o;
 	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 	uint64_t prov = BIT(RL_C_FLOPS_F64_SCALAR) | BIT(RL_C_FLOPS_F32_256) |
 			BIT(RL_C_DRAM_BYTES);
 
-	one_init(&o, 1, prov, "mix", 1.0);
-	setc(&o, RL_C_FLOPS_F64_SCALAR, 50e9);
-	setc(&o, RL_C_FLOPS_F32_256, 50e9);
-	setc(&o, RL_C_DRAM_BYTES, 1e9);
+	rl_test_one_init(&o, 1, prov, "mix", 1.0);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_SCALAR, 50e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F32_256, 50e9);
+	rl_test_one_set(&o, RL_C_DRAM_BYTES, 1e9);
 	build(&o.proc, 1, m, &rep);
 	cr_assert_str_eq(rep.rows[0].precision, "mixed");
 	cr_assert_str_eq(rep.rows[0].bound_roof, "avx2-fma f64");
 	rl_report_release(&rep);
 
-	setc(&o, RL_C_FLOPS_F64_SCALAR, 5e9);
-	setc(&o, RL_C_FLOPS_F32_256, 95e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_SCALAR, 5e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F32_256, 95e9);
 	build(&o.proc, 1, m, &rep);
 	cr_assert_str_eq(rep.rows[0].precision, "f32");
 	cr_assert_str_eq(rep.rows[0].bound_roof, "avx2-fma f32");
 	cr_assert_float_eq(rep.rows[0].roof_gflops, 100, EPS);
 	rl_report_release(&rep);
 
-	one_init(&o, 1, BIT(RL_C_FLOPS_ANY) | BIT(RL_C_DRAM_BYTES), "any",
+	rl_test_one_init(&o, 1, BIT(RL_C_FLOPS_ANY) | BIT(RL_C_DRAM_BYTES), "any",
 		 1.0);
-	setc(&o, RL_C_FLOPS_ANY, 10e9);
-	setc(&o, RL_C_DRAM_BYTES, 10e9);
+	rl_test_one_set(&o, RL_C_FLOPS_ANY, 10e9);
+	rl_test_one_set(&o, RL_C_DRAM_BYTES, 10e9);
 	build(&o.proc, 1, m, &rep);
 	cr_assert_float_eq(rep.rows[0].flops, 10e9, 1);
 	cr_assert(isnan(rep.rows[0].flops_f32));
@@ -345,14 +304,14 @@ Test(analysis, precision_by_dominance)
 
 Test(analysis, multiplexing_and_system_wide_are_warned)
 {
-	struct one o;
+	struct rl_test_one o;
 	struct rl_report rep;
 	int mux = 0, sys = 0;
 
-	one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES),
+	rl_test_one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES),
 		 "mux", 1.0);
-	setc(&o, RL_C_FLOPS_F64_256, 1e9);
-	setc(&o, RL_C_DRAM_BYTES, 1e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_256, 1e9);
+	rl_test_one_set(&o, RL_C_DRAM_BYTES, 1e9);
 	o.reg.counters[RL_C_FLOPS_F64_256].running_ns = 500;
 	o.proc.scope[RL_C_DRAM_BYTES] = RL_SCOPE_SYSTEM;
 	o.proc.method[RL_C_DRAM_BYTES] = (char *)"uncore imc";
@@ -382,16 +341,16 @@ Test(analysis, multiplexing_and_system_wide_are_warned)
 
 Test(analysis, a_counter_missing_in_one_process_is_unknown_in_the_sum)
 {
-	struct one a, b;
+	struct rl_test_one a, b;
 	struct rl_process_results procs[2];
 	struct rl_report rep;
 
-	one_init(&a, 10, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "k",
+	rl_test_one_init(&a, 10, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "k",
 		 1.0);
-	setc(&a, RL_C_FLOPS_F64_256, 1e9);
-	setc(&a, RL_C_DRAM_BYTES, 2e9);
-	one_init(&b, 11, BIT(RL_C_FLOPS_F64_256), "k", 3.0);
-	setc(&b, RL_C_FLOPS_F64_256, 5e9);
+	rl_test_one_set(&a, RL_C_FLOPS_F64_256, 1e9);
+	rl_test_one_set(&a, RL_C_DRAM_BYTES, 2e9);
+	rl_test_one_init(&b, 11, BIT(RL_C_FLOPS_F64_256), "k", 3.0);
+	rl_test_one_set(&b, RL_C_FLOPS_F64_256, 5e9);
 	procs[0] = a.proc;
 	procs[1] = b.proc;
 	build(procs, 2, NULL, &rep);
@@ -409,7 +368,7 @@ Test(analysis, a_counter_missing_in_one_process_is_unknown_in_the_sum)
 
 Test(analysis, roofs_of_the_nearest_thread_count)
 {
-	struct one o[7];
+	struct rl_test_one o[7];
 	struct rl_process_results procs[7];
 	struct rl_machine *m = calloc(1, sizeof *m);
 	struct rl_report rep;
@@ -422,11 +381,11 @@ Test(analysis, roofs_of_the_nearest_thread_count)
 	rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", 1, 100);
 	rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", 4, 400);
 	for (int i = 0; i < 7; i++) {
-		one_init(&o[i], 100 + i,
+		rl_test_one_init(&o[i], 100 + i,
 			 BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "p",
 			 1.0);
-		setc(&o[i], RL_C_FLOPS_F64_256, 1e9);
-		setc(&o[i], RL_C_DRAM_BYTES, 10e9);
+		rl_test_one_set(&o[i], RL_C_FLOPS_F64_256, 1e9);
+		rl_test_one_set(&o[i], RL_C_DRAM_BYTES, 10e9);
 		procs[i] = o[i].proc;
 	}
 	build(procs, 7, m, &rep);
@@ -446,12 +405,12 @@ Test(analysis, roofs_of_the_nearest_thread_count)
 
 Test(analysis, an_unknown_scaled_value_stays_unknown)
 {
-	struct one o;
+	struct rl_test_one o;
 	struct rl_report rep;
 
-	one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "n",
+	rl_test_one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "n",
 		 1.0);
-	setc(&o, RL_C_FLOPS_F64_256, 1e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_256, 1e9);
 	o.reg.counters[RL_C_DRAM_BYTES].scaled = NAN;
 	build(&o.proc, 1, NULL, &rep);
 	cr_assert_float_eq(rep.rows[0].flops, 1e9, 1);
@@ -463,15 +422,15 @@ Test(analysis, an_unknown_scaled_value_stays_unknown)
 
 Test(analysis, a_thread_that_could_not_count_is_unknown_not_zero)
 {
-	struct one a, b;
+	struct rl_test_one a, b;
 	struct rl_thread_results thr[2];
 	struct rl_report rep;
 
-	one_init(&a, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "k",
+	rl_test_one_init(&a, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "k",
 		 1.0);
-	setc(&a, RL_C_FLOPS_F64_256, 1e9);
-	setc(&a, RL_C_DRAM_BYTES, 1e9);
-	one_init(&b, 2, 0, "k", 2.0); /* counters stay 0, enabled_ns 0 */
+	rl_test_one_set(&a, RL_C_FLOPS_F64_256, 1e9);
+	rl_test_one_set(&a, RL_C_DRAM_BYTES, 1e9);
+	rl_test_one_init(&b, 2, 0, "k", 2.0); /* counters stay 0, enabled_ns 0 */
 	thr[0] = a.thr;
 	thr[1] = b.thr;
 	a.proc.threads = thr;
@@ -489,16 +448,16 @@ Test(analysis, a_thread_that_could_not_count_is_unknown_not_zero)
 
 Test(analysis, simulated_counts_give_a_bound_but_no_percentage)
 {
-	struct one o;
+	struct rl_test_one o;
 	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
-	one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "s",
+	rl_test_one_init(&o, 1, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES), "s",
 		 1.0);
 	o.proc.scope[RL_C_FLOPS_F64_256] = RL_SCOPE_SIMULATED;
 	o.proc.scope[RL_C_DRAM_BYTES] = RL_SCOPE_SIMULATED;
-	setc(&o, RL_C_FLOPS_F64_256, 1e9);
-	setc(&o, RL_C_DRAM_BYTES, 10e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_256, 1e9);
+	rl_test_one_set(&o, RL_C_DRAM_BYTES, 10e9);
 	build(&o.proc, 1, m, &rep);
 	cr_assert(rep.rows[0].simulated);
 	cr_assert_eq(rep.rows[0].basis, RL_BASIS_COUNTED);
@@ -514,11 +473,11 @@ Test(analysis, simulated_counts_give_a_bound_but_no_percentage)
  * It is unknown (with everything derived from it), never "inf". */
 Test(analysis, an_overflowing_rate_is_unknown)
 {
-	struct one o;
+	struct rl_test_one o;
 	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
-	one_init(&o, 1, 0, "huge", 1e-6);
+	rl_test_one_init(&o, 1, 0, "huge", 1e-6);
 	o.reg.expected_flops = 1e308;
 	o.reg.expected_bytes = 8;
 	o.reg.expect_calls = 1;

@@ -11,6 +11,7 @@
 #include "render/render.h"
 #include "analysis/report.h"
 #include "tests/lib/machine.h"
+#include "tests/lib/report.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
 #define EPS 1e-9
@@ -53,15 +54,6 @@ static struct rl_machine *model(void)
 	return m;
 }
 
-/* A one-thread, one-region process counted like the simulated PMU (every
- * width, flops_fma, DRAM read and write) but with a native time. */
-struct one {
-	struct rl_process_results proc;
-	struct rl_thread_results thr;
-	struct rl_region_stats reg;
-	struct rl_counter_total counts[RL_COUNTER_COUNT]; /* reg's */
-};
-
 static const uint64_t sim_like =
 	BIT(RL_C_FLOPS_F64_SCALAR) | BIT(RL_C_FLOPS_F64_128) |
 	BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_FLOPS_F64_512) |
@@ -70,41 +62,17 @@ static const uint64_t sim_like =
 	BIT(RL_C_FLOPS_FMA) | BIT(RL_C_DRAM_READ_BYTES) |
 	BIT(RL_C_DRAM_WRITE_BYTES);
 
-static void one_init(struct one *o, uint64_t provided, double time_s)
+/* A one-thread, one-region process "k" counted by the "test" backend
+ * (with sim_like: like the simulated PMU, every width, flops_fma, DRAM
+ * read and write, but with a native time). */
+static void one_init(struct rl_test_one *o, uint64_t provided, double time_s)
 {
-	memset(o, 0, sizeof *o);
-	o->reg.counters = o->counts;
-	o->reg.name = (char *)"k";
-	o->reg.calls = 1;
-	o->reg.time_ns = (uint64_t)(time_s * 1e9);
-	o->reg.expected_flops = o->reg.expected_bytes = NAN;
-	o->thr.tid = 1;
-	o->thr.regions = &o->reg;
-	o->thr.n_regions = 1;
-	o->proc.version = 1;
-	o->proc.pid = 1;
-	o->proc.program = (char *)"./t";
+	rl_test_one_init(o, 1, provided, "k", time_s);
 	o->proc.backend = (char *)"test";
-	o->proc.backend_note = (char *)"";
-	o->proc.provided = provided;
-	o->proc.complete = true;
 	o->proc.start_ns = UINT64_C(1796256000) * 1000000000u; /* 2026-12-03 */
-	o->proc.threads = &o->thr;
-	o->proc.n_threads = 1;
-	for (int c = 0; c < RL_COUNTER_COUNT; c++)
-		if (provided & BIT(c))
-			o->proc.method[c] = (char *)"test";
 }
 
-static void setc(struct one *o, int c, double v)
-{
-	o->reg.counters[c].value = (uint64_t)v;
-	o->reg.counters[c].scaled = v;
-	o->reg.counters[c].enabled_ns = 1000;
-	o->reg.counters[c].running_ns = 1000;
-}
-
-static void build(struct one *o, const struct rl_machine *m,
+static void build(struct rl_test_one *o, const struct rl_machine *m,
 		  struct rl_report *rep)
 {
 	struct rl_run_results run = {.procs = &o->proc, .n_procs = 1, .exit_status = -1};
@@ -117,17 +85,17 @@ static void build(struct one *o, const struct rl_machine *m,
 /* flops f at width w (index 0..3, f64), bytes read r and written w. */
 static const struct rl_region_row *place(struct rl_report *rep,
 					 const struct rl_machine *m,
-					 struct one *o, int width, double flops,
+					 struct rl_test_one *o, int width, double flops,
 					 double fma, double rd, double wr,
 					 double time_s)
 {
 	one_init(o, sim_like, time_s);
 	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
-		setc(o, c, 0);
-	setc(o, RL_C_FLOPS_F64_SCALAR + width, flops);
-	setc(o, RL_C_FLOPS_FMA, fma);
-	setc(o, RL_C_DRAM_READ_BYTES, rd);
-	setc(o, RL_C_DRAM_WRITE_BYTES, wr);
+		rl_test_one_set(o, c, 0);
+	rl_test_one_set(o, RL_C_FLOPS_F64_SCALAR + width, flops);
+	rl_test_one_set(o, RL_C_FLOPS_FMA, fma);
+	rl_test_one_set(o, RL_C_DRAM_READ_BYTES, rd);
+	rl_test_one_set(o, RL_C_DRAM_WRITE_BYTES, wr);
 	build(o, m, rep);
 	return &rep->rows[0];
 }
@@ -142,7 +110,7 @@ Test(placement, the_bandwidth_of_the_regions_own_mix)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	const struct rl_region_row *r;
 
 	/* daxpy-like: 2 reads, 1 write, no write-allocate: w = 1/3, between
@@ -187,7 +155,7 @@ Test(placement, a_model_without_mix_points_falls_back_to_the_triad)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	const struct rl_region_row *r;
 
 	m->bw[0].read_gbs = m->bw[0].write_gbs = m->bw[0].write_nt_gbs = 0;
@@ -206,7 +174,7 @@ Test(placement, scalar_flops_are_held_against_the_scalar_ceiling)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	const struct rl_region_row *r;
 
 	/* 10 GFLOP over 2.5 s = 4 GFLOP/s, AI 100: 80% of scalar (5) */
@@ -227,12 +195,12 @@ Test(placement, scalar_flops_are_held_against_the_scalar_ceiling)
 	/* a 0.5 % vector prologue does not make it a vector loop */
 	one_init(&o, sim_like, 2.5);
 	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
-		setc(&o, c, 0);
-	setc(&o, RL_C_FLOPS_F64_SCALAR, 9.95e9);
-	setc(&o, RL_C_FLOPS_F64_256, 0.05e9);
-	setc(&o, RL_C_FLOPS_FMA, 0);
-	setc(&o, RL_C_DRAM_READ_BYTES, 1e8);
-	setc(&o, RL_C_DRAM_WRITE_BYTES, 0);
+		rl_test_one_set(&o, c, 0);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_SCALAR, 9.95e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_256, 0.05e9);
+	rl_test_one_set(&o, RL_C_FLOPS_FMA, 0);
+	rl_test_one_set(&o, RL_C_DRAM_READ_BYTES, 1e8);
+	rl_test_one_set(&o, RL_C_DRAM_WRITE_BYTES, 0);
 	build(&o, m, &rep);
 	cr_assert_str_eq(rep.rows[0].ceiling, "scalar f64");
 	expect_in(rep.rows[0].diagnosis, "flops are 99.5% scalar");
@@ -246,7 +214,7 @@ Test(placement, avx2_without_fma_is_held_against_the_avx2_ceiling)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	const struct rl_region_row *r;
 
 	/* 20 GFLOP in 1.1 s = 18.2 GFLOP/s of 20: 91% */
@@ -292,15 +260,15 @@ Test(placement, without_an_fma_count_the_fma_ceiling_is_the_optimistic_bound)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	const struct rl_region_row *r;
 
 	one_init(&o, sim_like & ~BIT(RL_C_FLOPS_FMA), 1.0);
 	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
-		setc(&o, c, 0);
-	setc(&o, RL_C_FLOPS_F64_256, 20e9);
-	setc(&o, RL_C_DRAM_READ_BYTES, 1e8);
-	setc(&o, RL_C_DRAM_WRITE_BYTES, 0);
+		rl_test_one_set(&o, c, 0);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_256, 20e9);
+	rl_test_one_set(&o, RL_C_DRAM_READ_BYTES, 1e8);
+	rl_test_one_set(&o, RL_C_DRAM_WRITE_BYTES, 0);
 	build(&o, m, &rep);
 	r = &rep.rows[0];
 	cr_assert(isnan(r->fma_share));
@@ -310,8 +278,8 @@ Test(placement, without_an_fma_count_the_fma_ceiling_is_the_optimistic_bound)
 
 	/* no width counted at all: the best peak, said so */
 	one_init(&o, BIT(RL_C_FLOPS_ANY) | BIT(RL_C_DRAM_BYTES), 1.0);
-	setc(&o, RL_C_FLOPS_ANY, 20e9);
-	setc(&o, RL_C_DRAM_BYTES, 1e8);
+	rl_test_one_set(&o, RL_C_FLOPS_ANY, 20e9);
+	rl_test_one_set(&o, RL_C_DRAM_BYTES, 1e8);
 	build(&o, m, &rep);
 	cr_assert_str_eq(rep.rows[0].ceiling, "avx512-fma f64");
 	expect_in(rep.rows[0].method, "ceiling: the best peak (flops by width "
@@ -325,7 +293,7 @@ Test(placement, named_ceilings_are_of_the_flops_width)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	const struct rl_region_row *r;
 
 	/* scalar at 1 GFLOP/s: the scalar single chain */
@@ -354,7 +322,7 @@ Test(placement, above_the_roof_is_a_finding_with_a_cause)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	const struct rl_region_row *r;
 	char *text = NULL, err[128];
 	size_t len = 0;
@@ -421,16 +389,16 @@ Test(placement, count_with_holds_against_the_timed_builds_isa)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	char err[256] = "";
 
 	one_init(&o, sim_like, 1.0);
 	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
-		setc(&o, c, 0);
-	setc(&o, RL_C_FLOPS_F64_SCALAR, 10e9); /* portable: scalar */
-	setc(&o, RL_C_FLOPS_FMA, 0);
-	setc(&o, RL_C_DRAM_READ_BYTES, 1e8);
-	setc(&o, RL_C_DRAM_WRITE_BYTES, 0);
+		rl_test_one_set(&o, c, 0);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_SCALAR, 10e9); /* portable: scalar */
+	rl_test_one_set(&o, RL_C_FLOPS_FMA, 0);
+	rl_test_one_set(&o, RL_C_DRAM_READ_BYTES, 1e8);
+	rl_test_one_set(&o, RL_C_DRAM_WRITE_BYTES, 0);
 	o.reg.time_native = 1;
 	struct rl_run_results run = {.procs = &o.proc, .n_procs = 1,
 				     .exit_status = -1,
@@ -486,7 +454,7 @@ Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
 {
 	struct rl_machine *m = model();
 	struct rl_report rep;
-	struct one o;
+	struct rl_test_one o;
 	char *svg, *html, *plot;
 
 	place(&rep, m, &o, 2, 20e9, 0, 1e8, 0, 1.1); /* avx2, no FMA */

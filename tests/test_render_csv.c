@@ -16,7 +16,7 @@ static char *render(const char *file, int with_machine)
 
 	rl_test_machine_render(&m, NULL, 2, 50, 100);
 	return rl_test_report_text("csv", file, run, with_machine ? &m : NULL,
-				opt);
+				   opt);
 }
 
 Test(render_csv, exact_text_for_a_fixed_input)

@@ -24,7 +24,7 @@ static json_t *render(const char *file, int with_machine)
 
 	rl_test_machine_render(&m, "Test \"CPU\"", 1, 50, 0);
 	text = rl_test_report_text("json", file, run, with_machine ? &m : NULL,
-				opt);
+				   opt);
 	doc = json_loads(text, 0, &je);
 	cr_assert_not_null(doc, "line %d: %s\n%s", je.line, je.text, text);
 	free(text);

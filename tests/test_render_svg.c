@@ -254,8 +254,8 @@ Test(render_svg, crowded_labels_become_numbers_in_the_legend)
 	for (int i = 0; i < 30; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "kernel_number_%02d", i);
-		report.rows[i] = rl_test_report_row(name, "f64", 1 + 0.01 * i, 10 + 0.1 * i, NAN,
-				     NAN);
+		report.rows[i] = rl_test_report_row(name, "f64", 1 + 0.01 * i,
+						    10 + 0.1 * i, NAN, NAN);
 	}
 	report.n_rows = report.n_summed = 30;
 	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
@@ -386,10 +386,11 @@ static struct rl_report spread_points(size_t n)
 	for (size_t i = 0; i < n; i++) {
 		double t = (double)i / (double)(n - 1);
 		snprintf(name, sizeof name, "r%zu", i + 1);
-		many.rows[i] = rl_test_report_row(name, "f64", pow(10, -2 + 4 * t),
-				   pow(10, -1 + 3 * (double)((i * 37) % n) /
-							(double)(n - 1)),
-				   NAN, NAN);
+		many.rows[i] = rl_test_report_row(
+			name, "f64", pow(10, -2 + 4 * t),
+			pow(10,
+			    -1 + 3 * (double)((i * 37) % n) / (double)(n - 1)),
+			NAN, NAN);
 	}
 	many.n_rows = many.n_summed = n;
 	return many;
@@ -437,10 +438,12 @@ Test(render_svg, legend_of_many_regions_is_capped_with_a_count)
 	cr_assert_not_null(many.rows);
 	for (int i = 0; i < N; i++) {
 		snprintf(name, sizeof name, "r%d", i + 1);
-		many.rows[i] = i % 150 == 7
-				       ? rl_test_report_row(name, "f64", 0.1 * (i / 150 + 1),
-					     2 + i / 150, NAN, NAN)
-				       : rl_test_report_row(name, NULL, NAN, NAN, NAN, NAN);
+		many.rows[i] =
+			i % 150 == 7 ? rl_test_report_row(name, "f64",
+							  0.1 * (i / 150 + 1),
+							  2 + i / 150, NAN, NAN)
+				     : rl_test_report_row(name, NULL, NAN, NAN,
+							  NAN, NAN);
 	}
 	many.n_rows = many.n_summed = N;
 	char *path = rl_test_report_render(&rl_renderer_svg, &many, ".svg");

@@ -20,7 +20,7 @@ static char *render(const char *file, int with_machine, int per_thread)
 
 	rl_test_machine_render(&m, "Test CPU", 2, 0, 100);
 	return rl_test_report_text("table", file, run, with_machine ? &m : NULL,
-				opt);
+				   opt);
 }
 
 Test(render_table, counted_rows_with_the_binding_roof)

@@ -7,6 +7,40 @@
 #include "model/results.h"
 #include "tests/lib/run.h"
 
+void rl_test_one_init(struct rl_test_one *o, long pid, uint64_t provided,
+		      const char *name, double time_s)
+{
+	memset(o, 0, sizeof *o);
+	o->reg.counters = o->counts;
+	o->reg.name = (char *)name;
+	o->reg.calls = 1;
+	o->reg.time_ns = (uint64_t)(time_s * 1e9);
+	o->reg.expected_flops = o->reg.expected_bytes = NAN;
+	o->thr.tid = (uint64_t)pid;
+	o->thr.regions = &o->reg;
+	o->thr.n_regions = 1;
+	o->proc.version = 1;
+	o->proc.pid = pid;
+	o->proc.program = (char *)"./t";
+	o->proc.backend = (char *)"perf";
+	o->proc.backend_note = (char *)"";
+	o->proc.provided = provided;
+	o->proc.complete = true;
+	o->proc.threads = &o->thr;
+	o->proc.n_threads = 1;
+	for (int c = 0; c < RL_COUNTER_COUNT; c++)
+		if (provided & (UINT64_C(1) << c))
+			o->proc.method[c] = (char *)"test";
+}
+
+void rl_test_one_set(struct rl_test_one *o, int c, double v)
+{
+	o->reg.counters[c].value = (uint64_t)v;
+	o->reg.counters[c].scaled = v;
+	o->reg.counters[c].enabled_ns = 1000;
+	o->reg.counters[c].running_ns = 1000;
+}
+
 char *rl_test_report_text(const char *format, const char *file,
 			  struct rl_run_results run, const struct rl_machine *m,
 			  struct rl_render_options opt)

@@ -9,17 +9,34 @@
 #define RL_TESTS_LIB_REPORT_H
 
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/report.h"
+#include "model/results.h"
 #include "render/render.h"
 
 #define DATA RL_SOURCE_DIR "/tests/data/results/"
 
 /* A region name every renderer has to escape. */
 #define EVIL_NAME "<script>alert(1)</script>&\"'"
+
+/* A one-thread, one-region process built by hand for rl_report_build:
+ * process pid (thread pid) of "./t" counted by "perf" with the counters
+ * of bit mask provided (method "test"), region name called once for
+ * time_s; rl_test_one_set fills a counter. */
+struct rl_test_one {
+	struct rl_process_results proc;
+	struct rl_thread_results thr;
+	struct rl_region_stats reg;
+	struct rl_counter_total counts[RL_COUNTER_COUNT]; /* reg's */
+};
+void rl_test_one_init(struct rl_test_one *o, long pid, uint64_t provided,
+		      const char *name, double time_s);
+/* Counter c of the region: v counted over all of its enabled time. */
+void rl_test_one_set(struct rl_test_one *o, int c, double v);
 
 /* The results file (a path) as run (whose procs it fills) placed
  * against m (may be NULL), rendered by format with opt: malloc'd text. */
