@@ -4,7 +4,7 @@
  * absurd rank folders) hangs rlprof, makes it write outside DIR or merges
  * into the report.
  */
-#include "test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #include <errno.h>
 #include <sys/file.h>
