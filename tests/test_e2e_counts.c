@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/test_e2e_util.h"
-#include "tests/test_sim_util.h"
+#include "tests/lib/run.h"
+#include "tests/lib/sim.h"
 
 #define CALLSITE_APP RL_BUILD_DIR "/tests/omp/omp_callsite"
 #define PROP_APP RL_BUILD_DIR "/tests/omp/omp_prop"
