@@ -77,8 +77,11 @@ test: deps
 	@$(MAKE) --no-print-directory all tests
 	@scripts/run-tests $(BUILD)
 
+# make demo builds quietly (warnings and errors still show); V=1 prints
+# every compiler command.
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@echo "== building rlprof into $(BUILD)/ (make demo V=1 shows the commands)"
+	@$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all
 	@scripts/demo $(BUILD)
 
 bench: deps
