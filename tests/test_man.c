@@ -201,3 +201,85 @@ Test(man, installed_pages_found_by_man_with_manpath, .timeout = 120)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* The text of section `name` of a rendered page (from its header line to
+ * the next unindented line). malloc'd. */
+static char *page_section(const char *text, const char *name)
+{
+	char head[64];
+	const char *s, *e;
+
+	snprintf(head, sizeof head, "\n%s\n", name);
+	s = strstr(text, head);
+	cr_assert_not_null(s, "the page has no section %s", name);
+	s += strlen(head);
+	for (e = s; *e; e = strchr(e, '\n') ? strchr(e, '\n') + 1 : e + strlen(e))
+		if (*e != ' ' && *e != '\n')
+			break;
+	return strndup(s, (size_t)(e - s));
+}
+
+Test(man, every_help_variable_is_in_environment, .timeout = 60)
+{
+	const char *argv[] = {E2E_RLPROF, "--help", NULL};
+	struct e2e_result r;
+	char *text, *env;
+	const char *p;
+	size_t n = 0;
+
+	e2e_need(E2E_RLPROF);
+	need_groff();
+	text = render(MAN1, NULL);
+	env = page_section(text, "ENVIRONMENT");
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0);
+	p = strstr(r.out, "\nenvironment");
+	cr_assert_not_null(p, "rlprof --help lists no environment: %s", r.out);
+	for (p = strchr(p + 1, '\n'); p && p[1] == ' '; p = strchr(p + 1, '\n')) {
+		char name[64], tag[80];
+		if (sscanf(p + 1, " %63[A-Z_]", name) != 1)
+			break;
+		/* a tag of the list: the name alone on its line */
+		snprintf(tag, sizeof tag, "     %s\n", name);
+		cr_expect_not_null(strstr(env, tag),
+				   "'rlprof --help' names %s, not in ENVIRONMENT "
+				   "of rlprof(1): %s", name, env);
+		n++;
+	}
+	cr_expect_geq(n, 4, "%s", r.out);
+	for (const char *v = "RLPROF_SCOPE\0RLPROF_MPI_WAIT\0RLPROF_MACHINE\0NO_COLOR\0";
+	     *v; v += strlen(v) + 1)
+		cr_expect_not_null(strstr(env, v), "ENVIRONMENT lacks %s", v);
+	e2e_free(&r);
+	free(env);
+	free(text);
+}
+
+Test(man, parallel_programs_section, .timeout = 60)
+{
+	static const char *const words[] = {
+		"mpirun -np 2 rlprof run -o dir ./app",
+		"rlprof run -o dir -- mpirun -np 2 ./app",
+		"RLPROF_MPI_WAIT", "process scope", "RLPROF_SCOPE=thread",
+		"OpenMP", "MPI_Finalize"};
+	char *text, *sec, *text3, *env3;
+
+	need_groff();
+	text = render(MAN1, NULL);
+	sec = page_section(text, "PARALLEL PROGRAMS");
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		cr_expect_not_null(strstr(sec, words[i]),
+				   "PARALLEL PROGRAMS of rlprof(1) lacks '%s': %s",
+				   words[i], sec);
+	text3 = render(MAN3, NULL);
+	env3 = page_section(text3, "ENVIRONMENT");
+	for (const char *v = "RLPROF_OUT\0RLPROF_BACKEND\0RLPROF_WHOLE_PROGRAM\0"
+			     "RLPROF_SCOPE\0RLPROF_CLOCK\0RLPROF_MACHINE\0";
+	     *v; v += strlen(v) + 1)
+		cr_expect_not_null(strstr(env3, v), "rlprof(3) ENVIRONMENT lacks %s", v);
+	cr_expect_not_null(strstr(text3, "\nTHREADS AND PROCESSES\n"));
+	free(env3);
+	free(text3);
+	free(sec);
+	free(text);
+}
