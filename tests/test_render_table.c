@@ -18,7 +18,9 @@ static char *render(const char *file, int with_machine, int per_thread)
 	struct rl_render_options opt = {0, 0, per_thread};
 	struct rl_machine m;
 
-	rl_test_machine_render(&m, "Test CPU", 2, 0, 100);
+	/* a 1-thread peak too: a row is held against the roofs of one
+	 * thread count, its own (the per-thread rows: 1) */
+	rl_test_machine_render(&m, "Test CPU", 2, 50, 100);
 	return rl_test_report_text("table", file, run, with_machine ? &m : NULL,
 				   opt);
 }
@@ -270,7 +272,9 @@ Test(render_table, count_with_header_names_the_counted_build_and_ceiling)
 	json_t *doc, *cw;
 	char *t;
 
-	rl_test_machine_render(&m, "Test CPU", 2, 0, 100);
+	/* a 1-thread peak too: a row is held against the roofs of one
+	 * thread count, its own (the per-thread rows: 1) */
+	rl_test_machine_render(&m, "Test CPU", 2, 50, 100);
 	t = rl_test_report_text("table", DATA "good.json", run, &m, opt);
 	cr_assert(strstr(t, "\n--count-with: counted build ./app-\\x1bportable; "
 			    "the timed build's ceiling: avx2 without FMA, from "

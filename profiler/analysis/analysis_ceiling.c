@@ -105,14 +105,10 @@ unsigned rl_isa_width(const char *isa)
 	return 0;
 }
 
-static unsigned tdist(unsigned a, unsigned b)
-{
-	return a > b ? a - b : b - a;
-}
-
 /* The peak-like roof ("peak", or the scalar plateau "scalar") of a
- * precision, width and FMA-ness (-1: unknown-FMA roofs) measured with the
- * thread count closest to `threads` (fewer on a tie, faster on a tie). */
+ * precision, width and FMA-ness (-1: unknown-FMA roofs) measured with
+ * exactly `threads` threads (the row's roof count, rl_roof_threads), the
+ * faster on a tie. */
 static const struct rl_compute_roof *lookup(const struct rl_machine *m,
 					    const char *prec, unsigned width,
 					    int fma, unsigned threads)
@@ -123,17 +119,10 @@ static const struct rl_compute_roof *lookup(const struct rl_machine *m,
 		const struct rl_compute_roof *c = &m->compute[i];
 		if ((strcmp(c->kind, "peak") && strcmp(c->kind, "scalar")) ||
 		    strcmp(c->precision, prec) || !(c->gflops > 0) ||
-		    rl_roof_width(c) != width || rl_roof_fma(c) != fma)
+		    rl_roof_width(c) != width || rl_roof_fma(c) != fma ||
+		    c->threads != threads)
 			continue;
-		if (!best)
-			best = c;
-		else if (tdist(c->threads, threads) <
-				 tdist(best->threads, threads) ||
-			 (tdist(c->threads, threads) ==
-				  tdist(best->threads, threads) &&
-			  (c->threads < best->threads ||
-			   (c->threads == best->threads &&
-			    c->gflops > best->gflops))))
+		if (!best || c->gflops > best->gflops)
 			best = c;
 	}
 	return best;
@@ -249,7 +238,9 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 			    strcmp(c->kind, "add-only") != 0 &&
 			    rl_roof_fma(c) != (row->fma_share > 0.5))
 				continue;
-			int dt = abs((int)c->threads - (int)row->n_threads);
+			int dt = abs((int)c->threads -
+				     (int)(row->roof_threads ? row->roof_threads
+							     : row->n_threads));
 			if (pass == 0) {
 				if (min_dt[k] < 0 || dt < min_dt[k])
 					min_dt[k] = dt;

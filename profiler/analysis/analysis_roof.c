@@ -32,52 +32,34 @@ enum rl_bound rl_bound_of(double peak_gflops, double bw_gbs, double ai)
 	return ai * bw_gbs < peak_gflops ? RL_BOUND_MEMORY : RL_BOUND_COMPUTE;
 }
 
-static unsigned tdist(unsigned a, unsigned b)
-{
-	return a > b ? a - b : b - a;
-}
-
+/* The roof of a level at exactly `threads` (rl_roof_threads chose that
+ * count for the row): none when the model has no roof there. */
 static const struct rl_bw_roof *find_bw(const struct rl_machine *m,
 					const char *level, unsigned threads)
 {
-	const struct rl_bw_roof *b = rl_machine_bw(m, level, threads);
-
-	if (b)
-		return b;
-	for (size_t i = 0; i < m->n_bw; i++) {
-		const struct rl_bw_roof *x = &m->bw[i];
-		if (strcmp(x->level, level) != 0)
-			continue;
-		if (!b || tdist(x->threads, threads) < tdist(b->threads, threads) ||
-		    (tdist(x->threads, threads) == tdist(b->threads, threads) &&
-		     x->threads < b->threads))
-			b = x;
+	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
+		const struct rl_bw_roof *b = &m->bw[i];
+		if (b->threads == threads && strcmp(b->level, level) == 0 &&
+		    b->stream_gbs > 0)
+			return b;
 	}
-	return b;
+	return NULL;
 }
 
+/* The best peak of a precision at exactly `threads`. */
 static const struct rl_compute_roof *find_peak(const struct rl_machine *m,
 					       const char *prec,
 					       unsigned threads)
 {
-	const struct rl_compute_roof *p = rl_machine_peak(m, prec, threads);
+	const struct rl_compute_roof *p = NULL;
 
-	if (p)
-		return p;
-	for (size_t i = 0; i < m->n_compute; i++) {
+	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
 		const struct rl_compute_roof *x = &m->compute[i];
-		unsigned dx, dp;
 		if (strcmp(x->kind, "peak") != 0 ||
-		    strcmp(x->precision, prec) != 0 || !(x->gflops > 0))
+		    strcmp(x->precision, prec) != 0 || !(x->gflops > 0) ||
+		    x->threads != threads)
 			continue;
-		if (!p) {
-			p = x;
-			continue;
-		}
-		dx = tdist(x->threads, threads);
-		dp = tdist(p->threads, threads);
-		if (dx < dp || (dx == dp && x->threads < p->threads) ||
-		    (x->threads == p->threads && x->gflops > p->gflops))
+		if (!p || x->gflops > p->gflops)
 			p = x;
 	}
 	return p;
@@ -185,8 +167,9 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 
 	if (!m)
 		return 0;
-	if (m->cores && threads > m->cores)
-		threads = m->cores;
+	threads = rl_roof_threads(m, threads);
+	if (!threads)
+		return 0;
 	prec = row->precision && strcmp(row->precision, "f32") == 0 ? "f32"
 								     : "f64";
 	if (rep->place_memo.threads != threads ||
@@ -202,6 +185,7 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 	if (!peak || !dram)
 		return 0;
 	row->best_peak = peak;
+	row->roof_threads = threads;
 
 	/* No floating-point work: the roofline says nothing (diagnosis
 	 * tells); neither counted nor declared zero flops get a bound. */
@@ -251,6 +235,7 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 				if (!(row->roof_label = intern(rep, label)))
 					return RL_ENOMEM;
 				row->roof_gbs = mx.gbs;
+				row->roof_bw = b;
 				row->mix_clamped = mx.clamped != 0;
 			}
 		}
@@ -280,6 +265,7 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 			if (!(row->roof_label = intern(rep, label)))
 				return RL_ENOMEM;
 			row->roof_gbs = dram->stream_gbs;
+			row->roof_bw = dram;
 		} else {
 			row->bound_roof = row->roof_label = row->ceiling;
 		}

@@ -130,7 +130,22 @@ struct rl_region_row {
 	uint64_t depth;        /* recursion: most calls open at once on one
 				  thread (0: never entered while open); the
 				  work counts once, in the outermost call */
+	/* The roofs a placed row was held against are all of one thread
+	 * count, chosen once here (rl_roof_threads): its bandwidth roofs,
+	 * ceiling and best peak; renderers draw these and choose nothing.
+	 * 0 when the row was not placed. roof_bw: the binding bandwidth
+	 * roof (NULL when the ceiling binds). */
+	unsigned roof_threads;
+	const struct rl_bw_roof *roof_bw;
 };
+
+/* The one thread count of the roofs a row of `threads` threads is held
+ * against (analysis_threads.c): the count the model has a DRAM roof for
+ * nearest to min(threads, cores), fewer on a tie (peaks when there is no
+ * DRAM roof); 0 when the model has neither. Every roof and ceiling of the
+ * row is then taken at exactly that count: a level without a roof there
+ * is not used, never borrowed from another count. */
+unsigned rl_roof_threads(const struct rl_machine *m, unsigned threads);
 
 #define RL_CHECK_PCT 105.0 /* a region above this % of its roof: finding */
 

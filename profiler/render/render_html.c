@@ -349,8 +349,14 @@ static void machine_section(FILE *out, const struct rl_machine *m)
 		td_num(out, w->stream_gbs, NULL);
 		td_num(out, w->nt_gbs > 0 ? w->nt_gbs : NAN, NULL);
 		td_num(out, w->spread_pct, "%.1f");
-		fprintf(out, "<td>%.1f MiB</td>",
-			(double)w->working_set_bytes / (1024.0 * 1024));
+		if (!w->working_set_bytes)
+			fputs("<td class=\"muted\">-</td>", out);
+		else if (w->working_set_bytes < 1024 * 1024) /* L1: KiB */
+			fprintf(out, "<td>%.1f KiB</td>",
+				(double)w->working_set_bytes / 1024.0);
+		else
+			fprintf(out, "<td>%.1f MiB</td>",
+				(double)w->working_set_bytes / (1024.0 * 1024));
 		td_text(out, "method", w->method);
 		fputs("</tr>\n", out);
 	}
@@ -443,25 +449,35 @@ static int render_html(FILE *out, const struct rl_report *r,
 		esc(out, r->command);
 		fprintf(out, "</code>, exit status %d \xc2\xb7 ", r->exit_status);
 	}
+	/* one line: what ran and the backend; why that backend, the
+	 * simulator's note and --count-with folded under it */
 	fputs("backend <b>", out);
 	esc(out, r->backend ? r->backend : "?");
-	fputs("</b>", out);
-	if (r->backend_reason && *r->backend_reason) {
-		fputs(" (", out);
-		esc(out, r->backend_reason);
-		fputs(")", out);
+	fputs("</b></p>\n", out);
+	if ((r->backend_reason && *r->backend_reason) ||
+	    (r->backend_note && *r->backend_note) || r->count_with) {
+		fputs("<details class=\"run\"><summary>how it was measured"
+		      "</summary>\n", out);
+		if (r->backend_reason && *r->backend_reason) {
+			fputs("<p>backend: ", out);
+			esc(out, r->backend_reason);
+			fputs("</p>\n", out);
+		}
+		if (r->backend_note && *r->backend_note) {
+			fputs("<p>note: ", out);
+			esc(out, r->backend_note);
+			fputs("</p>\n", out);
+		}
+		if (r->count_with) {
+			char cw[RL_COUNT_WITH_TEXT_MAX];
+			rl_report_count_with_text(cw, sizeof cw, r);
+			fputs("<p>", out);
+			esc(out, cw);
+			fputs("</p>\n", out);
+		}
+		fputs("</details>\n", out);
 	}
-	if (r->backend_note && *r->backend_note) {
-		fputs(" \xc2\xb7 ", out);
-		esc(out, r->backend_note);
-	}
-	if (r->count_with) {
-		char cw[RL_COUNT_WITH_TEXT_MAX];
-		rl_report_count_with_text(cw, sizeof cw, r);
-		fputs(" \xc2\xb7 ", out);
-		esc(out, cw);
-	}
-	fputs("</p>\n<div class=\"chart\">\n", out);
+	fputs("<div class=\"chart\">\n", out);
 	int rc = rl_svg_write_chart(out, r, 0, err, errlen);
 	if (rc)
 		return rc;

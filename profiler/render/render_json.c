@@ -164,6 +164,8 @@ static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 	put_num(w, "roof_pct", row->roof_pct);
 	put_str(w, "roof", row->roof_label);
 	put_num(w, "roof_gbs", row->roof_gbs);
+	if (row->roof_threads)
+		rl_jw_field_u64(w, "roof_threads", 0, row->roof_threads);
 	put_levels(w, "write_share", row->write_frac);
 	put_str(w, "ceiling", row->ceiling);
 	put_num(w, "ceiling_gflops", row->ceiling_gflops);

@@ -275,7 +275,7 @@ static void td(FILE *out, double v)
 		fputs("<td class=\"muted\">-</td>", out);
 	else
 		fprintf(out, "<td data-v=\"%.17g\">%s</td>", v,
-			rl_chart_num(buf, sizeof buf, v));
+			si(buf, sizeof buf, v, "")); /* 50.3 M, not 5.03e+07 */
 }
 
 static void td_s(FILE *out, const char *s)

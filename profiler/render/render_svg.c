@@ -61,6 +61,9 @@ struct region_draw {
 	struct label label;
 	int numbered;
 	int listed; /* in the legend */
+	int offscale; /* right of the x axis: drawn at its edge */
+	int roof_seg; /* the roof it was held against, drawn */
+	double rx0, ry0, rx1, ry1;
 };
 
 static void write_marker(FILE *out, const char *cls, const char *prec,
@@ -150,7 +153,7 @@ struct svg {
 	struct rl_placer pl;
 	struct region_draw *reg;
 	struct label slope_label[RL_LEVELS], flat_label[RL_CHART_MAX_FLAT];
-	char slope_text[RL_LEVELS][64], flat_text[RL_CHART_MAX_FLAT][96];
+	char slope_text[RL_LEVELS][64], flat_text[RL_CHART_MAX_FLAT][160];
 	double sx0[RL_LEVELS], sy0[RL_LEVELS], sx1[RL_LEVELS], sy1[RL_LEVELS];
 	double fx0[RL_CHART_MAX_FLAT], fy[RL_CHART_MAX_FLAT];
 	int slope_drawn[RL_LEVELS], flat_drawn[RL_CHART_MAX_FLAT];
@@ -191,8 +194,9 @@ static int roof_geometry(struct svg *s)
 	for (size_t f = 0; f < c->n_flat; f++) {
 		double g = c->flat[f].roof->gflops;
 		double a0 = gmax > 0 ? fmax(xmin, g / gmax) : xmin;
-		if (!(g >= ymin && g <= ymax) || !(a0 < xmax))
-			continue;
+		if (!(g >= ymin && g <= ymax) || !(a0 < xmax) ||
+		    c->flat[f].merged_into >= 0)
+			continue; /* a merged one shares its twin's line */
 		s->flat_drawn[f] = 1;
 		s->fx0[f] = rl_chart_px_x(c, a0);
 		s->fy[f] = rl_chart_px_y(c, g);
@@ -204,6 +208,42 @@ static int roof_geometry(struct svg *s)
 	return 0;
 }
 
+/* The roof the analysis held the row against, at the point's intensity:
+ * a short segment of its own mix slope (memory) or of its ceiling
+ * (compute), so that a point at 100 % of its roof sits on a line. */
+static int roof_segment(struct svg *s, const struct rl_region_row *row,
+			struct region_draw *d)
+{
+	const struct rl_chart *c = &s->c;
+	int declared = row->basis == RL_BASIS_DECLARED;
+	double ai = declared ? row->ai_expected : row->ai;
+	double lo = pow(10, c->x_lo), hi = pow(10, c->x_hi);
+	double a0, a1, y0, y1;
+
+	if (!(declared ? d->declared : d->counted) || d->offscale ||
+	    row->bound == RL_BOUND_UNKNOWN || !(row->roof_gflops > 0) ||
+	    !(ai > 0))
+		return 0;
+	a0 = fmax(lo, ai / 1.8);
+	a1 = fmin(hi, ai * 1.8);
+	if (row->bound == RL_BOUND_MEMORY && row->roof_gbs > 0) {
+		y0 = row->roof_gbs * a0;
+		y1 = row->roof_gbs * a1;
+	} else {
+		y0 = y1 = row->roof_gflops;
+	}
+	if (!(y0 > 0) || !(y1 > 0) || log10(y1) > c->y_hi ||
+	    log10(y0) < c->y_lo)
+		return 0;
+	d->roof_seg = 1;
+	d->rx0 = rl_chart_px_x(c, a0);
+	d->ry0 = rl_chart_px_y(c, y0);
+	d->rx1 = rl_chart_px_x(c, a1);
+	d->ry1 = rl_chart_px_y(c, y1);
+	return rl_placer_add(&s->pl, rl_segment_quad(d->rx0, d->ry0, d->rx1,
+						      d->ry1, -1));
+}
+
 static int region_geometry(struct svg *s)
 {
 	const struct rl_chart *c = &s->c;
@@ -211,7 +251,9 @@ static int region_geometry(struct svg *s)
 		const struct rl_region_row *row = &s->r->rows[i];
 		struct region_draw *d = &s->reg[i];
 		if (rl_chart_has_counted(row)) {
-			d->cx = rl_chart_px_x(c, row->ai);
+			d->offscale = rl_chart_offscale(c, row->ai);
+			d->cx = d->offscale ? c->left + c->plot_w
+					    : rl_chart_px_x(c, row->ai);
 			d->cy = rl_chart_px_y(c, row->gflops);
 			d->counted = d->cx >= c->left - 0.5 &&
 				     d->cx <= c->left + c->plot_w + 0.5 &&
@@ -219,7 +261,9 @@ static int region_geometry(struct svg *s)
 				     d->cy <= c->top + c->plot_h + 0.5;
 		}
 		if (rl_chart_has_declared(row)) {
-			d->dx = rl_chart_px_x(c, row->ai_expected);
+			d->dx = rl_chart_offscale(c, row->ai_expected)
+					? c->left + c->plot_w
+					: rl_chart_px_x(c, row->ai_expected);
 			d->dy = rl_chart_px_y(c, row->gflops_expected);
 			d->declared = d->dx >= c->left - 0.5 &&
 				      d->dx <= c->left + c->plot_w + 0.5 &&
@@ -227,6 +271,8 @@ static int region_geometry(struct svg *s)
 				      d->dy <= c->top + c->plot_h + 0.5;
 		}
 		d->on_chart = d->counted || d->declared;
+		if (roof_segment(s, row, d))
+			return RL_ENOMEM;
 		const double r = POINT_R + 1;
 		if (d->counted &&
 		    rl_placer_add(&s->pl, rl_rect_quad(d->cx, d->cy, 0, -r, -r, r, r, -1)))
@@ -280,7 +326,9 @@ static int place_regions(struct svg *s)
 			continue;
 		double x = d->counted ? d->cx : d->dx, y = d->counted ? d->cy : d->dy;
 		size_t n = rl_utf8_len(s->r->rows[i].region);
-		double wname = text_px(n < LABEL_CHARS ? n : LABEL_CHARS + 1, FONT_PX);
+		double wname = text_px((n < LABEL_CHARS ? n : LABEL_CHARS + 1) +
+					       (d->offscale ? 16 : 0),
+				       FONT_PX);
 		snprintf(num, sizeof num, "%zu", i + 1);
 		double wnum = text_px(strlen(num), FONT_PX);
 		int rc = 0;
@@ -315,16 +363,28 @@ static int place_roof_labels(struct svg *s)
 		const struct rl_compute_roof *fr = c->flat[f].roof;
 		if (!s->flat_drawn[f])
 			continue;
-		if (c->flat[f].is_peak || strcmp(fr->name, fr->kind) == 0 ||
-		    strcmp(fr->kind, "peak") == 0 ||
-		    strcmp(fr->kind, "scalar") == 0)
-			snprintf(s->flat_text[f], sizeof s->flat_text[f],
-				 "%s %s %s GFLOP/s", fr->name,
-				 fr->precision, rl_chart_num(v, sizeof v, fr->gflops));
-		else
-			snprintf(s->flat_text[f], sizeof s->flat_text[f],
-				 "%s %s %s %s GFLOP/s", fr->kind, fr->name,
-				 fr->precision, rl_chart_num(v, sizeof v, fr->gflops));
+		/* "avx2 / avx512-fma f64 59.1 GFLOP/s": every ceiling of
+		 * this value, one line */
+		size_t n = 0;
+		for (size_t g = f; g < c->n_flat; g++) {
+			const struct rl_compute_roof *gr = c->flat[g].roof;
+			if (g != f && c->flat[g].merged_into != (int)f)
+				continue;
+			int bare = c->flat[g].is_peak ||
+				   strcmp(gr->name, gr->kind) == 0 ||
+				   strcmp(gr->kind, "peak") == 0 ||
+				   strcmp(gr->kind, "scalar") == 0;
+			n += (size_t)snprintf(s->flat_text[f] + n,
+					      sizeof s->flat_text[f] - n,
+					      "%s%s%s%s", n ? " / " : "",
+					      bare ? "" : gr->kind, bare ? "" : " ",
+					      gr->name);
+			if (n >= sizeof s->flat_text[f])
+				n = sizeof s->flat_text[f] - 1;
+		}
+		snprintf(s->flat_text[f] + n, sizeof s->flat_text[f] - n,
+			 " %s %s GFLOP/s", fr->precision,
+			 rl_chart_num(v, sizeof v, fr->gflops));
 		double w = text_px(rl_utf8_len(s->flat_text[f]), FONT_PX);
 		double right = c->left + c->plot_w - 4;
 		int done = 0;
@@ -344,7 +404,9 @@ static int place_roof_labels(struct svg *s)
 				done = 1;
 			}
 		}
-		if (!done)
+		/* a ceiling label that would overlap another is left out
+		 * (its line's <title> names it); a peak's is always shown */
+		if (!done && c->flat[f].is_peak)
 			s->flat_label[f] = (struct label){right, s->fy[f] - 4, 0,
 							  "end", 1};
 	}
@@ -456,8 +518,10 @@ static void write_roofs(struct svg *s)
 		int dram = strcmp(br->level, "DRAM") == 0;
 		fprintf(out, "<line class=\"roof-bw\" data-level=\"");
 		rl_xml_escape(out, br->level);
-		fprintf(out, "\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		fprintf(out, "\" data-gbs=\"%.6g\" data-threads=\"%u\" x1=\"%.2f\" "
+			"y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
 			"stroke=\"%s\" stroke-width=\"%s\"><title>",
+			c->slope[i].gbs, br->threads,
 			s->sx0[i], s->sy0[i], s->sx1[i], s->sy1[i],
 			dram ? "#222" : "#666", dram ? "1.8" : "1.2");
 		rl_xml_escape(out, br->level);
@@ -554,6 +618,28 @@ static void write_regions(struct svg *s)
 		if (d->counted)
 			write_marker(out, "point", row->precision, d->cx, d->cy, col,
 				     "#000");
+		if (d->roof_seg) {
+			char a[32], b[32];
+			fprintf(out, "<line class=\"point-roof\" data-roof-pct=\"%s\" "
+				"x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+				"stroke=\"%s\" stroke-width=\"2.2\" "
+				"stroke-opacity=\"0.75\"><title>held against ",
+				rl_known(row->roof_pct)
+					? rl_chart_num(a, sizeof a, row->roof_pct) : "-",
+				d->rx0, d->ry0, d->rx1, d->ry1, col);
+			rl_xml_escape(out, row->roof_label ? row->roof_label
+					   : row->ceiling ? row->ceiling : "its roof");
+			if (row->bound == RL_BOUND_MEMORY && row->roof_gbs > 0)
+				fprintf(out, ": %s GB/s", rl_chart_num(b, sizeof b,
+								     row->roof_gbs));
+			else
+				fprintf(out, ": %s GFLOP/s",
+					rl_chart_num(b, sizeof b, row->roof_gflops));
+			if (row->roof_threads)
+				fprintf(out, ", %u thread%s", row->roof_threads,
+					row->roof_threads == 1 ? "" : "s");
+			fputs("</title></line>\n", out);
+		}
 		if (d->counted && row->check)
 			/* the self-check's mark: above its roof */
 			fprintf(out, "<circle class=\"check\" cx=\"%.2f\" "
@@ -577,15 +663,24 @@ static void write_labels(struct svg *s)
 			write_label(out, &s->slope_label[i], "label-roof", "#333",
 				    s->slope_text[i], 64, FONT_PX);
 	for (size_t f = 0; f < c->n_flat; f++)
-		if (s->flat_drawn[f])
+		if (s->flat_drawn[f] && s->flat_label[f].placed)
 			write_label(out, &s->flat_label[f], "label-roof",
 				    flat_color(c->flat[f].roof, two), s->flat_text[f],
-				    96, FONT_PX);
+				    160, FONT_PX);
 	for (size_t i = 0; i < s->r->n_summed; i++) {
 		const struct region_draw *d = &s->reg[i];
 		if (!d->on_chart)
 			continue;
 		snprintf(num, sizeof num, "%zu", i + 1);
+		if (d->offscale) { /* at the edge: say where it really is */
+			char text[LABEL_CHARS * 4 + 48], v[32];
+			snprintf(text, sizeof text, "%s \xe2\x86\x92 AI %s",
+				 d->numbered ? num : s->r->rows[i].region,
+				 rl_chart_num(v, sizeof v, s->r->rows[i].ai));
+			write_label(out, &d->label, "label-region", "#000", text,
+				    LABEL_CHARS + 16, FONT_PX);
+			continue;
+		}
 		write_label(out, &d->label, "label-region", "#000",
 			    d->numbered ? num : s->r->rows[i].region, LABEL_CHARS,
 			    FONT_PX);

@@ -13,31 +13,18 @@ static const char *const levels[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
 static const char *const ceiling_kinds[] = {"add-only", "scalar",
 					    "single-chain"};
 
-/* Lower is better: exactly T, then the largest below, then the smallest
- * above. */
-static unsigned long thread_rank(unsigned have, unsigned want)
-{
-	if (have == want)
-		return 0;
-	if (have < want)
-		return 1 + (unsigned long)(want - have);
-	return 1000000UL + (unsigned long)(have - want);
-}
-
+/* Only roofs measured with exactly the chart's thread count t are drawn:
+ * one chart never mixes a 1-thread DRAM roof with a 2-thread L3 one. */
 static const struct rl_bw_roof *pick_bw(const struct rl_machine *m,
 					const char *level, unsigned t)
 {
-	const struct rl_bw_roof *best = NULL;
 	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
 		const struct rl_bw_roof *b = &m->bw[i];
-		if (strcmp(b->level, level) != 0 ||
-		    (b->moved_gbs <= 0 && b->stream_gbs <= 0))
-			continue;
-		if (!best || thread_rank(b->threads, t) <
-				     thread_rank(best->threads, t))
-			best = b;
+		if (b->threads == t && strcmp(b->level, level) == 0 &&
+		    (b->moved_gbs > 0 || b->stream_gbs > 0))
+			return b;
 	}
-	return best;
+	return NULL;
 }
 
 static const struct rl_compute_roof *
@@ -47,16 +34,10 @@ pick_compute(const struct rl_machine *m, const char *prec, const char *kind,
 	const struct rl_compute_roof *best = NULL;
 	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
 		const struct rl_compute_roof *c = &m->compute[i];
-		if (strcmp(c->precision, prec) != 0 ||
+		if (c->threads != t || strcmp(c->precision, prec) != 0 ||
 		    strcmp(c->kind, kind) != 0 || !(c->gflops > 0))
 			continue;
-		if (!best) {
-			best = c;
-			continue;
-		}
-		unsigned long rc = thread_rank(c->threads, t);
-		unsigned long rb = thread_rank(best->threads, t);
-		if (rc < rb || (rc == rb && c->gflops > best->gflops))
+		if (!best || c->gflops > best->gflops)
 			best = c;
 	}
 	return best;
@@ -103,7 +84,7 @@ static void add_flats(struct rl_chart *c, const struct rl_machine *m,
 		np++;
 	memmove(&c->flat[np + 1], &c->flat[np],
 		(c->n_flat - np) * sizeof c->flat[0]);
-	c->flat[np] = (struct rl_chart_flat){peak, 1};
+	c->flat[np] = (struct rl_chart_flat){peak, 1, -1};
 	c->n_flat++;
 	if (peak->gflops > c->peak_max_gflops)
 		c->peak_max_gflops = peak->gflops;
@@ -114,15 +95,16 @@ static void add_flats(struct rl_chart *c, const struct rl_machine *m,
 			pick_compute(m, prec, ceiling_kinds[k], c->threads);
 		if (ce && ce->gflops < 0.98 * peak->gflops &&
 		    c->n_flat < RL_CHART_MAX_FLAT)
-			c->flat[c->n_flat++] = (struct rl_chart_flat){ce, 0};
+			c->flat[c->n_flat++] = (struct rl_chart_flat){ce, 0, -1};
 	}
 }
 
 /* A ceiling a row is held against or its diagnosis names, once. */
 static void add_named(struct rl_chart *c, const struct rl_compute_roof *r)
 {
-	if (!r || !(r->gflops > 0) || c->n_flat >= RL_CHART_MAX_FLAT)
-		return;
+	if (!r || !(r->gflops > 0) || c->n_flat >= RL_CHART_MAX_FLAT ||
+	    r->threads != c->threads)
+		return; /* another count's ceiling: the point's own segment */
 	for (size_t i = 0; i < c->n_flat; i++)
 		if (c->flat[i].roof == r ||
 		    (strcmp(c->flat[i].roof->name, r->name) == 0 &&
@@ -130,7 +112,7 @@ static void add_named(struct rl_chart *c, const struct rl_compute_roof *r)
 		     strcmp(c->flat[i].roof->precision, r->precision) == 0 &&
 		     c->flat[i].roof->threads == r->threads))
 			return;
-	c->flat[c->n_flat++] = (struct rl_chart_flat){r, 0};
+	c->flat[c->n_flat++] = (struct rl_chart_flat){r, 0, -1};
 }
 
 const struct rl_compute_roof *rl_chart_peak_for(const struct rl_chart *c,
@@ -179,9 +161,10 @@ static void range_finish(struct range *r, double def_lo, double def_hi,
 		*lo = *hi - RL_CHART_MAX_DECADES;
 }
 
-/* The thread count whose roofs the chart draws: the one most regions ran
- * with (fewer threads on a tie), so that a single-threaded kernel is not
- * drawn under all-core roofs because one other region was parallel. */
+/* The thread count whose roofs the chart draws: the roof count most
+ * regions were held against (fewer threads on a tie), so that a
+ * single-threaded kernel is not drawn under all-core roofs because one
+ * other region was parallel. */
 static unsigned chart_threads(const struct rl_report *r)
 {
 	/* the distinct thread counts are few: count each once */
@@ -194,8 +177,13 @@ static unsigned chart_threads(const struct rl_report *r)
 	size_t best_n = 0;
 
 	for (size_t i = 0; i < r->n_summed; i++) {
-		unsigned t = r->rows[i].n_threads ? r->rows[i].n_threads : 1;
+		const struct rl_region_row *row = &r->rows[i];
+		unsigned t = row->roof_threads;
 		size_t k = 0;
+		if (!t && r->machine)
+			t = rl_roof_threads(r->machine, row->n_threads);
+		if (!t)
+			t = row->n_threads ? row->n_threads : 1;
 		while (k < n_seen && seen[k].t != t)
 			k++;
 		if (k == n_seen) {
@@ -275,6 +263,15 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 				add_named(c, row->best_peak); /* ISA advice */
 		}
 	}
+	/* two ceilings of the same value are one line with both names */
+	for (size_t f = 0; f < c->n_flat; f++)
+		for (size_t g = 0; g < f && c->flat[f].merged_into < 0; g++)
+			if (c->flat[g].merged_into < 0 &&
+			    strcmp(c->flat[g].roof->precision,
+				   c->flat[f].roof->precision) == 0 &&
+			    fabs(c->flat[f].roof->gflops /
+					 c->flat[g].roof->gflops - 1) < 0.005)
+				c->flat[f].merged_into = (int)g;
 	for (size_t i = 0; i < r->n_summed; i++)
 		c->n_checks += r->rows[i].check != NULL &&
 			       rl_chart_has_counted(&r->rows[i]);
@@ -283,26 +280,39 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 			  : c->n_flat ? c->flat[0].roof->threads : 0;
 
 	struct range x = {INFINITY, -INFINITY}, y = {INFINITY, -INFINITY};
-	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
-		if (rl_chart_has_counted(row)) {
-			range_add(&x, row->ai);
-			range_add(&y, row->gflops);
-		}
-		if (rl_chart_has_declared(row)) {
-			range_add(&x, row->ai_expected);
-			range_add(&y, row->gflops_expected);
-		}
-	}
+	double ridge_max = 0, x_cap = INFINITY;
 	for (size_t f = 0; f < c->n_flat; f++) {
 		range_add(&y, c->flat[f].roof->gflops);
 		if (!c->flat[f].is_peak)
 			continue;
-		for (size_t s = 0; s < c->n_slope; s++)
-			range_add(&x, c->flat[f].roof->gflops / c->slope[s].gbs);
+		for (size_t s = 0; s < c->n_slope; s++) {
+			double ridge = c->flat[f].roof->gflops / c->slope[s].gbs;
+			range_add(&x, ridge);
+			if (ridge > ridge_max && isfinite(ridge))
+				ridge_max = ridge;
+		}
+	}
+	/* points far right of every ridge do not stretch the axis */
+	if (ridge_max > 0)
+		x_cap = ridge_max * pow(10, RL_CHART_X_BEYOND);
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		if (rl_chart_has_counted(row)) {
+			range_add(&x, fmin(row->ai, x_cap));
+			range_add(&y, row->gflops);
+		}
+		if (rl_chart_has_declared(row)) {
+			range_add(&x, fmin(row->ai_expected, x_cap));
+			range_add(&y, row->gflops_expected);
+		}
 	}
 	range_finish(&x, -2, 2, &c->x_lo, &c->x_hi);
 	range_finish(&y, -1, 3, &c->y_lo, &c->y_hi);
+}
+
+int rl_chart_offscale(const struct rl_chart *c, double ai)
+{
+	return ai > 0 && log10(ai) > c->x_hi;
 }
 
 double rl_chart_px_x(const struct rl_chart *c, double ai)

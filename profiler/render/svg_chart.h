@@ -3,11 +3,12 @@
  * text plot: which roofs are shown, the axis ranges, and the mapping from
  * (arithmetic intensity, GFLOP/s) to pixels.
  *
- * Roofs shown (rl_chart_layout): T = the largest n_threads of the summed
- * rows (at least 1). For each memory level (L1, L2, L3, DRAM) the bandwidth
- * roof of the model measured with T threads, else the largest thread count
- * below T, else the smallest above; the same rule per precision and kind
- * for the compute roofs. Per precision shown (f64 for f64, mixed and
+ * Roofs shown (rl_chart_layout): T = the roof thread count most placed
+ * rows were held against (row->roof_threads, chosen by the analysis;
+ * rows not placed count with rl_roof_threads of their n_threads), fewer
+ * on a tie. Only roofs measured with exactly T threads are drawn: a level
+ * with no roof for T is not drawn, never borrowed from another count.
+ * Per precision shown (f64 for f64, mixed and
  * unknown rows; f32 for f32 and mixed rows; rows without a point do
  * not count): the best "peak" roof and, under it, the best "add-only",
  * "scalar" and "single-chain" ceilings (with both precisions shown, the
@@ -23,7 +24,14 @@
  *   y_px = top  + plot_h * (y_hi - log10(gflops)) / (y_hi - y_lo)
  * with x_lo/x_hi/y_lo/y_hi the log10 of the axis ends, chosen so every
  * point, ridge and compute roof lies inside with at least 0.15 decade of
- * room, at least two decades, at most RL_CHART_MAX_DECADES.
+ * room, at least two decades, at most RL_CHART_MAX_DECADES. The x axis
+ * ends RL_CHART_X_BEYOND decades past the highest ridge: a point of higher
+ * intensity (a cache-resident kernel at AI 10^5) is drawn at the right
+ * edge with its value (rl_chart_offscale) instead of squeezing the rest.
+ *
+ * Each point is drawn with the roof its row was held against (the
+ * analysis' roof_gbs / roof_gflops at the point's intensity), a short
+ * segment in the point's colour: a point at 100 % of its roof sits on it.
  *
  * Everything here points into the report and its machine model.
  */
@@ -50,7 +58,12 @@ struct rl_chart_slope {
 struct rl_chart_flat {
 	const struct rl_compute_roof *roof;
 	int is_peak;              /* 1: the peak of its precision */
+	int merged_into;          /* -1, or the index of the drawn flat of
+				     the same value (within 0.5 %) whose line
+				     and label this one shares */
 };
+
+#define RL_CHART_X_BEYOND 2  /* decades past the highest ridge */
 
 struct rl_chart {
 	double left, top, plot_w, plot_h;
@@ -82,6 +95,8 @@ double rl_chart_px_y(const struct rl_chart *c, double gflops);
 
 /* Whether a row has a counted point / a declared point on log axes. */
 int rl_chart_has_counted(const struct rl_region_row *row);
+/* 1 when the row's point lies right of the x axis (drawn at the edge). */
+int rl_chart_offscale(const struct rl_chart *c, double ai);
 int rl_chart_has_declared(const struct rl_region_row *row);
 
 /* The compute roof a row is drawn against (its precision's peak), or

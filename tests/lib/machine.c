@@ -143,7 +143,7 @@ void rl_test_machine_charts(struct rl_machine *m)
 	charts_compute(m, "avx512-fma", "peak", "f64", 1, 100);
 	charts_compute(m, "avx512-add", "add-only", "f64", 2, 100);
 	charts_compute(m, "scalar", "scalar", "f64", 2, 25);
-	charts_compute(m, "scalar", "single-chain", "f64", 1, 3.4);
+	charts_compute(m, "scalar", "single-chain", "f64", 2, 3.4);
 	charts_compute(m, "avx512-fma", "peak", "f32", 2, 400);
 	charts_compute(m, "scalar", "scalar", "f32", 2, 25);
 }
