@@ -92,21 +92,28 @@ Test(analysis, sums_threads_and_takes_the_longest_time)
 			 "has no read-only or fill points: rlprof probe "
 			 "--force); ceiling: the best peak (flops by width not "
 			 "counted)");
+	/* no flops: held against the bandwidth roof (data movement) */
 	cr_assert_str_eq(rep.rows[1].method,
 			 "flops: perf fp_arith_inst_retired 256b x4, "
 			 "per-thread; bytes: perf offcore dram x64, "
-			 "per-thread");
+			 "per-thread; roofs: no flops: the bytes moved per "
+			 "second against each level's bandwidth for the "
+			 "region's read/write mix; the level nearest its roof "
+			 "binds");
 	cr_assert_not_null(t->diagnosis);
 
-	/* no flops at all: AI 0, the roofline does not apply */
+	/* no flops at all: AI 0, no roofline, but a bandwidth roof: its
+	 * GB/s against the DRAM roof for its mix (data movement) */
 	cr_assert_float_eq(rep.rows[1].ai, 0, EPS);
 	cr_assert(isnan(rep.rows[1].flops_expected));
 	cr_assert_null(rep.rows[1].precision);
-	cr_assert_eq(rep.rows[1].bound, RL_BOUND_UNKNOWN);
-	cr_assert_eq(rep.rows[1].basis, RL_BASIS_NONE);
-	cr_assert_null(rep.rows[1].bound_roof);
+	cr_assert_eq(rep.rows[1].bound, RL_BOUND_MEMORY);
+	cr_assert_eq(rep.rows[1].basis, RL_BASIS_COUNTED);
+	cr_assert(rep.rows[1].data_movement);
+	cr_assert_str_eq(rep.rows[1].bound_roof, "DRAM");
 	cr_assert(isnan(rep.rows[1].roof_gflops));
-	cr_assert(isnan(rep.rows[1].roof_pct));
+	cr_assert_float_eq(rep.rows[1].roof_pct,
+			   rep.rows[1].gbs / rep.rows[1].roof_gbs * 100, 1e-9);
 
 	/* per-thread rows, grouped by summed row (triad's two threads,
 	 * then init's one): one thread each, 1-thread roofs (DRAM 30) */
@@ -396,8 +403,18 @@ Test(analysis, roofs_of_the_nearest_thread_count)
 	cr_assert_float_eq(rep.rows[1].roof_gflops, 1, EPS);
 	rl_report_release(&rep);
 
-	m->cores = 2; /* more threads than cores: the 2-core roofs */
+	/* more threads than cores, no 2-thread peak: the roofs are all of
+	 * one count, the nearest with a DRAM roof and a peak (1 thread),
+	 * never the 2-thread DRAM roof beside the 1-thread peak */
+	m->cores = 2;
 	build(procs, 3, m, &rep);
+	cr_assert_eq(rep.rows[0].roof_threads, 1);
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 1, EPS);
+	rl_report_release(&rep);
+
+	add_compute(m, "avx2-fma", "peak", "f64", 2, 200);
+	build(procs, 3, m, &rep); /* now the 2-core roofs */
+	cr_assert_eq(rep.rows[0].roof_threads, 2);
 	cr_assert_float_eq(rep.rows[0].roof_gflops, 2, EPS);
 	rl_report_release(&rep);
 	free(m);

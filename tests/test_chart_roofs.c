@@ -229,3 +229,103 @@ Test(chart_roofs, equal_ceilings_are_one_labelled_line, .timeout = 60)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* copy and fill move data and do no flops: a % of their bandwidth roof
+ * in the table, JSON and CSV, and rlprof check --min-roof-pct 0 holds on
+ * every region. */
+Test(data_movement, copy_and_fill_against_their_bandwidth_roof,
+     .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char json[512], csvp[512];
+	const char *to_json[] = {E2E_RLPROF, "report", CHART_DIR, "--model",
+				 CHART_DIR "/machine.json", "-f", "json", "-o",
+				 json, NULL};
+	const char *to_csv[] = {E2E_RLPROF, "report", CHART_DIR, "--model",
+				CHART_DIR "/machine.json", "-f", "csv", "-o",
+				csvp, NULL};
+	const char *check[] = {E2E_RLPROF, "check", json, "--min-roof-pct",
+			       "0", NULL};
+	const char *table[] = {E2E_RLPROF, "report", CHART_DIR, "--model",
+			       CHART_DIR "/machine.json", NULL};
+	struct e2e_result r;
+	char *text;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(json, sizeof json, "%s/report.json", dir);
+	snprintf(csvp, sizeof csvp, "%s/report.csv", dir);
+	r = e2e_run(to_json);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	e2e_free(&r);
+	r = e2e_run(check);
+	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+	e2e_free(&r);
+
+	/* copy: 1.6 GB in 50 ms = 32 GB/s, half read, half written: the
+	 * DRAM roof for 50 % write lies between read 45 and fill 30 */
+	text = e2e_slurp(json);
+	const char *copy = strstr(text, "\"region\":\"copy\"");
+	cr_assert_not_null(copy, "%s", text);
+	cr_expect_not_null(strstr(copy, "\"data_movement\":true"));
+	cr_expect_not_null(strstr(copy, "\"roof\":\"DRAM 50% write\""), "%s",
+			   copy);
+	free(text);
+	r = e2e_run(to_csv);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	e2e_free(&r);
+	text = e2e_slurp(csvp);
+	cr_expect_not_null(strstr(text, "\nfill,,1,0.03,0,"), "%s", text);
+	cr_expect_null(strstr(text, "no floating-point work counted"), "%s",
+		       text);
+	free(text);
+	r = e2e_run(table);
+	cr_expect_not_null(strstr(r.out, "copy: data movement (no flops) at "),
+			   "%s", r.out);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* At 100 columns (COLUMNS=100) the table and its backend, note and
+ * method lines fit without wrapping; --verbose prints those lines whole. */
+Test(table_width, fits_100_columns, .timeout = 60)
+{
+	const char *argv[] = {E2E_RLPROF, "report", CHART_DIR, "--model",
+			      CHART_DIR "/machine.json", NULL, NULL};
+	const char *env[] = {"COLUMNS=100", NULL};
+	struct e2e_result r;
+	size_t longest = 0;
+
+	e2e_need(E2E_RLPROF);
+	r = e2e_run_in(NULL, argv, env);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	for (const char *p = r.out; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p), cols = 0;
+		/* the diagnosis lines ("name: advice") are prose, not the
+		 * table: every other line counts */
+		int diag = strncmp(p, "region", 6) != 0 && memchr(p, ':', n) &&
+			   strncmp(p, "backend:", 8) != 0 &&
+			   strncmp(p, "note:", 5) != 0 &&
+			   strncmp(p, "method:", 7) != 0 &&
+			   strncmp(p, "machine:", 8) != 0 &&
+			   strncmp(p, "command:", 8) != 0;
+		for (size_t i = 0; i < n; i++)
+			cols += ((unsigned char)p[i] & 0xc0) != 0x80;
+		if (!diag && cols > longest)
+			longest = cols;
+		cr_expect(diag || cols <= 100, "a line of %zu columns:\n%.*s",
+			  cols, (int)n, p);
+		p = e ? e + 1 : p + n;
+	}
+	cr_expect_gt(longest, 60, "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "fitted to 100 columns"), "%s", r.out);
+	e2e_free(&r);
+
+	/* --verbose: the method line whole */
+	argv[5] = "--verbose";
+	r = e2e_run_in(NULL, argv, env);
+	cr_expect_not_null(strstr(r.out, "the level nearest its roof binds"),
+			   "%s", r.out);
+	e2e_free(&r);
+}

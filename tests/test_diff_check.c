@@ -211,7 +211,7 @@ Test(check_cmd, all_hold_exits_0, .timeout = 30)
 	cr_expect_str_empty(r.out);
 	e2e_free(&r);
 	/* within 30%: triad (+25%) and dgemm (+2%) hold; init is gone */
-	r = rl("check", REPORTS "slow", "-r", "30%", "-b", REPORTS "base", "-R", "setup", NULL);
+	r = rl("check", REPORTS "slow", "-r", "30%", "-B", REPORTS "base", "-R", "setup", NULL);
 	cr_expect_eq(r.status, 1, "init is gone: %s", r.out);
 	cr_expect_eq(count_lines(r.out, "fail: "), 1, "%s", r.out);
 	e2e_free(&r);
@@ -258,7 +258,7 @@ Test(check_cmd, bad_input_exits_2, .timeout = 30)
 	cr_expect_eq(r.status, 2);
 	cr_expect(strstr(r.err, "go together") != NULL, "%s", r.err);
 	e2e_free(&r);
-	r = rl("check", REPORTS "base", "-r", "10", "-b", REPORTS "missing", NULL, NULL);
+	r = rl("check", REPORTS "base", "-r", "10", "-B", REPORTS "missing", NULL, NULL);
 	cr_expect_eq(r.status, 2);
 	cr_expect(strstr(r.err, "baseline: ") != NULL, "%s", r.err);
 	e2e_free(&r);

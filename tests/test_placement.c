@@ -438,7 +438,7 @@ static char *render_to_text(const char *format, const struct rl_report *rep)
 	char *text = NULL, err[128];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	struct rl_render_options opt = {0, 0, 0};
+	struct rl_render_options opt = {0};
 
 	cr_assert_not_null(f);
 	cr_assert_eq(rl_renderer_find(format)->render(f, rep, &opt, err,
@@ -477,7 +477,7 @@ Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
 	free(html);
 	rep.n_summed = 1;
 	{
-		struct rl_render_options opt = {1, 0, 0};
+		struct rl_render_options opt = {.plot = 1};
 		char *text = NULL, err[128];
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);

@@ -16,7 +16,7 @@ static json_t *render(const char *file, int with_machine)
 				     .backend_reason = (char *)"no PMU: \"time\" chosen",
 				     .command = (char *)"./kern <1>",
 				     .exit_status = 3};
-	struct rl_render_options opt = {0, 0, 0};
+	struct rl_render_options opt = {0};
 	struct rl_machine m;
 	json_error_t je;
 	json_t *doc;
@@ -99,7 +99,10 @@ Test(render_json, regions_with_threads_and_figures)
 	t = json_array_get(regs, 1);
 	cr_assert_null(json_object_get(t, "flops_expected"));
 	cr_assert_null(json_object_get(t, "ai_expected"));
-	cr_assert_null(json_object_get(t, "roof_pct"));
+	/* no flops: % of its bandwidth roof, 32 of 30 GB/s */
+	cr_assert_float_eq(json_number_value(at(t, "roof_pct")), 32.0 / 30 * 100,
+			   1e-6);
+	cr_assert(json_is_true(json_object_get(t, "data_movement")));
 	json_decref(doc);
 }
 
@@ -134,7 +137,7 @@ Test(render_json, invalid_utf8_is_replaced_not_dropped)
 	struct rl_run_results run = {.backend_requested = (char *)"auto",
 				     .command = (char *)"./kern \xff<1>",
 				     .exit_status = 0};
-	struct rl_render_options opt = {0, 0, 0};
+	struct rl_render_options opt = {0};
 	struct rl_machine m;
 	json_error_t je;
 	json_t *doc;

@@ -15,7 +15,7 @@ static char *render(const char *file, int with_machine, int per_thread)
 				     .backend_reason = (char *)"auto: no hardware PMU",
 				     .command = (char *)"./app 1",
 				     .exit_status = 0};
-	struct rl_render_options opt = {0, 0, per_thread};
+	struct rl_render_options opt = {.per_thread = per_thread};
 	struct rl_machine m;
 
 	/* a 1-thread peak too: a row is held against the roofs of one
@@ -40,13 +40,18 @@ Test(render_table, counted_rows_with_the_binding_roof)
 			    "GB  0.083    0.083     2.67  32.0    66.7  memory "
 			    "DRAM triad*\n"),
 		  "%s", t);
+	/* no flops: GB/s against the bandwidth roof (32 of 30 GB/s) */
 	cr_assert(strstr(t, "\ninit, setup    1      1  500 ms       0     16.0 "
-			    "GB      0        -        0  32.0       -  -\n"),
+			    "GB      0        -        0  32.0     107  memory "
+			    "DRAM triad*\n"),
 		  "%s", t);
 	cr_assert_null(strstr(t, "tid 100"), "%s", t);
 	cr_assert(strstr(t, "\nmethod: flops: perf fp_arith_inst_retired 256b "
 			    "x4, per-thread; bytes: perf offcore dram x64, "
-			    "per-thread [init, setup]\n"),
+			    "per-thread; roofs: no flops: the bytes moved per "
+			    "second against each level's bandwidth for the "
+			    "region's read/write mix; the level nearest its "
+			    "roof binds [init, setup]\n"),
 		  "%s", t);
 	cr_assert(strstr(t, "* binding roof: "), "%s", t);
 	cr_assert(strstr(t, "\nwarning: region 'solve' was still open at exit "
@@ -223,7 +228,7 @@ Test(render_table, many_warnings_are_counted_past_a_screenful)
 	char path[] = "/tmp/rlprof-test-warn-XXXXXX", *text, want[96];
 	struct rl_run_results run = {.backend_requested = (char *)"auto",
 				     .exit_status = 0};
-	struct rl_render_options opt = {0, 0, 0};
+	struct rl_render_options opt = {0};
 	FILE *f = results_file(path);
 	size_t n = 0;
 
@@ -267,7 +272,7 @@ Test(render_table, count_with_header_names_the_counted_build_and_ceiling)
 		.timed_isa = (char *)"avx2",
 		.timed_isa_source = (char *)"the code of 'app': 256-bit",
 		.timed_no_fma = true};
-	struct rl_render_options opt = {0, 0, 0};
+	struct rl_render_options opt = {0};
 	struct rl_machine m;
 	json_t *doc, *cw;
 	char *t;

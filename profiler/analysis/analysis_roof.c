@@ -155,6 +155,77 @@ static const char *count_with_note(const struct rl_region_row *row,
 	       "build; its FMA use not counted: the optimistic bound)";
 }
 
+/* A region that moves data and does no flops (copy, fill): held against
+ * the bandwidth roof of each level it moved bytes through, for its own
+ * read/write mix; the level nearest its roof (the highest % of it)
+ * binds. Declared figures only: declared bytes over the time against
+ * the DRAM STREAM roof. */
+static int place_data_movement(struct rl_report *rep,
+			       struct rl_region_row *row,
+			       const struct rl_bw_roof *dram, unsigned threads)
+{
+	const struct rl_machine *m = rep->machine;
+	char label[96];
+	double best = NAN;
+
+	if (!rl_known(row->time_s) || !(row->time_s > 0))
+		return 0;
+	if (rl_known(row->flops)) {
+		for (int l = 0; l < RL_LEVELS; l++) {
+			const struct rl_bw_roof *b;
+			struct rl_mix mx;
+			double pct;
+			if (!rl_known(row->level_bytes[l]) ||
+			    !(row->level_bytes[l] > 0))
+				continue;
+			b = find_bw(m, level_names[l], threads);
+			if (!b || !(b->moved_gbs > 0))
+				continue;
+			rl_mix_roof(b, row->write_frac[l], &mx);
+			if (!(mx.gbs > 0))
+				continue;
+			pct = row->level_bytes[l] / row->time_s * 1e-9 /
+			      mx.gbs * 100;
+			if (rl_known(best) && pct <= best)
+				continue;
+			best = pct;
+			row->bound_roof = b->level;
+			rl_mix_label(label, sizeof label, b->level, &mx);
+			if (!(row->roof_label = intern(rep, label)))
+				return RL_ENOMEM;
+			row->roof_gbs = mx.gbs;
+			row->roof_bw = b;
+			row->mix_clamped = mx.clamped != 0;
+		}
+		if (!rl_known(best))
+			return 0;
+		row->basis = RL_BASIS_COUNTED;
+	} else {
+		if (!rl_known(row->bytes_expected) ||
+		    !(row->bytes_expected > 0) || !(dram->stream_gbs > 0))
+			return 0;
+		best = row->bytes_expected / row->time_s * 1e-9 /
+		       dram->stream_gbs * 100;
+		row->basis = RL_BASIS_DECLARED;
+		row->bound_roof = dram->level;
+		snprintf(label, sizeof label, "%s triad", dram->level);
+		if (!(row->roof_label = intern(rep, label)))
+			return RL_ENOMEM;
+		row->roof_gbs = dram->stream_gbs;
+		row->roof_bw = dram;
+	}
+	row->data_movement = true;
+	row->bound = RL_BOUND_MEMORY;
+	row->roof_threads = threads;
+	/* Valgrind's time says nothing of a hardware roof */
+	row->roof_pct = !row->simulated || row->time_native ? best : NAN;
+	row->place_note = intern(rep, "roofs: no flops: the bytes moved per "
+				      "second against each level's bandwidth "
+				      "for the region's read/write mix; the "
+				      "level nearest its roof binds");
+	return row->place_note ? 0 : RL_ENOMEM;
+}
+
 int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 {
 	const struct rl_machine *m = rep->machine;
@@ -187,12 +258,12 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 	row->best_peak = peak;
 	row->roof_threads = threads;
 
-	/* No floating-point work: the roofline says nothing (diagnosis
-	 * tells); neither counted nor declared zero flops get a bound. */
+	/* No floating-point work: no roofline, but a bandwidth roof (copy,
+	 * fill: % of the roof for their read/write mix) */
 	if ((rl_known(row->flops) && row->flops <= 0) ||
 	    (!rl_known(row->flops) && rl_known(row->flops_expected) &&
 	     row->flops_expected <= 0))
-		return 0;
+		return place_data_movement(rep, row, dram, threads);
 	if (rl_known(row->flops) && rl_known(row->dram_bytes) &&
 	    rl_known(row->gflops)) {
 		struct rl_ceiling ce;

@@ -30,22 +30,52 @@ static bool same_str(const char *x, const char *y)
 	return strcmp(x, y) == 0;
 }
 
+void rl_compare_time(const struct rl_report_region *a,
+		     const struct rl_report_region *b, double thr,
+		     struct rl_time_cmp *out)
+{
+	bool ra = a->runs > 1 && !isnan(a->time_min_s),
+	     rb = b->runs > 1 && !isnan(b->time_min_s);
+
+	memset(out, 0, sizeof *out);
+	out->a_s = ra && rb ? a->time_min_s : ra ? a->time_median_s : a->time_s;
+	out->b_s = ra && rb ? b->time_min_s : rb ? b->time_median_s : b->time_s;
+	out->change_pct = rl_rel_change_pct(out->a_s, out->b_s);
+	out->noise_pct = NAN;
+	if (ra && !isnan(a->spread_pct))
+		out->noise_pct = a->spread_pct;
+	if (rb && !isnan(b->spread_pct) &&
+	    (isnan(out->noise_pct) || b->spread_pct > out->noise_pct))
+		out->noise_pct = b->spread_pct;
+	out->verdict = classify(out->change_pct, thr, false);
+	if (out->verdict != RL_CHANGE_NONE && !isnan(out->noise_pct) &&
+	    fabs(out->change_pct) <= out->noise_pct)
+		out->verdict = RL_CHANGE_NONE; /* within the runs' noise */
+	out->noisy = out->verdict == RL_CHANGE_NONE &&
+		     !isnan(out->noise_pct) && out->noise_pct > thr;
+}
+
 static void compare_row(struct rl_diff_row *r, double thr)
 {
+	struct rl_time_cmp tc;
+
 	const struct rl_report_region *a = r->a, *b = r->b;
 
 	r->time_pct = r->gflops_pct = r->ai_pct = r->roof_pct_delta = NAN;
+	r->noise_pct = NAN;
 	if (!a || !b) {
 		r->presence = a ? RL_ONLY_A : RL_ONLY_B;
 		r->verdict = a ? "gone" : "new";
 		return;
 	}
-	r->time_pct = rl_rel_change_pct(a->time_s, b->time_s);
+	rl_compare_time(a, b, thr, &tc);
+	r->time_pct = tc.change_pct;
+	r->noise_pct = tc.noise_pct;
 	r->gflops_pct = rl_rel_change_pct(a->gflops, b->gflops);
 	r->ai_pct = rl_rel_change_pct(a->ai, b->ai);
 	if (!isnan(a->roof_pct) && !isnan(b->roof_pct))
 		r->roof_pct_delta = b->roof_pct - a->roof_pct;
-	r->time = classify(r->time_pct, thr, false);
+	r->time = tc.verdict;
 	r->gflops = classify(r->gflops_pct, thr, true);
 	/* AI is neither better nor worse: a change is a change */
 	r->ai = classify(r->ai_pct, thr, true);
@@ -56,6 +86,7 @@ static void compare_row(struct rl_diff_row *r, double thr)
 	r->verdict = isnan(r->time_pct)		    ? "-"
 		     : r->time == RL_CHANGE_WORSE  ? "slower"
 		     : r->time == RL_CHANGE_BETTER ? "faster"
+		     : tc.noisy			   ? "noisy"
 						   : "same";
 }
 

@@ -38,8 +38,9 @@ struct rl_diff_row {
 	double roof_pct_delta;                /* B - A in points, NAN */
 	enum rl_change time, gflops, ai, roof;
 	bool roof_changed;   /* the binding roof is another one */
-	const char *verdict; /* "slower", "faster", "same", "new", "gone",
-				"-" (time not comparable) */
+	const char *verdict; /* "slower", "faster", "same", "noisy", "new",
+				"gone", "-" (time not comparable) */
+	double noise_pct;    /* the runs' noise (rl_compare_time), NAN */
 };
 
 struct rl_diff {
@@ -48,6 +49,24 @@ struct rl_diff {
 	double threshold_pct;
 	size_t n_worse, n_better; /* regions slower / faster */
 };
+
+/* The time of one region in two reports, knowing their noise. With
+ * rlprof run --repeat on both sides the fastest runs are compared (on one
+ * side only: its median against the other's single time); noise_pct is
+ * the larger spread of the two ((slowest - fastest) / fastest x 100,
+ * NAN without repeats). A region is slower (or faster) only beyond both
+ * the threshold and the noise; noisy when the noise alone exceeds the
+ * threshold and the change stays within it. */
+struct rl_time_cmp {
+	double a_s, b_s;     /* the times compared */
+	double change_pct;   /* (b - a) / a x 100, NAN */
+	double noise_pct;    /* NAN without repeats */
+	enum rl_change verdict;
+	bool noisy;
+};
+void rl_compare_time(const struct rl_report_region *a,
+		     const struct rl_report_region *b, double threshold_pct,
+		     struct rl_time_cmp *out);
 
 /* (b - a) / a x 100; NAN when either is unknown or a is 0. */
 double rl_rel_change_pct(double a, double b);

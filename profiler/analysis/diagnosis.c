@@ -267,7 +267,20 @@ static void diagnose(FILE *o, const struct rl_region_row *row,
 {
 	char ai[32];
 	int flops = rl_known(row->flops), bytes = rl_known(row->dram_bytes);
-	if (flops && row->flops == 0) {
+	if (row->data_movement && rl_known(row->roof_pct)) {
+		char p[32];
+		fprintf(o, "data movement (no flops) at %s of the %s roof: ",
+			pct_text(p, sizeof p, row->roof_pct),
+			row->roof_label ? row->roof_label : "bandwidth");
+		fputs(row->roof_pct >= AT_ROOF_PCT
+			      ? "at the bandwidth limit: move fewer bytes "
+				"(fuse with the producer or consumer, smaller "
+				"types, non-temporal stores for data not read "
+				"again soon)"
+			      : "below the bandwidth roof: contiguous access, "
+				"larger blocks, more threads",
+		      o);
+	} else if (flops && row->flops == 0) {
 		fputs("no floating-point work counted: the roofline does not "
 		      "apply (integer or data-movement code)", o);
 	} else if (!flops && !bytes) {

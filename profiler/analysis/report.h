@@ -137,6 +137,15 @@ struct rl_region_row {
 	 * roof (NULL when the ceiling binds). */
 	unsigned roof_threads;
 	const struct rl_bw_roof *roof_bw;
+	/* no flops, bytes moved (copy, fill): roof_pct is the attained GB/s
+	 * of the binding level over its bandwidth roof for the row's
+	 * read/write mix (roof_gbs); roof_gflops stays unknown */
+	bool data_movement;
+	/* rlprof run --repeat N (report_repeat.c): the region's time in each
+	 * of the N timing runs that ran it, as fastest, median and spread
+	 * ((slowest - fastest) / fastest x 100); repeat_runs 0 without */
+	unsigned repeat_runs;
+	double time_min_s, time_median_s, time_spread_pct;
 };
 
 /* The one thread count of the roofs a row of `threads` threads is held
@@ -146,6 +155,13 @@ struct rl_region_row {
  * row is then taken at exactly that count: a level without a roof there
  * is not used, never borrowed from another count. */
 unsigned rl_roof_threads(const struct rl_machine *m, unsigned threads);
+
+/* rlprof run --repeat: fills repeat_runs, time_min_s, time_median_s and
+ * time_spread_pct of each summed row from its own time and those of the
+ * timing runs in out_dir/repeat/K/raw (K = 2..); nothing when there are
+ * none. A timing run that cannot be read is left out. Returns 0 or
+ * RL_ENOMEM. */
+int rl_report_repeat(struct rl_report *rep, const char *out_dir);
 
 #define RL_CHECK_PCT 105.0 /* a region above this % of its roof: finding */
 

@@ -70,6 +70,16 @@ static int read_region(const json_t *o, struct rl_report_region *r)
 	    str(o, "bound_roof", &r->bound_roof) ||
 	    str(o, "bound", &r->bound) || str(o, "basis", &r->basis))
 		return -1;
+	r->runs = 0;
+	r->time_min_s = r->time_median_s = r->spread_pct = NAN;
+	const json_t *rep = json_object_get(o, "repeat");
+	if (rep && json_is_object(rep) &&
+	    (num(rep, "runs", &r->runs) || num(rep, "time_min_s", &r->time_min_s) ||
+	     num(rep, "time_median_s", &r->time_median_s) ||
+	     num(rep, "spread_pct", &r->spread_pct)))
+		return -1;
+	if (isnan(r->runs))
+		r->runs = 0;
 	return 0;
 }
 

@@ -38,8 +38,13 @@ static void usage(FILE *out)
 	      "                       no region of the baseline takes more than\n"
 	      "                       PCT % more time in DIR, nor is missing\n"
 	      "                       from DIR (needs --baseline)\n"
-	      "  -b, --baseline BASE  the run to compare with (its output\n"
-	      "                       directory or report.json)\n"
+	      "  -B, --baseline BASE  the run to compare with (its output\n"
+	      "                       directory or report.json); with\n"
+	      "                       'rlprof run --repeat N' on either side,\n"
+	      "                       a region fails only beyond both PCT and\n"
+	      "                       the runs' noise (their spread), and one\n"
+	      "                       whose spread alone exceeds PCT is said\n"
+	      "                       'noisy', not failed\n"
 	      "  -R, --require-region NAME\n"
 	      "                       the report has a region NAME\n"
 	      "  -q, --quiet          say nothing when every check holds\n"
@@ -128,15 +133,35 @@ static void check_regression(struct check_state *st,
 				    "of the baseline is not in the report");
 			continue;
 		}
-		pct = rl_rel_change_pct(b->time_s, r->time_s);
-		if (!isnan(pct) && pct > max) {
-			fmt_s(ta, sizeof ta, b->time_s);
-			fmt_s(tb, sizeof tb, r->time_s);
-			snprintf(msg, sizeof msg,
-				 "takes %.1f%% more time than in the baseline "
-				 "(%s -> %s), over the maximum %g%%",
-				 pct, ta, tb, max);
+		struct rl_time_cmp tc;
+		rl_compare_time(b, r, max, &tc);
+		pct = tc.change_pct;
+		if (tc.verdict == RL_CHANGE_WORSE) {
+			fmt_s(ta, sizeof ta, tc.a_s);
+			fmt_s(tb, sizeof tb, tc.b_s);
+			if (!isnan(tc.noise_pct))
+				snprintf(msg, sizeof msg,
+					 "takes %.1f%% more time than in the "
+					 "baseline (fastest of the runs: %s -> "
+					 "%s), over the maximum %g%% and the "
+					 "runs' noise %.1f%%",
+					 pct, ta, tb, max, tc.noise_pct);
+			else
+				snprintf(msg, sizeof msg,
+					 "takes %.1f%% more time than in the "
+					 "baseline (%s -> %s), over the maximum "
+					 "%g%%",
+					 pct, ta, tb, max);
 			fail_region(st, b->region, msg);
+		} else if (tc.noisy) {
+			/* said, not failed: the gate cannot tell */
+			printf("noisy: region '");
+			rl_term_put(stdout, b->region);
+			printf("' varies by %.1f%% between its runs, more than "
+			       "the maximum %g%%: its %+.1f%% is not judged "
+			       "(rlprof run --repeat more, on a quieter "
+			       "machine)\n",
+			       tc.noise_pct, max, pct);
 		}
 	}
 }
@@ -146,7 +171,7 @@ int cmd_check(int argc, char **argv)
 	static const struct option opts[] = {
 		{"min-roof-pct", required_argument, NULL, 'm'},
 		{"max-regression", required_argument, NULL, 'r'},
-		{"baseline", required_argument, NULL, 'b'},
+		{"baseline", required_argument, NULL, 'B'},
 		{"require-region", required_argument, NULL, 'R'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
@@ -162,7 +187,7 @@ int cmd_check(int argc, char **argv)
 	int c, quiet = 0;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "m:r:b:R:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:r:B:R:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': {
 			char *eq = strrchr(optarg, '=');
@@ -198,7 +223,7 @@ int cmd_check(int argc, char **argv)
 				return RL_EXIT_USAGE;
 			}
 			break;
-		case 'b': baseline = optarg; break;
+		case 'B': baseline = optarg; break;
 		case 'R':
 			if (n_require == MAX_RULES) {
 				fprintf(stderr, "rlprof: more than %d "

@@ -35,6 +35,9 @@ static void usage(FILE *out)
 		"  -f, --format FORMAT  table (default), json, csv, svg or html\n"
 		"      --plot           table: add a small text roofline\n"
 		"      --per-thread     table: one row per thread under each region\n"
+		"  -v, --verbose        table: the backend, note and method lines in full\n"
+		"                       (on a terminal or with COLUMNS they are cut to\n"
+		"                       its width, and columns left out to fit)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"      --no-probe       never measure the machine: without a stored\n"
 		"                       or cached model the bounds are left empty\n"
@@ -67,6 +70,7 @@ int cmd_report(int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"verbose", no_argument, NULL, 'v'},
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
 		{"color", required_argument, NULL, OPT_COLOR},
 		{"model", required_argument, NULL, OPT_MODEL},
@@ -75,7 +79,7 @@ int cmd_report(int argc, char **argv)
 	};
 	const char *format = "table", *output = NULL, *color = "auto", *dir;
 	const char *model = NULL;
-	struct rl_render_options ro = {0, 0, 0};
+	struct rl_render_options ro = {0};
 	const struct rl_renderer *rd;
 	struct rl_run_results res;
 	struct rl_machine *m = NULL;
@@ -85,12 +89,13 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 
 	optind = 0; /* reset getopt: another command may have used it */
-	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
 		case OPT_PLOT: ro.plot = 1; break;
 		case OPT_PER_THREAD: ro.per_thread = 1; break;
+		case 'v': ro.verbose = 1; break;
 		case OPT_NO_PROBE: no_probe = 1; break;
 		case OPT_COLOR: color = optarg; break;
 		case OPT_MODEL: model = optarg; break;
@@ -168,6 +173,10 @@ build:
 		fprintf(stderr, "rlprof: %s\n", err);
 		goto out_m;
 	}
+	if (rl_report_repeat(&rep, dir)) /* rlprof run --repeat's runs */
+		fputs("rlprof: out of memory: the --repeat timing runs are left "
+		      "out\n", stderr);
+	ro.width = output ? 0 : rl_render_term_width();
 	ro.color = strcmp(color, "always") == 0 ||
 		   (strcmp(color, "auto") == 0 && !output &&
 		    isatty(fileno(stdout)) && !getenv("NO_COLOR"));

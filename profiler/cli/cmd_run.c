@@ -60,6 +60,12 @@ static void usage(FILE *out)
 		"                          is cached (the report then has no roofs)\n"
 		"      --plot              draw a small text roofline under the table\n"
 		"      --per-thread        show per-thread rows in the table\n"
+		"  -v, --verbose           the backend, note and method lines in full (on a\n"
+		"                          terminal or with COLUMNS they are cut to its width)\n"
+		"      --repeat N          time PROGRAM N times (N-1 more runs, backend\n"
+		"                          time, into DIR/repeat/K): per region the fastest,\n"
+		"                          the median and the spread, which 'rlprof diff'\n"
+		"                          and 'rlprof check' use to tell a change from noise\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"exit status: the program's own (128+N if it died of signal N; with sim,\n"
@@ -71,7 +77,7 @@ static void usage(FILE *out)
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
        OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
-       OPT_COMPAT, OPT_MPI_RANK_ONLY };
+       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -99,6 +105,8 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 		{"mpi-rank-only", no_argument, NULL, OPT_MPI_RANK_ONLY},
+		{"repeat", required_argument, NULL, OPT_REPEAT},
+		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -109,13 +117,15 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 	o->backend = "auto";
 	o->sim_timing = "native";
 	o->compat = "auto";
+	o->repeat = 1;
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+o:b:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:b:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->out_dir = optarg; break;
 		case 'b': o->backend = optarg; break;
 		case 'q': o->quiet = true; break;
+		case 'v': o->verbose = true; break;
 		case OPT_EVENTS: o->events = optarg; break;
 		case OPT_SIM_CACHES: o->sim_caches = optarg; break;
 		case OPT_SIM_BOUNDS: o->sim_bounds = optarg; break;
@@ -127,6 +137,15 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_PLOT: o->plot = true; break;
 		case OPT_PER_THREAD: o->per_thread = true; break;
 		case OPT_MPI_RANK_ONLY: o->mpi_rank_only = true; break;
+		case OPT_REPEAT: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || end == optarg || n < 1 || n > RL_RUN_MAX_REPEAT)
+				return usage_error("option '--repeat' takes a number of runs from 1 to 100, not '%s'",
+						   optarg);
+			o->repeat = (unsigned)n;
+			break;
+		}
 		case 'h': usage(stdout); return RL_EXIT_OK;
 		default: {
 			const char *arg = argv[optind - 1];
@@ -332,6 +351,7 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	rl_run_recover(run);
+	rl_run_repeat(run);
 	if (rl_run_recheck_dir(run, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		run->no_files = true;

@@ -58,6 +58,7 @@ static void usage(FILE *out)
 		"  RLPROF_CLOCK     monotonic: time regions without the TSC\n"
 		"  XDG_CACHE_HOME   where the machine model is cached (rlprof/ in it)\n"
 		"  NO_COLOR         no colours in the table\n"
+		"  COLUMNS          the width the table fits (else the terminal's)\n"
 		"\n"
 		"exit status: 0 ok, 1 failure, 2 usage error; 'rlprof run' returns the\n"
 		"program's own status (128+N if it died of signal N, 127 not found,\n"

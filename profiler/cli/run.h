@@ -24,6 +24,7 @@
 #include "model/results.h"
 
 #define RL_MAX_BACKENDS 16
+#define RL_RUN_MAX_REPEAT 100 /* --repeat N at most */
 
 struct rl_run_options {
 	const char *out_dir;     /* -o, default "rlprof-out" */
@@ -40,6 +41,8 @@ struct rl_run_options {
 				    none */
 	bool quiet, no_probe, plot, per_thread;
 	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
+	unsigned repeat;         /* --repeat N: timing runs, default 1 */
+	bool verbose;            /* --verbose: the table's long lines whole */
 	char **argv;             /* PROGRAM ARGS..., NULL-terminated */
 	int argc;
 };
@@ -121,6 +124,17 @@ int rl_run_recheck_dir(const struct rl_run *run, char *err, size_t errlen);
 
 /* run_spawn.c: starts the launch and waits; fills the outcome fields. */
 void rl_run_spawn_wait(struct rl_run *run);
+
+/* The launch of a native timing run of the program under the time
+ * backend, its results into raw_dir (run_prepare.c). */
+int rl_run_prepare_timing_launch(struct rl_run *run, struct rl_launch *l,
+				 const char *raw_dir, char *err, size_t errlen);
+
+/* run_repeat.c: --repeat N: after the profiling run, N-1 more timing runs
+ * (native, backend time) into DIR/repeat/K/raw, K = 2..N; the outcome
+ * fields stay the profiling run's. A run that fails is warned and left
+ * out. Without --repeat, removes an earlier run's DIR/repeat. */
+void rl_run_repeat(struct rl_run *run);
 
 /* run_native.c: the timing run (native_launch, native_dir) when
  * native_timing; fills the native_* fields and leaves the outcome fields

@@ -394,6 +394,18 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 	return 0;
 }
 
+int rl_run_prepare_timing_launch(struct rl_run *run, struct rl_launch *l,
+				 const char *raw_dir, char *err, size_t errlen)
+{
+	const struct rl_backend *timer = rl_backend_find("time");
+
+	if (!timer)
+		return rl_fail(err, errlen, RL_ENOTSUP,
+			       "this rlprof has no 'time' backend for timing "
+			       "runs");
+	return fill_launch(run, l, run->program, timer, raw_dir, err, errlen);
+}
+
 int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 {
 	const struct rl_backend *b = run->probes[run->chosen].backend;

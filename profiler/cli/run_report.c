@@ -319,9 +319,14 @@ int rl_run_report(struct rl_run *run)
 		fprintf(stderr, "rlprof: cannot build the report: %s\n", err);
 		goto out_res;
 	}
+	if (!run->no_files && rl_report_repeat(&rep, run->out_dir))
+		rl_run_warn("out of memory: the --repeat timing runs are left "
+			    "out of the report");
 	ropt.plot = run->opt.plot;
 	ropt.per_thread = run->opt.per_thread;
 	ropt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	ropt.width = rl_render_term_width();
+	ropt.verbose = run->opt.verbose;
 	table = rl_renderer_find("table");
 	if (table) {
 		err[0] = '\0';

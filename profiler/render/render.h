@@ -14,7 +14,18 @@ struct rl_render_options {
 	int plot;          /* table: draw a small text roofline (--plot) */
 	int color;         /* table: ANSI colour allowed */
 	int per_thread;    /* table: include per-thread rows */
+	unsigned width;    /* table: the terminal's columns; 0 unlimited (a
+			      file, a pipe). The table then fits it: columns
+			      dropped, names and roofs cut, never wrapped;
+			      the backend, note and method lines one short
+			      line each, unless verbose */
+	int verbose;       /* table: those lines in full (--verbose) */
 };
+
+/* The columns a table on stdout may take (rlprof run, rlprof report): the
+ * COLUMNS environment variable when set, else the terminal's width when
+ * stdout is one, else 0 (no limit). */
+unsigned rl_render_term_width(void);
 
 struct rl_renderer {
 	const char *format;    /* "table", "json", "csv", "svg", "html" */

@@ -82,7 +82,8 @@ static const struct col cols[] = {
 static void row_cells(const struct rl_diff_row *r, char cell[NCOL][CELL])
 {
 	static const struct rl_report_region none = {
-		NULL, NAN, NAN, NAN, NAN, NAN, NAN, NULL, NULL, NULL};
+		NULL, NAN, NAN, NAN, NAN, NAN, NAN, NULL, NULL, NULL,
+		0, NAN, NAN, NAN};
 	const struct rl_report_region *a = r->a ? r->a : &none;
 	const struct rl_report_region *b = r->b ? r->b : &none;
 	char roof[2 * CELL + 8];
@@ -202,12 +203,13 @@ static int render_json(FILE *out, const struct rl_diff *d,
 		const struct rl_diff_row *r = &d->rows[i];
 		json_array_append_new(
 			regions,
-			json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:o,s:o,"
-				  "s:o,s:o},s:b,s:s}",
+			json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:o,"
+				  "s:o,s:o,s:o},s:b,s:s}",
 				  "region", r->region, "presence",
 				  presence_word(r->presence), "a", jside(r->a),
 				  "b", jside(r->b), "time_change_pct",
-				  jnum(r->time_pct), "gflops_change_pct",
+				  jnum(r->time_pct), "noise_pct",
+				  jnum(r->noise_pct), "gflops_change_pct",
 				  jnum(r->gflops_pct), "ai_change_pct",
 				  jnum(r->ai_pct), "roof_pct_delta",
 				  jnum(r->roof_pct_delta), "flagged", "time",

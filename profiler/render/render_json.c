@@ -166,6 +166,19 @@ static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 	put_num(w, "roof_gbs", row->roof_gbs);
 	if (row->roof_threads)
 		rl_jw_field_u64(w, "roof_threads", 0, row->roof_threads);
+	if (row->data_movement) { /* no flops: roof_pct is of GB/s */
+		rl_jw_key(w, "data_movement", 0);
+		rl_jw_raw(w, "true");
+	}
+	if (row->repeat_runs > 1) { /* rlprof run --repeat */
+		rl_jw_key(w, "repeat", 0);
+		rl_jw_raw(w, "{");
+		rl_jw_field_u64(w, "runs", 1, row->repeat_runs);
+		put_num(w, "time_min_s", row->time_min_s);
+		put_num(w, "time_median_s", row->time_median_s);
+		put_num(w, "spread_pct", row->time_spread_pct);
+		rl_jw_raw(w, "}");
+	}
 	put_levels(w, "write_share", row->write_frac);
 	put_str(w, "ceiling", row->ceiling);
 	put_num(w, "ceiling_gflops", row->ceiling_gflops);

@@ -832,7 +832,21 @@ static double write_legend(struct svg *s, double y, int draw)
 		fprintf(out, "<text class=\"legend-region\" x=\"%.1f\" y=\"%.1f\">"
 			"%zu ", lx + 14, ly, i + 1);
 		rl_xml_escape_cut(out, row->region, s->reg[i].on_chart ? 36 : 20);
-		if (!s->reg[i].on_chart)
+		if (!s->reg[i].on_chart && row->data_movement &&
+		    rl_known(row->roof_pct)) {
+			/* copy, fill: their % of the bandwidth roof */
+			char p[32], g[32];
+			fprintf(out, " (no flops: %s%% of %s)<title>",
+				rl_chart_num(p, sizeof p, row->roof_pct),
+				row->bound_roof ? row->bound_roof : "its roof");
+			rl_xml_escape(out, row->region);
+			fprintf(out, ": no flops; %s GB/s, %s%% of the ",
+				rl_chart_num(g, sizeof g, row->gbs),
+				rl_chart_num(p, sizeof p, row->roof_pct));
+			rl_xml_escape(out, row->roof_label ? row->roof_label : "");
+			fprintf(out, " roof (%s GB/s)</title>",
+				rl_chart_num(g, sizeof g, row->roof_gbs));
+		} else if (!s->reg[i].on_chart)
 			fputs(rl_chart_has_counted(row) || rl_chart_has_declared(row)
 				      ? " (off the chart)"
 				      : " (no point: no flops)",

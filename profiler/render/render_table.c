@@ -155,19 +155,43 @@ static void pad(FILE *out, size_t width, const char *cell)
 		fputc(' ', out);
 }
 
+/* The columns shown and how wide (fit_columns): a table fits the
+ * terminal by leaving out columns, then cutting names and roofs. */
+struct layout {
+	size_t w[NCOL];
+	int show[NCOL];
+	size_t bound_max; /* 0: the bound column whole */
+};
+
 static void print_line(FILE *out, const char *const c[NCOL],
-		       const size_t *w, int color, const char *bound_color)
+		       const struct layout *lay, int color,
+		       const char *bound_color)
 {
+	const size_t *w = lay->w;
+	char cut[CELL * 2];
+
 	for (int k = 0; k < NCOL; k++) {
+		if (!lay->show[k])
+			continue;
 		if (k == C_REGION) {
-			fputs(c[k], out);
-			pad(out, w[k], c[k]);
+			const char *s = c[k];
+			if (rl_term_width(s) > w[k]) {
+				rl_term_cut(cut, sizeof cut, s, w[k]);
+				s = cut;
+			}
+			fputs(s, out);
+			pad(out, w[k], s);
 		} else if (k == C_BOUND) {
 			/* last column: no padding, colour allowed */
+			const char *s = c[k];
+			if (lay->bound_max && rl_term_width(s) > lay->bound_max) {
+				rl_term_cut(cut, sizeof cut, s, lay->bound_max);
+				s = cut;
+			}
 			if (color && bound_color)
-				fprintf(out, "  %s%s\033[0m", bound_color, c[k]);
+				fprintf(out, "  %s%s\033[0m", bound_color, s);
 			else
-				fprintf(out, "  %s", c[k]);
+				fprintf(out, "  %s", s);
 		} else {
 			fputs("  ", out);
 			pad(out, w[k], c[k]);
@@ -192,21 +216,54 @@ static size_t lines_of(const struct rl_report *r, size_t s,
 	return n;
 }
 
-static void print_header(FILE *out, const struct rl_report *r)
+/* prefix and text on one line; with a width (and not verbose) cut to it,
+ * ending in an ellipsis: 1 when cut. */
+static int put_long(FILE *out, const char *prefix, const char *text,
+		    const char *suffix, const struct rl_render_options *opt)
 {
-	fputs("backend: ", out);
-	rl_term_put(out, r->backend && *r->backend ? r->backend : "-");
-	if (r->backend_reason && *r->backend_reason) {
-		fputs(" (", out);
-		rl_term_put(out, r->backend_reason);
-		fputc(')', out);
+	size_t used = strlen(prefix) + strlen(suffix);
+	unsigned width = opt && !opt->verbose ? opt->width : 0;
+	int cut = 0;
+
+	fputs(prefix, out);
+	if (width && used + rl_term_width(text) > width) {
+		size_t cols = width > used + 8 ? width - used : 8;
+		char *buf = malloc(cols * 4 + 16);
+		if (buf) {
+			rl_term_cut(buf, cols * 4 + 16, text, cols);
+			cut = strcmp(buf, text) != 0;
+			fputs(buf, out);
+			free(buf);
+		} else {
+			rl_term_put(out, text);
+		}
+	} else {
+		rl_term_put(out, text);
 	}
+	fputs(suffix, out);
 	fputc('\n', out);
-	if (r->backend_note && *r->backend_note) {
-		fputs("note: ", out);
-		rl_term_put(out, r->backend_note);
-		fputc('\n', out);
+	return cut;
+}
+
+static int print_header(FILE *out, const struct rl_report *r,
+			const struct rl_render_options *opt)
+{
+	int cut = 0;
+	char prefix[160];
+
+	char name[128];
+	rl_term_cut(name, sizeof name,
+		    r->backend && *r->backend ? r->backend : "-", 24);
+	snprintf(prefix, sizeof prefix, "backend: %s", name);
+	if (r->backend_reason && *r->backend_reason) {
+		/* the backend's name is plain (a registry name) */
+		strncat(prefix, " (", sizeof prefix - strlen(prefix) - 1);
+		cut |= put_long(out, prefix, r->backend_reason, ")", opt);
+	} else {
+		put_long(out, prefix, "", "", opt);
 	}
+	if (r->backend_note && *r->backend_note)
+		cut |= put_long(out, "note: ", r->backend_note, "", opt);
 	if (r->command) {
 		fputs("command: ", out);
 		rl_term_put(out, r->command);
@@ -231,12 +288,41 @@ static void print_header(FILE *out, const struct rl_report *r)
 		      "probe)\n",
 		      out);
 	fputc('\n', out);
+	return cut;
 }
 
-/* Each distinct method once; with its regions when they differ. */
-static void print_methods(FILE *out, const struct rl_report *r)
+/* Each distinct method once; with its regions when they differ. Cut to
+ * the width like the header: 1 when cut. */
+static int print_methods(FILE *out, const struct rl_report *r,
+			 const struct rl_render_options *opt)
 {
-	int several = 0;
+	int several = 0, cut = 0;
+
+	for (size_t i = 1; i < r->n_summed; i++)
+		several |= strcmp(r->rows[i].method, r->rows[0].method) != 0;
+	if (opt && opt->width && !opt->verbose) {
+		/* one line each, named by its first region when they differ */
+		for (size_t i = 0; i < r->n_summed; i++) {
+			const char *m = r->rows[i].method;
+			char prefix[64], name[40];
+			int seen = 0, more = 0;
+			for (size_t k = 0; k < i && !seen; k++)
+				seen = strcmp(r->rows[k].method, m) == 0;
+			if (seen)
+				continue;
+			for (size_t k = i + 1; k < r->n_summed && !more; k++)
+				more = strcmp(r->rows[k].method, m) == 0;
+			rl_term_cut(name, sizeof name, r->rows[i].region, 16);
+			if (several)
+				snprintf(prefix, sizeof prefix, "method [%s%s]: ",
+					 name, more ? ", ..." : "");
+			else
+				snprintf(prefix, sizeof prefix, "method: ");
+			cut |= put_long(out, prefix, m, "", opt);
+		}
+		return cut;
+	}
+	several = 0;
 
 	for (size_t i = 1; i < r->n_summed; i++)
 		several |= strcmp(r->rows[i].method, r->rows[0].method) != 0;
@@ -262,9 +348,11 @@ static void print_methods(FILE *out, const struct rl_report *r)
 		}
 		fputc('\n', out);
 	}
+	return cut;
 }
 
-static void print_legend(FILE *out, const struct rl_report *r)
+static void print_legend(FILE *out, const struct rl_report *r,
+			 const struct rl_render_options *opt)
 {
 	int bound = 0, decl = 0, sim = 0, sim_native = 0;
 
@@ -275,7 +363,10 @@ static void print_legend(FILE *out, const struct rl_report *r)
 		decl |= !rl_known(r->rows[i].gflops) &&
 			rl_known(r->rows[i].gflops_expected);
 	}
-	if (bound)
+	if (bound && opt && opt->width && !opt->verbose)
+		fputs("* binding roof: the lowest at the region's AI, for its "
+		      "read/write mix and ISA\n", out);
+	else if (bound)
 		fputs("* binding roof: the lowest roof at the region's "
 		      "arithmetic intensity, each level's bandwidth for the "
 		      "region's own write share (\"DRAM 33% write\"; \"triad\" "
@@ -289,7 +380,9 @@ static void print_legend(FILE *out, const struct rl_report *r)
 		      "slower), so GFLOP/s and GB/s are not native speeds and "
 		      "no % of roof is given; AI and bound are exact\n",
 		      out);
-	if (sim_native)
+	if (sim_native && opt && opt->width && !opt->verbose)
+		fputs("simulated PMU: exact counts, native times\n", out);
+	else if (sim_native)
 		fputs("simulated PMU: flops and bytes counted exactly by the "
 		      "simulator, times from a native run of the program "
 		      "(backend time), so GFLOP/s, GB/s and % of roof are "
@@ -375,11 +468,33 @@ static void print_diagnoses(FILE *out, const struct rl_report *r)
 	free(g);
 }
 
-static void print_footer(FILE *out, const struct rl_report *r)
+static void print_footer(FILE *out, const struct rl_report *r,
+			 const struct rl_render_options *opt, int cut,
+			 const struct layout *lay)
 {
+	int left_out = 0;
+
 	fputc('\n', out);
-	print_methods(out, r);
-	print_legend(out, r);
+	cut |= print_methods(out, r, opt);
+	for (int k = 0; k < NCOL; k++)
+		left_out |= !lay->show[k];
+	if (cut || left_out) {
+		/* short itself: "(fitted to 100 columns: no calls, AI decl;
+		 * --verbose: lines whole)" */
+		fprintf(out, "(fitted to %u columns:", opt->width);
+		if (left_out) {
+			const char *sep = " no ";
+			for (int k = 0; k < NCOL; k++)
+				if (!lay->show[k]) {
+					fprintf(out, "%s%s", sep, col_head[k]);
+					sep = ", ";
+				}
+			fputs(cut ? ";" : "", out);
+		}
+		fputs(cut ? " --verbose: lines whole" : "", out);
+		fputs(")\n", out);
+	}
+	print_legend(out, r, opt);
 	print_diagnoses(out, r);
 	for (size_t i = 0; i < r->n_summed; i++)
 		if (r->rows[i].check) {
@@ -435,13 +550,53 @@ static int keep_cells(struct cell_text *t, size_t line, cell_t *c)
 }
 
 static void print_kept(FILE *out, const struct cell_text *t, size_t line,
-		       const size_t *w, int color, const char *bound_color)
+		       const struct layout *lay, int color,
+		       const char *bound_color)
 {
 	const char *c[NCOL];
 
 	for (int k = 0; k < NCOL; k++)
 		c[k] = t->text + t->at[line * NCOL + k];
-	print_line(out, c, w, color, bound_color);
+	print_line(out, c, lay, color, bound_color);
+}
+
+static size_t total_width(const struct layout *lay)
+{
+	size_t t = lay->w[C_REGION];
+
+	for (int k = 1; k < NCOL; k++)
+		if (lay->show[k])
+			t += 2 + lay->w[k];
+	return t;
+}
+
+/* Fits the table in width columns (0: no limit): the least needed
+ * columns left out first, then the region names cut (to 12 columns at
+ * least), then the bound column (to 10). Never wrapped. */
+static void fit_columns(struct layout *lay, unsigned width)
+{
+	static const int drop[] = {C_AIDECL, C_CALLS, C_FLOPS, C_THR,
+				   C_BYTES, C_AI, C_GBS};
+	size_t t;
+
+	for (int k = 0; k < NCOL; k++)
+		lay->show[k] = 1;
+	lay->bound_max = 0;
+	if (!width)
+		return;
+	for (size_t i = 0; i < sizeof drop / sizeof drop[0] &&
+			   total_width(lay) > width; i++)
+		lay->show[drop[i]] = 0;
+	t = total_width(lay);
+	if (t > width && lay->w[C_REGION] > 12) {
+		size_t over = t - width, room = lay->w[C_REGION] - 12;
+		lay->w[C_REGION] -= over < room ? over : room;
+	}
+	t = total_width(lay);
+	if (t > width && lay->w[C_BOUND] > 10) {
+		size_t over = t - width, room = lay->w[C_BOUND] - 10;
+		lay->bound_max = lay->w[C_BOUND] - (over < room ? over : room);
+	}
 }
 
 static int render_table(FILE *out, const struct rl_report *r,
@@ -450,8 +605,9 @@ static int render_table(FILE *out, const struct rl_report *r,
 {
 	cell_t line[NCOL];
 	struct cell_text kept = {0};
-	size_t w[NCOL], nl = 0, pids = 0, *ix;
-	int color = opt && opt->color, rc = 0;
+	struct layout lay;
+	size_t *w = lay.w, nl = 0, pids = 0, *ix;
+	int color = opt && opt->color, rc = 0, cut;
 
 	for (size_t i = r->n_summed; i < r->n_rows; i++)
 		pids |= r->rows[i].pid != r->rows[r->n_summed].pid;
@@ -486,14 +642,15 @@ static int render_table(FILE *out, const struct rl_report *r,
 		free(ix);
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	}
-	print_header(out, r);
-	print_kept(out, &kept, 0, w, 0, NULL);
+	fit_columns(&lay, opt ? opt->width : 0);
+	cut = print_header(out, r, opt);
+	print_kept(out, &kept, 0, &lay, 0, NULL);
 	nl = 1;
 	for (size_t s = 0; s < r->n_summed; s++) {
 		size_t n = lines_of(r, s, opt, ix);
 		for (size_t j = 0; j < n; j++) {
 			const struct rl_region_row *row = &r->rows[ix[j]];
-			print_kept(out, &kept, nl++, w, color,
+			print_kept(out, &kept, nl++, &lay, color,
 				   row->bound == RL_BOUND_MEMORY  ? "\033[33m"
 				   : row->bound == RL_BOUND_COMPUTE ? "\033[32m"
 								    : NULL);
@@ -505,7 +662,7 @@ static int render_table(FILE *out, const struct rl_report *r,
 	free(kept.text);
 	free(ix);
 	rl_ranks_table(out, r);
-	print_footer(out, r);
+	print_footer(out, r, opt, cut, &lay);
 	if (opt && opt->plot) {
 		int rc;
 		fputc('\n', out);

@@ -115,7 +115,7 @@ static void render_all(const struct rl_run_results *res,
 		       const struct rl_machine *m)
 {
 	struct rl_report rep;
-	struct rl_render_options opt = {1, 1, 1};
+	struct rl_render_options opt = {.plot = 1, .color = 1, .per_thread = 1};
 	char err[1024];
 
 	if (rl_report_build(res, m, &rep, err, sizeof err) != 0)

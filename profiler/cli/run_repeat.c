@@ -1,0 +1,129 @@
+/*
+ * rlprof run --repeat N: the program timed N times. After the profiling
+ * run (whose region times are the first of the N), N-1 more runs natively
+ * under the time backend, the same environment and preload, each into
+ * DIR/repeat/K/raw (K = 2..N). The report then keeps per region the
+ * fastest, the median and the spread of the N times (report_repeat.c), so
+ * that rlprof diff and rlprof check tell a change from the noise of a
+ * shared machine.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run.h"
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(p);
+	return 0;
+}
+
+/* An earlier run's DIR/repeat is never merged into this one's. */
+static void remove_old(const char *dir)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int make_dir(const char *path)
+{
+	return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+void rl_run_repeat(struct rl_run *run)
+{
+	char dir[PATH_MAX + 32], raw[PATH_MAX + 64], err[1024];
+	struct rl_launch profiling = run->launch;
+	/* the outcome fields are the profiling run's: kept */
+	bool started = run->started;
+	int spawn_errno = run->spawn_errno, wait_status = run->wait_status,
+	    exit_status = run->exit_status;
+	pid_t pid = run->pid;
+	uint64_t start_ns = run->start_ns, end_ns = run->end_ns,
+		 elapsed_ns = run->elapsed_ns;
+	unsigned done = 1;
+
+	snprintf(dir, sizeof dir, "%s/repeat", run->out_dir);
+	remove_old(dir);
+	if (run->opt.repeat <= 1 || run->no_files)
+		return;
+	if (run->mpi.mode != RL_MPI_NONE) {
+		rl_run_warn("--repeat is not done for MPI programs: each rank "
+			    "ran once");
+		return;
+	}
+	if (strcmp(run->probes[run->chosen].backend->name, "sim") == 0 &&
+	    !run->native_timing) {
+		rl_run_warn("--repeat needs native region times: with "
+			    "--sim-timing sim the times are Valgrind's, so no "
+			    "more runs were made");
+		return;
+	}
+	if (!started || exit_status != 0) {
+		rl_run_warn("'%s' did not succeed in the profiling run: no "
+			    "more timing runs (--repeat)", run->name);
+		return;
+	}
+	if (make_dir(dir) < 0) {
+		rl_run_warn("cannot create '%s': %s: no more timing runs "
+			    "(--repeat)", dir, strerror(errno));
+		return;
+	}
+	rl_run_say(run, "timing runs 2..%u (native, backend time, --repeat)...",
+		   run->opt.repeat);
+	for (unsigned k = 2; k <= run->opt.repeat; k++) {
+		struct rl_launch l;
+		memset(&l, 0, sizeof l);
+		snprintf(raw, sizeof raw, "%s/%u", dir, k);
+		if (make_dir(raw) < 0)
+			break;
+		snprintf(raw, sizeof raw, "%s/%u/raw", dir, k);
+		if (make_dir(raw) < 0 ||
+		    rl_run_prepare_timing_launch(run, &l, raw, err,
+						 sizeof err) < 0) {
+			rl_run_warn("timing run %u of '%s' not made: %s", k,
+				    run->name, errno ? strerror(errno) : err);
+			rl_launch_release(&l);
+			break;
+		}
+		run->launch = l;
+		run->native_phase = true; /* no "program exited" lines */
+		rl_run_spawn_wait(run);
+		run->native_phase = false;
+		if (!run->started || run->exit_status != 0) {
+			rl_run_warn("timing run %u of '%s' %s: left out of the "
+				    "region times", k, run->name,
+				    !run->started ? "could not start"
+						  : "failed");
+			snprintf(raw, sizeof raw, "%s/%u", dir, k);
+			remove_old(raw);
+		} else {
+			done++;
+		}
+		run->launch = profiling;
+		rl_launch_release(&l);
+		if (run->started && WIFSIGNALED(run->wait_status) &&
+		    (WTERMSIG(run->wait_status) == SIGINT ||
+		     WTERMSIG(run->wait_status) == SIGTERM))
+			break; /* stopped by the user: no more runs */
+	}
+	run->started = started;
+	run->spawn_errno = spawn_errno;
+	run->pid = pid;
+	run->wait_status = wait_status;
+	run->exit_status = exit_status;
+	run->start_ns = start_ns;
+	run->end_ns = end_ns;
+	run->elapsed_ns = elapsed_ns;
+	rl_run_say(run, "%u timing runs of %u made", done, run->opt.repeat);
+}

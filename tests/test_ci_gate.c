@@ -1,0 +1,126 @@
+/*
+ * The CI gate knows noise (issue 26): rlprof run --repeat 5 keeps per
+ * region the fastest, the median and the spread of its timing runs;
+ * rlprof check --max-regression calls a region slower only beyond both
+ * the threshold and the runs' noise. Three runs of an unchanged program
+ * pass against each other; one whose "scaled" region does twice the work
+ * fails, naming that region. Also unit checks of the comparison rule.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "test_e2e_util.h"
+
+#define PROG E2E_PROG("e2e_repeat")
+
+static struct rl_report_region region(double t, double runs, double min,
+				      double median, double spread)
+{
+	struct rl_report_region r = {0};
+	r.region = (char *)"x";
+	r.time_s = t;
+	r.runs = runs;
+	r.time_min_s = min;
+	r.time_median_s = median;
+	r.spread_pct = spread;
+	return r;
+}
+
+Test(ci_gate, beyond_both_threshold_and_noise)
+{
+	struct rl_time_cmp c;
+	struct rl_report_region a = region(1.2, 5, 1.0, 1.1, 30);
+	struct rl_report_region b = region(1.3, 5, 1.2, 1.3, 10);
+
+	/* +20 % of the fastest runs: over 10 %, within a's 30 % noise */
+	rl_compare_time(&a, &b, 10, &c);
+	cr_expect_float_eq(c.change_pct, 20, 1e-9);
+	cr_expect_float_eq(c.noise_pct, 30, 1e-9);
+	cr_expect_eq(c.verdict, RL_CHANGE_NONE);
+	cr_expect(c.noisy, "a spread over the threshold is noisy");
+	/* twice as slow: beyond both */
+	b = region(2.2, 5, 2.0, 2.1, 10);
+	rl_compare_time(&a, &b, 10, &c);
+	cr_expect_eq(c.verdict, RL_CHANGE_WORSE);
+	cr_expect_not(c.noisy);
+	/* without repeats: the threshold alone, single times */
+	a = region(1.0, 0, NAN, NAN, NAN);
+	b = region(1.2, 0, NAN, NAN, NAN);
+	rl_compare_time(&a, &b, 10, &c);
+	cr_expect_eq(c.verdict, RL_CHANGE_WORSE);
+	cr_expect(isnan(c.noise_pct));
+	/* quiet runs: a change within the threshold is the same, not noisy */
+	a = region(1.0, 5, 1.0, 1.01, 2);
+	b = region(1.05, 5, 1.03, 1.05, 3);
+	rl_compare_time(&a, &b, 10, &c);
+	cr_expect_eq(c.verdict, RL_CHANGE_NONE);
+	cr_expect_not(c.noisy);
+}
+
+static void run_repeat(const char *out, const char *factor)
+{
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "--repeat", "5", "-o", out, PROG, factor,
+			      NULL};
+	struct e2e_result r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	e2e_free(&r);
+}
+
+static struct e2e_result check(const char *cur, const char *base)
+{
+	const char *argv[] = {E2E_RLPROF, "check", cur, "--max-regression",
+			      "10", "--baseline", base, NULL};
+	return e2e_run(argv);
+}
+
+Test(ci_gate, unchanged_runs_pass_a_2x_slower_region_fails,
+     .timeout = 300)
+{
+	char *dir = e2e_tmpdir();
+	char a[512], b[512], c[512], slow[512];
+	struct e2e_result r;
+	char *json;
+
+	e2e_need(E2E_RLPROF);
+	e2e_need(PROG);
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/b", dir);
+	snprintf(c, sizeof c, "%s/c", dir);
+	snprintf(slow, sizeof slow, "%s/slow", dir);
+	run_repeat(a, "1");
+	run_repeat(b, "1");
+	run_repeat(c, "1");
+	run_repeat(slow, "2");
+
+	/* report.json keeps the 5 runs of each region */
+	json = e2e_file(a, "report.json");
+	cr_assert_not_null(json);
+	cr_expect_not_null(strstr(json, "\"repeat\":{\"runs\":5,"), "%s", json);
+	free(json);
+	for (int k = 2; k <= 5; k++) {
+		char p[600];
+		snprintf(p, sizeof p, "%s/repeat/%d/raw", a, k);
+		cr_expect_eq(access(p, F_OK), 0, "no timing run %d: %s", k, p);
+	}
+
+	const char *pairs[][2] = {{b, a}, {c, a}, {c, b}, {a, c}};
+	for (size_t i = 0; i < 4; i++) {
+		r = check(pairs[i][0], pairs[i][1]);
+		cr_expect_eq(r.status, 0, "an unchanged program failed the gate:"
+					  "\n%s%s", r.out, r.err);
+		e2e_free(&r);
+	}
+	r = check(slow, a);
+	cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+	cr_expect_not_null(strstr(r.out, "fail: region 'scaled' takes"),
+			   "%s", r.out);
+	cr_expect_null(strstr(r.out, "region 'steady'"), "%s", r.out);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
