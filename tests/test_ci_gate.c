@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "test_e2e_util.h"
+#include "analysis/compare.h"
+#include "tests/test_e2e_util.h"
 
 #define PROG E2E_PROG("e2e_repeat")
 

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 
 static unsigned tdist(unsigned a, unsigned b)
 {

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "name_index.h"
-#include "report.h"
-#include "results.h"
-#include "rl_error.h"
+#include "common/name_index.h"
+#include "analysis/report.h"
+#include "model/results.h"
+#include "common/rl_error.h"
 
 #define MAX_RUNS 100
 

@@ -6,7 +6,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "render.h"
+#include "render/render.h"
 
 unsigned rl_render_term_width(void)
 {
