@@ -274,7 +274,7 @@ Test(data_movement, copy_and_fill_against_their_bandwidth_roof,
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	e2e_free(&r);
 	text = e2e_slurp(csvp);
-	cr_expect_not_null(strstr(text, "\nfill,,1,0.03,0,"), "%s", text);
+	cr_expect_not_null(strstr(text, "\nfill,,1,0.05,0,"), "%s", text);
 	cr_expect_null(strstr(text, "no floating-point work counted"), "%s",
 		       text);
 	free(text);
