@@ -29,6 +29,12 @@ $(OBJ)/probes/fma_sse2.o $(OBJ)/probes/fma_scalar.o \
 $(OBJ)/probes/fma_sse_fma.o $(OBJ)/probes/fma_avx2_mad.o \
 $(OBJ)/probes/fma_avx512_mad.o: ALL_CFLAGS += -g0
 
+# single multiply chains (the add chains are the fma_*.c add variants)
+$(OBJ)/probes/chain_mul_avx512.o: ALL_CFLAGS += -mavx512f
+$(OBJ)/probes/chain_mul_avx2.o:   ALL_CFLAGS += -mavx2
+$(OBJ)/probes/chain_mul_sse2.o:   ALL_CFLAGS += -msse2 $(PROBE_NOVEC)
+$(OBJ)/probes/chain_mul_scalar.o: ALL_CFLAGS += $(PROBE_NOVEC)
+
 $(OBJ)/probes/rw_avx512.o: ALL_CFLAGS += -mavx512f
 $(OBJ)/probes/rw_avx2.o:   ALL_CFLAGS += -mavx2
 $(OBJ)/probes/rw_sse2.o:   ALL_CFLAGS += -msse2

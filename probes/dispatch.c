@@ -49,6 +49,10 @@ rl_chain_fn rl_chain_scalar_fma(int f32, unsigned chains);
 rl_chain_fn rl_chain_sse_fma(int f32, unsigned chains);
 rl_chain_fn rl_chain_avx2_mad(int f32, unsigned chains);
 rl_chain_fn rl_chain_avx512_mad(int f32, unsigned chains);
+rl_chain_fn rl_chain_mul_scalar(int f32);
+rl_chain_fn rl_chain_mul_sse2(int f32);
+rl_chain_fn rl_chain_mul_avx2(int f32);
+rl_chain_fn rl_chain_mul_avx512(int f32);
 rl_load_kernel_fn rl_load_avx512(int f32, unsigned *chains);
 rl_load_kernel_fn rl_load_avx2(int f32, unsigned *chains);
 
@@ -181,6 +185,17 @@ rl_chain_fn rl_chain_kernel_op(enum rl_isa isa, enum rl_chain_op op,
 		return NULL;
 	if (op == RL_CHAIN_FMA && !cpu.fma)
 		return NULL;
+	if (op == RL_CHAIN_MUL) {
+		if (chains != 1)
+			return NULL;
+		switch (isa) {
+		case RL_ISA_AVX512: return rl_chain_mul_avx512(f32);
+		case RL_ISA_AVX2: return rl_chain_mul_avx2(f32);
+		case RL_ISA_SSE2: return rl_chain_mul_sse2(f32);
+		case RL_ISA_SCALAR: return rl_chain_mul_scalar(f32);
+		default: return NULL;
+		}
+	}
 	switch (isa) {
 	case RL_ISA_AVX512:
 		return op == RL_CHAIN_FMA ? rl_chain_avx512(f32, 0, chains)

@@ -298,6 +298,55 @@ static int add_only(struct probe_ctx *c, enum rl_isa isa, int f32,
 	return 0;
 }
 
+/* One dependent chain of adds, and one of multiplies, per ISA width and
+ * precision, on one core and on all: the ceilings of a reduction built
+ * without reassociation (no -ffast-math), "add-chain" and "mul-chain",
+ * which the analysis names when a region runs at one. */
+static int op_chains(struct probe_ctx *c, char *err, size_t errlen)
+{
+	static const char *const kinds[2] = {"add-chain", "mul-chain"};
+	struct rl_chain_result r;
+	char method[128];
+	int rc;
+
+	for (int i = 0; i < RL_ISA_COUNT; i++) {
+		enum rl_isa isa = (enum rl_isa)i;
+		if (!rl_isa_usable(c->cpu, isa))
+			continue;
+		for (int f32 = 0; f32 < 2; f32++)
+			for (int k = 0; k < 2; k++) {
+				double fps = rl_chain_flops_per_step(isa, f32,
+								     k == 0);
+				double lat = 0;
+				const unsigned tl[2] = {1, c->threads};
+				for (int j = 0; j < (c->threads > 1 ? 2 : 1); j++) {
+					unsigned t = tl[j];
+					struct rl_compute_roof *e;
+					if ((rc = run(c, isa,
+						      k ? RL_CHAIN_MUL : RL_CHAIN_OWN,
+						      f32, k == 0, 1, t, &r, err,
+						      errlen)))
+						return rc;
+					if (t == 1 && r.best_gflops > 0)
+						lat = fps * c->clock_ghz /
+						      r.best_gflops / (k ? 2 : 1);
+					snprintf(method, sizeof method,
+						 "1 chain of dependent %s%s: "
+						 "%.1f cycles each",
+						 k ? "multiplies" : "adds",
+						 t > 1 ? ", on every core" : "",
+						 lat);
+					if ((e = fill(c, isa, 0, kinds[k], f32, t,
+						      r.best_gflops, 0, 1, lat,
+						      method)))
+						e->fma = 0;
+				}
+			}
+	}
+	probe_progress(c, "add and multiply chains", 0);
+	return 0;
+}
+
 int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen)
 {
 	struct width_sweep ws[RL_ISA_COUNT];
@@ -337,5 +386,5 @@ int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen)
 		    (rc = add_only(c, best_isa[f32], f32, best[f32].chains, err,
 				   errlen)))
 			return rc;
-	return 0;
+	return op_chains(c, err, errlen);
 }

@@ -161,8 +161,11 @@ rl_chain_fn rl_chain_kernel(enum rl_isa isa, int f32, int add_only,
 			    unsigned chains);
 
 /* The step of a chain: the ISA's own, one FMA, or a multiply then an
- * add (the ceiling of code built without FMA). */
-enum rl_chain_op { RL_CHAIN_OWN, RL_CHAIN_FMA, RL_CHAIN_MULADD };
+ * add (the ceiling of code built without FMA); RL_CHAIN_MUL: two dependent
+ * multiplies, acc = (acc * x) * (1/x), one chain only (chain_mul_*.c:
+ * the ceiling of a product reduction the compiler may not reorder). */
+enum rl_chain_op { RL_CHAIN_OWN, RL_CHAIN_FMA, RL_CHAIN_MULADD, RL_CHAIN_MUL };
+#define RL_MUL_CHAIN_X 0.999999
 /* As rl_chain_kernel with the step chosen (add_only ignores op); NULL
  * where that step cannot run here (FMA needs the CPU's FMA). */
 rl_chain_fn rl_chain_kernel_op(enum rl_isa isa, enum rl_chain_op op,

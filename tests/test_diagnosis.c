@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "analysis/report.h"
 #include "tests/lib/machine.h"
 
@@ -264,4 +265,55 @@ Test(diagnosis, is_a_pure_function)
 	cr_assert_eq(memcmp(&r, &copy, sizeof r), 0);
 	free(a);
 	free(b);
+}
+
+/* A scalar reduction built without -ffast-math: one dependent add chain.
+ * At the probed add-chain ceiling (or twice it: a multiply feeding each
+ * add, a dot product), the analysis names that ceiling and the diagnosis
+ * says how to break the chain (issue 26). */
+Test(diagnosis, add_chain_reduction_gets_the_accumulator_advice)
+{
+	struct rl_machine m;
+	struct rl_region_row r = counted();
+	const struct rl_compute_roof *c;
+
+	memset(&m, 0, sizeof m);
+	m.cores = 1;
+	struct rl_compute_roof peak = {.threads = 1, .gflops = 60,
+				       .width_bits = 256, .fma = 1};
+	snprintf(peak.name, sizeof peak.name, "avx2-fma");
+	snprintf(peak.kind, sizeof peak.kind, "peak");
+	snprintf(peak.precision, sizeof peak.precision, "f64");
+	struct rl_compute_roof add = {.threads = 1, .gflops = 1.2,
+				      .width_bits = 64, .fma = 0};
+	snprintf(add.name, sizeof add.name, "scalar");
+	snprintf(add.kind, sizeof add.kind, "add-chain");
+	snprintf(add.precision, sizeof add.precision, "f64");
+	struct rl_compute_roof single = add;
+	single.gflops = 1.6; /* the multiply+add chain: another ceiling */
+	snprintf(single.kind, sizeof single.kind, "single-chain");
+	m.compute[m.n_compute++] = peak;
+	m.compute[m.n_compute++] = add;
+	m.compute[m.n_compute++] = single;
+
+	r.n_threads = 1;
+	r.roof_threads = 1;
+	r.code_width = 64;
+	r.fma_share = 0;
+	r.roof_pct = 20;
+	r.gflops = 1.25; /* a sum: one add per step */
+	c = rl_near_ceiling(&r, &m, "f64");
+	cr_assert_not_null(c);
+	cr_expect_str_eq(c->kind, "add-chain");
+	r.named_ceiling = c;
+	expect_has(&r, &m, "near the scalar add-chain ceiling (1.2 GFLOP/s): "
+			   "one dependent add chain: split it into independent "
+			   "accumulators, or let the compiler reassociate "
+			   "(-ffast-math / -fassociative-math)");
+	r.gflops = 2.4; /* a dot product: a multiply per add */
+	c = rl_near_ceiling(&r, &m, "f64");
+	cr_assert_not_null(c);
+	cr_expect_str_eq(c->kind, "add-chain");
+	r.gflops = 10; /* far from every chain: no such advice */
+	cr_expect_null(rl_near_ceiling(&r, &m, "f64"));
 }

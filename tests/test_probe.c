@@ -933,6 +933,28 @@ Test(probe, quick_probe_names_levels_from_the_claims, .timeout = 300)
 				cr_expect_eq(peak, m.cores > 1 ? 2 : 1, "%s", nm);
 				cr_expect_eq(single, m.cores > 1 ? 2 : 1, "%s", nm);
 			}
+		/* one dependent add chain and one multiply chain per width
+		 * and precision (no FMA), on 1 and all cores */
+		for (int f32 = 0; f32 < 2; f32++) {
+			const char *nm = rl_ceiling_name((enum rl_isa)isa, 0);
+			int adds = 0, muls = 0;
+			for (size_t i = 0; i < m.n_compute; i++) {
+				const struct rl_compute_roof *c = &m.compute[i];
+				if (strcmp(c->name, nm) ||
+				    strcmp(c->precision, f32 ? "f32" : "f64"))
+					continue;
+				adds += !strcmp(c->kind, "add-chain");
+				muls += !strcmp(c->kind, "mul-chain");
+				if (!strcmp(c->kind, "add-chain") ||
+				    !strcmp(c->kind, "mul-chain")) {
+					cr_expect_gt(c->gflops, 0, "%s %s", nm, c->kind);
+					cr_expect_eq(c->chains, 1);
+					cr_expect_eq(c->fma, 0);
+				}
+			}
+			cr_expect_eq(adds, m.cores > 1 ? 2 : 1, "%s add-chain", nm);
+			cr_expect_eq(muls, m.cores > 1 ? 2 : 1, "%s mul-chain", nm);
+		}
 	}
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);

@@ -211,12 +211,15 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 					      const struct rl_machine *m,
 					      const char *prec)
 {
-	static const char *const kinds[] = {"single-chain", "add-only",
+	/* one chain of adds or of multiplies first (a reduction built
+	 * without reassociation), then the FMA chain and add-only */
+	static const char *const kinds[] = {"add-chain", "mul-chain",
+					    "single-chain", "add-only",
 					    "scalar"};
 	const struct rl_compute_roof *best = NULL;
 	double best_dist = log(1.25);
-	int min_dt[3] = {-1, -1, -1};
-	int nk = row->code_width ? 2 : 3;
+	int min_dt[5] = {-1, -1, -1, -1, -1};
+	int nk = row->code_width ? 4 : 5;
 
 	if (!m || !rl_known(row->gflops) || !(row->gflops > 0))
 		return NULL;
@@ -235,7 +238,7 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 			/* and of its FMA-ness, when counted: a multiply-add
 			 * chain is not an FMA chain */
 			if (rl_known(row->fma_share) && rl_roof_fma(c) >= 0 &&
-			    strcmp(c->kind, "add-only") != 0 &&
+			    k >= 2 && strcmp(c->kind, "add-only") != 0 &&
 			    rl_roof_fma(c) != (row->fma_share > 0.5))
 				continue;
 			int dt = abs((int)c->threads -
@@ -247,6 +250,10 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 				continue;
 			}
 			double dist = fabs(log(row->gflops / c->gflops));
+			/* a dot product: a multiply feeding each add of the
+			 * chain, two flops per step */
+			if (k < 2 && fabs(log(row->gflops / (2 * c->gflops))) < dist)
+				dist = fabs(log(row->gflops / (2 * c->gflops)));
 			if (dt == min_dt[k] && dist <= best_dist) {
 				best = c;
 				best_dist = dist;

@@ -32,6 +32,14 @@ static double ratio(double a, double b)
 
 static const char *ceiling_lever(const char *kind)
 {
+	if (strcmp(kind, "add-chain") == 0)
+		return "one dependent add chain: split it into independent "
+		       "accumulators, or let the compiler reassociate "
+		       "(-ffast-math / -fassociative-math)";
+	if (strcmp(kind, "mul-chain") == 0)
+		return "one dependent multiply chain: split it into "
+		       "independent partial products, or let the compiler "
+		       "reassociate (-ffast-math / -fassociative-math)";
 	if (strcmp(kind, "single-chain") == 0)
 		return "if it is one dependent chain, split it into "
 		       "independent accumulators";
