@@ -412,7 +412,7 @@ Test(analysis, roofs_of_the_nearest_thread_count)
 	cr_assert_float_eq(rep.rows[0].roof_gflops, 1, EPS);
 	rl_report_release(&rep);
 
-	add_compute(m, "avx2-fma", "peak", "f64", 2, 200);
+	rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", 2, 200);
 	build(procs, 3, m, &rep); /* now the 2-core roofs */
 	cr_assert_eq(rep.rows[0].roof_threads, 2);
 	cr_assert_float_eq(rep.rows[0].roof_gflops, 2, EPS);

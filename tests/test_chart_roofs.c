@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define CHART_DIR RL_SOURCE_DIR "/tests/data/chart"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #define PROG E2E_PROG("e2e_repeat")
 
