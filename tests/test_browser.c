@@ -20,19 +20,11 @@ extern const struct rl_renderer rl_renderer_html;
 
 #define CHROMIUM "/usr/bin/chromium"
 
-static struct rl_machine machine;
-static struct rl_report report;
 static char profile[] = "/tmp/rlprof-chromium-XXXXXX";
-
-static void setup(void)
-{
-	rl_test_machine_charts(&machine);
-	rl_test_report_charts(&report, &machine);
-}
 
 static void teardown(void)
 {
-	rl_report_release(&report);
+	rl_test_charts_fini();
 	if (strcmp(profile, "/tmp/rlprof-chromium-XXXXXX") != 0) {
 		char cmd[128];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", profile);
@@ -41,7 +33,8 @@ static void teardown(void)
 	}
 }
 
-TestSuite(browser, .init = setup, .fini = teardown, .timeout = 180);
+TestSuite(browser, .init = rl_test_charts_init, .fini = teardown,
+	  .timeout = 180);
 
 static void need_chromium(void)
 {
@@ -94,7 +87,8 @@ static long screenshot_bytes(const char *url, const char *png)
 Test(browser, screenshot_is_not_blank)
 {
 	need_chromium();
-	char *html = rl_test_report_render(&rl_renderer_html, &report, ".html");
+	char *html = rl_test_report_render(&rl_renderer_html,
+					   &rl_test_charts_report, ".html");
 	char blank[256], url[512], png[256], blank_png[256];
 	snprintf(blank, sizeof blank, "%s/blank.html", profile);
 	FILE *f = fopen(blank, "w");
@@ -130,7 +124,8 @@ static const char *after(const char *s, const char *needle)
 Test(browser, dom_has_the_rows_and_the_script_ran)
 {
 	need_chromium();
-	char *html = rl_test_report_render(&rl_renderer_html, &report, ".html");
+	char *html = rl_test_report_render(&rl_renderer_html,
+					   &rl_test_charts_report, ".html");
 	char url[512];
 	snprintf(url, sizeof url, "file://%s", html);
 	char *dom = chromium("--dump-dom", url);
@@ -152,7 +147,8 @@ Test(browser, dom_has_the_rows_and_the_script_ran)
 Test(browser, sorts_by_a_column)
 {
 	need_chromium();
-	char *html = rl_test_report_render(&rl_renderer_html, &report, ".html");
+	char *html = rl_test_report_render(&rl_renderer_html,
+					   &rl_test_charts_report, ".html");
 	char url[512];
 	/* column 3 is GFLOP/s; "d" = descending; unknown values last */
 	snprintf(url, sizeof url, "file://%s#sort=3d", html);

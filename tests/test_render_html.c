@@ -16,21 +16,8 @@ extern const struct rl_renderer rl_renderer_html;
 
 /* the charts fixture of tests/lib/ */
 
-static struct rl_machine machine;
-static struct rl_report report;
-
-static void setup(void)
-{
-	rl_test_machine_charts(&machine);
-	rl_test_report_charts(&report, &machine);
-}
-
-static void teardown(void)
-{
-	rl_report_release(&report);
-}
-
-TestSuite(render_html, .init = setup, .fini = teardown);
+TestSuite(render_html, .init = rl_test_charts_init,
+	  .fini = rl_test_charts_fini);
 
 static size_t occurrences(const char *hay, const char *needle)
 {
@@ -42,7 +29,8 @@ static size_t occurrences(const char *hay, const char *needle)
 
 static char *render(void)
 {
-	char *path = rl_test_report_render(&rl_renderer_html, &report, ".html");
+	char *path = rl_test_report_render(&rl_renderer_html,
+					   &rl_test_charts_report, ".html");
 	char *html = rl_test_slurp(path);
 	unlink(path);
 	free(path);
@@ -51,8 +39,9 @@ static char *render(void)
 
 Test(render_html, names_that_look_like_markup_stay_text)
 {
-	free(report.rows[1].region);
-	report.rows[1].region = strdup("h\xc3\xb6rner \xe2\x88\x91 \xe6\x97\xa5");
+	free(rl_test_charts_report.rows[1].region);
+	rl_test_charts_report.rows[1].region =
+		strdup("h\xc3\xb6rner \xe2\x88\x91 \xe6\x97\xa5");
 	char *html = render();
 	cr_assert_null(strstr(html, "<script>alert"));
 	cr_assert_eq(occurrences(html, "<script"), 1, "only rlprof's own script");
@@ -117,7 +106,7 @@ Test(render_html, shows_the_machine_and_how_it_was_measured)
 
 Test(render_html, without_a_model_says_so)
 {
-	report.machine = NULL;
+	rl_test_charts_report.machine = NULL;
 	char *html = render();
 	cr_assert_geq(occurrences(html, "no machine model: run rlprof probe"), 2);
 	cr_assert_null(strstr(html, "<h3>Bandwidth roofs</h3>"));
@@ -128,7 +117,8 @@ Test(render_html, parses_as_html)
 {
 	if (system("command -v xmllint >/dev/null 2>&1") != 0)
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	char *path = rl_test_report_render(&rl_renderer_html, &report, ".html");
+	char *path = rl_test_report_render(&rl_renderer_html,
+					   &rl_test_charts_report, ".html");
 	char cmd[512];
 	/* libxml2's HTML parser does not know SVG tags: ignore those only */
 	snprintf(cmd, sizeof cmd,
@@ -154,9 +144,9 @@ Test(render_html, renderer_is_registered_with_its_file_name)
  * as unknown, never as "inf" (which would also break the sort). */
 Test(render_html, infinite_figures_are_dashes)
 {
-	report.rows[0].flops = INFINITY;
-	report.rows[0].roof_pct = INFINITY;
-	report.rows[1].time_s = INFINITY;
+	rl_test_charts_report.rows[0].flops = INFINITY;
+	rl_test_charts_report.rows[0].roof_pct = INFINITY;
+	rl_test_charts_report.rows[1].time_s = INFINITY;
 	char *html = render();
 	cr_assert_null(strstr(html, "inf"), "an inf in the page");
 	free(html);

@@ -9,21 +9,8 @@
 #include "tests/lib/machine.h"
 #include "tests/lib/report.h"
 
-static struct rl_machine machine;
-static struct rl_report report;
-
-static void setup(void)
-{
-	rl_test_machine_charts(&machine);
-	rl_test_report_charts(&report, &machine);
-}
-
-static void teardown(void)
-{
-	rl_report_release(&report);
-}
-
-TestSuite(render_plot, .init = setup, .fini = teardown);
+TestSuite(render_plot, .init = rl_test_charts_init,
+	  .fini = rl_test_charts_fini);
 
 static char *plot(void)
 {
@@ -31,7 +18,8 @@ static char *plot(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	char err[128] = "";
-	cr_assert_eq(rl_render_plot(f, &report, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_render_plot(f, &rl_test_charts_report, err, sizeof err),
+		     0, "%s", err);
 	fclose(f);
 	if (getenv("RLPROF_SHOW_PLOT"))
 		fputs(buf, stderr);
@@ -90,7 +78,7 @@ Test(render_plot, draws_roofs_letters_and_a_legend)
 
 Test(render_plot, without_a_model_points_and_a_note)
 {
-	report.machine = NULL;
+	rl_test_charts_report.machine = NULL;
 	char *s = plot();
 	cr_assert(strstr(s, "no machine model: run rlprof probe"));
 	cr_assert_null(strstr(s, "==="));
@@ -104,8 +92,10 @@ Test(render_plot, without_a_model_points_and_a_note)
  * build reports as an out-of-bounds index). */
 Test(render_plot, a_roof_below_the_axis_range_is_left_out)
 {
-	report.rows[1].gflops = 1e16; /* every roof drops off the axis */
-	report.rows[1].flops = 1e16 * 1e9 * report.rows[1].time_s;
+	rl_test_charts_report.rows[1].gflops =
+		1e16; /* every roof drops off the axis */
+	rl_test_charts_report.rows[1].flops =
+		1e16 * 1e9 * rl_test_charts_report.rows[1].time_s;
 	char *s = plot();
 	cr_assert(strstr(s, "  B horner64"));
 	cr_assert(strstr(s, "= avx512-fma f64 200 GFLOP/s"));
@@ -121,9 +111,9 @@ Test(render_plot, a_roof_below_the_axis_range_is_left_out)
  * sequence, and the legend stays aligned; an infinite rate is no point. */
 Test(render_plot, names_are_escaped_and_infinities_left_out)
 {
-	free(report.rows[5].region);
-	report.rows[5].region = strdup("idle\x1b[2J\tnow");
-	report.rows[4].gflops_expected = INFINITY;
+	free(rl_test_charts_report.rows[5].region);
+	rl_test_charts_report.rows[5].region = strdup("idle\x1b[2J\tnow");
+	rl_test_charts_report.rows[4].gflops_expected = INFINITY;
 	char *s = plot();
 	cr_assert_null(strchr(s, '\x1b'), "%s", s);
 	cr_assert_null(strchr(s, '\t'), "%s", s);

@@ -69,27 +69,14 @@ static size_t occurrences(const char *hay, const char *needle)
 	return n;
 }
 
-static struct rl_machine machine;
-static struct rl_report report;
-
-static void setup(void)
-{
-	rl_test_machine_charts(&machine);
-	rl_test_report_charts(&report, &machine);
-}
-
-static void teardown(void)
-{
-	rl_report_release(&report);
-}
-
-TestSuite(render_svg, .init = setup, .fini = teardown);
+TestSuite(render_svg, .init = rl_test_charts_init, .fini = rl_test_charts_fini);
 
 Test(render_svg, is_valid_xml_with_a_point_per_region)
 {
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg,
+					   &rl_test_charts_report, ".svg");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
 	free(run(cmd));
@@ -118,11 +105,13 @@ Test(render_svg, coordinates_follow_the_documented_mapping)
 {
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg,
+					   &rl_test_charts_report, ".svg");
 	/* Ranges: x from AI 0.0625 .. ridge 400/40 = 10 -> decades 0.01..100;
 	 * y from 2.2 .. peak 400 -> 1..1000 (3.4 single-chain in range). */
 	struct rl_chart c;
-	rl_chart_layout(&c, &report, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
+	rl_chart_layout(&c, &rl_test_charts_report, RL_CHART_PLOT_W,
+			RL_CHART_PLOT_H);
 	cr_assert_float_eq(c.x_lo, -2, 1e-9);
 	cr_assert_float_eq(c.x_hi, 2, 1e-9);
 	cr_assert_float_eq(c.y_lo, 0, 1e-9);
@@ -181,12 +170,15 @@ Test(render_svg, coordinates_follow_the_documented_mapping)
 Test(render_svg, every_user_string_is_escaped)
 {
 	/* strings of the machine model come from a file too */
-	snprintf(machine.compute[0].name, sizeof machine.compute[0].name,
-		 "avx<512>&");
-	snprintf(machine.compute[0].method, sizeof machine.compute[0].method,
+	snprintf(rl_test_charts_machine.compute[0].name,
+		 sizeof rl_test_charts_machine.compute[0].name, "avx<512>&");
+	snprintf(rl_test_charts_machine.compute[0].method,
+		 sizeof rl_test_charts_machine.compute[0].method,
 		 "a<b & \"c\"");
-	snprintf(machine.bw[4].method, sizeof machine.bw[4].method, "tri<ad>");
-	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	snprintf(rl_test_charts_machine.bw[4].method,
+		 sizeof rl_test_charts_machine.bw[4].method, "tri<ad>");
+	char *path = rl_test_report_render(&rl_renderer_svg,
+					   &rl_test_charts_report, ".svg");
 	if (have_xmllint()) {
 		char cmd[512];
 		snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
@@ -210,10 +202,12 @@ Test(render_svg, invalid_utf8_and_controls_stay_valid_xml)
 {
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	free(report.rows[0].region);
-	report.rows[0].region = strdup("bad\xff\xfe utf8\x01 \xc3\xa9t\xc3\xa9 "
-				       "\xe6\x97\xa5\xe6\x9c\xac");
-	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	free(rl_test_charts_report.rows[0].region);
+	rl_test_charts_report.rows[0].region =
+		strdup("bad\xff\xfe utf8\x01 \xc3\xa9t\xc3\xa9 "
+		       "\xe6\x97\xa5\xe6\x9c\xac");
+	char *path = rl_test_report_render(&rl_renderer_svg,
+					   &rl_test_charts_report, ".svg");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
 	free(run(cmd));
@@ -229,8 +223,9 @@ Test(render_svg, without_a_model_axes_and_points_and_a_note)
 {
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
-	report.machine = NULL;
-	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	rl_test_charts_report.machine = NULL;
+	char *path = rl_test_report_render(&rl_renderer_svg,
+					   &rl_test_charts_report, ".svg");
 	cr_assert_eq(count(path, "//*[@class=\"point\"]"), 4);
 	cr_assert_eq(count(path, "//*[@class=\"roof-bw\"]"), 0);
 	cr_assert_eq(count(path, "//*[@class=\"roof-peak\"]"), 0);
@@ -247,18 +242,20 @@ Test(render_svg, crowded_labels_become_numbers_in_the_legend)
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
 	/* 30 regions on top of each other */
-	rl_report_release(&report);
-	memset(&report, 0, sizeof report);
-	report.machine = &machine;
-	report.rows = calloc(30, sizeof *report.rows);
+	rl_report_release(&rl_test_charts_report);
+	memset(&rl_test_charts_report, 0, sizeof rl_test_charts_report);
+	rl_test_charts_report.machine = &rl_test_charts_machine;
+	rl_test_charts_report.rows =
+		calloc(30, sizeof *rl_test_charts_report.rows);
 	for (int i = 0; i < 30; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "kernel_number_%02d", i);
-		report.rows[i] = rl_test_report_row(name, "f64", 1 + 0.01 * i,
-						    10 + 0.1 * i, NAN, NAN);
+		rl_test_charts_report.rows[i] = rl_test_report_row(
+			name, "f64", 1 + 0.01 * i, 10 + 0.1 * i, NAN, NAN);
 	}
-	report.n_rows = report.n_summed = 30;
-	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	rl_test_charts_report.n_rows = rl_test_charts_report.n_summed = 30;
+	char *path = rl_test_report_render(&rl_renderer_svg,
+					   &rl_test_charts_report, ".svg");
 	cr_assert_eq(count(path, "//*[@class=\"point\"]"), 30);
 	cr_assert_eq(count(path, "//*[@class=\"legend-region\"]"), 30);
 	/* some labels had no room for the name: numbers instead */
@@ -273,15 +270,16 @@ Test(render_svg, declared_only_shows_hollow_markers_on_stream_roofs)
 	if (!have_xmllint())
 		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
 	/* the time backend: nothing counted, every region declared */
-	for (size_t i = 0; i < report.n_rows; i++) {
-		struct rl_region_row *r = &report.rows[i];
+	for (size_t i = 0; i < rl_test_charts_report.n_rows; i++) {
+		struct rl_region_row *r = &rl_test_charts_report.rows[i];
 		r->ai = r->gflops = r->gbs = r->flops = r->dram_bytes = NAN;
 		r->basis = RL_BASIS_DECLARED;
 	}
-	report.rows[3].precision = "mixed";
-	report.rows[3].ai_expected = 0.25;
-	report.rows[3].gflops_expected = 8;
-	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	rl_test_charts_report.rows[3].precision = "mixed";
+	rl_test_charts_report.rows[3].ai_expected = 0.25;
+	rl_test_charts_report.rows[3].gflops_expected = 8;
+	char *path = rl_test_report_render(&rl_renderer_svg,
+					   &rl_test_charts_report, ".svg");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
 	free(run(cmd));
@@ -295,7 +293,8 @@ Test(render_svg, declared_only_shows_hollow_markers_on_stream_roofs)
 	free(svg);
 	/* the mixed row is a diamond centred at its declared point */
 	struct rl_chart c;
-	rl_chart_layout(&c, &report, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
+	rl_chart_layout(&c, &rl_test_charts_report, RL_CHART_PLOT_W,
+			RL_CHART_PLOT_H);
 	cr_assert_float_eq(
 		xpath_num(path, "string(//*[local-name()=\"path\"][@class=\"declared\"]/@data-cx)"),
 		rl_chart_px_x(&c, 0.25), 0.01);
@@ -378,7 +377,7 @@ static void free_rows(struct rl_region_row *rows, size_t n)
  * from 0.01 to 100, GFLOP/s shuffled over 0.1 to 100 (free_rows). */
 static struct rl_report spread_points(size_t n)
 {
-	struct rl_report many = report;
+	struct rl_report many = rl_test_charts_report;
 	char name[16];
 
 	many.rows = calloc(n, sizeof *many.rows);
@@ -432,7 +431,7 @@ static double svg_height(const char *svg)
 Test(render_svg, legend_of_many_regions_is_capped_with_a_count)
 {
 	enum { N = 1234 };
-	struct rl_report many = report;
+	struct rl_report many = rl_test_charts_report;
 	char name[16], want[64];
 	many.rows = calloc(N, sizeof *many.rows);
 	cr_assert_not_null(many.rows);
@@ -532,7 +531,8 @@ Test(render_svg, capped_legend_lists_the_numbered_points_first)
 /* A few regions: every one listed, no line about regions left out. */
 Test(render_svg, small_legend_lists_every_region_without_a_note)
 {
-	char *path = rl_test_report_render(&rl_renderer_svg, &report, ".svg");
+	char *path = rl_test_report_render(&rl_renderer_svg,
+					   &rl_test_charts_report, ".svg");
 	char *svg = rl_test_slurp(path);
 	cr_assert_eq(occurrences(svg, "<text class=\"legend-region\""), 6);
 	cr_assert_null(strstr(svg, "legend-more"));

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "model/results.h"
+#include "tests/lib/machine.h"
 #include "tests/lib/run.h"
 
 void rl_test_one_init(struct rl_test_one *o, long pid, uint64_t provided,
@@ -172,4 +173,18 @@ char *rl_test_slurp(const char *path)
 
 	cr_assert(s, "cannot open %s", path);
 	return s;
+}
+
+struct rl_machine rl_test_charts_machine;
+struct rl_report rl_test_charts_report;
+
+void rl_test_charts_init(void)
+{
+	rl_test_machine_charts(&rl_test_charts_machine);
+	rl_test_report_charts(&rl_test_charts_report, &rl_test_charts_machine);
+}
+
+void rl_test_charts_fini(void)
+{
+	rl_report_release(&rl_test_charts_report);
 }

@@ -58,6 +58,14 @@ struct rl_region_row rl_test_report_row(const char *name, const char *prec,
 					double ai, double gflops, double ai_e,
 					double gflops_e);
 
+/* The charts' machine and report as a suite's fixture:
+ * TestSuite(name, .init = rl_test_charts_init, .fini = rl_test_charts_fini)
+ * (each test runs in its own process and may change them). */
+extern struct rl_machine rl_test_charts_machine;
+extern struct rl_report rl_test_charts_report;
+void rl_test_charts_init(void);
+void rl_test_charts_fini(void);
+
 /* Renders r with rend into a temporary file named ...suffix; returns its
  * malloc'd path. RLPROF_KEEP_CHARTS=DIR keeps a copy there to look at. */
 char *rl_test_report_render(const struct rl_renderer *rend,
