@@ -8,19 +8,6 @@
 #include "common/rl_error.h"
 #include "tests/lib/run.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define COMPAT_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define COMPAT_SANITIZED 1
-#endif
-#endif
-#ifdef COMPAT_SANITIZED
-#define SAN_FLAGS " -fsanitize=address,undefined"
-#else
-#define SAN_FLAGS ""
-#endif
-
 #define COMPAT_SRC RL_SOURCE_DIR "/tests/programs/compat/"
 
 /* Builds src into dir/name with the library; skips when the Debian
@@ -166,7 +153,7 @@ Test(compat, likwid_marker_regions_get_rlprof_counts, .timeout = 180)
 	char *csv;
 	double flops;
 
-#ifdef COMPAT_SANITIZED
+#ifdef RL_TEST_SANITIZED
 	cr_skip_test("Valgrind cannot run a sanitized program");
 #endif
 	e2e_need(E2E_RLPROF);

@@ -12,14 +12,6 @@
 
 #define CP_SRC RL_SOURCE_DIR "/tests/programs/compat/"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CP_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CP_SANITIZED 1
-#endif
-#endif
-
 /* sh -c script; skips when need (a file) is missing */
 static void sh_build(const char *script, const char *need, const char *pkg)
 {
@@ -134,7 +126,7 @@ Test(compat_programs, likwid_sleeping_regions_count_no_flops, .timeout = 240)
 	struct e2e_result r;
 	char *csv;
 
-#ifdef CP_SANITIZED
+#ifdef RL_TEST_SANITIZED
 	cr_skip_test("Valgrind cannot run a sanitized program");
 #endif
 	e2e_need(E2E_RLPROF);

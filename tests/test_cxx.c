@@ -6,17 +6,6 @@
 
 #include "tests/lib/run.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SAN_FLAGS " -fsanitize=address,undefined"
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SAN_FLAGS " -fsanitize=address,undefined"
-#endif
-#endif
-#ifndef SAN_FLAGS
-#define SAN_FLAGS ""
-#endif
-
 #define CXX_SRC RL_SOURCE_DIR "/tests/programs/cxx/cxx_regions.cpp"
 
 static const char *const cxx_regions[] = {

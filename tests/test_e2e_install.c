@@ -2,17 +2,6 @@
  * installed rlprof and shows its regions. */
 #include "tests/lib/run.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SAN_FLAGS " -fsanitize=address,undefined"
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SAN_FLAGS " -fsanitize=address,undefined"
-#endif
-#endif
-#ifndef SAN_FLAGS
-#define SAN_FLAGS ""
-#endif
-
 Test(e2e_install, pkg_config_program_runs_under_installed_rlprof,
      .timeout = 120)
 {

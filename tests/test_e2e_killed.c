@@ -103,19 +103,11 @@ Test(e2e_killed, underscore_exit_inside_a_region_keeps_completed_regions,
 	killed_free(&k);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define KILLED_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define KILLED_ASAN 1
-#endif
-#endif
-
 /* A child of a shell that set a 300 MB address-space limit allocates
  * until malloc fails and dies writing through the null pointer. */
 Test(e2e_killed, memory_limit_keeps_completed_regions, .timeout = 60)
 {
-#ifdef KILLED_ASAN
+#ifdef RL_TEST_SANITIZED
 	cr_skip_test("AddressSanitizer reserves terabytes of address space: "
 		     "no program runs under ulimit -v");
 #endif

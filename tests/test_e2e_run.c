@@ -322,14 +322,6 @@ Test(e2e_run, sigterm_is_forwarded_and_report_written, .timeout = 90)
 	free(dir);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define E2E_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define E2E_SANITIZED 1
-#endif
-#endif
-
 Test(e2e_run, auto_runs_what_counters_auto_names, .timeout = 300)
 {
 	char *dir = e2e_tmpdir();
@@ -349,7 +341,7 @@ Test(e2e_run, auto_runs_what_counters_auto_names, .timeout = 300)
 	nl = strchr(c.out, '\n');
 	if (nl)
 		*nl = '\0';
-#ifdef E2E_SANITIZED
+#ifdef RL_TEST_SANITIZED
 	if (strcmp(c.out, "sim") == 0) {
 		e2e_rmtree(dir);
 		cr_skip_test("auto picks sim: Valgrind cannot run a sanitized program");

@@ -4,17 +4,6 @@
  * `rlprof run` reports its regions (tests/programs/fortran/f_regions.f90). */
 #include "tests/lib/run.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SAN_FLAGS " -fsanitize=address,undefined"
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SAN_FLAGS " -fsanitize=address,undefined"
-#endif
-#endif
-#ifndef SAN_FLAGS
-#define SAN_FLAGS ""
-#endif
-
 /* The value of CSV column col (0-based) of line row, into buf. */
 static const char *csv_col(const char *row, int col, char *buf, size_t len)
 {

@@ -19,6 +19,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* RL_TEST_SANITIZED when the tests (and so librlprof and the test
+ * programs) are built with AddressSanitizer; SAN_FLAGS the flags a test
+ * gives the compiler for a program of its own, to link with them. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RL_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RL_TEST_SANITIZED 1
+#endif
+#endif
+#ifdef RL_TEST_SANITIZED
+#define SAN_FLAGS " -fsanitize=address,undefined"
+#else
+#define SAN_FLAGS ""
+#endif
+
 #define E2E_RLPROF RL_BUILD_DIR "/bin/rlprof"
 #define E2E_PROG(name) RL_BUILD_DIR "/tests/programs/" name
 

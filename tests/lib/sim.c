@@ -3,7 +3,7 @@
 
 void sim_need(void)
 {
-#ifdef SIM_ASAN
+#ifdef RL_TEST_SANITIZED
 	cr_skip_test("programs built with AddressSanitizer cannot run under "
 		     "Valgrind: the sim tests need a build without SANITIZE=1");
 #endif

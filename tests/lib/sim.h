@@ -37,14 +37,6 @@ struct sim_run {
 	int n;
 };
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SIM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SIM_ASAN 1
-#endif
-#endif
-
 /* Skips when the sim backend cannot run here (a sanitized build, no
  * Valgrind, the simulator not built). */
 void sim_need(void);
