@@ -57,7 +57,10 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 	memset(m, 0, sizeof *m);
 	if (!extra)
 		extra = &scratch;
+	struct rl_probe_recording *rec = extra == &scratch ? NULL
+							   : extra->recording;
 	memset(extra, 0, sizeof *extra);
+	extra->recording = rec;
 	if ((rc = rl_cpu_detect(&cpu, err, errlen)))
 		return rc;
 	unsigned T = o->threads ? o->threads : cpu.logical_cpus;

@@ -1,27 +1,57 @@
-/* Bandwidth roofs. A triad sweep over working-set sizes per thread, on
- * one core and then on all cores, on a fixed grid (the same for --quick,
- * which only runs fewer trials): sqrt(2) steps from 12 KiB until
- * bandwidth stopped falling (three points, a 2x range, within 7.5%) at
- * least 4x beyond the largest believable claimed cache (64 MiB when none
- * is believable), or the memory cap. rl_detect_levels (levels.c) names the levels from the
- * plateaus and the claimed sizes. Each level is then measured again at
- * one point inside its plateau, never where the working set fits in the
- * level above, with more trials: the triad (plain and non-temporal), a
- * read-only stream and a fill (plain and non-temporal). Roofs must fall
- * from level to level (L1 >= L2 >= ... >= DRAM for the triad, the read
- * and the fill); when they do not, the offending levels are measured
- * again (twice at most) and then the probe fails rather than cache a
- * model that contradicts itself. */
+/* Bandwidth roofs, led by what the machine claims, recorded point by
+ * point (recording.h) and derived from the recording (derive.c), so a
+ * replay of the recording gives the same levels, roofs and doubts.
+ *
+ * 1. A triad sweep over working-set sizes per thread, on one core and
+ *    then on all cores, on a fixed grid (the same for --quick, which
+ *    runs fewer trials): sqrt(2) steps from 12 KiB until bandwidth
+ *    stopped falling (three points within 15%) at least four times
+ *    beyond where the caches ended (the last point still 1.5x faster
+ *    than the sweep's end) or beyond the believable claims, or the
+ *    memory cap.
+ * 2. The levels' windows from the claims and the sweep (rl_rec_levels):
+ *    each level is then measured at one working set inside its window
+ *    with five operations (triad plain and non-temporal, read, fill
+ *    plain and non-temporal), interleaved: round after round over every
+ *    level, operation and thread count, as STREAM takes the best of its
+ *    trials, until each point's best moved by less than 1.5% in a round
+ *    (full: at least 3 rounds; quick: 2) or the time cap.
+ * 3. Doubts (rl_rec_derive): a roof above the level's before it, a wide
+ *    spread, all threads below one: those points are measured again (two
+ *    more rounds, more trials); what stays is kept with its reason. The
+ *    probe never refuses for it. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probes/model_int.h"
+#include "probes/recording.h"
 #include "common/rl_error.h"
 
 #define DROP 0.15
 #define MAX_LEVELS 8
-#define RETRIES 2
+#define STABLE 0.015
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double loadavg1(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double v = -1;
+	if (f) {
+		if (fscanf(f, "%lf", &v) != 1 || !(v >= 0))
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
 
 static enum rl_isa triad_isa(const struct rl_cpu *cpu)
 {
@@ -44,26 +74,11 @@ static void human(char *buf, size_t len, double bytes)
 struct bw_ctx {
 	struct probe_ctx *c;
 	struct rl_triad_pool *pool;
+	struct rl_probe_recording *rec;
 	struct rl_level_claim claims[MAX_LEVELS];
 	size_t n_claims;
+	size_t max_elems;
 };
-
-/* A wide spread means other work shared a core during the trials: try
- * again up to `retries` times and keep the best run. */
-static int run_best(struct rl_triad_pool *pool,
-		    const struct rl_triad_params *p, int retries,
-		    struct rl_triad_result *r, char *err, size_t errlen)
-{
-	struct rl_triad_result again;
-	int rc = rl_triad_pool_run(pool, p, r, err, errlen);
-	for (int k = 0; !rc && k < retries && r->spread_pct > 10; k++) {
-		if ((rc = rl_triad_pool_run(pool, p, &again, err, errlen)))
-			break;
-		if (again.best_gbs > r->best_gbs)
-			*r = again;
-	}
-	return rc;
-}
 
 /* The largest claimed level each thread has to itself (0 none known):
  * below it the threads share no cache (see private_level in probe.h). */
@@ -76,20 +91,63 @@ static uint64_t private_bytes(const struct bw_ctx *b)
 	return v;
 }
 
-static void per_thread_claims(const struct bw_ctx *b, unsigned threads,
-			      uint64_t *out)
+/* Runs one measurement and records every trial. */
+static int run_rec(struct bw_ctx *b, const struct rl_triad_params *p,
+		   int sweep, uint64_t bytes, int rec_op,
+		   struct rl_triad_result *r, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < b->n_claims; i++)
-		out[i] = rl_claim_per_thread(&b->claims[i], threads);
+	int rc = rl_triad_pool_run(b->pool, p, r, err, errlen);
+	if (rc)
+		return rc;
+	struct rl_rec_point *pt = NULL;
+	for (unsigned i = 0; i < r->n_trials; i++)
+		pt = rl_rec_add(b->rec, p->threads, rec_op, sweep, bytes,
+				r->trial_gbs[i]);
+	/* one-pass (DRAM) points timed in chunks: the best is the sum of
+	 * each chunk's best time, above every whole trial */
+	if (pt && r->best_gbs > pt->best_gbs)
+		pt->best_gbs = r->best_gbs;
+	return 0;
 }
 
-/* The sweep; returns 1 when it ended in memory (bandwidth stopped
- * falling, or the cap), 0 when the point limit came first. */
-static int sweep(struct bw_ctx *b, unsigned threads, size_t max_elems,
+/* The sweep may stop: the last three points agree within DROP, and
+ * either the last is beyond `beyond` (4x every believable claim per
+ * thread), or the fall from the last cache has been seen (the last point
+ * where the sweep was still 1.5x faster than its end lies at least twice
+ * beyond the level before the last claimed one: `llc_from`) and the last
+ * point is 4x beyond it: a VM's share of a big claimed L3 ends there. */
+static int sweep_done(const struct rl_probe_sweep *s, uint64_t beyond,
+		      uint64_t llc_from)
+{
+	size_t n = s->n;
+	if (n < 6)
+		return 0;
+	double g = s->pts[n - 1].gbs, lo = g, hi = g;
+	for (size_t i = n - 3; i < n; i++) {
+		if (s->pts[i].gbs < lo)
+			lo = s->pts[i].gbs;
+		if (s->pts[i].gbs > hi)
+			hi = s->pts[i].gbs;
+	}
+	if (!(lo > 0) || hi > lo * (1 + DROP))
+		return 0;
+	uint64_t last = s->pts[n - 1].bytes;
+	if (beyond && last >= beyond)
+		return 1;
+	uint64_t cache_end = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s->pts[i].gbs >= 1.5 * hi)
+			cache_end = s->pts[i].bytes;
+	return cache_end && cache_end >= llc_from && last >= 6 * cache_end;
+}
+
+/* The sweep on `threads` threads; every point's trials recorded. */
+static int sweep(struct bw_ctx *b, unsigned threads,
 		 struct rl_probe_sweep *s, char *err, size_t errlen)
 {
 	struct probe_ctx *c = b->c;
 	const struct rl_probe_sweep *ref = NULL;
+	size_t max_elems = b->max_elems;
 	if (c->extra->n_sweeps && c->extra->sweeps[0].n) {
 		const struct rl_probe_sweep *s0 = &c->extra->sweeps[0];
 		ref = s0;
@@ -99,329 +157,209 @@ static int sweep(struct bw_ctx *b, unsigned threads, size_t max_elems,
 			max_elems = last;
 	}
 	const int quick = c->o->quick;
-	uint64_t claims[MAX_LEVELS], dram_min = 0;
-	per_thread_claims(b, threads, claims);
-	for (size_t i = 0; i < b->n_claims; i++)
-		if (4 * claims[i] > dram_min)
-			dram_min = 4 * claims[i];
-	if (!dram_min)
-		dram_min = 64u << 20;
+	uint64_t beyond = 0, llc_from = 0, prev = 0;
+	for (size_t i = 0; i < b->n_claims; i++) {
+		uint64_t pt = rl_claim_per_thread(&b->claims[i], threads);
+		if (4 * pt > beyond)
+			beyond = 4 * pt;
+		if (pt) {
+			llc_from = 2 * prev;
+			prev = pt;
+		}
+	}
+	if (!beyond)
+		beyond = 64u << 20; /* nothing believable claimed */
 	double ws = 12 * 1024; /* per thread, 3 arrays */
 	s->threads = threads;
 	s->n = 0;
 	while (s->n < RL_PROBE_MAX_SWEEP) {
 		size_t elems = ((size_t)(ws / RL_TRIAD_STREAM_BYTES)) & ~(size_t)15;
 		if (elems > max_elems)
-			return 1; /* the memory cap */
+			return 0; /* the memory cap */
+		uint64_t bytes = (uint64_t)elems * RL_TRIAD_STREAM_BYTES;
 		int big = ws > 32.0 * (1 << 20);
 		struct rl_triad_params p = {
 			.isa = triad_isa(c->cpu), .nt = 0, .threads = threads,
 			.elems = elems, .trials = big ? 2 : (quick ? 3 : 5),
 			.min_trial_s = quick ? 0.0002 : 0.0005,
-			.private_level = ws <= (double)private_bytes(b),
+			.private_level = bytes <= private_bytes(b),
 		};
-		struct rl_triad_result r;
-		int rc = run_best(b->pool, &p, big ? 0 : 2, &r, err, errlen);
-		if (rc)
-			return rc;
-		/* T threads together move at least what one moves alone at
-		 * the same size per thread: less means a thread was
-		 * preempted (a shared machine), so measure again */
+		struct rl_triad_result r, again;
+		int rc = run_rec(b, &p, 1, bytes, RL_REC_TRIAD, &r, err, errlen);
+		/* a wide spread, or T threads moving less than one alone at
+		 * the same size per thread: a thread was preempted (a shared
+		 * machine): measure again, keep every trial */
 		double floor = ref && s->n < ref->n ? ref->pts[s->n].gbs : 0;
-		for (int k = 0; k < (big ? 1 : 4) && r.best_gbs < floor; k++) {
-			struct rl_triad_result again;
-			if ((rc = rl_triad_pool_run(b->pool, &p, &again, err,
-						    errlen)))
-				return rc;
+		for (int k = 0; !rc && k < (big ? 1 : 3) &&
+				(r.spread_pct > 10 || r.best_gbs / threads < floor);
+		     k++) {
+			rc = run_rec(b, &p, 1, bytes, RL_REC_TRIAD, &again, err,
+				     errlen);
 			if (again.best_gbs > r.best_gbs)
 				r = again;
 		}
-		s->pts[s->n].bytes = (uint64_t)elems * RL_TRIAD_STREAM_BYTES;
-		s->pts[s->n].gbs = r.best_gbs / threads;
+		if (rc)
+			return rc;
+		const struct rl_rec_point *pt =
+			rl_rec_find(b->rec, threads, RL_REC_TRIAD, 1, bytes);
+		s->pts[s->n].bytes = bytes;
+		s->pts[s->n].gbs = (pt ? pt->best_gbs : r.best_gbs) / threads;
 		s->n++;
 		char what[96], h[32];
-		human(h, sizeof h, (double)s->pts[s->n - 1].bytes);
-		snprintf(what, sizeof what, "triad sweep %u thread%s: %s", threads,
-			 threads > 1 ? "s" : "", h);
+		human(h, sizeof h, (double)bytes);
+		snprintf(what, sizeof what, "triad sweep %u thread%s: %s",
+			 threads, threads > 1 ? "s" : "", h);
 		probe_progress(c, what, 0.1);
-		if (s->pts[s->n - 1].bytes >= dram_min &&
-		    rl_sweep_done_n(s->pts, s->n, 2, DROP, 3))
-			return 1; /* bandwidth stopped falling */
+		if (sweep_done(s, beyond, llc_from))
+			return 0;
 		ws *= M_SQRT2;
 	}
 	return 0;
 }
 
-struct level_bw {
-	double triad, triad_nt, read, fill, fill_nt; /* 24 B/elem, GB/s */
-	double spread;
-	unsigned trials;
-	int chunked;
+/* ---- level measurements -------------------------------------------------- */
+
+static const int ops[] = { RL_REC_TRIAD, RL_REC_READ, RL_REC_FILL,
+			   RL_REC_TRIAD_NT, RL_REC_FILL_NT };
+
+struct item {
+	unsigned threads;
+	uint64_t bytes;
+	int op;
+	int dram;
+	double best;   /* after the last round */
+	int stable;
+	char level[8];
 };
 
-static int measure_op(struct bw_ctx *b, unsigned threads, size_t elems,
-		      unsigned trials, enum rl_stream_op op, int nt,
-		      double *gbs, double *spread, int *chunked, char *err,
-		      size_t errlen)
+static int item_kernel(const struct bw_ctx *b, const struct item *it,
+		       struct rl_triad_params *p)
 {
 	const int quick = b->c->o->quick;
-	struct rl_triad_params p = {
-		.isa = triad_isa(b->c->cpu), .nt = nt, .op = op,
-		.threads = threads, .elems = elems, .trials = trials,
-		.min_trial_s = quick ? 0.0003 : 0.001,
-		.private_level = (uint64_t)elems * RL_TRIAD_STREAM_BYTES <=
-				 private_bytes(b),
-	};
-	if (!(op == RL_OP_TRIAD ? rl_triad_kernel(p.isa, nt) != NULL
-				: rl_rw_kernel(p.isa, op, nt) != NULL))
-		return 0; /* not measured: stays 0 */
-	struct rl_triad_result r;
-	int rc = run_best(b->pool, &p, elems * 24 > (32u << 20) ? 0 : 1, &r,
-			  err, errlen);
-	if (rc)
-		return rc;
-	if (r.best_gbs > *gbs)
-		*gbs = r.best_gbs;
-	if (spread)
-		*spread = r.spread_pct;
-	if (chunked)
-		*chunked = r.chunked;
-	return 0;
-}
-
-static int measure_level(struct bw_ctx *b, const char *level,
-			 unsigned threads, uint64_t ws_bytes, unsigned boost,
-			 struct level_bw *v, char *err, size_t errlen)
-{
-	const int quick = b->c->o->quick, dram = !strcmp(level, "DRAM");
-	size_t elems = (size_t)(ws_bytes / RL_TRIAD_STREAM_BYTES) & ~(size_t)15;
-	unsigned trials = (dram ? (quick ? 2 : 4) : (quick ? 4 : 10)) * boost;
-	char what[96];
-	snprintf(what, sizeof what, "%s on %u thread%s", level, threads,
-		 threads > 1 ? "s" : "");
-	probe_progress(b->c, what, 0);
-	v->trials = trials;
-	int rc;
-	if ((rc = measure_op(b, threads, elems, trials, RL_OP_TRIAD, 0,
-			     &v->triad, &v->spread, &v->chunked, err, errlen)) ||
-	    (rc = measure_op(b, threads, elems, trials, RL_OP_TRIAD, 1,
-			     &v->triad_nt, NULL, NULL, err, errlen)) ||
-	    (rc = measure_op(b, threads, elems, trials, RL_OP_READ, 0,
-			     &v->read, NULL, NULL, err, errlen)) ||
-	    (rc = measure_op(b, threads, elems, trials, RL_OP_FILL, 0,
-			     &v->fill, NULL, NULL, err, errlen)) ||
-	    (rc = measure_op(b, threads, elems, trials, RL_OP_FILL, 1,
-			     &v->fill_nt, NULL, NULL, err, errlen)))
-		return rc;
-	probe_progress(b->c, what, 0.2);
-	return 0;
-}
-
-/* The first level (>= 1) whose triad, read or fill roof is above the
- * level's before it; 0 when all fall. */
-static size_t inversion(const struct level_bw *v, size_t n)
-{
-	double t[MAX_LEVELS + 1], r[MAX_LEVELS + 1], f[MAX_LEVELS + 1];
-	for (size_t i = 0; i < n; i++) {
-		t[i] = v[i].triad;
-		r[i] = v[i].read;
-		f[i] = v[i].fill;
-	}
-	int a = rl_roofs_monotonic(t, n), bb = rl_roofs_monotonic(r, n),
-	    cc = rl_roofs_monotonic(f, n);
-	int m = a;
-	if (bb && (!m || bb < m))
-		m = bb;
-	if (cc && (!m || cc < m))
-		m = cc;
-	return (size_t)m;
-}
-
-static void add_roof(struct probe_ctx *c, const struct rl_found_level *f,
-		     unsigned threads, uint64_t ws, const struct level_bw *v,
-		     const char *note)
-{
-	if (c->m->n_bw >= RL_MACHINE_MAX_BW)
-		return;
-	struct rl_bw_roof *b = &c->m->bw[c->m->n_bw++];
-	memset(b, 0, sizeof *b);
-	snprintf(b->level, sizeof b->level, "%s", f->name);
-	b->threads = threads;
-	b->stream_gbs = v->triad;
-	b->moved_gbs = v->triad * RL_TRIAD_MOVED_BYTES / RL_TRIAD_STREAM_BYTES;
-	b->nt_gbs = v->triad_nt;
-	b->spread_pct = v->spread;
-	b->working_set_bytes = ws * threads;
-	b->read_gbs = v->read;
-	b->write_gbs = 2 * v->fill; /* + the write-allocate reads */
-	b->write_nt_gbs = v->fill_nt;
-	char h[32];
-	human(h, sizeof h, (double)ws / 3);
-	snprintf(b->method, sizeof b->method,
-		 "triad/read/fill %s best of %u%s, 3x%s per thread%s",
-		 rl_isa_name(triad_isa(c->cpu)), v->trials,
-		 v->chunked ? " per 3x512 KiB chunk" : "", h, note);
-}
-
-/* Measures every level found in a sweep on `threads` threads, again
- * where the roofs do not fall from level to level. */
-static int level_roofs(struct bw_ctx *b, const struct rl_probe_sweep *s,
-		       const struct rl_found_level *f, size_t nf,
-		       unsigned threads, const char *note, char *err,
-		       size_t errlen)
-{
-	struct level_bw v[MAX_LEVELS];
-	memset(v, 0, sizeof v);
-	int rc;
-	for (size_t i = 0; i < nf; i++)
-		if ((rc = measure_level(b, f[i].name, threads,
-					s->pts[f[i].roof].bytes, 1, &v[i], err,
-					errlen)))
-			return rc;
-	/* on all cores, at least the one-core roof of the same level (see
-	 * sweep()): below it a thread was preempted */
-	for (size_t i = 0; threads > 1 && i < nf; i++) {
-		const struct rl_bw_roof *one = NULL;
-		for (size_t j = 0; j < b->c->m->n_bw; j++)
-			if (b->c->m->bw[j].threads == 1 &&
-			    !strcmp(b->c->m->bw[j].level, f[i].name))
-				one = &b->c->m->bw[j];
-		for (int k = 0;
-		     one && k < RETRIES &&
-		     (v[i].triad < one->stream_gbs || v[i].read < one->read_gbs ||
-		      2 * v[i].fill < one->write_gbs);
-		     k++)
-			if ((rc = measure_level(b, f[i].name, threads,
-						s->pts[f[i].roof].bytes, 2,
-						&v[i], err, errlen)))
-				return rc;
-	}
-	size_t bad;
-	for (int k = 0; (bad = inversion(v, nf)) && k < RETRIES; k++) {
-		/* again, with twice the trials, keeping the best of both */
-		for (size_t i = bad - 1; i <= bad; i++)
-			if ((rc = measure_level(b, f[i].name, threads,
-						s->pts[f[i].roof].bytes, 2,
-						&v[i], err, errlen)))
-				return rc;
-	}
-	if (bad && threads > 1) {
-		/* on all cores a busy other core can keep a level from its
-		 * figure run after run: those two levels get no all-core
-		 * roof (left empty: the one-core roofs stand in), rather
-		 * than a contradiction or no model at all */
-		for (size_t i = 0; i < nf; i++)
-			if (i + 1 != bad && i != bad)
-				add_roof(b->c, &f[i], threads,
-					 s->pts[f[i].roof].bytes, &v[i], note);
+	int nt = it->op == RL_REC_TRIAD_NT || it->op == RL_REC_FILL_NT;
+	enum rl_stream_op op = it->op == RL_REC_READ ? RL_OP_READ
+			       : it->op == RL_REC_FILL || it->op == RL_REC_FILL_NT
+				       ? RL_OP_FILL
+				       : RL_OP_TRIAD;
+	memset(p, 0, sizeof *p);
+	p->isa = triad_isa(b->c->cpu);
+	p->nt = nt;
+	p->op = op;
+	p->threads = it->threads;
+	p->elems = (size_t)(it->bytes / RL_TRIAD_STREAM_BYTES) & ~(size_t)15;
+	p->trials = it->dram ? 2 : (quick ? 3 : 5);
+	p->min_trial_s = quick ? 0.0003 : 0.0008;
+	p->private_level = it->bytes <= private_bytes(b);
+	if (p->elems < 16 || p->elems > b->max_elems)
 		return 0;
+	return op == RL_OP_TRIAD ? rl_triad_kernel(p->isa, nt) != NULL
+				 : rl_rw_kernel(p->isa, op, nt) != NULL;
+}
+
+/* Rounds over the items not yet stable, interleaved, until all are or
+ * the time cap. */
+static int rounds(struct bw_ctx *b, struct item *it, size_t n,
+		  int min_rounds, int max_rounds, double cap_s,
+		  unsigned boost, char *err, size_t errlen)
+{
+	double t0 = now_s();
+	for (int round = 0; round < max_rounds; round++) {
+		int left = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (it[i].stable)
+				continue;
+			struct rl_triad_params p;
+			if (!item_kernel(b, &it[i], &p)) {
+				it[i].stable = 1;
+				continue;
+			}
+			p.trials *= boost;
+			struct rl_triad_result r;
+			int rc = run_rec(b, &p, 0, it[i].bytes, it[i].op, &r, err,
+					 errlen);
+			if (rc)
+				return rc;
+			const struct rl_rec_point *pt =
+				rl_rec_find(b->rec, it[i].threads, it[i].op, 0,
+					    it[i].bytes);
+			double best = pt ? pt->best_gbs : 0;
+			if (round + 1 >= min_rounds &&
+			    best <= it[i].best * (1 + STABLE))
+				it[i].stable = 1;
+			it[i].best = best;
+			left += !it[i].stable;
+		}
+		char what[64];
+		snprintf(what, sizeof what, "levels: round %d", round + 1);
+		probe_progress(b->c, what, 0.3);
+		if (!left || (round + 1 >= min_rounds && now_s() - t0 > cap_s))
+			break;
 	}
-	if (bad) {
-		double la = b->c->m->loadavg1;
-		return rl_fail(err, errlen, RL_EBUSY,
-			       "the roofs do not fall from level to level: "
-			       "'%s' %.1f GB/s triad, %.1f read, %.1f fill "
-			       "above '%s' %.1f, %.1f, %.1f on %u thread%s, "
-			       "measured %d times (load average %.1f): the "
-			       "machine is too busy; run 'rlprof probe "
-			       "--force' when it is quieter",
-			       f[bad].name, v[bad].triad, v[bad].read,
-			       v[bad].fill, f[bad - 1].name, v[bad - 1].triad,
-			       v[bad - 1].read, v[bad - 1].fill, threads,
-			       threads > 1 ? "s" : "", RETRIES + 1,
-			       la >= 0 ? la : 0);
-	}
-	for (size_t i = 0; i < nf; i++)
-		add_roof(b->c, &f[i], threads, s->pts[f[i].roof].bytes, &v[i],
-			 note);
 	return 0;
 }
 
-static void label(struct rl_probe_sweep *s, const struct rl_found_level *f,
-		  size_t nf)
+static size_t items_of(const struct rl_rec_derived *d, struct item *it,
+		       size_t max)
 {
-	for (size_t i = 0; i < s->n; i++)
-		s->level[i][0] = 0;
-	for (size_t k = 0; k < nf; k++)
-		for (size_t i = f[k].first; i <= f[k].last && i < s->n; i++)
-			memcpy(s->level[i], f[k].name, sizeof s->level[i]);
+	size_t n = 0;
+	for (size_t t = 0; t < d->n_t; t++)
+		for (size_t l = 0; l < d->t[t].n; l++)
+			for (size_t o = 0; o < sizeof ops / sizeof ops[0] && n < max;
+			     o++) {
+				const struct rl_rec_level *lv = &d->t[t].lv[l];
+				struct item *x = &it[n++];
+				memset(x, 0, sizeof *x);
+				x->threads = d->t[t].threads;
+				x->bytes = (lv->at / RL_TRIAD_STREAM_BYTES & ~(uint64_t)15) *
+					   RL_TRIAD_STREAM_BYTES;
+				x->op = ops[o];
+				x->dram = !lv->level;
+				snprintf(x->level, sizeof x->level, "%s", lv->name);
+			}
+	return n;
 }
 
-static size_t detect(struct bw_ctx *b, struct rl_probe_sweep *s,
-		     int in_memory, struct rl_found_level *f)
+static void label(struct rl_probe_sweep *s, const struct rl_rec_derived *d)
 {
-	uint64_t claims[MAX_LEVELS];
-	per_thread_claims(b, s->threads, claims);
-	size_t nf = rl_detect_levels(s->pts, s->n, claims, b->n_claims,
-				     in_memory, DROP, f, MAX_LEVELS);
-	label(s, f, nf);
-	return nf;
-}
-
-/* levels[]: every claimed level, and the effective capacities seen */
-static void record_levels(struct bw_ctx *b, const struct rl_found_level *f1,
-			  size_t n1, const struct rl_found_level *fa,
-			  size_t na, unsigned threads)
-{
-	struct rl_machine *m = b->c->m;
-	m->n_levels = 0;
-	for (int lvl = 1; lvl <= RL_MACHINE_MAX_LEVELS; lvl++) {
-		const struct rl_level_claim *cl = NULL;
-		for (size_t i = 0; i < b->n_claims; i++)
-			if (b->claims[i].level == lvl)
-				cl = &b->claims[i];
-		uint64_t e1 = 0, ea = 0;
-		for (size_t i = 0; i < n1; i++)
-			if (f1[i].level == lvl)
-				e1 = f1[i].effective_bytes;
-		for (size_t i = 0; i < na; i++)
-			if (fa[i].level == lvl)
-				ea = fa[i].effective_bytes * threads;
-		if (!cl && !e1 && !ea)
-			continue;
-		struct rl_cache_level *l = &m->levels[m->n_levels++];
-		memset(l, 0, sizeof *l);
-		snprintf(l->level, sizeof l->level, "L%d", lvl);
-		if (cl) {
-			l->claimed_bytes = cl->bytes;
-			l->ways = cl->ways;
-			l->line_bytes = cl->line_bytes;
-			l->shared_cpus = cl->shared_cpus;
-			snprintf(l->source, sizeof l->source, "%s",
-				 b->c->cpu->cache_source);
-		} else {
-			snprintf(l->source, sizeof l->source, "none");
+	const struct rl_rec_level *lv = NULL;
+	size_t nl = 0;
+	for (size_t t = 0; t < d->n_t; t++)
+		if (d->t[t].threads == s->threads) {
+			lv = d->t[t].lv;
+			nl = d->t[t].n;
 		}
-		l->effective_bytes = e1;
-		l->effective_all_bytes = ea;
+	for (size_t i = 0; i < s->n; i++) {
+		s->level[i][0] = 0;
+		for (size_t k = 0; k < nl; k++)
+			if (s->pts[i].bytes >= lv[k].lo &&
+			    (!lv[k].hi || s->pts[i].bytes <= lv[k].hi))
+				memcpy(s->level[i], lv[k].name,
+				       sizeof s->level[i]);
 	}
 }
 
-static void caches_line(struct bw_ctx *b, const struct rl_probe_sweep *s,
-			const struct rl_found_level *f, size_t nf)
+static void fill_header(struct bw_ctx *b)
 {
-	char claim[128] = "", found[128] = "";
-	for (size_t i = 0; i < b->n_claims; i++) {
-		char h[32], part[80];
-		human(h, sizeof h, (double)b->claims[i].bytes);
-		snprintf(part, sizeof part, "%sL%d %s%s", i ? " " : "",
-			 b->claims[i].level, h,
-			 b->claims[i].absurd ? " (not believed)" : "");
-		if (strlen(claim) + strlen(part) < sizeof claim)
-			strcat(claim, part);
-	}
-	for (size_t k = 0; k < nf; k++) {
-		if (!f[k].level)
-			continue;
-		char h[32], part[48];
-		human(h, sizeof h, (double)s->pts[f[k].last].bytes);
-		snprintf(part, sizeof part, " %.7s<=%s", f[k].name, h);
-		if (strlen(found) + strlen(part) < sizeof found)
-			strcat(found, part);
-	}
-	snprintf(b->c->m->caches, sizeof b->c->m->caches,
-		 "%s: %s; found per thread:%s", b->c->cpu->cache_source,
-		 claim[0] ? claim : "-", found[0] ? found : " -");
+	struct rl_probe_recording *r = b->rec;
+	const struct rl_cpu *cpu = b->c->cpu;
+	snprintf(r->cpu_model, sizeof r->cpu_model, "%s", cpu->model);
+	r->cpus = b->c->threads;
+	r->mem_bytes = cpu->mem_bytes;
+	snprintf(r->cache_source, sizeof r->cache_source, "%s",
+		 cpu->cache_source);
+	memcpy(r->caches, cpu->caches, sizeof r->caches);
+	r->n_caches = cpu->n_caches;
+	snprintf(r->isa, sizeof r->isa, "%s", rl_isa_name(triad_isa(cpu)));
+	r->quick = b->c->o->quick;
+	r->loadavg1 = b->c->m->loadavg1;
+	r->loadavg1_end = -1;
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(r->recorded_at, sizeof r->recorded_at, "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
+	snprintf(r->source, sizeof r->source, "rlprof probe%s",
+		 r->quick ? " --quick" : "");
 }
 
 int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
@@ -430,41 +368,91 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	uint64_t cap = c->cpu->mem_bytes / 4 / T;
 	if (cap > (1ull << 30) || cap == 0)
 		cap = 1ull << 30;
-	size_t max_elems = (size_t)(cap / RL_TRIAD_STREAM_BYTES);
 	struct bw_ctx b = { .c = c };
+	b.max_elems = (size_t)(cap / RL_TRIAD_STREAM_BYTES);
 	b.n_claims = rl_level_claims(c->cpu, b.claims, MAX_LEVELS);
-	int rc = rl_triad_pool_open(&b.pool, T, c->cpu->cpus, max_elems, err,
+	b.rec = c->extra->recording;
+	struct rl_probe_recording *own = NULL;
+	struct rl_rec_derived *d = calloc(1, sizeof *d);
+	struct item *it = calloc(2 * RL_REC_MAX_LEVELS * 5, sizeof *it);
+	if (!b.rec)
+		b.rec = own = calloc(1, sizeof *own);
+	if (!b.rec || !d || !it) {
+		free(own);
+		free(d);
+		free(it);
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	}
+	memset(b.rec, 0, sizeof *b.rec);
+	fill_header(&b);
+	int rc = rl_triad_pool_open(&b.pool, T, c->cpu->cpus, b.max_elems, err,
 				    errlen);
 	if (rc)
-		return rc;
-	struct rl_found_level f1[MAX_LEVELS], fa[MAX_LEVELS];
-	size_t n1 = 0, na = 0;
+		goto out;
+	const int quick = c->o->quick;
 
-	/* one core */
-	struct rl_probe_sweep *s1 = &c->extra->sweeps[0];
-	rc = sweep(&b, 1, max_elems, s1, err, errlen);
-	if (rc < 0)
+	/* the sweeps: one core, then all cores on the same grid */
+	if ((rc = sweep(&b, 1, &c->extra->sweeps[0], err, errlen)))
 		goto out;
 	c->extra->n_sweeps = 1;
-	n1 = detect(&b, s1, rc, f1);
-	if ((rc = level_roofs(&b, s1, f1, n1, 1, "", err, errlen)))
-		goto out;
-	caches_line(&b, s1, f1, n1);
 	if (T > 1) {
-		/* all cores: their own sweep (a shared cache holds less per
-		 * thread), on the same grid */
-		struct rl_probe_sweep *s2 = &c->extra->sweeps[1];
-		rc = sweep(&b, T, max_elems, s2, err, errlen);
-		if (rc < 0)
+		if ((rc = sweep(&b, T, &c->extra->sweeps[1], err, errlen)))
 			goto out;
 		c->extra->n_sweeps = 2;
-		na = detect(&b, s2, rc, fa);
-		if ((rc = level_roofs(&b, s2, fa, na, T, "", err, errlen)))
+	}
+	/* the windows, then every level's point, interleaved */
+	if ((rc = rl_rec_derive(b.rec, d, err, errlen)))
+		goto out;
+	size_t n = items_of(d, it, 2 * RL_REC_MAX_LEVELS * 5);
+	if ((rc = rounds(&b, it, n, quick ? 2 : 3, quick ? 3 : 8,
+			 quick ? 0.25 : 1.2, 1, err, errlen)))
+		goto out;
+	/* what contradicts physics or the other roofs: measured again (the
+	 * level and the one before it), twice at most */
+	for (int k = 0; k < 2; k++) {
+		if ((rc = rl_rec_derive(b.rec, d, err, errlen)))
+			goto out;
+		if (!d->n_doubts)
+			break;
+		size_t again = 0;
+		for (size_t i = 0; i < n; i++) {
+			it[i].stable = 1;
+			for (size_t f = 0; f < d->n_roofs; f++) {
+				const struct rl_rec_roof *r = &d->roofs[f];
+				if (!r->doubt[0] || r->threads != it[i].threads)
+					continue;
+				/* the doubtful level and the one before it */
+				int hit = !strcmp(r->level, it[i].level);
+				for (size_t g = 1; !hit && g < d->n_roofs; g++)
+					if (d->roofs[g].threads == r->threads &&
+					    !strcmp(d->roofs[g].level, r->level) &&
+					    d->roofs[g - 1].threads == r->threads &&
+					    !strcmp(d->roofs[g - 1].level,
+						    it[i].level))
+						hit = 1;
+				if (hit) {
+					it[i].stable = 0;
+					again++;
+				}
+			}
+		}
+		if (!again)
+			break;
+		if ((rc = rounds(&b, it, n, 1, 2, quick ? 0.15 : 0.6, 2, err,
+				 errlen)))
 			goto out;
 	}
-	record_levels(&b, f1, n1, fa, na, T);
+	b.rec->loadavg1_end = loadavg1();
+	if ((rc = rl_rec_derive(b.rec, d, err, errlen)))
+		goto out;
+	rl_rec_fill_model(b.rec, d, c->m);
+	for (size_t s = 0; s < c->extra->n_sweeps; s++)
+		label(&c->extra->sweeps[s], d);
 	rc = 0;
 out:
 	rl_triad_pool_close(b.pool);
+	free(own);
+	free(d);
+	free(it);
 	return rc;
 }

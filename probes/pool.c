@@ -407,9 +407,12 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 			if (rate[i] > 0)
 				t[i] = q->threads / rate[i];
 	}
-	qsort(t, q->trials, sizeof t[0], cmp_double);
 	double bytes = (double)RL_TRIAD_STREAM_BYTES * q->elems * q->threads *
 		       reps;
+	r->n_trials = q->trials < 63 ? q->trials : 63;
+	for (unsigned i = 0; i < r->n_trials; i++)
+		r->trial_gbs[i] = t[i] > 0 ? bytes / t[i] / 1e9 : 0;
+	qsort(t, q->trials, sizeof t[0], cmp_double);
 	double best = t[0];
 	if (p->chunked) {
 		/* the slowest thread's undisturbed pass */

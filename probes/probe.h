@@ -18,6 +18,8 @@
  *   plateau.c   plateaus of sweep data
  *   levels.c    memory levels from a sweep and the claimed cache sizes,
  *               monotonic roofs
+ *   derive.c    levels, roofs and doubts from a probe recording
+ *               (recording.h): the live probe and `--replay` alike
  *   model.c     the whole measurement: fills struct rl_machine
  *
  * Ownership: every struct here is caller-allocated; rl_triad_pool_open
@@ -135,6 +137,8 @@ struct rl_triad_result {
 	int chunked;                 /* best_s from the best time of each
 					3 x 512 KiB chunk (one pass per
 					trial: see pool.c) */
+	unsigned n_trials;           /* each timed trial's rate, in the */
+	double trial_gbs[63];        /* order run (24 B/element) */
 };
 
 int rl_triad_pool_run(struct rl_triad_pool *p,
@@ -347,10 +351,15 @@ struct rl_probe_sweep {
 	char level[RL_PROBE_MAX_SWEEP][8]; /* "" for a transition point */
 };
 
+struct rl_probe_recording;
 struct rl_probe_extra {
 	struct rl_probe_sweep sweeps[2];
 	size_t n_sweeps;
 	unsigned fma_units[RL_ISA_COUNT]; /* inferred, 0 unknown */
+	/* the caller's (may be NULL): receives every bandwidth point the
+	 * probe measured, with the claims (recording.h); kept across the
+	 * reset rl_probe_machine does to the rest of this struct */
+	struct rl_probe_recording *recording;
 };
 
 int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,

@@ -10,11 +10,14 @@
 #include "cli/commands.h"
 #include "model/machine.h"
 #include "probes/probe.h"
+#include "model/probe_recording.h"
+#include "probes/recording.h"
 #include "common/rl_error.h"
 
 struct probe_opts {
 	int force, quick, json, levels, csv;
 	unsigned threads;
+	const char *replay;
 };
 
 static void usage(FILE *out)
@@ -38,7 +41,12 @@ static void usage(FILE *out)
 		"  -t, --threads N     use N CPUs (default: all this process may use;\n"
 		"                      a model for fewer CPUs is not cached)\n"
 		"  -l, --levels        measure and show the working-set sweep\n"
-		"                      behind the L1..DRAM roofs\n"
+		"                      behind the L1..DRAM roofs; with --json, write\n"
+		"                      the whole recording (every point, operation,\n"
+		"                      thread count and trial, with the claimed\n"
+		"                      caches): attach it to a bug report\n"
+		"  -r, --replay FILE   derive levels, roofs and doubts from such a\n"
+		"                      recording without measuring (nothing cached)\n"
 		"      --format FMT    table (default) or csv: one row per roof\n"
 		"  -h, --help          this help\n"
 		"\n"
@@ -54,18 +62,20 @@ static int parse(int argc, char **argv, struct probe_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "levels", no_argument, NULL, 'l' },
+		{ "replay", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+fqjt:lh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+fqjt:lr:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': o->force = 1; break;
 		case 'q': o->quick = 1; break;
 		case 'j': o->json = 1; break;
 		case 'l': o->levels = 1; break;
+		case 'r': o->replay = optarg; break;
 		case 't': {
 			char *end;
 			errno = 0;
@@ -281,8 +291,9 @@ static void print_cache_levels(const struct rl_machine *m)
 	if (!m->n_levels)
 		return;
 	printf("\ncache levels: claimed (per instance) and effective (where "
-	       "the level's triad plateau ends:\none thread, and summed over "
-	       "%u threads; - when its plateau was not seen)\n", m->cores);
+	       "the triad bandwidth has fallen\nhalfway to the next level's: "
+	       "one thread, and summed over %u threads; - not seen)\n",
+	       m->cores);
 	printf("%-6s %10s %5s %5s %7s %-7s %10s %10s\n", "level", "claimed",
 	       "ways", "line", "shared", "source", "effective", "all");
 	for (size_t i = 0; i < m->n_levels; i++) {
@@ -306,15 +317,39 @@ static void print_cache_levels(const struct rl_machine *m)
 		size_cell(l->effective_all_bytes);
 		putchar('\n');
 	}
+	for (size_t i = 0; i < m->n_levels; i++)
+		if (m->levels[i].note[0])
+			printf("%s: %s\n", m->levels[i].level, m->levels[i].note);
+}
+
+/* Roofs kept in doubt, each with its reason (the probe measured them
+ * again and they stayed). */
+static void print_doubts(const struct rl_machine *m)
+{
+	int head = 0;
+	for (size_t i = 0; i < m->n_bw; i++) {
+		const struct rl_bw_roof *b = &m->bw[i];
+		if (!b->doubt[0])
+			continue;
+		if (!head++)
+			printf("in doubt (measured again, kept; the report's "
+			       "self-check names them):\n");
+		printf("  %s %u thread%s: %s\n", b->level, b->threads,
+		       b->threads > 1 ? "s" : "", b->doubt);
+	}
 }
 
 static void print_table(const struct rl_machine *m, const char *path)
 {
 	unsigned T = m->cores;
-	printf("%s, %u CPUs, %.1f GiB; clock %.2f GHz measured "
-	       "(dependent integer adds), %.2f nominal\n",
-	       m->cpu_model, m->cores, m->mem_bytes / 1073741824.0, m->clock_ghz,
-	       m->nominal_ghz);
+	if (m->clock_ghz > 0)
+		printf("%s, %u CPUs, %.1f GiB; clock %.2f GHz measured "
+		       "(dependent integer adds), %.2f nominal\n",
+		       m->cpu_model, m->cores, m->mem_bytes / 1073741824.0,
+		       m->clock_ghz, m->nominal_ghz);
+	else
+		printf("%s, %u CPUs, %.1f GiB; clock not measured\n",
+		       m->cpu_model, m->cores, m->mem_bytes / 1073741824.0);
 	printf("caches %s\n", m->caches);
 	printf("probed %s in %.1f s%s", m->probed_at, m->probe_seconds,
 	       m->quick ? " (--quick)" : "");
@@ -349,7 +384,10 @@ static void print_table(const struct rl_machine *m, const char *path)
 			putchar('\n');
 		}
 	}
+	print_doubts(m);
 	print_cache_levels(m);
+	if (!m->n_compute)
+		return;
 
 	printf("\ncompute (GFLOP/s): plateau of K independent chains; "
 	       "theoretical (all cores) = cores x GHz x units x lanes x 2\n");
@@ -446,6 +484,92 @@ static int print_json(const struct rl_machine *m)
 	return rc ? RL_EXIT_FAILURE : RL_EXIT_OK;
 }
 
+/* ---- replay ---------------------------------------------------------- */
+
+/* The sweeps of a recording as --levels shows them (GB/s per thread),
+ * labelled with the level whose window holds each point. */
+static void sweeps_of(const struct rl_probe_recording *r,
+		      const struct rl_rec_derived *d, struct rl_probe_extra *x)
+{
+	x->n_sweeps = 0;
+	for (size_t t = 0; t < d->n_t && t < 2; t++) {
+		struct rl_probe_sweep *s = &x->sweeps[x->n_sweeps++];
+		s->threads = d->t[t].threads;
+		s->n = 0;
+		for (size_t i = 0; i < r->n && s->n < RL_PROBE_MAX_SWEEP; i++) {
+			const struct rl_rec_point *p = &r->pts[i];
+			if (!p->sweep || p->op != RL_REC_TRIAD ||
+			    p->threads != s->threads)
+				continue;
+			size_t k = s->n++;
+			while (k > 0 && s->pts[k - 1].bytes > p->bytes) {
+				s->pts[k] = s->pts[k - 1];
+				k--;
+			}
+			s->pts[k].bytes = p->bytes;
+			s->pts[k].gbs = p->best_gbs / s->threads;
+		}
+		for (size_t i = 0; i < s->n; i++) {
+			s->level[i][0] = 0;
+			for (size_t k = 0; k < d->t[t].n; k++) {
+				const struct rl_rec_level *l = &d->t[t].lv[k];
+				if (s->pts[i].bytes >= l->lo &&
+				    (!l->hi || s->pts[i].bytes <= l->hi))
+					memcpy(s->level[i], l->name,
+					       sizeof s->level[i]);
+			}
+		}
+	}
+}
+
+static int replay(const struct probe_opts *o)
+{
+	struct rl_probe_recording *r = malloc(sizeof *r);
+	struct rl_rec_derived *d = malloc(sizeof *d);
+	struct rl_machine *m = calloc(1, sizeof *m);
+	struct rl_probe_extra *x = calloc(1, sizeof *x);
+	char err[1024];
+	int rc = RL_EXIT_FAILURE;
+	if (!r || !d || !m || !x) {
+		fputs("rlprof probe: out of memory\n", stderr);
+		goto out;
+	}
+	int lrc = rl_rec_load(o->replay, r, err, sizeof err);
+	if (!lrc)
+		lrc = rl_rec_derive(r, d, err, sizeof err);
+	if (lrc) {
+		fprintf(stderr, "rlprof probe: %s\n", err);
+		goto out;
+	}
+	m->version = RL_MACHINE_VERSION;
+	snprintf(m->cpu_model, sizeof m->cpu_model, "%.110s (replay)",
+		 r->cpu_model[0] ? r->cpu_model : "unknown CPU");
+	m->cores = r->cpus ? r->cpus : d->t[d->n_t - 1].threads;
+	m->mem_bytes = r->mem_bytes;
+	m->quick = r->quick;
+	m->loadavg1 = r->loadavg1;
+	snprintf(m->probed_at, sizeof m->probed_at, "%s", r->recorded_at);
+	rl_rec_fill_model(r, d, m);
+	sweeps_of(r, d, x);
+	if (o->json) {
+		rc = print_json(m);
+	} else if (o->csv) {
+		print_csv(m);
+		rc = RL_EXIT_OK;
+	} else {
+		print_table(m, NULL);
+		if (o->levels)
+			print_levels(x);
+		rc = RL_EXIT_OK;
+	}
+out:
+	free(r);
+	free(d);
+	free(m);
+	free(x);
+	return rc;
+}
+
 /* ---- the command ----------------------------------------------------- */
 
 int cmd_probe(int argc, char **argv)
@@ -454,6 +578,15 @@ int cmd_probe(int argc, char **argv)
 	int rc = parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? RL_EXIT_OK : rc;
+	if (o.replay) {
+		if (o.force || o.quick || o.threads) {
+			fputs("rlprof probe: --replay measures nothing: "
+			      "--force, --quick and --threads do not go with "
+			      "it\n", stderr);
+			return RL_EXIT_USAGE;
+		}
+		return replay(&o);
+	}
 
 	char path[4096], err[1024];
 	int have_path = rl_machine_cache_path(path, sizeof path, err,
@@ -464,8 +597,11 @@ int cmd_probe(int argc, char **argv)
 	struct rl_cpu *cpu = malloc(sizeof *cpu);
 	struct rl_machine *m = calloc(1, sizeof *m);
 	struct rl_probe_extra *x = calloc(1, sizeof *x);
+	struct rl_probe_recording *rec = calloc(1, sizeof *rec);
 	rc = RL_EXIT_FAILURE;
-	if (!cpu || !m || !x) {
+	if (x)
+		x->recording = rec;
+	if (!cpu || !m || !x || !rec) {
 		fputs("rlprof probe: out of memory\n", stderr);
 		goto out;
 	}
@@ -523,7 +659,14 @@ int cmd_probe(int argc, char **argv)
 			have_path = 0;
 		}
 	}
-	if (o.json)
+	if (o.json && o.levels) {
+		snprintf(rec->source, sizeof rec->source,
+			 "rlprof probe --levels%s --json", o.quick ? " --quick" : "");
+		rc = rl_rec_write(stdout, rec, err, sizeof err) ? RL_EXIT_FAILURE
+								: RL_EXIT_OK;
+		if (rc)
+			fprintf(stderr, "rlprof probe: %s\n", err);
+	} else if (o.json)
 		rc = print_json(m);
 	else if (o.csv) {
 		print_csv(m);
@@ -538,5 +681,6 @@ out:
 	free(cpu);
 	free(m);
 	free(x);
+	free(rec);
 	return rc;
 }

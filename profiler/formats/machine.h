@@ -58,6 +58,11 @@ struct rl_bw_roof {
 				   allocate bytes per second ("moved") */
 	double write_nt_gbs;    /* fill, non-temporal stores: bytes written
 				   per second */
+	/* appended: why this roof is in doubt ("" when it is not): it
+	 * contradicted physics or the other roofs (above the level before
+	 * it, trials spread too wide, all threads below one) after being
+	 * measured again; kept, named by rlprof probe and the self-check */
+	char doubt[192];
 };
 
 /* One cache level as claimed and as measured (see the top). */
@@ -73,6 +78,10 @@ struct rl_cache_level {
 	 * cores; 0 when the sweep did not see this level's plateau */
 	uint64_t effective_bytes;
 	uint64_t effective_all_bytes;
+	/* appended: what the probe says of this level ("" nothing): e.g.
+	 * that the sweep shows it ending well before its claim, so its roof
+	 * was measured inside what the sweep shows */
+	char note[160];
 };
 
 struct rl_compute_roof {

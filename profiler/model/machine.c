@@ -44,9 +44,14 @@ static json_t *count_or_null(uint64_t v)
 	return v ? json_integer((json_int_t)v) : json_null();
 }
 
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
 static json_t *bw_json(const struct rl_bw_roof *b)
 {
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:s, s:o, s:o, "
+	json_t *o = json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:I, s:s, s:o, s:o, "
 			 "s:o}",
 			 "level", b->level, "threads", (int)b->threads,
 			 "stream_gbs", num_or_null(b->stream_gbs),
@@ -59,11 +64,14 @@ static json_t *bw_json(const struct rl_bw_roof *b)
 			 "read_gbs", num_or_null(b->read_gbs),
 			 "write_gbs", num_or_null(b->write_gbs),
 			 "write_nt_gbs", num_or_null(b->write_nt_gbs));
+	if (o)
+		json_object_set_new(o, "doubt", str_or_null(b->doubt));
+	return o;
 }
 
 static json_t *level_json(const struct rl_cache_level *l)
 {
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o}",
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o}",
 			 "level", l->level,
 			 "claimed_bytes", count_or_null(l->claimed_bytes),
 			 "ways", count_or_null(l->ways),
@@ -73,6 +81,9 @@ static json_t *level_json(const struct rl_cache_level *l)
 			 "effective_bytes", count_or_null(l->effective_bytes),
 			 "effective_all_bytes",
 			 count_or_null(l->effective_all_bytes));
+	if (o)
+		json_object_set_new(o, "note", str_or_null(l->note));
+	return o;
 }
 
 static json_t *compute_json(const struct rl_compute_roof *c)
@@ -242,6 +253,8 @@ static int load_bw(json_t *arr, struct rl_machine *m, const char *path,
 		b->read_gbs = get_num(e, "read_gbs");
 		b->write_gbs = get_num(e, "write_gbs");
 		b->write_nt_gbs = get_num(e, "write_nt_gbs");
+		/* absent before the probe kept its doubts: none */
+		get_str(e, "doubt", b->doubt, sizeof b->doubt);
 	}
 	return 0;
 }
@@ -299,6 +312,7 @@ static int load_levels(json_t *arr, struct rl_machine *m, const char *path,
 		get_str(e, "source", l->source, sizeof l->source);
 		l->effective_bytes = get_u64(e, "effective_bytes");
 		l->effective_all_bytes = get_u64(e, "effective_all_bytes");
+		get_str(e, "note", l->note, sizeof l->note);
 	}
 	return 0;
 }
