@@ -362,6 +362,24 @@ Test(placement, above_the_roof_is_a_finding_with_a_cause)
 	free(text);
 	rl_report_release(&rep);
 
+	/* the DRAM roof kept in doubt by the probe: said first, with its
+	 * reason (issue 23) */
+	for (size_t i = 0; i < m->n_bw; i++)
+		if (!strcmp(m->bw[i].level, "DRAM"))
+			snprintf(m->bw[i].doubt, sizeof m->bw[i].doubt,
+				 "trials spread 40%% (best against median), "
+				 "over 15%%");
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 12e9, 0, 0.24);
+	cr_assert_str_eq(r->check_cause, "probe-doubt");
+	expect_in(r->check, "likeliest cause: the DRAM roof it is held against "
+			    "(1 thread) is in doubt: trials spread 40% (best "
+			    "against median), over 15% (rlprof probe --force "
+			    "on a quieter machine); also possible: the machine "
+			    "model may understate the roof");
+	rl_report_release(&rep);
+	for (size_t i = 0; i < m->n_bw; i++)
+		m->bw[i].doubt[0] = 0;
+
 	/* a working set between the L3's claimed 32 and measured 64 MiB */
 	m->loadavg1 = 0.05;
 	r = place(&rep, m, &o, 2, 1e9, 1e9, 48e6, 0, 0.001);

@@ -11,6 +11,10 @@
  *                      the probe measured: the data may stay in cache
  *                      natively while counted as going further;
  *   mix-outside-probe  its read/write mix lies outside the probed points;
+ *   probe-doubt        the bandwidth roof it is held against is in
+ *                      doubt: the probe measured it again and it still
+ *                      contradicted physics or the other roofs (kept with
+ *                      its reason in the model);
  *   probe-load         the model was probed under load (1-minute load
  *                      average >= 0.25 per CPU), quickly (--quick: fewer
  *                      trials, lower roofs), or over 30 days before the
@@ -68,6 +72,27 @@ static double working_set(const struct rl_region_row *row)
 	if (isnan(ws) || row->calls == 0)
 		return NAN;
 	return ws / (double)row->calls / t;
+}
+
+/* The model's roof of the row's bound level nearest its thread count,
+ * when that roof carries a doubt; NULL otherwise. */
+static const struct rl_bw_roof *doubtful_roof(const struct rl_machine *m,
+					      const struct rl_region_row *row)
+{
+	unsigned t = row->n_threads ? row->n_threads : 1;
+	const struct rl_bw_roof *best = NULL;
+	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
+		const struct rl_bw_roof *b = &m->bw[i];
+		if (strcmp(b->level, row->bound_roof))
+			continue;
+		unsigned d = b->threads > t ? b->threads - t : t - b->threads;
+		unsigned e = !best ? ~0u
+			     : best->threads > t ? best->threads - t
+						 : t - best->threads;
+		if (d < e)
+			best = b;
+	}
+	return best && best->doubt[0] ? best : NULL;
 }
 
 struct causes {
@@ -133,6 +158,16 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 			"its access mix lies outside the probed points, so its "
 			"roof is the nearest point's (rlprof probe --force "
 			"measures read-only and fill points)");
+	if (row->bound == RL_BOUND_MEMORY && row->bound_roof) {
+		const struct rl_bw_roof *b = doubtful_roof(m, row);
+		if (b)
+			fprintf(cause(&c, "probe-doubt"),
+				"the %s roof it is held against (%u thread%s) "
+				"is in doubt: %s (rlprof probe --force on a "
+				"quieter machine)",
+				b->level, b->threads, b->threads > 1 ? "s" : "",
+				b->doubt);
+	}
 	{
 		int load = m->loadavg1 > 0 && m->cores &&
 			   m->loadavg1 / m->cores >= LOAD_PER_CPU;
