@@ -11,12 +11,13 @@
 #include "inspect/elf_code_isa.h"
 #include "inspect/elf_imports.h"
 #include "inspect/inspect_elf.h"
+#include "cli/inspect_loops.h"
 #include "common/term_text.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: rlprof inspect [--json] PROGRAM\n"
+		"usage: rlprof inspect [--json] [--loops] PROGRAM\n"
 		"\n"
 		"Lists the regions a program declares with RL_REGION_BEGIN: the name\n"
 		"(a name computed at run time is shown as <runtime: EXPR>) and where.\n"
@@ -25,6 +26,11 @@ static void usage(FILE *out)
 		"how wide its own floating-point arithmetic is, decoded from its\n"
 		"code (widest width, FMA or not, counts per width).\n"
 		"\n"
+		"  --loops     list the loops of its own code instead: found in\n"
+		"              its machine code (back edges of each function's\n"
+		"              control flow), nested as a tree, each named by the\n"
+		"              source file:line of the branch that closes it\n"
+		"              (needs -g; else function+offset)\n"
 		"  --json      one JSON document on stdout\n"
 		"  -h, --help  this text\n");
 }
@@ -246,18 +252,20 @@ int cmd_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
+		{"loops", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct rl_elf_info info;
 	char path[PATH_MAX], msg[1024], err[1024];
-	int as_json = 0, c, rc;
+	int as_json = 0, loops = 0, c, rc;
 
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': as_json = 1; break;
+		case 'l': loops = 1; break;
 		case 'h': usage(stdout); return RL_EXIT_OK;
 		default:
 			fprintf(stderr,
@@ -301,6 +309,18 @@ int cmd_inspect(int argc, char **argv)
 		      stderr);
 		rl_elf_info_release(&info);
 		return RL_EXIT_FAILURE;
+	}
+	if (loops) {
+		if (info.kind == RL_FILE_SCRIPT) {
+			fputs("rlprof: cannot find the loops of '", stderr);
+			rl_term_put(stderr, path);
+			fputs("': a script: inspect the program its interpreter "
+			      "runs\n", stderr);
+			rl_elf_info_release(&info);
+			return RL_EXIT_FAILURE;
+		}
+		rl_elf_info_release(&info);
+		return rl_inspect_loops(path, as_json);
 	}
 	if (as_json)
 		rc = print_json(path, &info);

@@ -1,0 +1,137 @@
+/* rlprof inspect --loops: the loop tree of a program's own code. */
+#include "cli/inspect_loops.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "inspect/loops.h"
+#include "common/term_text.h"
+
+static json_t *jtext(const char *s)
+{
+	char *fixed;
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	fixed = rl_utf8_fix(s);
+	j = fixed ? json_string(fixed) : NULL;
+	free(fixed);
+	return j;
+}
+
+static int set(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
+}
+
+static void print_text(const char *prog, const struct rl_loops *l)
+{
+	size_t nf = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (i == 0 || l->v[i].func_addr != l->v[i - 1].func_addr)
+			nf++;
+	rl_term_put(stdout, prog);
+	printf(": %zu loop%s in %zu of %zu function%s", l->n,
+	       l->n == 1 ? "" : "s", nf, l->n_funcs,
+	       l->n_funcs == 1 ? "" : "s");
+	if (!l->have_symbols)
+		printf("; no symbol table (stripped): no functions to read\n");
+	else if (l->have_lines)
+		printf(", named by source line (DWARF)\n");
+	else
+		printf("; no line table: loops named by function and address "
+		       "(build with -g for source lines)\n");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rl_loop *p = &l->v[i];
+		char label[1024];
+		size_t cols = 2 + 2 * (size_t)p->depth;
+
+		rl_loop_label(l, i, label, sizeof label);
+		printf("%*s", (int)cols, "");
+		rl_term_put(stdout, label);
+		cols += strlen(label);
+		for (; cols < 34; cols++)
+			fputc(' ', stdout);
+		fputs("  ", stdout);
+		rl_term_put(stdout, p->func);
+		printf("  0x%" PRIx64 "  %zu block%s, %zu instructions\n",
+		       p->head, p->n_blocks, p->n_blocks == 1 ? "" : "s", p->n_insns);
+	}
+}
+
+static int print_json(const char *prog, const struct rl_loops *l)
+{
+	json_t *root = json_object(), *arr = json_array();
+	int rc = -1;
+
+	if (!root || !arr || set(root, "program", jtext(prog)) < 0 ||
+	    set(root, "functions", json_integer((json_int_t)l->n_funcs)) < 0 ||
+	    set(root, "symbols", json_boolean(l->have_symbols)) < 0 ||
+	    set(root, "lines", json_boolean(l->have_lines)) < 0 ||
+	    set(root, "loops", json_incref(arr)) < 0)
+		goto out;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rl_loop *p = &l->v[i];
+		json_t *o = json_object();
+		char label[1024], addr[32];
+
+		rl_loop_label(l, i, label, sizeof label);
+		snprintf(addr, sizeof addr, "0x%" PRIx64, p->head);
+		if (!o || json_array_append_new(arr, o) < 0 ||
+		    set(o, "id", json_integer((json_int_t)i + 1)) < 0 ||
+		    set(o, "parent", p->parent < 0 ? json_null()
+				    : json_integer(p->parent + 1)) < 0 ||
+		    set(o, "depth", json_integer(p->depth)) < 0 ||
+		    set(o, "label", jtext(label)) < 0 ||
+		    set(o, "function", jtext(p->func)) < 0 ||
+		    set(o, "file", jtext(p->file)) < 0 ||
+		    set(o, "line", p->line ? json_integer(p->line)
+					   : json_null()) < 0 ||
+		    set(o, "address", json_string(addr)) < 0 ||
+		    set(o, "blocks", json_integer((json_int_t)p->n_blocks)) < 0 ||
+		    set(o, "instructions",
+			json_integer((json_int_t)p->n_insns)) < 0)
+			goto out;
+	}
+	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (rc == 0)
+		fputc('\n', stdout);
+out:
+	json_decref(arr);
+	json_decref(root);
+	return rc;
+}
+
+int rl_inspect_loops(const char *prog, int as_json)
+{
+	struct rl_loops l;
+	char err[1024];
+	int rc;
+
+	if (rl_loops_find(prog, &l, err, sizeof err) < 0) {
+		fputs("rlprof: ", stderr);
+		rl_term_put(stderr, err);
+		fputc('\n', stderr);
+		return RL_EXIT_FAILURE;
+	}
+	if (as_json) {
+		rc = print_json(prog, &l);
+	} else {
+		print_text(prog, &l);
+		rc = 0;
+	}
+	rl_loops_release(&l);
+	if (rc < 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "rlprof: cannot write to stdout\n");
+		return RL_EXIT_FAILURE;
+	}
+	return RL_EXIT_OK;
+}
