@@ -84,3 +84,16 @@ $(OMP_TEST_PROGRAMS): $(TESTBIN)/omp/%: tests/omp/%.c $(RLPROF_SO)
 	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -fopenmp $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(OMP_TEST_PROGRAMS)
 endif
+
+# tests/programs/loops/loops.c: loops of known structure (test_loops.c,
+# test_sim_loops.c), no annotation, no librlprof: -O0 and -O2 with -g
+# (-gdwarf-4 for Valgrind), -O2 without -g (loops named by address)
+LOOPS_PROGRAMS := $(TESTBIN)/programs/loops-O0 $(TESTBIN)/programs/loops-O2 \
+                  $(TESTBIN)/programs/loops-nog
+$(TESTBIN)/programs/loops-O0: LOOPS_FLAGS := -O0 -g -gdwarf-4
+$(TESTBIN)/programs/loops-O2: LOOPS_FLAGS := -O2 -fno-tree-vectorize -g -gdwarf-4
+$(TESTBIN)/programs/loops-nog: LOOPS_FLAGS := -O2 -fno-tree-vectorize
+$(LOOPS_PROGRAMS): tests/programs/loops/loops.c
+	@mkdir -p $(dir $@)
+	$(CC) $(LOOPS_FLAGS) $< -o $@
+tests: $(LOOPS_PROGRAMS)
