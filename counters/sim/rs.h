@@ -45,6 +45,20 @@ Bool rs_runtime_code(Addr a);
  * cache helpers; folded into the thread's own totals on a switch. */
 extern ULong rs_live[RS_NSLOTS];
 
+/* rs_loops.c: counts per loop (--sim-loops) */
+#define RS_LOOP_INHERIT (-1) /* code outside the object: no switch */
+extern const HChar *rs_loops_in, *rs_loops_out;
+extern ULong rs_loop_cur; /* the loop id now charged (0: none) */
+void rs_loops_init(void);
+Bool rs_loops_on(void);
+/* The loop id of the guest instruction at a, or RS_LOOP_INHERIT. */
+Int rs_loop_of(Addr a);
+/* Add live (rs_live) to the loop now charged. */
+void rs_loops_charge(const ULong *live);
+void rs_loops_fini(void);
+/* rs_main.c: fold rs_live into the loop that ran, then charge id */
+VG_REGPARM(1) void rs_loop_switch(UWord id);
+
 /* rs_cache.c */
 struct rs_level_spec {
 	ULong size_bytes;

@@ -468,6 +468,25 @@ static void emit_mem(IRSB *out, const struct insn_acc *a, Int kind,
 	r->sealed = False;
 }
 
+/* Charge loop id from here on (rs_loops.c): at the block's first
+ * instruction only when another loop is charged now (a load and a
+ * compare), within the block always (the loop changed). */
+static void emit_loop_switch(IRSB *out, Int id, Bool guarded)
+{
+	IRDirty *di = unsafeIRDirty_0_N(1, "rs_loop_switch",
+					VG_(fnptr_to_fnentry)(rs_loop_switch),
+					mkIRExprVec_1(mkIRExpr_HWord((HWord)id)));
+	if (guarded) {
+		IRExpr *cur = emit_tmp(out, IRExpr_Load(Iend_LE, Ity_I64,
+				rs_tool_addr(out, &rs_loop_cur, NULL)));
+		IRTemp g = newIRTemp(out->tyenv, Ity_I1);
+		addStmtToIRSB(out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64,
+					cur, u64((ULong)id))));
+		di->guard = IRExpr_RdTmp(g);
+	}
+	addStmtToIRSB(out, IRStmt_Dirty(di));
+}
+
 static Int loadg_size(IRLoadGOp cvt)
 {
 	switch (cvt) {
@@ -566,6 +585,11 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	struct tmp_info ti;
 	struct load_run run = {NULL, IRTemp_INVALID, 0, 0, False};
 	struct rs_fma_plan *fp;
+	/* the loop charged at this point of the block: unknown until its
+	 * first instruction of the program's object; one to enter after the
+	 * IMark being copied */
+	Int blk_loop = RS_LOOP_INHERIT, enter = RS_LOOP_INHERIT;
+	Bool loops = rs_loops_on();
 
 	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
 	(void)gWordTy, (void)hWordTy;
@@ -592,6 +616,21 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 		case Ist_IMark:
 			run.sealed = True;
 			insn_finish(&a, pend);
+			if (loops) {
+				Int id = rs_loop_of((Addr)st->Ist.IMark.addr);
+				if (id != RS_LOOP_INHERIT && id != blk_loop) {
+					if (blk_loop == RS_LOOP_INHERIT) {
+						enter = id;
+					} else {
+						/* what ran so far is the
+						 * previous loop's */
+						run_flush(out, &a, &run, pend);
+						emit_pending(out, pend);
+						emit_loop_switch(out, id, False);
+					}
+					blk_loop = id;
+				}
+			}
 			rs_decode((const UChar *)(Addr)st->Ist.IMark.addr,
 				  st->Ist.IMark.len, &a.d);
 			break;
@@ -612,6 +651,10 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 		if (rs_fma_rewrite(fp, out, i))
 			continue; /* FMA lanes: rs_fmair.c */
 		addStmtToIRSB(out, st);
+		if (enter != RS_LOOP_INHERIT) {
+			emit_loop_switch(out, enter, True);
+			enter = RS_LOOP_INHERIT;
+		}
 	}
 	run_flush(out, &a, &run, pend);
 	insn_finish(&a, pend);

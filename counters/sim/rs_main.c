@@ -22,6 +22,7 @@
 ULong rs_live[RS_NSLOTS];
 
 static ULong (*thr)[RS_NSLOTS]; /* totals per ThreadId */
+static ULong *thr_loop; /* per ThreadId: its rs_loop_cur when switched out */
 static ULong proc_slots[RS_NSLOTS]; /* totals of every thread */
 static UInt thr_n;
 static ThreadId cur_tid = VG_INVALID_THREADID;
@@ -39,6 +40,10 @@ static ULong *thread_slots(ThreadId tid)
 		UInt n = tid + 16;
 		thr = VG_(realloc)("rlprofsim.thr", thr, n * sizeof *thr);
 		VG_(memset)(thr + thr_n, 0, (n - thr_n) * sizeof *thr);
+		thr_loop = VG_(realloc)("rlprofsim.thr", thr_loop,
+					n * sizeof *thr_loop);
+		VG_(memset)(thr_loop + thr_n, 0,
+			    (n - thr_n) * sizeof *thr_loop);
 		thr_n = n;
 	}
 	return thr[tid];
@@ -53,13 +58,28 @@ static void fold_live(void)
 			proc_slots[k] += rs_live[k];
 		}
 	}
+	rs_loops_charge(rs_live);
 	VG_(memset)(rs_live, 0, sizeof rs_live);
+}
+
+VG_REGPARM(1) void rs_loop_switch(UWord id)
+{
+	fold_live();
+	rs_loop_cur = id;
 }
 
 static void switch_to(ThreadId tid)
 {
 	if (tid != cur_tid) {
 		fold_live();
+		/* each thread keeps the loop it was in */
+		if (cur_tid != VG_INVALID_THREADID)
+			thread_slots(cur_tid), thr_loop[cur_tid] = rs_loop_cur;
+		rs_loop_cur = 0;
+		if (tid != VG_INVALID_THREADID) {
+			thread_slots(tid);
+			rs_loop_cur = thr_loop[tid];
+		}
 		cur_tid = tid;
 	}
 }
@@ -75,6 +95,8 @@ static void thread_created(ThreadId parent, ThreadId child)
 	(void)parent;
 	fold_live(); /* keep rs_live for the running thread's totals */
 	VG_(memset)(thread_slots(child), 0, sizeof *thr);
+	thr_loop[child] = rs_loop_cur; /* a new thread starts in its
+					  creator's loop */
 }
 
 /* librlprof.so's text, found by its soname (a program linked with the
@@ -184,6 +206,8 @@ static Bool process_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg,
 					     "expected cause, region or raw\n");
 		rs_bounds = k;
+	} else if VG_STR_CLO (arg, "--sim-loops", rs_loops_in) {
+	} else if VG_STR_CLO (arg, "--sim-loops-out", rs_loops_out) {
 	} else if VG_BOOL_CLO (arg, "--sim-census", rs_census_on) {
 	} else if VG_BOOL_CLO (arg, "--sim-native-fma", clo_native_fma) {
 	} else {
@@ -200,6 +224,9 @@ static void print_usage(void)
 "    --sim-bounds=cause|region|raw  write-backs charged to the store that\n"
 "                           dirtied the line (cause), at each counter read\n"
 "                           (region) or at eviction (raw) [cause]\n"
+"    --sim-loops=FILE       count per loop: the spans of the program's\n"
+"                           functions and their loops (rlprof run --loops)\n"
+"    --sim-loops-out=FILE   where the counts per loop go at exit (%%p: pid)\n"
 "    --sim-census=yes|no    print the floating-point IR ops seen [no]\n"
 "    --sim-native-fma=yes|no  compute FMA lanes on the host's FMA unit\n"
 "                           (same bits; when the host has FMA) [yes]\n");
@@ -224,11 +251,14 @@ static void post_clo_init(void)
 	rs_cache_init(spec, nspec);
 	if (clo_native_fma)
 		rs_fma_init();
+	rs_loops_init();
 }
 
 static void fini(Int exitcode)
 {
 	(void)exitcode;
+	fold_live();
+	rs_loops_fini();
 	if (rs_census_on)
 		rs_census_print();
 }

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rlprofsim: counts per loop (--sim-loops=FILE, --sim-loops-out=FILE).
+ *
+ * rlprof run --loops finds the loops of the program's code
+ * (profiler/inspect/loops.c) and writes the spans of its functions, each
+ * with its innermost loop (0: in no loop), as file addresses:
+ *   rlprof-loops 1
+ *   object PATH
+ *   span LO HI LOOP        (hex, hex, decimal)
+ * Each guest instruction of that object is thereby in a loop or in none;
+ * code of other objects (shared libraries) belongs to the loop that ran
+ * before it (a libm call inside a loop counts in the loop). The
+ * instrumentation (rs_instrument.c) asks rs_loop_of for each instruction
+ * and, where the loop changes, has the block call rs_loop_switch (at a
+ * block's first instruction only when rs_loop_cur differs, a load and a
+ * compare): the counts of rs_live so far are folded into the loop that
+ * ran (rs_main.c's fold_live calls rs_loops_charge). Every flop and every
+ * byte at every level is charged where rs_live is: to the loop running
+ * when it is counted. At exit the totals per loop (exclusive, all
+ * threads) are written to --sim-loops-out (%p: the process id):
+ *   rlprof-loop-counts 1
+ *   object PATH
+ *   levels N
+ *   loop ID S0 S1 ... S16  (the slots of rs.h, decimal; loops with counts)
+ */
+#include "counters/sim/rs.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_vki.h"
+
+const HChar *rs_loops_in = NULL;
+const HChar *rs_loops_out = NULL;
+ULong rs_loop_cur;
+
+struct span {
+	Addr lo, hi;
+	UInt loop;
+};
+
+static struct span *spans;
+static UInt n_spans, n_loops;
+static HChar *object;
+static ULong obj_dev, obj_ino;
+static ULong (*acc)[RS_NSLOTS]; /* per loop id, 0: in no loop */
+static Bool obj_seen;
+
+/* the DebugInfo last asked about and whether it is the object */
+static const DebugInfo *last_di;
+static Bool last_match;
+static PtrdiffT last_bias;
+
+Bool rs_loops_on(void)
+{
+	return spans != NULL;
+}
+
+static Bool same_file(const HChar *path)
+{
+	struct vg_stat st;
+	if (!path || sr_isError(VG_(stat)(path, &st)))
+		return False;
+	return st.dev == obj_dev && st.ino == obj_ino;
+}
+
+void rs_loops_init(void)
+{
+	struct vg_stat st;
+	SysRes r;
+	Int fd, len = 0, cap = 1 << 16, got;
+	HChar *buf, *line, *next;
+	UInt cap_spans = 1024;
+
+	if (!rs_loops_in)
+		return;
+	r = VG_(open)(rs_loops_in, VKI_O_RDONLY, 0);
+	if (sr_isError(r))
+		VG_(fmsg_bad_option)("--sim-loops", "cannot open '%s'\n",
+				     rs_loops_in);
+	fd = (Int)sr_Res(r);
+	buf = VG_(malloc)("rlprofsim.loops", cap + 1);
+	while ((got = VG_(read)(fd, buf + len, cap - len)) > 0) {
+		len += got;
+		if (len == cap) {
+			cap *= 2;
+			buf = VG_(realloc)("rlprofsim.loops", buf, cap + 1);
+		}
+	}
+	VG_(close)(fd);
+	buf[len] = '\0';
+	spans = VG_(malloc)("rlprofsim.loops", cap_spans * sizeof *spans);
+	for (line = buf; line && *line; line = next) {
+		next = VG_(strchr)(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (VG_(strncmp)(line, "object ", 7) == 0) {
+			object = VG_(strdup)("rlprofsim.loops", line + 7);
+		} else if (VG_(strncmp)(line, "span ", 5) == 0) {
+			HChar *p = line + 5;
+			struct span s;
+			s.lo = (Addr)VG_(strtoull16)(p, &p);
+			s.hi = (Addr)VG_(strtoull16)(p, &p);
+			s.loop = (UInt)VG_(strtoull10)(p, &p);
+			if (s.hi <= s.lo ||
+			    (n_spans && s.lo < spans[n_spans - 1].hi))
+				VG_(fmsg_bad_option)("--sim-loops",
+					"'%s': spans out of order\n", rs_loops_in);
+			if (n_spans == cap_spans) {
+				cap_spans *= 2;
+				spans = VG_(realloc)("rlprofsim.loops", spans,
+						     cap_spans * sizeof *spans);
+			}
+			spans[n_spans++] = s;
+			if (s.loop + 1 > n_loops)
+				n_loops = s.loop + 1;
+		}
+	}
+	VG_(free)(buf);
+	if (!object || sr_isError(VG_(stat)(object, &st)))
+		VG_(fmsg_bad_option)("--sim-loops",
+				     "'%s': no readable object named\n",
+				     rs_loops_in);
+	obj_dev = st.dev;
+	obj_ino = st.ino;
+	if (!n_loops)
+		n_loops = 1;
+	acc = VG_(calloc)("rlprofsim.loops", n_loops, sizeof *acc);
+}
+
+Int rs_loop_of(Addr a)
+{
+	DebugInfo *di;
+	Addr fa;
+	UInt lo = 0, hi = n_spans;
+
+	if (!spans)
+		return RS_LOOP_INHERIT;
+	di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+	if (!di)
+		return RS_LOOP_INHERIT;
+	if (di != last_di) {
+		last_di = di;
+		last_match = same_file(VG_(DebugInfo_get_filename)(di));
+		last_bias = VG_(DebugInfo_get_text_bias)(di);
+	}
+	if (!last_match)
+		return RS_LOOP_INHERIT;
+	obj_seen = True;
+	fa = a - (Addr)last_bias;
+	while (lo < hi) {
+		UInt m = (lo + hi) / 2;
+		if (spans[m].hi <= fa)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo < n_spans && spans[lo].lo <= fa)
+		return (Int)spans[lo].loop;
+	return RS_LOOP_INHERIT; /* the object's code outside its functions
+				   (PLT stubs): the caller's loop */
+}
+
+void rs_loops_charge(const ULong *live)
+{
+	if (!acc || rs_loop_cur >= n_loops)
+		return;
+	for (Int k = 0; k < RS_NSLOTS; k++)
+		acc[rs_loop_cur][k] += live[k];
+}
+
+void rs_loops_fini(void)
+{
+	HChar *path, line[64 + 24 * RS_NSLOTS];
+	SysRes r;
+	Int fd, n;
+
+	if (!acc || !rs_loops_out || !obj_seen)
+		return;
+	path = VG_(expand_file_name)("--sim-loops-out", rs_loops_out);
+	r = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+	if (sr_isError(r)) {
+		VG_(umsg)("rlprofsim: cannot write the counts per loop to "
+			  "'%s'\n", path);
+		VG_(free)(path);
+		return;
+	}
+	fd = (Int)sr_Res(r);
+	n = VG_(snprintf)(line, sizeof line, "rlprof-loop-counts 1\nobject ");
+	VG_(write)(fd, line, n);
+	VG_(write)(fd, object, (Int)VG_(strlen)(object));
+	n = VG_(snprintf)(line, sizeof line, "\nlevels %d\n",
+			  rs_cache_nlevels());
+	VG_(write)(fd, line, n);
+	for (UInt id = 0; id < n_loops; id++) {
+		Bool any = False;
+		for (Int k = 0; k < RS_NSLOTS; k++)
+			any |= acc[id][k] != 0;
+		if (!any)
+			continue;
+		n = VG_(snprintf)(line, sizeof line, "loop %u", id);
+		for (Int k = 0; k < RS_NSLOTS; k++)
+			n += VG_(snprintf)(line + n, sizeof line - n, " %llu",
+					   k == RS_VERSION ? 0ULL : acc[id][k]);
+		line[n++] = '\n';
+		VG_(write)(fd, line, n);
+	}
+	VG_(close)(fd);
+	VG_(free)(path);
+}
