@@ -316,7 +316,8 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 	char valgrind[PATH_MAX + 16], caches[128], bounds[32], census[8];
 	char origin[512];
 	char note[1024] = "", a_caches[160], a_bounds[64], a_log[PATH_MAX + 32];
-	const char *args[9];
+	char loops[PATH_MAX], a_loops[PATH_MAX + 16], a_loops_out[PATH_MAX + 48];
+	const char *args[11];
 	size_t n = 0;
 	int rc;
 
@@ -356,6 +357,15 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 	if (opt_get(l->options, "sim-bounds", bounds, sizeof bounds)) {
 		snprintf(a_bounds, sizeof a_bounds, "--sim-bounds=%s", bounds);
 		args[n++] = a_bounds;
+	}
+	/* rlprof run --loops: the spans of the program's loops; the counts
+	 * per loop come back per process (counters/sim/rs_loops.c) */
+	if (opt_get(l->options, "sim-loops", loops, sizeof loops)) {
+		snprintf(a_loops, sizeof a_loops, "--sim-loops=%s", loops);
+		snprintf(a_loops_out, sizeof a_loops_out,
+			 "--sim-loops-out=%s/loop-counts-%%p.txt", l->raw_dir);
+		args[n++] = a_loops;
+		args[n++] = a_loops_out;
 	}
 	if (opt_get(l->options, "sim-census", census, sizeof census))
 		args[n++] = strcmp(census, "yes") == 0 ? "--sim-census=yes"

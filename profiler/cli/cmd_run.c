@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/run.h"
+#include "cli/run_loops.h"
 
 static void usage(FILE *out)
 {
@@ -66,6 +67,10 @@ static void usage(FILE *out)
 		"                          time, into DIR/repeat/K): per region the fastest,\n"
 		"                          the median and the spread, which 'rlprof diff'\n"
 		"                          and 'rlprof check' use to tell a change from noise\n"
+		"      --loops             sim: count per loop of the program's own code,\n"
+		"                          found in its machine code and named by file:line\n"
+		"                          (-g; see 'rlprof inspect --loops'): a table of\n"
+		"                          the loops under the regions' and DIR/loops.json\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"exit status: the program's own (128+N if it died of signal N; with sim,\n"
@@ -104,6 +109,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"loops", no_argument, NULL, OPT_LOOPS},
 		{"mpi-rank-only", no_argument, NULL, OPT_MPI_RANK_ONLY},
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"verbose", no_argument, NULL, 'v'},
@@ -136,6 +142,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_NO_PROBE: o->no_probe = true; break;
 		case OPT_PLOT: o->plot = true; break;
 		case OPT_PER_THREAD: o->per_thread = true; break;
+		case OPT_LOOPS: o->loops = true; break;
 		case OPT_MPI_RANK_ONLY: o->mpi_rank_only = true; break;
 		case OPT_REPEAT: {
 			char *end;
@@ -365,9 +372,11 @@ int cmd_run(int argc, char **argv)
 	if ((rl_run_report(run) < 0 || run->no_files || run->no_record) &&
 	    rc == 0)
 		rc = RL_EXIT_FAILURE;
+	rl_run_loops_report(run);
 out:
 	if (run->dir_fd >= 0)
 		close(run->dir_fd); /* the lock on DIR goes with it */
+	rl_run_loops_release(run);
 	rl_launch_release(&run->launch);
 	rl_launch_release(&run->native_launch);
 	rl_elf_info_release(&run->elf);

@@ -40,6 +40,7 @@ struct rl_run_options {
 	const char *compat;      /* --compat: auto (default), likwid, papi,
 				    none */
 	bool quiet, no_probe, plot, per_thread;
+	bool loops;              /* --loops: counts per loop (run_loops.h) */
 	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
 	unsigned repeat;         /* --repeat N: timing runs, default 1 */
 	bool verbose;            /* --verbose: the table's long lines whole */
@@ -113,6 +114,8 @@ struct rl_run {
 	 * model, and where each level's size came from (run_sim_geometry.c) */
 	char sim_caches[128];
 	char sim_origin[512];
+
+	struct rl_run_loops *loops; /* --loops (run_loops.c), NULL without */
 };
 
 /* run_prepare.c */

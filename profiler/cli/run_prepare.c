@@ -14,6 +14,7 @@
 #include "model/machine.h"
 #include "cli/run.h"
 #include "common/file_write.h"
+#include "cli/run_loops.h"
 
 /* strlcpy: 0, or -1 when src does not fit (dst then truncated) */
 static int copy_str(char *dst, size_t len, const char *src)
@@ -423,6 +424,13 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 			   run->sim_origin);
 	add_option(run->options, sizeof run->options, "sim-bounds",
 		   run->opt.sim_bounds);
+	{
+		const char *spans;
+		if ((rc = rl_run_loops_prepare(run, &spans, err, errlen)) < 0)
+			return rc;
+		add_option(run->options, sizeof run->options, "sim-loops",
+			   spans);
+	}
 	if ((rc = fill_launch(run, &run->launch,
 			      run->count_program[0] ? run->count_program
 						    : run->program,

@@ -1,0 +1,21 @@
+/* rlprof run --loops (run_loops.c): before the run, the counted program's
+ * loops found and their spans written for the simulator; after it, the
+ * counts per loop of every process summed, inclusive up the nest,
+ * printed under the table and written to DIR/loops.json. */
+#ifndef RL_RUN_LOOPS_H
+#define RL_RUN_LOOPS_H
+
+#include "cli/run.h"
+
+/* With --loops and -b sim: *spans_path (the file for the simulator's
+ * --sim-loops) set; else NULL, with a warning when --loops cannot count.
+ * 0, or a negative RL_E* code with the message in err. */
+int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
+			 char *err, size_t errlen);
+
+/* After the run: reads, prints and writes the counts per loop. */
+void rl_run_loops_report(struct rl_run *run);
+
+void rl_run_loops_release(struct rl_run *run);
+
+#endif
