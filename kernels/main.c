@@ -262,12 +262,14 @@ static double now_s(void)
 
 static void region_begin_hook(const char *name, void *arg)
 {
+	(void)name; /* unused with -DRLPROF_DISABLE (tests' kernels-plain) */
 	(void)arg;
 	RL_REGION_BEGIN(name);
 }
 
 static void region_end_hook(const char *name, void *arg)
 {
+	(void)name;
 	(void)arg;
 	RL_REGION_END(name);
 }

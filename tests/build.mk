@@ -97,3 +97,16 @@ $(LOOPS_PROGRAMS): tests/programs/loops/loops.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LOOPS_FLAGS) $< -o $@
 tests: $(LOOPS_PROGRAMS)
+
+# The project's kernels (kernels/) without annotation (-DRLPROF_DISABLE),
+# built as rlprof-kernels-sim is with -g: test_sim_loops.c counts each
+# kernel's loop nest under the simulator with rlprof run --loops
+KERNELS_PLAIN := $(TESTBIN)/programs/kernels-plain
+KERNELS_PLAIN_OBJS := $(KERNEL_SRCS:kernels/%.c=$(OBJ)/kernels-plain/%.o)
+$(OBJ)/kernels-plain/%.o: kernels/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -march=x86-64-v3 -gdwarf-4 -DRLPROF_DISABLE -c $< -o $@
+$(KERNELS_PLAIN): $(KERNELS_PLAIN_OBJS) $$(KERNEL_MODEL_OBJS) $(RLPROF_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) $(KERNELS_PLAIN_OBJS) $(KERNEL_MODEL_OBJS) $(RLPROF_A) -o $@ $(KERNEL_LIBS) -ldl
+tests: $(KERNELS_PLAIN)

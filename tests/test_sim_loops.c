@@ -1,0 +1,245 @@
+/* Counts per loop under the simulator (rlprof run -b sim --loops,
+ * counters/sim/rs_loops.c): on tests/programs/loops/loops.c (-O0, -O2)
+ * each loop's flops are its formula's exactly, nested loops sum into
+ * their parents, and the loops with what ran outside them add up to the
+ * program's totals, every counter; on the project's kernels built
+ * without annotation (kernels-plain, -O3 -march=x86-64-v3 -g), each
+ * kernel's loop nest counts its formula's flops exactly. */
+#include <jansson.h>
+
+#include "tests/test_e2e_util.h"
+
+#include "kernels/kernels.h"
+#include "inspect/loops.h"
+
+#define LOOPS_SRC RL_SOURCE_DIR "/tests/programs/loops/loops.c"
+
+static void need_sim(void)
+{
+	if (!rl_loops_available())
+		cr_skip_test("rlprof was built without libzydis-dev");
+	if (access(RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux",
+		   X_OK) != 0 || system("valgrind --version >/dev/null 2>&1") != 0)
+		cr_skip_test("the simulator is not built or valgrind is missing");
+}
+
+static int marker_line(const char *name)
+{
+	char *src = e2e_slurp(LOOPS_SRC), want[64];
+	int line = 1;
+
+	cr_assert_not_null(src);
+	snprintf(want, sizeof want, "/* loop:%s */", name);
+	for (const char *p = src; *p; p++) {
+		if (strncmp(p, want, strlen(want)) == 0) {
+			free(src);
+			return line;
+		}
+		line += *p == '\n';
+	}
+	free(src);
+	cr_assert_fail("no marker %s", want);
+	return 0;
+}
+
+/* Runs rlprof run -b sim --loops on argv; returns DIR/loops.json (and
+ * the directory in *dir). */
+static json_t *run_loops(const char *const *prog, char **dir)
+{
+	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+				"sim", "--sim-caches", "48K:12,1M:8,32M:16",
+				"--loops", "-o"};
+	char out[512], *path;
+	size_t n = 10;
+	struct e2e_result r;
+	json_error_t je;
+	json_t *j;
+
+	*dir = e2e_tmpdir();
+	snprintf(out, sizeof out, "%s/out", *dir);
+	argv[n++] = out;
+	for (size_t i = 0; prog[i] && n < 31; i++)
+		argv[n++] = prog[i];
+	argv[n] = NULL;
+	e2e_need(E2E_RLPROF);
+	e2e_need(prog[0]);
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+	cr_expect(strstr(r.out, "loops (simulated counts"), "%s", r.out);
+	e2e_free(&r);
+	path = e2e_file(out, "loops.json");
+	j = json_loads(path, 0, &je);
+	cr_assert_not_null(j, "loops.json: %s", je.text);
+	free(path);
+	return j;
+}
+
+static json_int_t count(json_t *o, const char *part, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(o, part), key);
+	cr_assert(json_is_integer(v), "no %s.%s", part, key);
+	return json_integer_value(v);
+}
+
+static json_t *loop_at(json_t *root, const char *marker)
+{
+	json_t *loops = json_object_get(root, "loops"), *o, *found = NULL;
+	size_t i;
+	int line = marker_line(marker);
+	json_array_foreach(loops, i, o)
+		if (json_integer_value(json_object_get(o, "line")) == line) {
+			cr_expect_null(found, "two loops at %s", marker);
+			found = o;
+		}
+	cr_assert_not_null(found, "no loop at the line of %s", marker);
+	return found;
+}
+
+/* The top-level loops (inclusive) and what ran outside loops add up to
+ * the total, counter by counter. */
+static void expect_sums(json_t *root)
+{
+	json_t *total = json_object_get(root, "total"), *v;
+	json_t *loops = json_object_get(root, "loops"), *o;
+	const char *key;
+	size_t i;
+
+	cr_assert(json_is_object(total));
+	json_object_foreach(total, key, v) {
+		json_int_t sum;
+		if (!json_is_integer(v))
+			continue;
+		sum = count(root, "outside_loops", key);
+		json_array_foreach(loops, i, o)
+			if (json_is_null(json_object_get(o, "parent")))
+				sum += count(o, "inclusive", key);
+		cr_expect_eq(sum, json_integer_value(v),
+			     "%s: loops and outside add up to %lld, not %lld",
+			     key, (long long)sum,
+			     (long long)json_integer_value(v));
+	}
+}
+
+static void expect_loop_flops(const char *build)
+{
+	const char *prog[] = {NULL, "24", NULL};
+	char path[512], *dir, *report;
+	json_t *root, *rep;
+	json_error_t je;
+	const json_int_t n = 24;
+
+	need_sim();
+	snprintf(path, sizeof path, "%s", E2E_PROG("loops-"));
+	strncat(path, build, sizeof path - strlen(path) - 1);
+	prog[0] = path;
+	root = run_loops(prog, &dir);
+	cr_expect_eq(count(loop_at(root, "nest3.k"), "self", "flops"),
+		     2 * n * n * n);
+	cr_expect_eq(count(loop_at(root, "nest3.j"), "self", "flops"), 0);
+	cr_expect_eq(count(loop_at(root, "nest3.j"), "inclusive", "flops"),
+		     2 * n * n * n);
+	cr_expect_eq(count(loop_at(root, "nest3.i"), "inclusive", "flops"),
+		     2 * n * n * n);
+	cr_expect_eq(count(loop_at(root, "nest3.k"), "self", "fma_flops"), 0);
+	cr_expect_eq(count(loop_at(root, "siblings.first"), "self", "flops"), n);
+	cr_expect_eq(count(loop_at(root, "siblings.second"), "self", "flops"),
+		     2 * n);
+	cr_expect_eq(count(loop_at(root, "dowhile"), "self", "flops"), n);
+	cr_expect_eq(count(loop_at(root, "main.init"), "inclusive", "flops"), 0);
+	/* nest3.k reads a and b: 16 bytes per multiply-add at least */
+	cr_expect_geq(count(loop_at(root, "nest3.k"), "self", "l1_read_bytes"),
+		      16 * n * n * n);
+	/* noloop's multiply ran outside loops */
+	cr_expect_eq(count(root, "outside_loops", "flops"), 1);
+	expect_sums(root);
+	/* the loops' total is the program's region's */
+	snprintf(path, sizeof path, "%s/out", dir);
+	report = e2e_file(path, "report.json");
+	rep = json_loads(report, 0, &je);
+	cr_assert_not_null(rep, "%s", je.text);
+	cr_expect_eq((json_int_t)json_real_value(json_object_get(
+			     json_array_get(json_object_get(rep, "regions"), 0),
+			     "flops")),
+		     count(root, "total", "flops"));
+	json_decref(rep);
+	free(report);
+	json_decref(root);
+	e2e_rmtree(dir);
+}
+
+Test(sim_loops, each_loop_its_flops_at_O0, .timeout = 300)
+{
+	expect_loop_flops("O0");
+}
+
+Test(sim_loops, each_loop_its_flops_at_O2, .timeout = 300)
+{
+	expect_loop_flops("O2");
+}
+
+/* The kernels' own functions (static, noinline; gcc may add a suffix
+ * such as .constprop.0) */
+static const struct {
+	const char *kernel, *func;
+} kfunc[] = {
+	{"triad", "triad_f64"}, {"scale", "scale_f64"}, {"add", "add_f64"},
+	{"daxpy", "daxpy_f64"}, {"dot", "dot_f64"}, {"sum", "sum_f64"},
+	{"triad_f32", "triad_f32"}, {"dot_f32", "dot_f32"},
+	{"stencil5", "stencil5_f64"}, {"horner4", "horner_4"},
+	{"horner32", "horner_32"}, {"matmul_naive", "matmul_ikj"},
+	{"matmul_tiled", "matmul_tiled"},
+};
+
+static int same_func(const char *have, const char *want)
+{
+	size_t n = strlen(want);
+	return strncmp(have, want, n) == 0 && (have[n] == '\0' || have[n] == '.');
+}
+
+Test(sim_loops, kernels_without_annotation_count_their_formula,
+     .timeout = 600)
+{
+	const char *prog[] = {E2E_PROG("kernels-plain"), "--size", "4096",
+			      "--matmul-n", "32", "--repeat", "2",
+			      "--threads", "1", "--kernels",
+			      "triad,scale,add,daxpy,dot,sum,triad_f32,dot_f32,"
+			      "stencil5,horner4,horner32,matmul_naive,"
+			      "matmul_tiled",
+			      NULL};
+	struct rl_kernel_data *d;
+	json_t *root, *loops, *o;
+	char *dir;
+	size_t i;
+
+	need_sim();
+	root = run_loops(prog, &dir);
+	d = rl_kernel_data_alloc(4096, 32, 1, NULL, 0);
+	cr_assert_not_null(d);
+	loops = json_object_get(root, "loops");
+	for (size_t k = 0; k < sizeof kfunc / sizeof *kfunc; k++) {
+		const struct rl_kernel *kr = rl_kernel_find(kfunc[k].kernel);
+		json_int_t got = 0, want;
+		size_t n_loops = 0;
+		cr_assert_not_null(kr, "%s", kfunc[k].kernel);
+		want = (json_int_t)(kr->flops_per_elem *
+				    rl_kernel_elems(kr, d)) * 2;
+		json_array_foreach(loops, i, o) {
+			const char *f = json_string_value(
+				json_object_get(o, "function"));
+			if (!f || !same_func(f, kfunc[k].func) ||
+			    !json_is_null(json_object_get(o, "parent")))
+				continue;
+			n_loops++;
+			got += count(o, "inclusive", "flops");
+		}
+		cr_expect_geq(n_loops, 1, "%s: no loop in %s", kfunc[k].kernel,
+			      kfunc[k].func);
+		cr_expect_eq(got, want, "%s: its loops count %lld flops, the "
+			     "formula %lld", kfunc[k].kernel, (long long)got,
+			     (long long)want);
+	}
+	expect_sums(root);
+	rl_kernel_data_free(d);
+	json_decref(root);
+	e2e_rmtree(dir);
+}
