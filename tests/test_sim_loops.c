@@ -6,6 +6,7 @@
  * without annotation (kernels-plain, -O3 -march=x86-64-v3 -g), each
  * kernel's loop nest counts its formula's flops exactly. */
 #include <jansson.h>
+#include <math.h>
 
 #include "tests/test_e2e_util.h"
 
@@ -13,6 +14,7 @@
 #include "inspect/loops.h"
 
 #define LOOPS_SRC RL_SOURCE_DIR "/tests/programs/loops/loops.c"
+#define SPIN_SRC RL_SOURCE_DIR "/tests/programs/loops/spin.c"
 
 static void need_sim(void)
 {
@@ -25,7 +27,9 @@ static void need_sim(void)
 
 static int marker_line(const char *name)
 {
-	char *src = e2e_slurp(LOOPS_SRC), want[64];
+	char *src = e2e_slurp(strncmp(name, "spin.", 5) == 0 ? SPIN_SRC
+							    : LOOPS_SRC);
+	char want[64];
 	int line = 1;
 
 	cr_assert_not_null(src);
@@ -65,7 +69,7 @@ static json_t *run_loops(const char *const *prog, char **dir)
 	e2e_need(prog[0]);
 	r = e2e_run(argv);
 	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
-	cr_expect(strstr(r.out, "loops (simulated counts"), "%s", r.out);
+	cr_expect(strstr(r.out, "loops (counts simulated"), "%s", r.out);
 	e2e_free(&r);
 	path = e2e_file(out, "loops.json");
 	j = json_loads(path, 0, &je);
@@ -241,5 +245,81 @@ Test(sim_loops, kernels_without_annotation_count_their_formula,
 	expect_sums(root);
 	rl_kernel_data_free(d);
 	json_decref(root);
+	e2e_rmtree(dir);
+}
+
+/* Time per loop: the native run sampled (software CPU clock); nearly all
+ * of spin's samples are in its inner loop, inside its outer one, and the
+ * loops' times and the other samples add up to the samples taken. */
+Test(sim_loops, time_per_loop_by_sampling, .timeout = 120)
+{
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "--loops", "-o", NULL,
+			      E2E_PROG("loops-spin"), "300", NULL};
+	char out[512], *text, *dir;
+	struct e2e_result r;
+	json_error_t je;
+	json_t *root, *smp, *loops, *o, *inner = NULL, *outer = NULL;
+	size_t i;
+	int il, ol;
+
+	if (!rl_loops_available())
+		cr_skip_test("rlprof was built without libzydis-dev");
+	e2e_need(argv[9]);
+	dir = e2e_tmpdir();
+	snprintf(out, sizeof out, "%s/out", dir);
+	argv[8] = out;
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	text = e2e_file(out, "loops.json");
+	root = json_loads(text, 0, &je);
+	cr_assert_not_null(root, "%s", je.text);
+	smp = json_object_get(root, "sampling");
+	if (!smp) {
+		const char *why = json_string_value(
+			json_object_get(root, "sampling_missing"));
+		if (why && strstr(why, "perf_event_open"))
+			cr_skip_test("no sampling here: %s", why);
+		cr_assert_fail("no sampling: %s", why ? why : "(no reason)");
+	}
+	cr_expect(strstr(r.out, "time sampled natively"), "%s", r.out);
+	json_int_t total = json_integer_value(json_object_get(smp, "samples"));
+	cr_expect_geq(total, 50, "%lld samples", (long long)total);
+	il = marker_line("spin.inner");
+	ol = marker_line("spin.outer");
+	loops = json_object_get(root, "loops");
+	json_array_foreach(loops, i, o) {
+		json_int_t line = json_integer_value(json_object_get(o, "line"));
+		if (line == il)
+			inner = o;
+		else if (line == ol)
+			outer = o;
+	}
+	cr_assert_not_null(inner, "%s", text);
+	cr_assert_not_null(outer, "%s", text);
+	json_int_t ni = json_integer_value(json_object_get(inner, "samples"));
+	json_int_t no = json_integer_value(json_object_get(outer, "samples"));
+	cr_expect_geq(ni * 10, total * 9, "inner loop: %lld of %lld samples: %s",
+		      (long long)ni, (long long)total, text);
+	cr_expect_geq(no, ni, "the outer loop holds the inner one's samples");
+	/* loops (top level) + outside loops + other code = every sample */
+	json_int_t sum = json_integer_value(json_object_get(smp,
+					"samples_outside_loops")) +
+			 json_integer_value(json_object_get(smp,
+					"samples_other_code"));
+	json_array_foreach(loops, i, o)
+		if (json_is_null(json_object_get(o, "parent")))
+			sum += json_integer_value(json_object_get(o, "samples"));
+	cr_expect_eq(sum, total);
+	/* time = samples x period, its error sqrt(samples) x period */
+	double period = json_real_value(json_object_get(smp, "period_s"));
+	cr_expect_float_eq(json_real_value(json_object_get(inner, "time_s")),
+			   (double)ni * period, 1e-9);
+	cr_expect_float_eq(json_real_value(json_object_get(inner,
+							   "time_error_s")),
+			   sqrt((double)ni) * period, 1e-9);
+	json_decref(root);
+	free(text);
+	e2e_free(&r);
 	e2e_rmtree(dir);
 }

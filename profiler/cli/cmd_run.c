@@ -67,10 +67,12 @@ static void usage(FILE *out)
 		"                          time, into DIR/repeat/K): per region the fastest,\n"
 		"                          the median and the spread, which 'rlprof diff'\n"
 		"                          and 'rlprof check' use to tell a change from noise\n"
-		"      --loops             sim: count per loop of the program's own code,\n"
-		"                          found in its machine code and named by file:line\n"
-		"                          (-g; see 'rlprof inspect --loops'): a table of\n"
-		"                          the loops under the regions' and DIR/loops.json\n"
+		"      --loops             per loop of the program's own code (found in its\n"
+		"                          machine code, named by file:line with -g; see\n"
+		"                          'rlprof inspect --loops'): counts under the\n"
+		"                          simulator (-b sim), time from samples of the\n"
+		"                          native run; a table of the hot loops under the\n"
+		"                          regions' and DIR/loops.json\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"exit status: the program's own (128+N if it died of signal N; with sim,\n"
@@ -82,7 +84,7 @@ static void usage(FILE *out)
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
        OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
-       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT };
+       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS };
 
 static int usage_error(const char *fmt, const char *arg)
 {

@@ -8,27 +8,35 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/loop_samples.h"
+#include "formats/sim_protocol.h"
 #include "inspect/loops.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
 
-/* the slots of the simulator's counts (counters/sim/rs.h) */
-enum { S_F64_S, S_F64_128, S_F64_256, S_F32_S, S_F32_128, S_F32_256,
-       S_L1_R, S_L1_W, S_B1_R, S_B1_W, S_B2_R, S_B2_W, S_B3_R, S_B3_W,
-       S_NLEVELS, S_VERSION, S_FMA, S_N };
-
 struct rl_run_loops {
 	struct rl_loops l;
 	char spans[PATH_MAX + 32];
-	uint64_t (*self)[S_N]; /* per id: 0 outside loops, i + 1 loop i */
-	uint64_t (*incl)[S_N];
+	uint64_t (*self)[RS_NSLOTS]; /* per id: 0 outside loops, i + 1 loop i */
+	uint64_t (*incl)[RS_NSLOTS];
 	int levels;
 	size_t n_files;
+	bool counting;  /* spans given to the simulator */
+	struct rl_loop_sampler *sampler;
+	bool sampled;
+	struct rl_loop_samples samples;
+	uint64_t *samples_incl;
+	char sample_why[512]; /* why no time per loop, when not sampled */
 };
+
+static double loop_time(const struct rl_run_loops *x, size_t id,
+			double *err);
 
 static const char *const flop_key[6] = {
 	"f64_scalar", "f64_128", "f64_256", "f32_scalar", "f32_128", "f32_256"};
@@ -36,7 +44,7 @@ static const char *const flop_key[6] = {
 static uint64_t flops(const uint64_t *s)
 {
 	uint64_t f = 0;
-	for (int k = S_F64_S; k <= S_F32_256; k++)
+	for (int k = RS_F64_S; k <= RS_F32_256; k++)
 		f += s[k];
 	return f;
 }
@@ -44,7 +52,7 @@ static uint64_t flops(const uint64_t *s)
 static uint64_t dram(const uint64_t *s, int levels)
 {
 	int b = levels >= 1 && levels <= 3 ? levels : 1;
-	return s[S_B1_R + 2 * (b - 1)] + s[S_B1_W + 2 * (b - 1)];
+	return s[RS_B1_R + 2 * (b - 1)] + s[RS_B1_W + 2 * (b - 1)];
 }
 
 void rl_run_loops_release(struct rl_run *run)
@@ -52,6 +60,13 @@ void rl_run_loops_release(struct rl_run *run)
 	struct rl_run_loops *x = run->loops;
 	if (!x)
 		return;
+	if (x->sampler) {
+		struct rl_loop_samples s;
+		rl_loop_sampler_stop(x->sampler, &s);
+		free(s.self);
+	}
+	free(x->samples.self);
+	free(x->samples_incl);
 	rl_loops_release(&x->l);
 	free(x->self);
 	free(x->incl);
@@ -71,12 +86,6 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 	*spans_path = NULL;
 	if (!run->opt.loops)
 		return 0;
-	if (strcmp(run->probes[run->chosen].backend->name, "sim") != 0) {
-		rl_run_warn("--loops counts per loop under the simulator only "
-			    "(-b sim); with backend '%s' no loop is counted",
-			    run->probes[run->chosen].backend->name);
-		return 0;
-	}
 	if (run->elf.kind == RL_FILE_SCRIPT) {
 		rl_run_warn("--loops: '%s' is a script: its loops are its "
 			    "interpreter's; none counted", run->program);
@@ -113,8 +122,49 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 			       x->spans);
 	rl_run_say(run, "--loops: %zu loops found in '%s'%s", x->l.n, prog,
 		   x->l.have_lines ? "" : " (no line table)");
-	*spans_path = x->spans;
+	if (strcmp(run->probes[run->chosen].backend->name, "sim") == 0) {
+		*spans_path = x->spans;
+		x->counting = true;
+	} else {
+		rl_run_warn("--loops counts flops and bytes per loop under the "
+			    "simulator only (-b sim); with backend '%s' loops "
+			    "get their time alone",
+			    run->probes[run->chosen].backend->name);
+	}
+	if (run->count_program[0])
+		snprintf(x->sample_why, sizeof x->sample_why,
+			 "--count-with: the timed build is not the one whose "
+			 "loops were found");
+	else if (strcmp(run->probes[run->chosen].backend->name, "sim") == 0 &&
+		 !run->native_timing)
+		snprintf(x->sample_why, sizeof x->sample_why,
+			 "--sim-timing sim: no native run to sample");
 	return 0;
+}
+
+void rl_run_loops_started(struct rl_run *run)
+{
+	struct rl_run_loops *x = run->loops;
+	char err[512];
+	bool timed = run->native_phase ||
+		     strcmp(run->probes[run->chosen].backend->name, "sim") != 0;
+
+	if (!x || !timed || x->sample_why[0] || x->sampler || x->sampled)
+		return;
+	if (rl_loop_sampler_start(run->pid, run->program, &x->l, &x->sampler,
+				  err, sizeof err) < 0)
+		snprintf(x->sample_why, sizeof x->sample_why, "%s", err);
+}
+
+void rl_run_loops_ended(struct rl_run *run)
+{
+	struct rl_run_loops *x = run->loops;
+
+	if (!x || !x->sampler)
+		return;
+	rl_loop_sampler_stop(x->sampler, &x->samples);
+	x->sampler = NULL;
+	x->sampled = true;
 }
 
 /* Adds one loop-counts file of the simulator; 0 or -1 (malformed). */
@@ -127,7 +177,7 @@ static int read_counts(struct rl_run_loops *x, const char *path)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof line, f)) {
-		unsigned long long v[S_N], id;
+		unsigned long long v[RS_NSLOTS], id;
 		char *p = line, *end;
 		if (strncmp(line, "rlprof-loop-counts 1", 20) == 0) {
 			ok = 1;
@@ -143,13 +193,13 @@ static int read_counts(struct rl_run_loops *x, const char *path)
 		id = strtoull(p, &end, 10);
 		if (end == p || id > x->l.n)
 			goto bad;
-		for (int k = 0; k < S_N; k++) {
+		for (int k = 0; k < RS_NSLOTS; k++) {
 			p = end;
 			v[k] = strtoull(p, &end, 10);
 			if (end == p)
 				goto bad;
 		}
-		for (int k = 0; k < S_N; k++)
+		for (int k = 0; k < RS_NSLOTS; k++)
 			x->self[id][k] += v[k];
 	}
 	fclose(f);
@@ -186,7 +236,7 @@ static size_t gather(struct rl_run *run, struct rl_run_loops *x)
 	for (size_t i = x->l.n; i-- > 0;) {
 		int p = x->l.v[i].parent;
 		if (p >= 0)
-			for (int k = 0; k < S_N; k++)
+			for (int k = 0; k < RS_NSLOTS; k++)
 				x->incl[p + 1][k] += x->incl[i + 1][k];
 	}
 	return x->n_files;
@@ -205,17 +255,17 @@ static json_t *counts_json(const uint64_t *s, int levels)
 		json_object_set_new(f, flop_key[k], json_integer((json_int_t)s[k]));
 	json_object_set_new(o, "flops_by_kind", f);
 	f = NULL;
-	json_object_set_new(o, "fma_flops", json_integer((json_int_t)s[S_FMA]));
-	json_object_set_new(o, "l1_read_bytes", json_integer((json_int_t)s[S_L1_R]));
-	json_object_set_new(o, "l1_write_bytes", json_integer((json_int_t)s[S_L1_W]));
+	json_object_set_new(o, "fma_flops", json_integer((json_int_t)s[RS_FMA]));
+	json_object_set_new(o, "l1_read_bytes", json_integer((json_int_t)s[RS_L1_R]));
+	json_object_set_new(o, "l1_write_bytes", json_integer((json_int_t)s[RS_L1_W]));
 	for (int b = 1; b <= levels && b <= 3; b++) {
 		const char *name = b == levels ? "dram" : lv[b - 1];
 		snprintf(key, sizeof key, "%s_read_bytes", name);
 		json_object_set_new(o, key,
-			json_integer((json_int_t)s[S_B1_R + 2 * (b - 1)]));
+			json_integer((json_int_t)s[RS_B1_R + 2 * (b - 1)]));
 		snprintf(key, sizeof key, "%s_write_bytes", name);
 		json_object_set_new(o, key,
-			json_integer((json_int_t)s[S_B1_W + 2 * (b - 1)]));
+			json_integer((json_int_t)s[RS_B1_W + 2 * (b - 1)]));
 	}
 	return o;
 nomem:
@@ -227,14 +277,14 @@ nomem:
 static int write_json(struct rl_run *run, struct rl_run_loops *x)
 {
 	json_t *root = json_object(), *arr = json_array();
-	uint64_t total[S_N] = {0};
+	uint64_t total[RS_NSLOTS] = {0};
 	char path[PATH_MAX + 32], label[1024];
 	int rc = -1;
 
 	if (!root || !arr)
 		goto out;
 	for (size_t i = 0; i <= x->l.n; i++)
-		for (int k = 0; k < S_N; k++)
+		for (int k = 0; k < RS_NSLOTS; k++)
 			total[k] += x->self[i][k];
 	json_object_set_new(root, "method",
 		json_string("simulated by rlprofsim: every flop and every "
@@ -247,8 +297,33 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 	json_object_set_new(root, "lines", json_boolean(x->l.have_lines));
 	json_object_set_new(root, "cache_levels", json_integer(x->levels));
 	json_object_set_new(root, "processes", json_integer((json_int_t)x->n_files));
-	json_object_set_new(root, "total", counts_json(total, x->levels));
-	json_object_set_new(root, "outside_loops", counts_json(x->self[0], x->levels));
+	if (x->counting) {
+		json_object_set_new(root, "total", counts_json(total, x->levels));
+		json_object_set_new(root, "outside_loops",
+				    counts_json(x->self[0], x->levels));
+	}
+	if (x->sampled && x->samples.total) {
+		json_t *t = json_object();
+		json_object_set_new(t, "method", json_string(
+			"samples of a software CPU-clock event (perf_event_open) "
+			"on the native run, inherited by its threads, user space, "
+			"one sample per period of a thread's CPU time; a loop's "
+			"time is its samples (inclusive) x the period, the sum "
+			"of its threads' times; error: sqrt(samples) x the "
+			"period"));
+		json_object_set_new(t, "samples", json_integer((json_int_t)x->samples.total));
+		json_object_set_new(t, "samples_outside_loops",
+				    json_integer((json_int_t)x->samples.self[0]));
+		json_object_set_new(t, "samples_other_code",
+				    json_integer((json_int_t)x->samples.elsewhere));
+		json_object_set_new(t, "lost", json_integer((json_int_t)x->samples.lost));
+		json_object_set_new(t, "period_s", json_real((double)x->samples.period_ns * 1e-9));
+		json_object_set_new(t, "cpu_s", json_real((double)x->samples.cpu_ns * 1e-9));
+		json_object_set_new(t, "threads", json_integer(x->samples.threads));
+		json_object_set_new(root, "sampling", t);
+	} else if (x->sample_why[0]) {
+		json_object_set_new(root, "sampling_missing", json_string(x->sample_why));
+	}
 	json_object_set_new(root, "loops", json_incref(arr));
 	for (size_t i = 0; i < x->l.n; i++) {
 		const struct rl_loop *p = &x->l.v[i];
@@ -269,9 +344,20 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 		json_object_set_new(o, "line", p->line ? json_integer(p->line)
 						       : json_null());
 		json_object_set_new(o, "address", json_string(addr));
-		json_object_set_new(o, "self", counts_json(x->self[i + 1], x->levels));
-		json_object_set_new(o, "inclusive",
-				    counts_json(x->incl[i + 1], x->levels));
+		if (x->counting) {
+			json_object_set_new(o, "self", counts_json(x->self[i + 1], x->levels));
+			json_object_set_new(o, "inclusive",
+					    counts_json(x->incl[i + 1], x->levels));
+		}
+		if (x->sampled && x->samples.total) {
+			double err, t = loop_time(x, i + 1, &err);
+			json_object_set_new(o, "samples", json_integer(
+				(json_int_t)x->samples_incl[i + 1]));
+			json_object_set_new(o, "samples_self", json_integer(
+				(json_int_t)x->samples.self[i + 1]));
+			json_object_set_new(o, "time_s", json_real(t));
+			json_object_set_new(o, "time_error_s", json_real(err));
+		}
 	}
 	snprintf(path, sizeof path, "%s/loops.json", run->out_dir);
 	rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
@@ -296,69 +382,135 @@ static void human(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, v);
 }
 
+#define MIN_SAMPLES 10 /* fewer: a time shown, no rate */
+
+/* loop id's time (inclusive) and its standard error: each sample stands
+ * for one period of a thread's CPU time in user space (samples in the
+ * kernel are not taken), so a loop's time is its samples x the period,
+ * its error the Poisson error sqrt(samples) x the period; 0 when not
+ * sampled */
+static double loop_time(const struct rl_run_loops *x, size_t id, double *err)
+{
+	const struct rl_loop_samples *s = &x->samples;
+	double n, period = (double)s->period_ns * 1e-9;
+
+	*err = 0;
+	if (!x->sampled || !s->total)
+		return 0;
+	n = (double)x->samples_incl[id];
+	*err = sqrt(n) * period;
+	return n * period;
+}
+
+static void fmt_time(double t, char *buf, size_t len)
+{
+	if (t >= 1)
+		snprintf(buf, len, "%.2f s", t);
+	else if (t >= 1e-3)
+		snprintf(buf, len, "%.1f ms", t * 1e3);
+	else
+		snprintf(buf, len, "%.0f us", t * 1e6);
+}
+
 static void print_table(struct rl_run_loops *x)
 {
-	uint64_t total[S_N] = {0}, tf, tb;
+	uint64_t total[RS_NSLOTS] = {0}, tf, tb;
 	size_t shown = 0, ran = 0;
+	bool st = x->sampled && x->samples.total;
 
 	for (size_t i = 0; i <= x->l.n; i++)
-		for (int k = 0; k < S_N; k++)
+		for (int k = 0; k < RS_NSLOTS; k++)
 			total[k] += x->self[i][k];
 	tf = flops(total);
-	tb = total[S_L1_R] + total[S_L1_W];
-	printf("\nloops (simulated counts, inclusive of nested loops; "
-	       "DIR/loops.json has them all)\n");
-	printf("  %-34s %-16s %9s %6s %9s %9s %8s\n", "loop", "function",
-	       "flops", "%", "L1 bytes", "DRAM B", "AI DRAM");
+	tb = total[RS_L1_R] + total[RS_L1_W];
+	printf("\nloops (%s%s%s; inclusive of nested loops; DIR/loops.json "
+	       "has them all)\n",
+	       x->counting ? "counts simulated" : "",
+	       x->counting && st ? ", " : "",
+	       st ? "time sampled natively, +- one standard error" : "");
+	printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s %8s\n", "loop",
+	       "function", "time", "+-", "%time", "flops", "GFLOP/s",
+	       "DRAM B", "AI DRAM");
 	for (size_t i = 0; i < x->l.n; i++) {
 		const uint64_t *s = x->incl[i + 1];
 		uint64_t f = flops(s), d = dram(s, x->levels);
-		char label[1024], a[16], b[16], c[16], ai[16], name[64];
-		int ind = 2 * x->l.v[i].depth;
-		if (!f && !s[S_L1_R] && !s[S_L1_W])
+		uint64_t ns = st ? x->samples_incl[i + 1] : 0;
+		char label[1024], a[16], c[16], ai[16], name[64];
+		char tm[16] = "-", te[16] = "-", pt[16] = "-", gf[16] = "-";
+		double err, t = loop_time(x, i + 1, &err);
+		int ind = 2 * x->l.v[i].depth, pad;
+		if (!f && !s[RS_L1_R] && !s[RS_L1_W] && !ns)
 			continue;
 		ran++;
-		/* loops of at least 1% of the flops or of the L1 bytes */
-		if ((tf && f * 100 < tf) &&
-		    (!tb || (s[S_L1_R] + s[S_L1_W]) * 100 < tb))
-			continue;
-		if (!tf && tb && (s[S_L1_R] + s[S_L1_W]) * 100 < tb)
+		/* hot: at least 1% of the samples, else (none) of the flops
+		 * or of the L1 bytes */
+		if (st ? ns * 100 < x->samples.total
+		       : (!tf || f * 100 < tf) &&
+				 (!tb || (s[RS_L1_R] + s[RS_L1_W]) * 100 < tb))
 			continue;
 		if (shown++ == 50)
 			break;
 		rl_loop_label(&x->l, i, label, sizeof label);
 		rl_term_cut(name, sizeof name, x->l.v[i].func, 16);
-		human(f, a, sizeof a);
-		human(s[S_L1_R] + s[S_L1_W], b, sizeof b);
-		human(d, c, sizeof c);
-		if (d)
-			snprintf(ai, sizeof ai, "%.3g", (double)f / (double)d);
-		else
+		if (st) {
+			fmt_time(t, tm, sizeof tm);
+			fmt_time(err, te, sizeof te);
+			snprintf(pt, sizeof pt, "%.1f%%",
+				 100.0 * (double)ns / (double)x->samples.total);
+			if (ns < MIN_SAMPLES)
+				snprintf(gf, sizeof gf, "few");
+			else if (x->counting && t > 0)
+				snprintf(gf, sizeof gf, "%.3g",
+					 (double)f / t * 1e-9);
+		}
+		if (x->counting) {
+			human(f, a, sizeof a);
+			human(d, c, sizeof c);
+			if (d)
+				snprintf(ai, sizeof ai, "%.3g",
+					 (double)f / (double)d);
+			else
+				snprintf(ai, sizeof ai, "-");
+		} else {
+			snprintf(a, sizeof a, "-");
+			snprintf(c, sizeof c, "-");
 			snprintf(ai, sizeof ai, "-");
+		}
 		printf("  %*s", ind, "");
 		rl_term_put(stdout, label);
-		printf("%*s %-16s %9s %5.1f%% %9s %9s %8s\n",
-		       (int)(34 - ind - (int)strlen(label) > 0
-				     ? 34 - ind - (int)strlen(label) : 0),
-		       "", name, a, tf ? 100.0 * (double)f / (double)tf : 0.0,
-		       b, c, ai);
+		pad = 34 - ind - (int)strlen(label);
+		printf("%*s %-16s %9s %8s %6s %9s %8s %9s %8s\n",
+		       pad > 0 ? pad : 0, "", name, tm, te, pt, a, gf, c, ai);
 	}
-	{
-		char a[16], b[16], c[16];
+	if (x->counting) {
+		char a[16], c[16];
 		human(flops(x->self[0]), a, sizeof a);
-		human(x->self[0][S_L1_R] + x->self[0][S_L1_W], b, sizeof b);
 		human(dram(x->self[0], x->levels), c, sizeof c);
-		printf("  %-34s %-16s %9s %5.1f%% %9s %9s\n", "(outside loops)",
-		       "", a, tf ? 100.0 * (double)flops(x->self[0]) / (double)tf
-				 : 0.0, b, c);
+		printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n",
+		       "(outside loops)", "", "", "", "", a, "", c);
 		human(tf, a, sizeof a);
-		human(tb, b, sizeof b);
 		human(dram(total, x->levels), c, sizeof c);
-		printf("  %-34s %-16s %9s %5.1f%% %9s %9s\n", "(program)", "",
-		       a, 100.0, b, c);
+		printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n", "(program)",
+		       "", "", "", "", a, "", c);
 	}
-	printf("  %zu of %zu loops ran; those of at least 1%% of the flops "
-	       "or bytes shown\n", ran, x->l.n);
+	printf("  %zu of %zu loops ran; those of at least 1%% of the %s "
+	       "shown (at most 50)\n", ran, x->l.n,
+	       st ? "samples" : "flops or L1 bytes");
+	if (st)
+		printf("  time: %llu samples (software CPU clock, one per %.0f "
+		       "ms of a thread's CPU time in user space, %u thread%s; "
+		       "%llu in other code%s; the program's CPU time %.3f s, "
+		       "kernel included); a loop's time is its samples x the "
+		       "period; GFLOP/s: simulated flops / that time, not "
+		       "given under %d samples\n",
+		       (unsigned long long)x->samples.total,
+		       (double)x->samples.period_ns * 1e-6, x->samples.threads,
+		       x->samples.threads == 1 ? "" : "s",
+		       (unsigned long long)x->samples.elsewhere,
+		       x->samples.lost ? ", some lost" : "",
+		       (double)x->samples.cpu_ns * 1e-9, MIN_SAMPLES);
+	else if (x->sample_why[0])
+		printf("  no time per loop: %s\n", x->sample_why);
 }
 
 void rl_run_loops_report(struct rl_run *run)
@@ -368,13 +520,27 @@ void rl_run_loops_report(struct rl_run *run)
 	if (!x || !x->spans[0])
 		return;
 	if (!(x->self = calloc(x->l.n + 1, sizeof *x->self)) ||
-	    !(x->incl = calloc(x->l.n + 1, sizeof *x->incl))) {
+	    !(x->incl = calloc(x->l.n + 1, sizeof *x->incl)) ||
+	    !(x->samples_incl = calloc(x->l.n + 1, sizeof *x->samples_incl))) {
 		rl_run_warn("--loops: out of memory");
 		return;
 	}
-	if (gather(run, x) == 0) {
+	if (x->counting && gather(run, x) == 0) {
 		rl_run_warn("--loops: the simulator wrote no counts per loop "
 			    "(in '%s'): did the program run?", run->raw_dir);
+		x->counting = false;
+	}
+	if (x->sampled && x->samples.self) {
+		memcpy(x->samples_incl, x->samples.self,
+		       (x->l.n + 1) * sizeof *x->samples_incl);
+		for (size_t i = x->l.n; i-- > 0;)
+			if (x->l.v[i].parent >= 0)
+				x->samples_incl[x->l.v[i].parent + 1] +=
+					x->samples_incl[i + 1];
+	}
+	if (!x->counting && !(x->sampled && x->samples.total)) {
+		rl_run_warn("--loops: no loop was counted or timed%s%s",
+			    x->sample_why[0] ? ": " : "", x->sample_why);
 		return;
 	}
 	print_table(x);

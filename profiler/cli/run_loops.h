@@ -13,6 +13,12 @@
 int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 			 char *err, size_t errlen);
 
+/* Called by run_spawn.c once the program started, and once it ended: the
+ * timed run (native, or a hardware backend's) is sampled for the time
+ * per loop (loop_samples.h). */
+void rl_run_loops_started(struct rl_run *run);
+void rl_run_loops_ended(struct rl_run *run);
+
 /* After the run: reads, prints and writes the counts per loop. */
 void rl_run_loops_report(struct rl_run *run);
 

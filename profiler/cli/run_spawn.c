@@ -16,6 +16,7 @@
 
 #include "cli/commands.h"
 #include "cli/run.h"
+#include "cli/run_loops.h"
 
 extern char **environ;
 
@@ -147,6 +148,7 @@ void rl_run_spawn_wait(struct rl_run *run)
 		run->started = true;
 		run->pid = pid;
 		child_pid = pid;
+		rl_run_loops_started(run);
 		sigaction(SIGTERM, &fwd, &old_term);
 		sigaction(SIGHUP, &fwd, &old_hup);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
@@ -159,6 +161,7 @@ void rl_run_spawn_wait(struct rl_run *run)
 			}
 		}
 		child_pid = 0;
+		rl_run_loops_ended(run);
 		sigaction(SIGTERM, &old_term, NULL);
 		sigaction(SIGHUP, &old_hup, NULL);
 	}

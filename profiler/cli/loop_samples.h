@@ -1,0 +1,49 @@
+/*
+ * Time per loop (rlprof run --loops): where a running program is, sampled
+ * from outside it. rlprof opens a software CPU-clock sampling event
+ * (perf_event_open, PERF_COUNT_SW_CPU_CLOCK: it works on virtual machines
+ * without a PMU) on the started program, inherited by the threads it
+ * creates, user space only, one sample per millisecond of CPU time (1 kHz
+ * per thread: a sample costs microseconds, well under 1%), and a thread
+ * of rlprof drains the ring buffer while the program runs. Each sample's
+ * address is mapped to the program's file (its load bias read from
+ * /proc/PID/maps) and to the innermost loop holding it (inspect/loops.h).
+ * Prints nothing.
+ */
+#ifndef RL_LOOP_SAMPLES_H
+#define RL_LOOP_SAMPLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "inspect/loops.h"
+
+struct rl_loop_sampler;
+
+struct rl_loop_samples {
+	uint64_t *self;     /* per loop id: 0 outside loops in the program's
+			       code, i + 1 loop i */
+	uint64_t n_loops;   /* ids: n + 1 */
+	uint64_t total;     /* every sample */
+	uint64_t elsewhere; /* in other code (libraries, the kernel's
+			       return path) */
+	uint64_t lost;      /* samples the kernel dropped (buffer full) */
+	uint64_t cpu_ns;    /* the event's CPU time, every thread */
+	uint64_t period_ns;
+	unsigned threads;   /* threads that were sampled */
+};
+
+/* Starts sampling pid (just spawned: running program). 0, or a negative
+ * RL_E* code with why in err (no perf_event_open, not allowed, ...). */
+int rl_loop_sampler_start(pid_t pid, const char *program,
+			  const struct rl_loops *loops,
+			  struct rl_loop_sampler **out, char *err,
+			  size_t errlen);
+
+/* After the program ended: the last samples read, the sampler closed and
+ * freed, the counts into out (free out->self). */
+int rl_loop_sampler_stop(struct rl_loop_sampler *s,
+			 struct rl_loop_samples *out);
+
+#endif
