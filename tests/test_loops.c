@@ -6,7 +6,7 @@
  * JSON, and its failures. */
 #include <jansson.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #include "inspect/loops.h"
 #include "common/rl_error.h"

@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "tests/test_e2e_util.h"
+#include "tests/lib/run.h"
 
 #include "kernels/kernels.h"
 #include "inspect/loops.h"
