@@ -116,6 +116,14 @@ Test(ci_gate, unchanged_runs_pass_a_2x_slower_region_fails,
 		e2e_free(&r);
 	}
 	r = check(slow, a);
+	if (r.status == 0 && strstr(r.out, "noisy: region 'scaled'")) {
+		/* the gate itself says it cannot tell: the runs of this
+		 * loaded machine vary more than the change (a missing
+		 * capability here, not a pass) */
+		e2e_rmtree(dir);
+		cr_skip_test("the machine is too loaded to tell 2x from its "
+			     "noise: %s", r.out);
+	}
 	cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
 	cr_expect_not_null(strstr(r.out, "fail: region 'scaled' takes"),
 			   "%s", r.out);
