@@ -508,3 +508,37 @@ Test(analysis, an_overflowing_rate_is_unknown)
 	rl_report_release(&rep);
 	free(m);
 }
+
+/* A region of process scope (an OpenMP STREAM Scale begun on the main
+ * thread outside the parallel loop): one record, on the main thread, whose
+ * counts cover the 2 threads that ran. It is placed against the 2-thread
+ * roofs (DRAM moved 48 GB/s: roof 4.8 GFLOP/s at AI 0.1), not the
+ * 1-thread ones (30 GB/s: 3.0), in its summed row and its thread's row. */
+Test(analysis, process_scope_is_placed_against_the_threads_that_ran)
+{
+	struct one o;
+	struct rl_machine *m = machine();
+	struct rl_report rep;
+
+	one_init(&o, 100, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES),
+		 "scale", 1.0);
+	setc(&o, RL_C_FLOPS_F64_256, 1e9);
+	setc(&o, RL_C_DRAM_BYTES, 10e9);
+	o.reg.scope_calls = 1;
+	o.reg.scope_threads = 2;
+	o.reg.scope_time_ns = o.reg.time_ns;
+	build(&o.proc, 1, m, &rep);
+	cr_assert_eq(rep.rows[0].n_threads, 2);
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 4.8, 1e-9);
+	cr_assert_float_eq(rep.rows[0].roof_pct, 100 / 4.8, 1e-9);
+	cr_assert_eq(rep.rows[0].thread_count, 1);
+	cr_assert_float_eq(rep.rows[1].roof_gflops, 4.8, 1e-9);
+	rl_report_release(&rep);
+
+	o.reg.scope_threads = 1; /* one thread ran: the 1-thread roof */
+	build(&o.proc, 1, m, &rep);
+	cr_assert_eq(rep.rows[0].n_threads, 1);
+	cr_assert_float_eq(rep.rows[0].roof_gflops, 3.0, 1e-9);
+	rl_report_release(&rep);
+	free(m);
+}

@@ -124,7 +124,13 @@ static void acc_add(struct acc *a, const struct rl_region_stats *s,
 	a->time_native = (a->used ? a->time_native : 1) && s->time_native;
 	a->uncounted |= s->uncounted;
 	a->used = 1;
-	a->n_threads++;
+	/* a call of process scope counts every thread that ran while it
+	 * was open: its record stands for them all, and the row is placed
+	 * against the roofs for that many threads (report_scope.c says how
+	 * many were busy) */
+	a->n_threads += s->scope_calls && s->scope_threads > 1
+				? s->scope_threads
+				: 1;
 	a->calls += s->calls;
 	if (s->depth > a->depth)
 		a->depth = s->depth;
