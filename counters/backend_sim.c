@@ -31,9 +31,11 @@
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -311,13 +313,53 @@ static int pin_glibc_tunables(struct rl_launch *l, char *note, size_t nlen)
 	return 0;
 }
 
+/* Valgrind gives the main thread min(max(stack limit, 1 MiB), 16 MiB)
+ * of stack; natively it may grow to the stack limit. A program that
+ * needs more (OpenMP STREAM with its arrays on the stack under
+ * `ulimit -s unlimited`) would die under the simulator only. Its size in
+ * bytes: the limit, at most 2 GiB (Valgrind's most; "unlimited" too);
+ * 0 when Valgrind's own choice is the limit already. */
+static uint64_t sim_main_stack(void)
+{
+	struct rlimit rl;
+	const uint64_t vg_default = 16ull << 20, most = 2ull << 30;
+
+	if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur <= vg_default)
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > most)
+		return most;
+	return rl.rlim_cur;
+}
+
+/* The stack limit is above what Valgrind can give */
+static bool sim_stack_capped(void)
+{
+	struct rlimit rl;
+
+	return getrlimit(RLIMIT_STACK, &rl) == 0 &&
+	       (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (2ull << 30));
+}
+
+/* "--main-stacksize=N" into buf when the limit exceeds Valgrind's own
+ * choice; false otherwise */
+static bool main_stacksize(char *buf, size_t len)
+{
+	uint64_t size = sim_main_stack();
+
+	if (!size)
+		return false;
+	snprintf(buf, len, "--main-stacksize=%llu", (unsigned long long)size);
+	return true;
+}
+
 static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 {
 	char valgrind[PATH_MAX + 16], caches[128], bounds[32], census[8];
 	char origin[512];
 	char note[1024] = "", a_caches[160], a_bounds[64], a_log[PATH_MAX + 32];
 	char loops[PATH_MAX], a_loops[PATH_MAX + 16], a_loops_out[PATH_MAX + 48];
-	const char *args[11];
+	char a_stack[64];
+	const char *args[12];
 	size_t n = 0;
 	int rc;
 
@@ -370,6 +412,8 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 	if (opt_get(l->options, "sim-census", census, sizeof census))
 		args[n++] = strcmp(census, "yes") == 0 ? "--sim-census=yes"
 						       : "--sim-census=no";
+	if (main_stacksize(a_stack, sizeof a_stack))
+		args[n++] = a_stack;
 	if ((rc = rl_launch_prepend(l, args, n)) < 0)
 		return rl_fail(err, errlen, rc, "out of memory");
 
@@ -444,6 +488,18 @@ static int sim_explain_exit(const char *raw_dir, int st, char *msg,
 			 "in '%s'): rebuild it for an older CPU "
 			 "(-march=x86-64-v3) or use a hardware backend",
 			 __VALGRIND_MAJOR__, __VALGRIND_MINOR__, raw_dir);
+		return 1;
+	}
+	if (((WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV) ||
+	     (WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGSEGV)) &&
+	    sim_stack_capped()) {
+		snprintf(msg, msglen,
+			 "under the simulator (Valgrind %d.%d) the program's "
+			 "main thread has at most 2 GiB of stack, less than "
+			 "its stack limit ('ulimit -s'): a program that needs "
+			 "more (arrays on the stack) dies there only; put its "
+			 "large arrays on the heap, or use a hardware backend",
+			 __VALGRIND_MAJOR__, __VALGRIND_MINOR__);
 		return 1;
 	}
 	if (log_find(raw_dir, "debuginfo reader: ensure_valid failed", file,

@@ -79,6 +79,18 @@ static void describe_end(const struct rl_run *run)
 		    msg[0])
 			fprintf(stderr, "rlprof: %s\n", msg);
 	}
+	/* -b sim: the program ran natively to its end, and died only in the
+	 * counting run */
+	if (!run->native_phase && run->native_done &&
+	    run->native_exit_status == 0 && !run->native_signal &&
+	    WIFSIGNALED(st))
+		fprintf(stderr,
+			"rlprof: the counting run of '%s' died of signal %d "
+			"(%s) under the simulator, where its native timing run "
+			"ended normally: the report keeps the native run's "
+			"regions and times, and what the counting run did not "
+			"finish has no counts\n",
+			run->name, WTERMSIG(st), strsignal(WTERMSIG(st)));
 }
 
 void rl_run_spawn_wait(struct rl_run *run)
