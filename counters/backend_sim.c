@@ -419,6 +419,12 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 
 	if ((rc = pin_glibc_tunables(l, note, sizeof note)) < 0)
 		return rl_fail(err, errlen, rc, "out of memory");
+	/* Open MPI's hwloc would say, in every rank, that its x86 backend
+	 * cannot work under Valgrind (and disable itself): it is left out
+	 * from the start, so the run is quiet; a user's own choice stays */
+	if (!getenv("HWLOC_COMPONENTS") &&
+	    rl_launch_setenv(l, "HWLOC_COMPONENTS", "-x86") < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if (!getenv("OMP_WAIT_POLICY") &&
 	    rl_launch_setenv(l, "OMP_WAIT_POLICY", "passive") < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");

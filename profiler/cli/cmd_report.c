@@ -17,6 +17,7 @@
 #include "model/results.h"
 #include "common/rl_error.h"
 #include "cli/machine_obtain.h"
+#include "common/term_color.h"
 
 static void usage(FILE *out)
 {
@@ -179,7 +180,7 @@ build:
 	ro.width = output ? 0 : rl_render_term_width();
 	ro.color = strcmp(color, "always") == 0 ||
 		   (strcmp(color, "auto") == 0 && !output &&
-		    isatty(fileno(stdout)) && !getenv("NO_COLOR"));
+		    rl_term_color_auto(fileno(stdout)));
 	if (output) {
 		/* whole or not at all, with the system's reason */
 		char ferr[PATH_MAX + 1024];

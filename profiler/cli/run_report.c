@@ -17,6 +17,7 @@
 #include "analysis/report.h"
 #include "cli/run.h"
 #include "common/shell_quote.h"
+#include "common/term_color.h"
 #include "common/term_text.h"
 #include "cli/machine_obtain.h"
 
@@ -324,7 +325,7 @@ int rl_run_report(struct rl_run *run)
 			    "out of the report");
 	ropt.plot = run->opt.plot;
 	ropt.per_thread = run->opt.per_thread;
-	ropt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	ropt.color = rl_term_color_auto(STDOUT_FILENO);
 	ropt.width = rl_render_term_width();
 	ropt.verbose = run->opt.verbose;
 	table = rl_renderer_find("table");
