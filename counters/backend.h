@@ -95,6 +95,13 @@ struct rl_backend {
 	 * scope, profiler/runtime/rt_scope.c). NULL: the backend counts the
 	 * calling thread only. */
 	int (*read_process)(struct rl_counter_value *values);
+
+	/* In the profiled process: the calling thread stops counting
+	 * (pause 1) and counts again (pause 0); what it did in between is in
+	 * none of its counts nor the process's, as if never counted (the
+	 * work of MPI calls, under librlprof-mpi's PMPI wrappers). Nests.
+	 * NULL: the backend cannot (MPI calls stay in the counts). */
+	void (*pause)(int pause);
 };
 
 /* The registry (registry.c): backends in `auto` preference order. */

@@ -358,7 +358,7 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 	char origin[512];
 	char note[1024] = "", a_caches[160], a_bounds[64], a_log[PATH_MAX + 32];
 	char loops[PATH_MAX], a_loops[PATH_MAX + 16], a_loops_out[PATH_MAX + 48];
-	char a_stack[64];
+	char a_stack[64], mpi[8];
 	const char *args[12];
 	size_t n = 0;
 	int rc;
@@ -380,6 +380,14 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 			 "cache geometry from the machine model: %s", origin);
 	else
 		snprintf(note, sizeof note, "cache geometry from --sim-caches");
+	if (opt_get(l->options, "mpi-calls", mpi, sizeof mpi))
+		rl_appendf(note, sizeof note, "%s",
+			   strcmp(mpi, "in") == 0
+				   ? "; MPI calls counted as the program's "
+				     "work (--mpi-calls in)"
+				   : "; MPI calls not counted (librlprof-mpi's "
+				     "PMPI wrappers pause the count; "
+				     "--mpi-calls in keeps them)");
 	if (opt_get(l->options, "sim-bounds", bounds, sizeof bounds) &&
 	    strcmp(bounds, "cause") != 0 && strcmp(bounds, "region") != 0 &&
 	    strcmp(bounds, "raw") != 0)
@@ -669,6 +677,12 @@ static int sim_read_process(struct rl_counter_value *v)
 	return sim_fill(v, SIM_REQ(RS_REQ_READ_PROCESS));
 }
 
+static void sim_pause(int pause)
+{
+	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(
+		0, SIM_REQ(pause ? RS_REQ_PAUSE : RS_REQ_RESUME), 0, 0, 0, 0, 0);
+}
+
 static void sim_thread_close(void *state)
 {
 	(void)state;
@@ -693,4 +707,5 @@ const struct rl_backend rl_backend_sim = {
 	.prepare_launch = sim_prepare_launch,
 	.explain_exit = sim_explain_exit,
 	.read_process = sim_read_process,
+	.pause = sim_pause,
 };

@@ -23,6 +23,10 @@ ULong rs_live[RS_NSLOTS];
 
 static ULong (*thr)[RS_NSLOTS]; /* totals per ThreadId */
 static ULong *thr_loop; /* per ThreadId: its rs_loop_cur when switched out */
+/* per ThreadId: the totals when counting was paused (RS_REQ_PAUSE), and
+ * how deep the pauses are nested (0: counting) */
+static ULong (*paused_at)[RS_NSLOTS];
+static UInt *pause_depth;
 static ULong proc_slots[RS_NSLOTS]; /* totals of every thread */
 static UInt thr_n;
 static ThreadId cur_tid = VG_INVALID_THREADID;
@@ -44,6 +48,14 @@ static ULong *thread_slots(ThreadId tid)
 					n * sizeof *thr_loop);
 		VG_(memset)(thr_loop + thr_n, 0,
 			    (n - thr_n) * sizeof *thr_loop);
+		paused_at = VG_(realloc)("rlprofsim.paused", paused_at,
+					 n * sizeof *paused_at);
+		VG_(memset)(paused_at + thr_n, 0,
+			    (n - thr_n) * sizeof *paused_at);
+		pause_depth = VG_(realloc)("rlprofsim.depth", pause_depth,
+					   n * sizeof *pause_depth);
+		VG_(memset)(pause_depth + thr_n, 0,
+			    (n - thr_n) * sizeof *pause_depth);
 		thr_n = n;
 	}
 	return thr[tid];
@@ -97,6 +109,36 @@ static void thread_created(ThreadId parent, ThreadId child)
 	VG_(memset)(thread_slots(child), 0, sizeof *thr);
 	thr_loop[child] = rs_loop_cur; /* a new thread starts in its
 					  creator's loop */
+	pause_depth[child] = 0;
+}
+
+/* RS_REQ_PAUSE / RS_REQ_RESUME: what the thread counts between them (an
+ * MPI call, under librlprof's PMPI wrappers) is taken back out of its
+ * totals and the process's, as if never counted; the caches keep what
+ * it touched (their state is real). Other threads count on. */
+static void pause_counting(ThreadId tid)
+{
+	ULong *t = thread_slots(tid);
+
+	if (pause_depth[tid]++ == 0) {
+		fold_live();
+		for (Int k = 0; k < RS_NSLOTS; k++)
+			paused_at[tid][k] = t[k];
+	}
+}
+
+static void resume_counting(ThreadId tid)
+{
+	ULong *t = thread_slots(tid);
+
+	if (pause_depth[tid] == 0 || --pause_depth[tid] > 0)
+		return;
+	fold_live();
+	for (Int k = 0; k < RS_NSLOTS; k++) {
+		ULong d = t[k] - paused_at[tid][k];
+		t[k] -= d;
+		proc_slots[k] -= d;
+	}
 }
 
 /* librlprof.so's text, found by its soname (a program linked with the
@@ -182,6 +224,14 @@ static Bool handle_request(ThreadId tid, UWord *arg, UWord *ret)
 		*ret = 0;
 		return True;
 	}
+	case RS_REQ_PAUSE:
+		pause_counting(tid);
+		*ret = 0;
+		return True;
+	case RS_REQ_RESUME:
+		resume_counting(tid);
+		*ret = 0;
+		return True;
 	case RS_REQ_INFO: {
 		HChar *buf = (HChar *)arg[1];
 		Int len = (Int)arg[2];

@@ -39,5 +39,9 @@ enum {
 			 --sim-caches writes it; returns the text length */
 #define RS_REQ_READ_PROCESS 2 /* as RS_REQ_READ, the totals of every
 			 thread of the process (exited ones included) */
+#define RS_REQ_PAUSE 3 /* the calling thread stops counting (nests);
+			 returns 0 */
+#define RS_REQ_RESUME 4 /* it counts again: what it did since the
+			 outermost pause is not in its totals; returns 0 */
 
 #endif
