@@ -57,6 +57,10 @@ static void usage(FILE *out)
 		"                          (also librlprof-mpi, which 'auto' preloads into\n"
 		"                          an MPI rank's program to send its results to\n"
 		"                          rank 0 at MPI_Finalize)\n"
+		"      --mpi-calls MODE    MPI programs: 'out' (default) keeps the work\n"
+		"                          done inside MPI calls out of the regions' counts\n"
+		"                          (librlprof-mpi's PMPI wrappers; the sim backend);\n"
+		"                          'in' counts it as the program's\n"
 		"      --no-probe          do not measure this machine when no machine model\n"
 		"                          is cached (the report then has no roofs)\n"
 		"      --plot              draw a small text roofline under the table\n"
@@ -84,7 +88,7 @@ static void usage(FILE *out)
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
        OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
-       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS };
+       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS, OPT_MPI_CALLS };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -115,6 +119,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"mpi-rank-only", no_argument, NULL, OPT_MPI_RANK_ONLY},
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"verbose", no_argument, NULL, 'v'},
+		{"mpi-calls", required_argument, NULL, OPT_MPI_CALLS},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -155,6 +160,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 			o->repeat = (unsigned)n;
 			break;
 		}
+		case OPT_MPI_CALLS: o->mpi_calls = optarg; break;
 		case 'h': usage(stdout); return RL_EXIT_OK;
 		default: {
 			const char *arg = argv[optind - 1];
@@ -186,6 +192,10 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 	    strcmp(o->sim_timing, "sim") != 0)
 		return usage_error("option '--sim-timing' takes 'native' or 'sim', not '%s'",
 				   o->sim_timing);
+	if (o->mpi_calls && strcmp(o->mpi_calls, "out") != 0 &&
+	    strcmp(o->mpi_calls, "in") != 0)
+		return usage_error("option '--mpi-calls' takes 'out' or 'in', not '%s'",
+				   o->mpi_calls);
 	if (strcmp(o->compat, "auto") != 0 && strcmp(o->compat, "likwid") != 0 &&
 	    strcmp(o->compat, "papi") != 0 && strcmp(o->compat, "none") != 0)
 		return usage_error("option '--compat' takes 'auto', 'likwid', 'papi' or 'none', not '%s'",

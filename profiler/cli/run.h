@@ -44,6 +44,9 @@ struct rl_run_options {
 	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
 	unsigned repeat;         /* --repeat N: timing runs, default 1 */
 	bool verbose;            /* --verbose: the table's long lines whole */
+	const char *mpi_calls;   /* --mpi-calls: "out" (default: MPI calls
+				    not counted where the backend can pause)
+				    or "in" */
 	char **argv;             /* PROGRAM ARGS..., NULL-terminated */
 	int argc;
 };

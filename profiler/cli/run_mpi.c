@@ -354,6 +354,10 @@ static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
 		add(v, &n, "--sim-bounds");
 		add(v, &n, run->opt.sim_bounds);
 	}
+	if (run->opt.mpi_calls) {
+		add(v, &n, "--mpi-calls");
+		add(v, &n, run->opt.mpi_calls);
+	}
 	if (sim_timing_sim) {
 		add(v, &n, "--sim-timing");
 		add(v, &n, "sim");

@@ -376,6 +376,16 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if ((rc = rl_run_compat(run, l, err, errlen)) < 0)
 		return rc;
+	/* an MPI program gets librlprof-mpi's PMPI wrappers: its MPI calls
+	 * are out of the counts unless --mpi-calls in (the backend says
+	 * which in its note) */
+	if (run->mpi_send && !strstr(run->options, "mpi-calls="))
+		add_option(run->options, sizeof run->options, "mpi-calls",
+			   run->opt.mpi_calls ? run->opt.mpi_calls : "out");
+	if (run->mpi_send && run->opt.mpi_calls &&
+	    strcmp(run->opt.mpi_calls, "in") == 0 &&
+	    rl_launch_setenv(l, "RLPROF_MPI_CALLS", "in") < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	run->whole_program = !rl_run_has_regions(run);
 	if (run->whole_program) {
 		if (rl_launch_setenv(l, "RLPROF_WHOLE_PROGRAM", "1") < 0)

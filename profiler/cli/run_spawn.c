@@ -38,7 +38,7 @@ static uint64_t clock_ns(clockid_t id)
 /* Variables rlprof sets or clears for the program. */
 static const char *const rl_dropped_env[] = {
 	"RLPROF_OUT", "RLPROF_BACKEND", "RLPROF_BACKEND_OPTIONS",
-	"RLPROF_WHOLE_PROGRAM", "RLPROF_RUN_ID", NULL,
+	"RLPROF_WHOLE_PROGRAM", "RLPROF_RUN_ID", "RLPROF_MPI_CALLS", NULL,
 };
 
 static void say_spawn_error(struct rl_run *run, int e)
