@@ -516,14 +516,14 @@ Test(analysis, an_overflowing_rate_is_unknown)
  * 1-thread ones (30 GB/s: 3.0), in its summed row and its thread's row. */
 Test(analysis, process_scope_is_placed_against_the_threads_that_ran)
 {
-	struct one o;
-	struct rl_machine *m = machine();
+	struct rl_test_one o;
+	struct rl_machine *m = rl_test_machine_default();
 	struct rl_report rep;
 
-	one_init(&o, 100, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES),
+	rl_test_one_init(&o, 100, BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_DRAM_BYTES),
 		 "scale", 1.0);
-	setc(&o, RL_C_FLOPS_F64_256, 1e9);
-	setc(&o, RL_C_DRAM_BYTES, 10e9);
+	rl_test_one_set(&o, RL_C_FLOPS_F64_256, 1e9);
+	rl_test_one_set(&o, RL_C_DRAM_BYTES, 10e9);
 	o.reg.scope_calls = 1;
 	o.reg.scope_threads = 2;
 	o.reg.scope_time_ns = o.reg.time_ns;

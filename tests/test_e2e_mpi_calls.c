@@ -9,8 +9,8 @@
  */
 #include <jansson.h>
 
-#include "tests/test_e2e_util.h"
-#include "tests/test_sim_util.h"
+#include "tests/lib/run.h"
+#include "tests/lib/sim.h"
 
 #define MPI_APP RL_BUILD_DIR "/tests/mpi/mpi_triad"
 

@@ -5,7 +5,7 @@
  * Valgrind" (three lines). The sim backend leaves that backend out
  * (HWLOC_COMPONENTS=-x86, unless the user set it), so the run is quiet.
  */
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 #define MPI_APP RL_BUILD_DIR "/tests/mpi/mpi_triad"
 

@@ -10,7 +10,7 @@
  */
 #include <sys/resource.h>
 
-#include "tests/test_sim_util.h"
+#include "tests/lib/sim.h"
 
 /* the stack limit of this test's process (and so of rlprof's children) */
 static void stack_limit(rlim_t bytes)
