@@ -7,6 +7,12 @@
 #include "tests/lib/run.h"
 
 #include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+
+#include "model/results.h"
+#include "model/results_live.h"
+#include "runtime/results_write.h"
 #include <sys/file.h>
 #include <sys/types.h>
 
@@ -287,5 +293,320 @@ Test(e2e_outdir, second_run_into_a_busy_dir_is_refused, .timeout = 60)
 				"it to end, or choose another with -o DIR"),
 		  "stderr: %s", r.err);
 	cr_expect_eq(e2e_count_entries(out, "report", 0), 0);
+	e2e_cleanup(&r, dir);
+}
+
+/* ---- untrusted text: escaped, CSV cells defused (items 5, 6) ---------- */
+
+/* A copy of report base with every "triad" renamed to name, backend
+ * "perf" to backend and bound roof "DRAM" to roof (JSON escapes
+ * allowed), as dir/NAME/report.json. */
+static void hostile_report(const char *dir, const char *sub, const char *name,
+			   const char *backend, const char *roof)
+{
+	char *text = e2e_file(REPORTS "base", "report.json");
+	char path[700], *out = malloc(strlen(text) * 4 + 4096), *o = out;
+
+	cr_assert_not_null(out);
+	for (const char *p = text; *p;) {
+		if (!strncmp(p, "\"triad\"", 7)) {
+			o += sprintf(o, "\"%s\"", name);
+			p += 7;
+		} else if (!strncmp(p, "\"perf\"", 6)) {
+			o += sprintf(o, "\"%s\"", backend);
+			p += 6;
+		} else if (!strncmp(p, "\"DRAM\"", 6)) {
+			o += sprintf(o, "\"%s\"", roof);
+			p += 6;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	snprintf(path, sizeof path, "%s/%s", dir, sub);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/%s/report.json", dir, sub);
+	e2e_put_file(path, out, 0644);
+	free(out);
+	free(text);
+}
+
+static void expect_no_raw_controls(const char *what, const char *s)
+{
+	cr_expect_null(strchr(s, '\033'), "%s: raw ESC: %s", what, s);
+	cr_expect_null(strchr(s, '\007'), "%s: raw BEL: %s", what, s);
+	cr_expect_null(strstr(s, "\xe2\x80\xae"), "%s: raw U+202E: %s", what,
+		       s);
+}
+
+Test(e2e_outdir, diff_csv_defuses_formula_cells, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char a[600], b[600];
+	const char *argv[] = {E2E_RLPROF, "diff", "-f", "csv", a, b, NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	hostile_report(dir, "a", "=HYPERLINK(1)", "perf", "@x");
+	hostile_report(dir, "b", "=HYPERLINK(1)", "perf", "+cmd|x");
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/b", dir);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.out, "\n'=HYPERLINK(1),"), "csv: %s", r.out);
+	cr_expect(strstr(r.out, ",'@x,'+cmd|x,"), "csv: %s", r.out);
+	cr_expect_null(strstr(r.out, "\n=HYPERLINK"), "csv: %s", r.out);
+	e2e_cleanup(&r, dir);
+}
+
+Test(e2e_outdir, diff_and_check_escape_the_reports_text, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char a[600], b[600];
+	const char *diff[] = {E2E_RLPROF, "diff", a, b, NULL};
+	const char *check[] = {E2E_RLPROF, "check", a, "--min-roof-pct",
+			       "100", NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	hostile_report(dir, "a", "triad", "perf\\u001b]0;pwn\\u0007",
+		       "DRAM\\u202e\\u001b[2J");
+	hostile_report(dir, "b", "triad", "perf", "DRAM");
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/b", dir);
+	r = e2e_run(diff);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	expect_no_raw_controls("diff", r.out);
+	cr_expect(strstr(r.out, "(backend perf\\x1b]0;pwn\\x07)"), "diff: %s",
+		  r.out);
+	e2e_free(&r);
+	r = e2e_run(check);
+	expect_no_raw_controls("check", r.out);
+	cr_expect(strstr(r.out, "(DRAM\\u202e\\x1b[2J)"), "check: %s", r.out);
+	e2e_cleanup(&r, dir);
+}
+
+/* The "near" text jansson quotes from a damaged file is escaped. */
+Test(e2e_outdir, parse_errors_escape_the_files_text, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char path[600];
+	const char *argv[] = {E2E_RLPROF, "diff", path, REPORTS "base", NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(path, sizeof path, "%s/bad.json", dir);
+	e2e_put_file(path, "{\"format\": \xe2\x80\xae\033]0;pwn\007", 0644);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 2, "status %d, stderr: %s", r.status, r.err);
+	expect_no_raw_controls("diff", r.err);
+	e2e_cleanup(&r, dir);
+}
+
+/* ---- rank folders (items 7, 8) ---------------------------------------- */
+
+/* run1 as rank 0 and a copy as rank r of a job in dir/job. */
+static void make_job(const char *dir, long r, bool same_file)
+{
+	char run[600], path[700], *text;
+	char *tmp = copy_run1(run, sizeof run);
+
+	snprintf(path, sizeof path, "%s/job", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/job/rank-0", dir);
+	cr_assert_eq(rename(run, path), 0);
+	snprintf(path, sizeof path, "%s/job/rank-%ld", dir, r);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/job/rank-%ld/raw", dir, r);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	text = e2e_file(dir, "job/rank-0/raw/rlprof-200.json");
+	if (!same_file) { /* another process of the same pid */
+		char *p = strstr(text, "\"tid\":200");
+		cr_assert_not_null(p);
+		p[8] = '1';
+	}
+	snprintf(path, sizeof path, "%s/job/rank-%ld/raw/rlprof-200.json", dir,
+		 r);
+	e2e_put_file(path, text, 0644);
+	free(text);
+	e2e_rmtree_raw(tmp);
+	free(tmp);
+}
+
+Test(e2e_outdir, ranks_sharing_a_pid_are_both_listed, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char job[600];
+	const char *argv[] = {E2E_RLPROF, "report", "-f", "json", job, NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	make_job(dir, 1, false);
+	snprintf(job, sizeof job, "%s/job", dir);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	json_error_t je;
+	json_t *o = json_loads(r.out, 0, &je);
+	cr_assert_not_null(o, "%s", r.out);
+	/* process 200's regions ran in both ranks: none folded into rank 0 */
+	json_t *regs = json_object_get(json_object_get(o, "mpi"), "regions");
+	size_t i;
+	json_t *e;
+	cr_expect_gt(json_array_size(regs), 0, "%s", r.out);
+	json_array_foreach (regs, i, e) {
+		const char *name = json_string_value(json_object_get(e, "region"));
+		/* the regions of process 200, which both ranks ran */
+		if (!name || (strcmp(name, "stream") && strcmp(name, "plain")))
+			continue;
+		cr_expect_eq(json_integer_value(json_object_get(e, "ranks")), 2,
+			     "region %s: %lld ranks",
+			     json_string_value(json_object_get(e, "region")),
+			     json_integer_value(json_object_get(e, "ranks")));
+	}
+	json_decref(o);
+	e2e_cleanup(&r, dir);
+}
+
+Test(e2e_outdir, a_results_file_copied_into_two_ranks_is_refused,
+     .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char job[600];
+	const char *argv[] = {E2E_RLPROF, "report", job, NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	make_job(dir, 1, true);
+	snprintf(job, sizeof job, "%s/job", dir);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "hold the same process 200"), "stderr: %s",
+		  r.err);
+	e2e_cleanup(&r, dir);
+}
+
+/* An empty rank-1000000 shows no rank; an np of 10^6 is said in one
+ * warning, not allocated for. */
+Test(e2e_outdir, absurd_rank_folders_and_np_stay_small, .timeout = 30)
+{
+	char *dir = e2e_tmpdir();
+	char job[600], path[700];
+	const char *argv[] = {E2E_RLPROF, "report", "-f", "json", job, NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	make_job(dir, 1, false);
+	snprintf(job, sizeof job, "%s/job", dir);
+	snprintf(path, sizeof path, "%s/rank-1000000", job);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/mpi.json", job);
+	e2e_put_file(path, "{\"np\": 1000000}", 0644);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	cr_expect_lt(strlen(r.out), 1 << 20, "%zu bytes of JSON",
+		     strlen(r.out));
+	cr_expect(strstr(r.out, "the job had 1000000 ranks"), "%.2000s",
+		  r.out);
+	e2e_free(&r);
+	/* a rank.json in it makes it show a rank: refused, not listed */
+	snprintf(path, sizeof path, "%s/rank-1000000/rank.json", job);
+	e2e_put_file(path, "{\"size\": 1000001}", 0644);
+	const char *table[] = {E2E_RLPROF, "report", job, NULL};
+	r = e2e_run(table);
+	cr_expect_eq(r.status, 1, "status %d, stderr: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "not the output of one MPI job"), "stderr: %s",
+		  r.err);
+	e2e_cleanup(&r, dir);
+}
+
+/* ---- recovery (items 9, 10) ------------------------------------------- */
+
+/* A live file of rt_killed exit (run outside rlprof) in dir/raw; its path
+ * into out. */
+static void killed_live(const char *dir, char *out, size_t len)
+{
+	char raw[400], env[500];
+	const char *killed[] = {E2E_PROG("rt_killed"), "exit", NULL};
+	const char *envs[] = {env, NULL};
+	struct e2e_result r;
+	DIR *d;
+	struct dirent *de;
+
+	e2e_need(E2E_PROG("rt_killed"));
+	snprintf(raw, sizeof raw, "%s/raw", dir);
+	cr_assert_eq(mkdir(raw, 0755), 0);
+	snprintf(env, sizeof env, "RLPROF_OUT=%s", raw);
+	r = e2e_run_in(NULL, killed, envs);
+	e2e_free(&r);
+	out[0] = '\0';
+	cr_assert_not_null(d = opendir(raw));
+	while ((de = readdir(d)))
+		if (strstr(de->d_name, ".live"))
+			snprintf(out, len, "%s/%s", raw, de->d_name);
+	closedir(d);
+	cr_assert(out[0], "rt_killed exit left no live file");
+}
+
+/* A record whose calls is 2^64-1 is left out with a warning; what the
+ * rest recovers is written and read back (recovery wrote a real the
+ * reader refused, and the whole run was lost). */
+Test(e2e_outdir, recovery_writes_what_its_reader_accepts, .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	char live[1024], json[700], err[1024];
+	struct rl_process_results p, back;
+	uint64_t all = UINT64_MAX;
+	int fd;
+
+	killed_live(dir, live, sizeof live);
+	fd = open(live, O_RDWR);
+	cr_assert_geq(fd, 0);
+	/* the first record of the first block (after the header, whose
+	 * size is at offset 12, and the block's 64-byte head): calls at its
+	 * start */
+	uint32_t hs = 0;
+	cr_assert_eq(pread(fd, &hs, sizeof hs, 12), 4);
+	cr_assert_eq(pwrite(fd, &all, sizeof all, (off_t)hs + 64), 8);
+	close(fd);
+	cr_assert_eq(rl_results_live_load(live, &p, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_eq(p.n_warnings, 1);
+	cr_expect(p.n_warnings && strstr(p.warnings[0].message,
+					 "hold figures no process reaches"),
+		  "no live-damaged warning");
+	snprintf(json, sizeof json, "%s/rlprof-%ld.json", dir, p.pid);
+	fd = open(json, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_eq(rl_results_write_fd(fd, &p), 0);
+	close(fd);
+	cr_expect_eq(rl_results_load(json, &back, err, sizeof err), 0, "%s",
+		     err);
+	rl_results_release(&back);
+	rl_results_release(&p);
+	e2e_rmtree_raw(dir);
+	free(dir);
+}
+
+/* A program that re-executes itself inside a region keeps the regions it
+ * completed before the exec. */
+Test(e2e_outdir, reexec_inside_a_region_keeps_the_earlier_regions,
+     .timeout = 60)
+{
+	char *dir = e2e_tmpdir();
+	const char *prog[] = {E2E_PROG("e2e_reexec"), NULL};
+	struct e2e_result r;
+	char out[600];
+
+	e2e_need(E2E_PROG("e2e_reexec"));
+	snprintf(out, sizeof out, "%s/out", dir);
+	r = e2e_profile("time", out, prog);
+	cr_expect_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+	char *csv = e2e_file(out, "report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "before"), "%s", csv);
+	cr_expect_not_null(e2e_csv_row(csv, "after"), "%s", csv);
+	free(csv);
+	char *rep = e2e_file(out, "report.json");
+	cr_expect(strstr(rep, "executed a new program (exec)"),
+		  "no warning of the exec");
+	free(rep);
 	e2e_cleanup(&r, dir);
 }

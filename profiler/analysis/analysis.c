@@ -33,6 +33,7 @@ struct acc_counts {
 struct acc {
 	const char *name;
 	long pid;
+	long proc;           /* index into the results' processes, -1 */
 	uint64_t tid;
 	unsigned n_threads;
 	uint64_t calls, time_ns;
@@ -220,6 +221,7 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	if (!(row->region = strdup(a->name)))
 		return RL_ENOMEM;
 	row->pid = a->pid;
+	row->proc = a->proc;
 	row->tid = a->tid;
 	row->n_threads = a->n_threads;
 	row->calls = a->calls;
@@ -516,6 +518,7 @@ static void acc_init(struct acc *a, const char *name)
 	memset(a, 0, sizeof *a);
 	a->ef = a->eb = NAN;
 	a->name = name;
+	a->proc = -1;
 }
 
 int rl_report_build(const struct rl_run_results *res,
@@ -613,6 +616,7 @@ int rl_report_build(const struct rl_run_results *res,
 				one.k = &one_k;
 			}
 			one.pid = ref->proc->pid;
+			one.proc = (long)(ref->proc - res->procs);
 			one.tid = ref->tid;
 			acc_add(&one, ref->s, ref->counted);
 			a = &one;

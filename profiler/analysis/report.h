@@ -50,6 +50,9 @@ struct rl_region_row {
 	char *region;
 	uint64_t tid;          /* 0 on a summed row */
 	long pid;              /* 0 on a summed row */
+	long proc;             /* the process's index in the results: two
+				  ranks' processes may share a pid (separate
+				  nodes or pid namespaces); -1 summed row */
 	unsigned n_threads;    /* threads that ran it (summed row) */
 	uint64_t calls;
 	double time_s;         /* summed row: the longest thread */

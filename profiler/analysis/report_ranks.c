@@ -41,13 +41,13 @@ static double rate(double num, double den)
 	return isfinite(q) ? q : NAN;
 }
 
-/* The MPI rank of the process with this pid, -1 unknown. */
-static long rank_of_pid(const struct rl_run_results *res, long pid)
+/* The MPI rank of the process at index proc of the results, -1 unknown:
+ * by index, never by pid (two ranks' processes may share one). */
+static long rank_of_proc(const struct rl_run_results *res, long proc)
 {
-	for (size_t p = 0; p < res->n_procs; p++)
-		if (res->procs[p].pid == pid)
-			return res->mpi->proc_rank ? res->mpi->proc_rank[p] : -1;
-	return -1;
+	if (proc < 0 || (size_t)proc >= res->n_procs || !res->mpi->proc_rank)
+		return -1;
+	return res->mpi->proc_rank[proc];
 }
 
 static int header(const struct rl_mpi_results *m, struct rl_report_ranks *k)
@@ -95,7 +95,7 @@ static int fill_rows(const struct rl_run_results *res,
 		for (size_t row = sr->thread_first;
 		     row < sr->thread_first + sr->thread_count; row++) {
 			const struct rl_region_row *tr = &r->rows[row];
-			long q = rank_of_pid(res, tr->pid);
+			long q = rank_of_proc(res, tr->proc);
 			struct rl_rank_row *x;
 
 			if (q < 0 || q >= m->size)

@@ -1,5 +1,7 @@
 /* The ranks of an MPI run: DIR/rank-<r>/ merged (results_ranks.h). */
 #include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -40,18 +42,42 @@ static long rank_of(const char *name)
 	return errno || *end || r > 1000000 ? -1 : r;
 }
 
-/* The highest rank directory + 1, or 0 when there is none. */
-static long scan_ranks(const char *dir)
+/* A rank folder shows a rank when it holds something rlprof writes
+ * there: an empty folder (rank-1000000 made by hand) shows nothing. */
+static bool shows_rank(int dir_fd, const char *name)
+{
+	static const char *const files[] = {"rank.json", "run.json",
+					    "sent.json", "raw"};
+	char path[NAME_MAX + 16];
+
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", name, files[i]);
+		if (fstatat(dir_fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The highest rank whose folder shows one + 1 (0 when none), and how
+ * many folders show one (*n_shown). */
+static long scan_ranks(const char *dir, long *n_shown)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	long n = 0;
 
+	*n_shown = 0;
 	if (!d)
 		return 0;
-	while ((de = readdir(d)))
-		if (rank_of(de->d_name) >= n)
-			n = rank_of(de->d_name) + 1;
+	while ((de = readdir(d))) {
+		long r = rank_of(de->d_name);
+		if (r < 0 || !shows_rank(dirfd(d), de->d_name))
+			continue;
+		++*n_shown;
+		if (r >= n)
+			n = r + 1;
+	}
 	closedir(d);
 	return n;
 }
@@ -77,17 +103,19 @@ static long get_long(const json_t *o, const char *key, long dflt)
 	return json_is_integer(v) ? (long)json_integer_value(v) : dflt;
 }
 
-/* size from mpi.json (np) and the ranks' rank.json, host of rank r */
-static long job_size(const char *dir, long n_dirs)
+/* The job size that mpi.json (np) and the ranks' rank.json (size)
+ * claim, 0 when none says; read, never allocated for: the ranks are
+ * those whose folders show one (a claim of 10^6 costs nothing). */
+static long claimed_size(const char *dir, long n_dirs)
 {
 	char path[PATH_MAX + 64];
-	long size = n_dirs;
+	long size = 0;
 	json_t *o;
 
 	snprintf(path, sizeof path, "%s/mpi.json", dir);
 	if ((o = load_quiet(path))) {
 		long np = get_long(o, "np", -1);
-		if (np > size && np <= 1000000)
+		if (np > size)
 			size = np;
 		json_decref(o);
 	}
@@ -95,12 +123,37 @@ static long job_size(const char *dir, long n_dirs)
 		snprintf(path, sizeof path, "%s/rank-%ld/rank.json", dir, r);
 		if ((o = load_quiet(path))) {
 			long s = get_long(o, "size", -1);
-			if (s > size && s <= 1000000)
+			if (s > size)
 				size = s;
 			json_decref(o);
 		}
 	}
 	return size;
+}
+
+/* The same process in two ranks' folders (a copied results file: same
+ * pid, start time and first thread) would be summed twice: refused. */
+static int check_rank_copies(const char *dir, const struct rl_run_results *out,
+			     size_t first_new, char *err, size_t errlen)
+{
+	for (size_t i = first_new; i < out->n_procs; i++) {
+		const struct rl_process_results *p = &out->procs[i];
+		for (size_t k = 0; k < first_new; k++) {
+			const struct rl_process_results *q = &out->procs[k];
+			if (q->pid == p->pid && q->start_ns == p->start_ns &&
+			    q->n_threads > 0 && p->n_threads > 0 &&
+			    q->threads[0].tid == p->threads[0].tid)
+				return rl_fail(err, errlen, RL_EFORMAT,
+					       "'%s/rank-%ld' and '%s/rank-%ld' "
+					       "hold the same process %ld (same "
+					       "start time and thread ids): one "
+					       "is a copy; remove it and run "
+					       "again",
+					       dir, out->mpi->proc_rank[k], dir,
+					       out->mpi->proc_rank[i], p->pid);
+		}
+	}
+	return 0;
 }
 
 static char *dup_or_null(const char *s)
@@ -253,15 +306,32 @@ static int take(struct rl_run_results *out, struct rl_run_results *rr,
 int rl_results_load_ranks(const char *dir, struct rl_run_results *out,
 			  char *err, size_t errlen)
 {
-	long n_dirs = scan_ranks(dir), size;
-	char path[PATH_MAX + 64], lerr[768];
+	long n_shown, n_dirs = scan_ranks(dir, &n_shown), size, claimed;
+	char path[PATH_MAX + 64], lerr[768], beyond[1024] = "";
 	struct rl_mpi_results *m;
 	bool header;
 	int rc = 0;
 
 	if (n_dirs == 0)
 		return 0;
-	size = job_size(dir, n_dirs);
+	/* ranks between those whose folders show one are listed as missing,
+	 * one by one: a lone rank-1000000 with a rank.json is not a job */
+	if (n_dirs - n_shown > RL_MPI_MAX_MISSING)
+		return rl_fail(err, errlen, RL_EFORMAT,
+			       "'%s' holds rank folders up to rank-%ld but only "
+			       "%ld of them: not the output of one MPI job (a "
+			       "stray or hand-made rank folder?): remove it",
+			       dir, n_dirs - 1, n_shown);
+	size = n_dirs;
+	claimed = claimed_size(dir, n_dirs);
+	if (claimed > size)
+		snprintf(beyond, sizeof beyond,
+			 "the job had %ld ranks (mpi.json, rank.json), but "
+			 "only ranks up to %ld left a folder in '%s': ranks "
+			 "%ld to %ld left no results here (not started under "
+			 "rlprof, or the output directory is not shared with "
+			 "their nodes)",
+			 claimed, size - 1, dir, size, claimed - 1);
 	snprintf(path, sizeof path, "%s/run.json", dir);
 	header = access(path, F_OK) != 0;
 	if (!(m = calloc(1, sizeof *m)) ||
@@ -284,10 +354,14 @@ int rl_results_load_ranks(const char *dir, struct rl_run_results *out,
 		if (rc == RL_ENOMEM)
 			break;
 		if (rc == 0 && rr.n_procs > 0) {
+			size_t first_new = out->n_procs;
 			ri->present = true;
 			if ((rc = merge_native_rank(dir, r, &rr)) == 0)
 				rc = take(out, &rr, r, header);
 			rl_run_results_release(&rr);
+			if (rc == 0 && (rc = check_rank_copies(dir, out, first_new,
+							     err, errlen)))
+				return rc;
 			continue;
 		}
 		if (rc == 0)
@@ -298,6 +372,8 @@ int rl_results_load_ranks(const char *dir, struct rl_run_results *out,
 	for (long r = 0; r < size && !rc && out->n_procs; r++)
 		if (m->ranks[r].why)
 			rc = warn_missing(&out->procs[0], m->ranks[r].why);
+	if (!rc && beyond[0] && out->n_procs)
+		rc = warn_missing(&out->procs[0], beyond);
 	if (rc)
 		return rl_fail(err, errlen, rc, "cannot merge the ranks of '%s': "
 			       "%s", dir, rl_strerror(rc));

@@ -11,6 +11,10 @@
 #ifndef RL_RESULTS_RANKS_H
 #define RL_RESULTS_RANKS_H
 
+/* Ranks missing between those whose folders show one, listed one by one
+ * up to this many; more is not one job's output and is refused. */
+#define RL_MPI_MAX_MISSING 4096
+
 #include <stdbool.h>
 #include <stddef.h>
 
