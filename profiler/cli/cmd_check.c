@@ -97,10 +97,13 @@ static void check_roof(struct check_state *st, const struct rl_report_file *f,
 					   "use a counting backend");
 		fail_region(st, r->region, msg);
 	} else if (r->roof_pct < min) {
+		char roof[96]; /* the report's text: escaped, one line */
+		rl_term_cut(roof, sizeof roof,
+			    r->bound_roof ? r->bound_roof : "-", 40);
 		snprintf(msg, sizeof msg,
 			 "reaches %.3g%% of its roof (%s), under the minimum "
 			 "%g%%",
-			 r->roof_pct, r->bound_roof ? r->bound_roof : "-", min);
+			 r->roof_pct, roof, min);
 		fail_region(st, r->region, msg);
 	}
 }

@@ -9,45 +9,22 @@
  * digits, times 9 (nanoseconds). The header of issue 2 is the prefix; the
  * placement columns follow it.
  *
- * Text cells that a spreadsheet would read as a formula (beginning with
- * =, +, -, @, tab or carriage return: OWASP "CSV injection") get a
- * leading single quote; numbers rlprof writes are never touched.
+ * Text cells go through rl_csv_text (common/csv_cell.h): a cell that a
+ * spreadsheet would read as a formula gets a leading single quote;
+ * numbers rlprof writes are never touched.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include "render/render.h"
+#include "common/csv_cell.h"
 #include "common/rl_error.h"
 
 static const char csv_header[] =
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,ai,"
 	"flops_expected,bytes_expected,ai_expected,gflops,gbs,bound,roof_pct,"
 	"backend,roof,ceiling,check,diagnosis\n";
-
-static void csv_text(FILE *out, const char *s)
-{
-	int formula;
-
-	if (!s)
-		return;
-	formula = *s && strchr("=+-@\t\r", *s) != NULL;
-	if (!strpbrk(s, ",\"\r\n")) {
-		if (formula)
-			fputc('\'', out);
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	if (formula)
-		fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 static void csv_num(FILE *out, double x)
 {
@@ -88,7 +65,7 @@ static int render_csv(FILE *out, const struct rl_report *r,
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct rl_region_row *row = &r->rows[i];
 
-		csv_text(out, row->region);
+		rl_csv_text(out, row->region);
 		fputc(',', out);
 		if (i >= r->n_summed)
 			fprintf(out, "%" PRIu64, row->tid);
@@ -107,15 +84,15 @@ static int render_csv(FILE *out, const struct rl_report *r,
 		fputs(bound_word(row->bound), out);
 		csv_num(out, row->roof_pct);
 		fputc(',', out);
-		csv_text(out, r->backend);
+		rl_csv_text(out, r->backend);
 		fputc(',', out);
-		csv_text(out, row->roof_label);
+		rl_csv_text(out, row->roof_label);
 		fputc(',', out);
-		csv_text(out, row->ceiling);
+		rl_csv_text(out, row->ceiling);
 		fputc(',', out);
-		csv_text(out, row->check);
+		rl_csv_text(out, row->check);
 		fputc(',', out);
-		csv_text(out, row->diagnosis);
+		rl_csv_text(out, row->diagnosis);
 		fputc('\n', out);
 	}
 	if (ferror(out))

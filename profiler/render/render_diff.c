@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/csv_cell.h"
 #include "render/render_diff.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
@@ -122,9 +123,14 @@ static int render_table(FILE *out, const struct rl_diff *d,
 		return RL_ENOMEM;
 	fputs("A: ", out);
 	rl_term_put(out, a->path);
-	fprintf(out, " (backend %s)\nB: ", or_dash(a->backend));
+	/* the backend is the report file's text: shown escaped */
+	fputs(" (backend ", out);
+	rl_term_put(out, or_dash(a->backend));
+	fputs(")\nB: ", out);
 	rl_term_put(out, b->path);
-	fprintf(out, " (backend %s)\n", or_dash(b->backend));
+	fputs(" (backend ", out);
+	rl_term_put(out, or_dash(b->backend));
+	fputs(")\n", out);
 	fprintf(out,
 		"chg: (B - A) / A, %% of roof in points; * marks a change "
 		"beyond the noise\nthreshold of %.3g%% of A's value "
@@ -234,23 +240,6 @@ static int render_json(FILE *out, const struct rl_diff *d,
 	return rc ? RL_EIO : 0;
 }
 
-static void csv_text(FILE *out, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void csv_num(FILE *out, double x)
 {
 	fputc(',', out);
@@ -268,7 +257,7 @@ static int render_csv(FILE *out, const struct rl_diff *d)
 		const struct rl_diff_row *r = &d->rows[i];
 		const struct rl_report_region *a = r->a, *b = r->b;
 
-		csv_text(out, r->region);
+		rl_csv_text(out, r->region);
 		fprintf(out, ",%s", presence_word(r->presence));
 		csv_num(out, a ? a->time_s : NAN);
 		csv_num(out, b ? b->time_s : NAN);
@@ -283,9 +272,9 @@ static int render_csv(FILE *out, const struct rl_diff *d)
 		csv_num(out, b ? b->roof_pct : NAN);
 		csv_num(out, r->roof_pct_delta);
 		fputc(',', out);
-		csv_text(out, a ? a->bound_roof : NULL);
+		rl_csv_text(out, a ? a->bound_roof : NULL);
 		fputc(',', out);
-		csv_text(out, b ? b->bound_roof : NULL);
+		rl_csv_text(out, b ? b->bound_roof : NULL);
 		fprintf(out, ",%s\n", r->verdict);
 	}
 	return 0;
