@@ -95,14 +95,11 @@ static void how_it_ended(const struct rl_run *run, struct rl_process_results *p,
 
 /* DIR/raw/rlprof-<pid>.json through an unguessable temporary name and a
  * rename within the folder (file_write.h): no link is followed. */
-static int write_json(const char *dir, long pid,
-		      const struct rl_process_results *p)
+static int write_json(const char *fin, const struct rl_process_results *p)
 {
-	char fin[PATH_MAX + 64];
 	struct rl_file_out o;
 	int rc;
 
-	snprintf(fin, sizeof fin, "%s/rlprof-%ld.json", dir, pid);
 	if ((rc = rl_file_open_owned(fin, &o)) < 0)
 		return rc;
 	if (fflush(o.f) != 0 || rl_results_write_fd(fileno(o.f), p) < 0) {
@@ -122,15 +119,18 @@ static void recover_one(const struct rl_run *run, const char *dir,
 	struct stat st;
 
 	snprintf(live, sizeof live, "%s/%s", dir, name);
-	snprintf(json, sizeof json, "%s/rlprof-%ld.json", dir, pid);
-	if (stat(json, &st) == 0) { /* written at exit: not needed */
-		unlink(live);
-		return;
-	}
 	if (rl_results_live_load(live, &p, err, sizeof err) < 0) {
 		rl_run_warn("%s", err);
 		return;
 	}
+	/* the process its header names (the file's name may say another
+	 * pid: the results file is named as the reader expects) */
+	if (p.pid != pid)
+		rl_run_warn("'%s' holds the records of process %ld, not of "
+			    "%ld as its name says: recovered as process %ld",
+			    live, p.pid, pid, p.pid);
+	pid = p.pid;
+	snprintf(json, sizeof json, "%s/rlprof-%ld.json", dir, pid);
 	/* another run's (an earlier one killed with its rlprof, or a
 	 * program started outside rlprof with this RLPROF_OUT): named and
 	 * left out, never merged into this run's results */
@@ -147,7 +147,37 @@ static void recover_one(const struct rl_run *run, const char *dir,
 		unlink(live);
 		return;
 	}
+	bool execed = false;
+	if (stat(json, &st) == 0) {
+		struct rl_process_results w;
+		bool same = rl_results_load(json, &w, err, sizeof err) == 0 &&
+			    w.start_ns == p.start_ns;
+		if (same) { /* written at exit: not needed */
+			rl_results_release(&w);
+			rl_results_release(&p);
+			unlink(live);
+			return;
+		}
+		rl_results_release(&w);
+		/* the same pid, another start: the process re-executed
+		 * itself (exec) and the new image wrote its results; the
+		 * earlier image's completed regions are kept beside them */
+		for (int k = 1; k < 1000; k++) {
+			snprintf(json, sizeof json, "%s/rlprof-%ld.%d.json", dir,
+				 pid, k);
+			if (lstat(json, &st) != 0)
+				break;
+		}
+		execed = true;
+	}
 	how_it_ended(run, &p, msg, sizeof msg);
+	if (execed)
+		snprintf(msg, sizeof msg,
+			 "process %ld executed a new program (exec) before "
+			 "librlprof could write its results: the regions it "
+			 "completed before the exec were recovered from its "
+			 "live file (the new program's are its own results)",
+			 p.pid);
 	int rc = add_warning(&p, "signal", NULL, 0, msg);
 	for (size_t t = 0; t < p.n_threads && rc == 0; t++)
 		for (size_t i = 0; i < p.threads[t].n_regions && rc == 0;
@@ -166,7 +196,7 @@ static void recover_one(const struct rl_run *run, const char *dir,
 					 p.threads[t].tid, msg);
 		}
 	if (rc == 0)
-		rc = write_json(dir, pid, &p);
+		rc = write_json(json, &p);
 	if (rc == -1)
 		rl_run_warn("out of memory recovering '%s'", live);
 	else if (rc < 0)

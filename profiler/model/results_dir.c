@@ -138,7 +138,9 @@ static int cmp_raw(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/* rlprof-<digits>.json -> pid, else -1 */
+/* rlprof-<digits>.json -> pid, else -1; rlprof-<digits>.<digits>.json
+ * too: the regions a process completed before it re-executed itself
+ * (exec), recovered beside the new program's results (run_recover.c) */
 static long raw_pid(const char *name)
 {
 	char *end;
@@ -148,6 +150,8 @@ static long raw_pid(const char *name)
 		return -1;
 	errno = 0;
 	pid = strtol(name + 7, &end, 10);
+	if (!errno && end[0] == '.' && end[1] >= '0' && end[1] <= '9')
+		end += 1 + strspn(end + 1, "0123456789");
 	if (errno || strcmp(end, ".json") != 0)
 		return -1;
 	return pid;

@@ -100,10 +100,36 @@ static int add_region(struct rl_thread_results *t, struct rl_rec *rec,
 	return 0;
 }
 
-/* The records of one block (already checked to lie inside the file). */
+/* A record's figures within what the results reader accepts (integers
+ * up to INT64_MAX, declared sums finite and not negative): recovery
+ * writes only what its reader takes back (a calls of 2^64-1 became a
+ * real the reader refused, and the whole run was lost). */
+static bool rec_in_limits(const struct rl_rec *rec,
+			  const struct rl_live_header *h)
+{
+	const struct rl_rec_tail *x =
+		rl_rec_tail_n((struct rl_rec *)rec, h->n_prov);
+	uint64_t time_ns = (uint64_t)(((unsigned __int128)rec->ticks *
+				       h->tick_mult) >> 32);
+
+	if (rec->calls > INT64_MAX || time_ns > INT64_MAX ||
+	    rec->open > INT64_MAX || x->expect_calls > INT64_MAX ||
+	    !(x->expected_flops >= 0 && x->expected_flops < 1e300) ||
+	    !(x->expected_bytes >= 0 && x->expected_bytes < 1e300))
+		return false;
+	for (size_t k = 0; k < h->n_prov; k++)
+		if (rec->c[k].value > INT64_MAX ||
+		    rec->c[k].enabled_ns > INT64_MAX ||
+		    rec->c[k].running_ns > INT64_MAX)
+			return false;
+	return true;
+}
+
+/* The records of one block (already checked to lie inside the file);
+ * records with figures beyond the limits are counted in *damaged. */
 static int read_block(struct rl_process_results *r,
 		      const struct rl_live_block *b,
-		      const struct rl_live_header *h)
+		      const struct rl_live_header *h, size_t *damaged)
 {
 	size_t min = rl_rec_size_n(0, h->n_prov);
 	uint64_t used = b->used <= b->size ? b->used : b->size;
@@ -115,6 +141,11 @@ static int read_block(struct rl_process_results *r,
 		    rec->size > used - off ||
 		    rl_rec_size_n(rec->name_len, h->n_prov) != rec->size)
 			break; /* torn or damaged: the rest is unreadable */
+		if (!rec_in_limits(rec, h)) {
+			++*damaged;
+			off += rec->size;
+			continue;
+		}
 		if (!t && !(t = thread_for(r, b)))
 			return RL_ENOMEM;
 		int rc = add_region(t, rec, h);
@@ -142,7 +173,9 @@ static int check_header(const struct rl_live_header *h, size_t len,
 			       "librlprof (live file version %u): run the "
 			       "program with the librlprof of this rlprof",
 			       path, h->version);
-	if (h->header_size < sizeof *h || h->header_size > len ||
+	if (h->pid <= 0 || h->pid > INT32_MAX || h->ppid < 0 ||
+	    h->ppid > INT32_MAX || h->header_size < sizeof *h ||
+	    h->header_size > len ||
 	    h->header_size % 4096 || /* blocks are page-aligned */
 	    h->n_prov != (uint32_t)__builtin_popcountll(h->setup.provided) ||
 	    h->n_prov > RL_COUNTER_COUNT)
@@ -185,13 +218,31 @@ static int fill_process(struct rl_process_results *r,
 	return 0;
 }
 
+static int live_warning(struct rl_process_results *p, const char *msg)
+{
+	struct rl_warning *w =
+		realloc(p->warnings, (p->n_warnings + 1) * sizeof *w);
+	if (!w)
+		return RL_ENOMEM;
+	p->warnings = w;
+	w += p->n_warnings;
+	memset(w, 0, sizeof *w);
+	w->kind = strdup("live-damaged");
+	w->message = strdup(msg);
+	p->n_warnings++;
+	return w->kind && w->message ? 0 : RL_ENOMEM;
+}
+
 int rl_results_live_load(const char *path, struct rl_process_results *out,
 			 char *err, size_t errlen)
 {
+	size_t damaged = 0;
 	struct stat st;
 	int rc;
 	memset(out, 0, sizeof *out);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* non-blocking (a FIFO at a live file's name never hangs), and never
+	 * through a link: the name is rlprof's */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		rc = rl_fail(err, errlen, RL_EIO, "cannot read '%s': %s", path,
 			     fd < 0 ? strerror(errno) : "not a regular file");
@@ -219,9 +270,20 @@ int rl_results_live_load(const char *path, struct rl_process_results *out,
 		if (b->magic != RL_LIVE_BLOCK_MAGIC || b->size < 4096 ||
 		    b->size > len - off || b->size % 4096)
 			break;
-		if ((rc = read_block(out, b, h)))
+		if ((rc = read_block(out, b, h, &damaged)))
 			goto oom;
 		off += b->size;
+	}
+	if (damaged) {
+		char msg[1024];
+		snprintf(msg, sizeof msg,
+			 "%zu region record%s of the live file '%s' hold "
+			 "figures no process reaches (more than 2^63, or a "
+			 "negative or non-finite declared count): damaged, "
+			 "left out",
+			 damaged, damaged == 1 ? "" : "s", path);
+		if (live_warning(out, msg))
+			goto oom;
 	}
 	rc = 0;
 	goto out;
