@@ -182,6 +182,16 @@ int rl_report_file_load(const char *path, struct rl_report_file *out,
 		}
 	}
 	json_decref(root);
+	for (i = 0; i < n; i++) {
+		size_t at;
+		if (!rl_name_index_get(&out->by_name, out->regions[i].region,
+				       &at) &&
+		    rl_name_index_put(&out->by_name, out->regions[i].region,
+				      i)) {
+			rl_report_file_release(out);
+			return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+		}
+	}
 	return 0;
 }
 
@@ -194,6 +204,7 @@ void rl_report_file_release(struct rl_report_file *f)
 		free(r->bound);
 		free(r->basis);
 	}
+	rl_name_index_release(&f->by_name);
 	free(f->regions);
 	free(f->backend);
 	free(f->path);
@@ -203,7 +214,12 @@ void rl_report_file_release(struct rl_report_file *f)
 const struct rl_report_region *
 rl_report_file_find(const struct rl_report_file *f, const char *name)
 {
-	for (size_t i = 0; i < f->n_regions; i++)
+	size_t at;
+
+	if (f->by_name.cap)
+		return rl_name_index_get(&f->by_name, name, &at)
+			       ? &f->regions[at] : NULL;
+	for (size_t i = 0; i < f->n_regions; i++) /* built by hand (tests) */
 		if (strcmp(f->regions[i].region, name) == 0)
 			return &f->regions[i];
 	return NULL;

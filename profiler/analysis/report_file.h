@@ -31,6 +31,8 @@ struct rl_report_region {
 	double runs, time_min_s, time_median_s, spread_pct;
 };
 
+#include "common/name_index.h"
+
 struct rl_report_file {
 	char *path;          /* the report.json read */
 	int version;
@@ -38,6 +40,10 @@ struct rl_report_file {
 	bool has_machine;    /* the report was placed under a machine model */
 	struct rl_report_region *regions;
 	size_t n_regions;
+	struct rl_name_index by_name; /* region name -> its first index:
+					 diff and check find each region in
+					 constant time (a scan per region
+					 took 33 s at 10^5) */
 };
 
 /* Reads DIR/report.json (or the file itself when path names a regular

@@ -15,6 +15,8 @@
 #include "inspect/elf_code_isa.h"
 #include "inspect/elf_isa.h"
 #include "cli/run.h"
+#include "common/name_index.h"
+#include "common/rl_error.h"
 
 static const char *const timed_isas[] = {"scalar", "sse2", "sse", "avx2",
 					 "avx512"};
@@ -27,24 +29,36 @@ static bool known_isa(const char *isa)
 	return false;
 }
 
-static bool has_site(const struct rl_elf_info *e, const char *expr)
+/* The name expressions of e's records, indexed (a scan per record was
+ * quadratic). 0 or RL_ENOMEM. */
+static int index_sites(const struct rl_elf_info *e, struct rl_name_index *ix)
 {
 	for (size_t i = 0; i < e->n_sites; i++)
-		if (strcmp(e->sites[i].expr, expr) == 0)
-			return true;
-	return false;
+		if (rl_name_index_put(ix, e->sites[i].expr, i))
+			return RL_ENOMEM;
+	return 0;
 }
 
 /* Region records (name expressions) in one build and not the other. */
 static void compare_sites(const struct rl_run *run)
 {
 	const struct rl_elf_info *a = &run->elf, *b = &run->count_elf;
-	size_t said = 0;
+	struct rl_name_index ix[2] = {{0}, {0}};
+	size_t said = 0, at;
 
+	if (index_sites(a, &ix[0]) || index_sites(b, &ix[1])) {
+		rl_name_index_release(&ix[0]);
+		rl_name_index_release(&ix[1]);
+		rl_run_warn("out of memory comparing the region records of the "
+			    "two builds");
+		return;
+	}
 	for (int pass = 0; pass < 2; pass++) {
-		const struct rl_elf_info *x = pass ? b : a, *y = pass ? a : b;
+		const struct rl_elf_info *x = pass ? b : a;
+		const struct rl_name_index *y = &ix[pass ? 0 : 1];
 		for (size_t i = 0; i < x->n_sites; i++) {
-			if (has_site(y, x->sites[i].expr) || said++ >= 8)
+			if (rl_name_index_get(y, x->sites[i].expr, &at) ||
+			    said++ >= 8)
 				continue;
 			rl_run_warn("region %s (%s:%u) is in '%s' but not in "
 				    "'%s': the two builds differ, so its counts "
@@ -58,6 +72,8 @@ static void compare_sites(const struct rl_run *run)
 	if (said > 8)
 		rl_run_warn("%zu more regions differ between the two builds",
 			    said - 8);
+	rl_name_index_release(&ix[0]);
+	rl_name_index_release(&ix[1]);
 }
 
 /* What the timed build's note says, when it says nothing useful. */
