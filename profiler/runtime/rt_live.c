@@ -72,6 +72,10 @@ static void *map_range(uint64_t off, uint64_t len, bool create)
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 			 (off_t)off);
 	close(fd);
+	/* a live file made here but never usable (a full disk) is not left
+	 * behind empty */
+	if (create && p == MAP_FAILED)
+		unlink(rl_rt.live_path);
 	return p == MAP_FAILED ? NULL : p;
 }
 

@@ -598,13 +598,19 @@ void rl_region_expect(const char *name, double flops, double bytes)
 		memcpy(cut, name, len);
 		cut[len] = '\0';
 		struct rl_sb b = {msg, sizeof msg, 0};
-		rl_sb_str(&b, "negative or non-finite flops or bytes declared "
-			      "for region ");
+		/* a NaN and a negative value are two mistakes, two warnings
+		 * (one kind merged them into one message) */
+		bool negative = flops < 0 || bytes < 0;
+		rl_sb_str(&b, negative ? "negative flops or bytes declared "
+					 "for region "
+				       : "NaN or infinite flops or bytes "
+					 "declared for region ");
 		rl_sb_name(&b, cut);
 		rl_sb_str(&b, " (thread ");
 		rl_sb_u64(&b, t->tid);
 		rl_sb_str(&b, "): ignored");
-		rl_rt_warn("bad-expect", cut, t->tid, false, msg);
+		rl_rt_warn(negative ? "bad-expect" : "bad-expect-nonfinite",
+			   cut, t->tid, false, msg);
 		return;
 	}
 	int i = rl_rt_region_index(t, name, len);

@@ -128,7 +128,18 @@ static void init_once(void)
 {
 	const char *out = getenv("RLPROF_OUT");
 	bool off = program_opted_out();
-	if (off || !out || !*out || strlen(out) + 64 > sizeof rl_rt.out_dir) {
+	if (off || !out || !*out) {
+		set_inactive();
+		return;
+	}
+	if (strlen(out) + 64 > sizeof rl_rt.out_dir) {
+		/* said once, not silently inactive */
+		static const char msg[] =
+			"rlprof: RLPROF_OUT is too long (more than 4032 "
+			"bytes): nothing is measured in this process; give a "
+			"shorter output directory\n";
+		ssize_t n = write(2, msg, sizeof msg - 1);
+		(void)n;
 		set_inactive();
 		return;
 	}
