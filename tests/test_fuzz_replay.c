@@ -61,6 +61,16 @@ Test(fuzz_replay, machine_corpus, .timeout = 120)
 	cr_expect_gt(replay(FUZZ_DIR "machine", rl_fuzz_machine), 0);
 }
 
+Test(fuzz_replay, live_corpus, .timeout = 120)
+{
+	cr_expect_gt(replay(FUZZ_DIR "live", rl_fuzz_live), 0);
+}
+
+Test(fuzz_replay, ranks_corpus, .timeout = 120)
+{
+	cr_expect_gt(replay(FUZZ_DIR "ranks", rl_fuzz_ranks), 0);
+}
+
 Test(fuzz_replay, elf_corpus, .timeout = 120)
 {
 	cr_expect_gt(replay(FUZZ_DIR "elf", rl_fuzz_elf), 0);

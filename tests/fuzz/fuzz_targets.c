@@ -17,6 +17,8 @@
 #include "render/render.h"
 #include "analysis/report.h"
 #include "model/results.h"
+#include "model/results_live.h"
+#include "runtime/results_write.h"
 
 static char scratch[64];
 static FILE *sink;
@@ -251,5 +253,89 @@ int rl_fuzz_elf(const uint8_t *data, size_t size)
 		free(v);
 		free(text);
 	}
+	return 0;
+}
+
+/* The live file of a killed process, as rlprof run recovers it: loaded
+ * (rl_results_live_load), written as results (rl_results_write_fd, what
+ * run_recover.c writes) and read back: what recovery writes, the reader
+ * must accept (a finding aborts). */
+int rl_fuzz_live(const uint8_t *data, size_t size)
+{
+	const char *d = dir();
+	struct rl_process_results p, back;
+	char live[256], json[256], err[1024];
+	int fd;
+
+	snprintf(live, sizeof live, "%s/.rlprof-1-0.live", d);
+	put(live, data, size);
+	if (rl_results_live_load(live, &p, err, sizeof err) != 0)
+		return 0;
+	snprintf(json, sizeof json, "%s/rlprof-%ld.json", d, p.pid);
+	fd = open(json, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		abort();
+	if (rl_results_write_fd(fd, &p) != 0)
+		abort();
+	close(fd);
+	if (rl_results_load(json, &back, err, sizeof err) != 0) {
+		fprintf(stderr, "recovered results refused: %s\n", err);
+		abort();
+	}
+	rl_results_release(&back);
+	rl_results_release(&p);
+	unlink(json);
+	return 0;
+}
+
+/* A rank-folder tree: the input split at form feeds into mpi.json, then
+ * per rank k (0, 1, and the rank the first byte names, up to 4095) its
+ * rank.json and raw/rlprof-<pid>.json; read with rl_results_load_dir and
+ * rendered. */
+int rl_fuzz_ranks(const uint8_t *data, size_t size)
+{
+	const char *d = dir();
+	const uint8_t *part[7];
+	size_t len[7], n = 1;
+	struct rl_run_results res;
+	char path[300], err[1024];
+	long third = size ? 2 + (long)data[0] * 16 : 2;
+
+	part[0] = data;
+	len[0] = size;
+	for (size_t i = 0; i < size && n < 7; i++) {
+		if (data[i] != '\f')
+			continue;
+		len[n - 1] = (size_t)(data + i - part[n - 1]);
+		part[n] = data + i + 1;
+		len[n] = size - i - 1;
+		n++;
+	}
+	snprintf(path, sizeof path, "%s/job", d);
+	nftw(path, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/job/mpi.json", d);
+	put(path, part[0], len[0]);
+	for (size_t k = 0; 1 + 2 * k < n; k++) {
+		long rank = k < 2 ? (long)k : third;
+		snprintf(path, sizeof path, "%s/job/rank-%ld", d, rank);
+		mkdir(path, 0755);
+		snprintf(path, sizeof path, "%s/job/rank-%ld/raw", d, rank);
+		mkdir(path, 0755);
+		snprintf(path, sizeof path, "%s/job/rank-%ld/rank.json", d,
+			 rank);
+		put(path, part[1 + 2 * k], len[1 + 2 * k]);
+		if (2 + 2 * k < n) {
+			snprintf(path, sizeof path,
+				 "%s/job/rank-%ld/raw/rlprof-%ld.json", d, rank,
+				 pid_in(part[2 + 2 * k], len[2 + 2 * k]));
+			put(path, part[2 + 2 * k], len[2 + 2 * k]);
+		}
+	}
+	snprintf(path, sizeof path, "%s/job", d);
+	if (rl_results_load_dir(path, &res, err, sizeof err) != 0)
+		return 0;
+	render_all(&res, NULL);
+	rl_run_results_release(&res);
 	return 0;
 }

@@ -12,6 +12,12 @@
  *   elf      a program file (rl_elf_inspect(), rl_elf_imports(),
  *            rl_elf_isa_level()), the same bytes as a 'rlprof_regions'
  *            section image and as a C name expression
+ *   live     a live file of a killed process (.rlprof-<pid>-<hex>.live):
+ *            loaded as rlprof run recovers it, written as results and
+ *            read back (what recovery writes, the reader must accept)
+ *   ranks    a rank-folder tree (the input split at form feeds into
+ *            mpi.json, then rank.json and a results file per rank: 0, 1
+ *            and one the first byte names), read and rendered
  *
  * A finding is what ASan or UBSan reports, or a crash.
  */
@@ -24,5 +30,7 @@
 int rl_fuzz_results(const uint8_t *data, size_t size);
 int rl_fuzz_machine(const uint8_t *data, size_t size);
 int rl_fuzz_elf(const uint8_t *data, size_t size);
+int rl_fuzz_live(const uint8_t *data, size_t size);
+int rl_fuzz_ranks(const uint8_t *data, size_t size);
 
 #endif
