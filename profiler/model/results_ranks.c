@@ -324,7 +324,12 @@ int rl_results_load_ranks(const char *dir, struct rl_run_results *out,
 			       dir, n_dirs - 1, n_shown);
 	size = n_dirs;
 	claimed = claimed_size(dir, n_dirs);
-	if (claimed > size)
+	/* a claim within the bound on missing ranks lists each one with its
+	 * reason; beyond it (np 10^6) it is one warning, not allocated for */
+	if (claimed > size &&
+	    claimed - n_shown <= RL_MPI_MAX_MISSING)
+		size = claimed;
+	else if (claimed > size)
 		snprintf(beyond, sizeof beyond,
 			 "the job had %ld ranks (mpi.json, rank.json), but "
 			 "only ranks up to %ld left a folder in '%s': ranks "
