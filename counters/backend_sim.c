@@ -376,8 +376,13 @@ static int sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 		return rc;
 	rl_sim_geometry_format(lv, rc, caches, sizeof caches);
 	if (opt_get(l->options, "sim-origin", origin, sizeof origin))
-		snprintf(note, sizeof note,
-			 "cache geometry from the machine model: %s", origin);
+		snprintf(note, sizeof note, "cache geometry from %s: %s",
+			 opt_get(l->options, "sim-claims", census,
+				 sizeof census)
+				 ? "what this machine claims, unmeasured (no "
+				   "usable machine model)"
+				 : "the machine model",
+			 origin);
 	else
 		snprintf(note, sizeof note, "cache geometry from --sim-caches");
 	if (opt_get(l->options, "mpi-calls", mpi, sizeof mpi))

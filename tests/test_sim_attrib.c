@@ -144,28 +144,7 @@ static char *private_cache(void)
 	return dir;
 }
 
-Test(sim_attrib, no_machine_model_requires_sim_caches, .timeout = 60)
-{
-	char *cache = private_cache();
-	char *out = e2e_tmpdir();
-	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b", "sim",
-			      "-o", out, E2E_PROG("sim_attrib"), "triad", NULL};
-	sim_need();
-	struct e2e_result r = e2e_run(argv);
-	cr_expect_eq(r.status, 1, "status %d: %s", r.status, r.err);
-	cr_expect_not_null(strstr(r.err, "rlprof: no cache geometry for the "
-					 "simulator: no machine model in '"),
-			   "%s", r.err);
-	cr_expect_not_null(strstr(r.err, "give it with --sim-caches SIZE:WAYS"),
-			   "%s", r.err);
-	cr_expect_null(strchr(strchr(r.err, '\n') + 1, '\n'), "one line: %s",
-		       r.err);
-	e2e_free(&r);
-	e2e_rmtree(out);
-	e2e_rmtree(cache);
-	free(out);
-	free(cache);
-}
+/* No machine model: test_e2e_nomodel.c (the claims serve). */
 
 Test(sim_attrib, geometry_from_the_machine_model_and_said, .timeout = 60)
 {

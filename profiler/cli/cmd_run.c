@@ -30,7 +30,8 @@ static void usage(FILE *out)
 		"      --events LIST       extra events to count, comma-separated\n"
 		"      --sim-caches SPEC   sim: cache geometry, SIZE:WAYS per level from L1\n"
 		"                          out, e.g. 48K:12,2M:16,32M:16; default: derived\n"
-		"                          from the machine model (required without one)\n"
+		"                          from the cached machine model, else from what\n"
+		"                          the machine claims (sysfs, CPUID)\n"
 		"      --sim-bounds MODE   sim: how write-backs are charged: 'cause' (default)\n"
 		"                          to the region whose store dirtied the line;\n"
 		"                          'region' writes dirty lines back at every region\n"
@@ -62,7 +63,8 @@ static void usage(FILE *out)
 		"                          (librlprof-mpi's PMPI wrappers; the sim backend);\n"
 		"                          'in' counts it as the program's\n"
 		"      --no-probe          do not measure this machine when no machine model\n"
-		"                          is cached (the report then has no roofs)\n"
+		"                          is cached (the report then has no roofs: they\n"
+		"                          are marked not measured, and why)\n"
 		"      --plot              draw a small text roofline under the table\n"
 		"      --per-thread        show per-thread rows in the table\n"
 		"  -v, --verbose           the backend, note and method lines in full (on a\n"
@@ -389,6 +391,7 @@ out:
 	if (run->dir_fd >= 0)
 		close(run->dir_fd); /* the lock on DIR goes with it */
 	rl_run_loops_release(run);
+	rl_run_model_release(run);
 	rl_launch_release(&run->launch);
 	rl_launch_release(&run->native_launch);
 	rl_elf_info_release(&run->elf);

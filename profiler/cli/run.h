@@ -23,6 +23,8 @@
 #include "cli/run_mpi.h"
 #include "model/results.h"
 
+struct rl_machine;
+
 #define RL_MAX_BACKENDS 16
 #define RL_RUN_MAX_REPEAT 100 /* --repeat N at most */
 
@@ -119,6 +121,13 @@ struct rl_run {
 	char sim_origin[512];
 
 	struct rl_run_loops *loops; /* --loops (run_loops.c), NULL without */
+	bool sim_claims;     /* taken from the claims: no usable model */
+
+	/* the machine model, obtained once (run_model.c): NULL when none is
+	 * usable, model_why then says why */
+	struct rl_machine *model;
+	bool model_tried, model_probed;
+	char model_why[1280];
 };
 
 /* run_prepare.c */
@@ -165,10 +174,25 @@ int rl_run_compat(struct rl_run *run, struct rl_launch *l, char *err,
 bool rl_run_has_regions(const struct rl_run *run);
 
 /* run_sim_geometry.c: for -b sim without --sim-caches, the geometry
- * from the machine model (obtained, probing unless --no-probe) into
- * sim_caches and sim_origin. 0, or RL_ENOENT with the message when
- * nothing is known (the run then fails: --sim-caches is required). */
+ * into sim_caches and sim_origin: from the cached machine model
+ * (rl_run_model_cached: never a probe) when one is usable, else from what the machine claims (sysfs, CPUID:
+ * machine_claims.h), the reason said. 0, or RL_ENOENT with the message
+ * only when neither knows even an L1 (the run then fails: --sim-caches
+ * is required). */
 int rl_run_sim_geometry(struct rl_run *run, char *err, size_t errlen);
+
+/* run_model.c: the machine model, obtained on the first call and kept
+ * (the cached one, else a quick probe unless --no-probe, under a lock;
+ * under MPI with the node's CPUs: see the file).
+ * NULL when none is usable: run->model_why says why. */
+const struct rl_machine *rl_run_model(struct rl_run *run);
+/* The cached model only (never probes): NULL when none is cached (a later
+ * rl_run_model may still probe) or it is unusable; model_why says why. */
+const struct rl_machine *rl_run_model_cached(struct rl_run *run);
+void rl_run_model_release(struct rl_run *run);
+/* The model file's path as rl_run_model sees it (under MPI: the node's,
+ * whatever this rank's binding). 0 or a negative code. */
+int rl_run_model_path(const struct rl_run *run, char *buf, size_t len);
 
 /* run_recover.c: after the program, each live file of a process that
  * died without writing its results (SIGKILL, OOM killer, _exit()) becomes

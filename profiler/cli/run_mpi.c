@@ -337,6 +337,9 @@ static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
 	add(v, &n, m->self);
 	add(v, &n, "run");
 	add(v, &n, "--mpi-rank-only");
+	/* the node was probed, if at all, by this rlprof before the job:
+	 * its ranks never probe (run_model.c) */
+	add(v, &n, "--no-probe");
 	add(v, &n, "-q");
 	add(v, &n, "-o");
 	add(v, &n, dir);

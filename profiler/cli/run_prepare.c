@@ -366,7 +366,7 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 
 	/* the machine model's file as rlprof sees it: the same for the
 	 * native and the simulated run (README "Environment variables") */
-	if (rl_machine_cache_path(model, sizeof model, NULL, 0) == 0 &&
+	if (rl_run_model_path(run, model, sizeof model) == 0 &&
 	    rl_launch_setenv(l, "RLPROF_MACHINE", model) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if (rl_launch_setenv(l, "RLPROF_OUT", raw_dir) < 0 ||
@@ -432,6 +432,9 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 	if (!run->opt.sim_caches && run->sim_origin[0])
 		add_option(run->options, sizeof run->options, "sim-origin",
 			   run->sim_origin);
+	if (!run->opt.sim_caches && run->sim_claims)
+		add_option(run->options, sizeof run->options, "sim-claims",
+			   "1");
 	add_option(run->options, sizeof run->options, "sim-bounds",
 		   run->opt.sim_bounds);
 	{

@@ -19,7 +19,6 @@
 #include "common/shell_quote.h"
 #include "common/term_color.h"
 #include "common/term_text.h"
-#include "cli/machine_obtain.h"
 
 static char *dup_or_empty(const char *s)
 {
@@ -203,27 +202,52 @@ oom:
 	return -1;
 }
 
-/* The model when cached, else a quick probe (unless --no-probe). */
-static const struct rl_machine *obtain_machine(const struct rl_run *run,
+/* The model when cached, else a quick probe (unless --no-probe): the one
+ * run_model.c obtained for the run (before the program under -b sim). A
+ * copy: the report may replace it with the stored one. */
+static const struct rl_machine *obtain_machine(struct rl_run *run,
 					       struct rl_machine *m)
 {
-	char err[1024];
-	int probed = 0;
+	const struct rl_machine *got = rl_run_model(run);
 
-	if (rl_machine_obtain(m, 0, &probed, err, sizeof err) == 0)
-		return m;
-	if (run->opt.no_probe) {
-		rl_run_warn("no machine model cached (%s): the report has no "
-			    "roofs; run 'rlprof probe' once", err);
+	if (!got)
 		return NULL;
+	*m = *got;
+	return m;
+}
+
+/* No model: the counts and AI stand, every roof is "not measured", and a
+ * warning of the report (table, HTML, JSON) says why and what to do. It
+ * goes with the first process's warnings, which the report copies. */
+static int warn_no_roofs(const struct rl_run *run, struct rl_run_results *res)
+{
+	struct rl_process_results *p = res->n_procs ? &res->procs[0] : NULL;
+	struct rl_warning *w;
+	char msg[PATH_MAX + 2048];
+
+	snprintf(msg, sizeof msg,
+		 "roofs not measured: %s; the counts and arithmetic "
+		 "intensities stand, placed against no roof; run 'rlprof "
+		 "probe' on a quiet machine, then 'rlprof report %s'",
+		 run->model_why[0] ? run->model_why : "no machine model",
+		 run->out_dir);
+	if (!p)
+		return 0;
+	w = realloc(p->warnings, (p->n_warnings + 1) * sizeof *w);
+	if (!w)
+		return RL_ENOMEM;
+	p->warnings = w;
+	w += p->n_warnings;
+	memset(w, 0, sizeof *w);
+	w->kind = strdup("roofs");
+	w->message = strdup(msg);
+	if (!w->kind || !w->message) {
+		free(w->kind);
+		free(w->message);
+		return RL_ENOMEM;
 	}
-	rl_run_say(run, "no machine model cached: probing this machine "
-		   "(--quick)...");
-	if (rl_machine_obtain(m, 1, &probed, err, sizeof err) == 0)
-		return m;
-	rl_run_warn("cannot measure this machine (%s): the report has no "
-		    "roofs", err);
-	return NULL;
+	p->n_warnings++;
+	return 0;
 }
 
 /* The model goes into DIR beside the results, so that rlprof report DIR
@@ -315,6 +339,10 @@ int rl_run_report(struct rl_run *run)
 	model = obtain_machine(run, m);
 	if (model && !run->no_files)
 		store_machine(run, m);
+	if (!model && warn_no_roofs(run, &res) < 0) {
+		fprintf(stderr, "rlprof: out of memory\n");
+		goto out_res;
+	}
 	memset(&rep, 0, sizeof rep);
 	if (rl_report_build(&res, model, &rep, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: cannot build the report: %s\n", err);

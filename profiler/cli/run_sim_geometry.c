@@ -1,47 +1,67 @@
 /* rlprof run -b sim: the simulated cache geometry when --sim-caches is not
- * given, derived from the machine model (profiler/model/sim_geometry.h). */
+ * given: from the cached machine model (profiler/model/sim_geometry.h)
+ * when one is usable, else from what the machine claims
+ * (machine_claims.h). The counts never wait on a probe: with no model
+ * cached, the probe for the report's roofs runs after the program. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/machine.h"
-#include "cli/machine_obtain.h"
+#include "model/machine_claims.h"
 #include "cli/run.h"
 #include "model/sim_geometry.h"
 
 #define ADVICE "give it with --sim-caches SIZE:WAYS,... from L1 out (e.g. " \
 	       "48K:12,1M:16,32M:16)"
 
+/* The geometry of what sysfs / CPUID claim, with why no model served. */
+static int from_claims(struct rl_run *run, struct rl_sim_geometry *g,
+		       char *err, size_t errlen)
+{
+	struct rl_machine *m = calloc(1, sizeof *m);
+	char why[512], absurd[256];
+	int rc;
+
+	if (!m)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	rc = rl_machine_from_claims(m, absurd, sizeof absurd, why, sizeof why);
+	if (rc == 0)
+		rc = rl_sim_geometry_derive(m, g, why, sizeof why);
+	free(m);
+	if (rc < 0)
+		return rl_fail(err, errlen, RL_ENOENT,
+			       "no cache geometry for the simulator: no "
+			       "machine model (%s) and nothing claimed: %s; "
+			       ADVICE, run->model_why, why);
+	run->sim_claims = true;
+	if (absurd[0])
+		rl_appendf(g->origin, sizeof g->origin,
+			   ", claim not believed: %s", absurd);
+	rl_run_say(run, "simulated caches as this machine claims them, "
+		   "unmeasured (no usable machine model: %s)", run->model_why);
+	return 0;
+}
+
 int rl_run_sim_geometry(struct rl_run *run, char *err, size_t errlen)
 {
-	struct rl_machine *m;
+	const struct rl_machine *m;
 	struct rl_sim_geometry g;
 	char why[1024];
-	int probed = 0, rc;
+	int rc;
 
 	if (strcmp(run->probes[run->chosen].backend->name, "sim") != 0 ||
 	    run->opt.sim_caches)
 		return 0;
-	if (!(m = calloc(1, sizeof *m)))
-		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	rc = rl_machine_obtain(m, 0, &probed, why, sizeof why);
-	if (rc == RL_ENOENT && !run->opt.no_probe) {
-		rl_run_say(run, "no machine model cached: probing this machine "
-			   "(--quick) for the simulated cache geometry...");
-		rc = rl_machine_obtain(m, 1, &probed, why, sizeof why);
+	m = rl_run_model_cached(run);
+	if (!m || rl_sim_geometry_derive(m, &g, why, sizeof why) < 0) {
+		if (m)
+			snprintf(run->model_why, sizeof run->model_why,
+				 "the machine model knows no cache sizes: %s",
+				 why);
+		if ((rc = from_claims(run, &g, err, errlen)) < 0)
+			return rc;
 	}
-	if (rc < 0) {
-		free(m);
-		return rl_fail(err, errlen, RL_ENOENT,
-			       "no cache geometry for the simulator: %s; or "
-			       ADVICE, why);
-	}
-	rc = rl_sim_geometry_derive(m, &g, why, sizeof why);
-	free(m);
-	if (rc < 0)
-		return rl_fail(err, errlen, RL_ENOENT,
-			       "no cache geometry for the simulator: %s: run "
-			       "'rlprof probe --force', or " ADVICE, why);
 	snprintf(run->sim_caches, sizeof run->sim_caches, "%s", g.spec);
 	snprintf(run->sim_origin, sizeof run->sim_origin, "%s", g.origin);
 	return 0;
