@@ -368,3 +368,104 @@ Test(e2e_nomodel, mpi_rank_form_empty_cache_one_probe, .timeout = 300)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* ---- the DRAM triad around the timing run ---------------------------- */
+
+/* A model with one DRAM roof of gbs GB/s on every CPU, measured at ws
+ * bytes, no cache levels; RLPROF_MACHINE points at it. */
+static void fake_model(const char *path, double gbs, long ws)
+{
+	char text[2048];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(text, sizeof text,
+		 "{\"format\": \"rlprof-machine\", \"version\": 2, "
+		 "\"cpu_model\": \"test\", \"isa\": \"sse2\", \"cores\": %ld, "
+		 "\"mem_bytes\": 1073741824, \"probed_at\": "
+		 "\"2026-01-01T00:00:00Z\", \"quick\": false, "
+		 "\"bandwidth\": [{\"level\": \"DRAM\", \"threads\": %ld, "
+		 "\"stream_gbs\": %g, \"moved_gbs\": %g, "
+		 "\"working_set_bytes\": %ld, \"method\": \"test\"}], "
+		 "\"compute\": [{\"name\": \"scalar\", \"kind\": \"peak\", "
+		 "\"precision\": \"f64\", \"threads\": %ld, \"gflops\": 1.0, "
+		 "\"method\": \"test\"}], \"levels\": []}",
+		 ncpu, ncpu, gbs, gbs * 4 / 3, ws, ncpu);
+	e2e_put_file(path, text, 0644);
+}
+
+static json_t *run_with_model(const char *dir, double gbs, long ws,
+			      struct e2e_result *r)
+{
+	char out[600], model[600], env_model[640], path[700];
+	json_t *rec;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(model, sizeof model, "%s/model.json", dir);
+	snprintf(env_model, sizeof env_model, "RLPROF_MACHINE=%s", model);
+	fake_model(model, gbs, ws);
+	const char *env[] = {env_model, NULL};
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "time", "-o", out,
+			      E2E_PROG("e2e_regions"), NULL};
+	e2e_need(E2E_RLPROF);
+	*r = e2e_run_in(NULL, argv, env);
+	cr_assert_eq(r->status, 0, "status %d\n%s", r->status, r->err);
+	snprintf(path, sizeof path, "%s/run.json", out);
+	rec = json_load_file(path, 0, NULL);
+	cr_assert_not_null(rec, "no run.json");
+	return rec;
+}
+
+/* A roof far below what the machine moves: stale, said by the run and in
+ * report.json, with the figures. */
+Test(e2e_nomodel, stale_dram_roof_is_said, .timeout = 120)
+{
+	char *dir = e2e_tmpdir(), out[600];
+	struct e2e_result r;
+	json_t *rec = run_with_model(dir, 0.2, 4L << 20, &r), *chk, *rep;
+
+	chk = json_object_get(rec, "roof_check");
+	cr_assert(json_is_object(chk), "run.json has no roof_check");
+	if (!json_is_true(json_object_get(chk, "taken")))
+		cr_skip_test("the triad could not be taken here: %s",
+			     json_string_value(json_object_get(chk, "why_not")));
+	cr_assert_eq(json_number_value(json_object_get(chk, "roof_gbs")), 0.2);
+	cr_assert_leq(json_number_value(json_object_get(chk, "seconds")), 2.0);
+	cr_assert(strstr(r.err, "warning: the DRAM roof is stale: a DRAM "
+			 "triad on ") && strstr(r.err, "above the machine "
+			 "model's 0.2 GB/s") && strstr(r.err, "rlprof probe "
+			 "--force"), "%s", r.err);
+	snprintf(out, sizeof out, "%s/out", dir);
+	rep = report(out);
+	char *w = json_dumps(json_object_get(rep, "warnings"), 0);
+	cr_assert(w && strstr(w, "\"stale-roof\""), "%s", w);
+	free(w);
+	json_decref(rep);
+	json_decref(rec);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* --no-probe: no triad either, and run.json says so. */
+Test(e2e_nomodel, no_probe_takes_no_triad, .timeout = 120)
+{
+	char *dir = e2e_tmpdir(), out[600], path[700];
+	snprintf(out, sizeof out, "%s/out", dir);
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			      "time", "-o", out, E2E_PROG("e2e_regions"), NULL};
+	e2e_need(E2E_RLPROF);
+	struct e2e_result r = e2e_run(argv);
+	json_t *rec, *chk;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	snprintf(path, sizeof path, "%s/run.json", out);
+	rec = json_load_file(path, 0, NULL);
+	cr_assert_not_null(rec);
+	chk = json_object_get(rec, "roof_check");
+	cr_assert(json_is_false(json_object_get(chk, "taken")));
+	cr_assert_str_eq(json_string_value(json_object_get(chk, "why_not")),
+			 "not taken (--no-probe)");
+	json_decref(rec);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}

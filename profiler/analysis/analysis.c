@@ -454,6 +454,43 @@ static int build_header(const struct rl_run_results *res, struct rl_report *r)
 	return 0;
 }
 
+/* The DRAM triad around the timing run against the roof placed against
+ * (model/roof_check.h): stale when the machine moved more, busy when much
+ * less. */
+static int roof_check_warning(struct rl_report *r)
+{
+	const struct rl_roof_check *c = &r->roof_check;
+	double hi = fmax(c->before_gbs, c->after_gbs), lo;
+	char msg[512];
+
+	if (!c->taken || !(c->roof_gbs > 0) || !r->machine)
+		return 0;
+	lo = c->before_gbs > 0 && c->after_gbs > 0
+		     ? fmin(c->before_gbs, c->after_gbs) : hi;
+	if (hi > RL_ROOF_CHECK_STALE * c->roof_gbs) {
+		snprintf(msg, sizeof msg,
+			 "the DRAM roof is stale: a DRAM triad on %u threads "
+			 "around the timing run moved %.1f GB/s, %.0f%% above "
+			 "the machine model's %.1f GB/s (probed %s): regions "
+			 "may sit above their roof; run 'rlprof probe --force' "
+			 "on a quiet machine, then 'rlprof report' on this "
+			 "directory",
+			 c->threads, hi, (hi / c->roof_gbs - 1) * 100,
+			 c->roof_gbs, c->probed_at[0] ? c->probed_at : "?");
+		return add_warning(r, "stale-roof", NULL, 0, msg);
+	}
+	if (lo < RL_ROOF_CHECK_BUSY * c->roof_gbs) {
+		snprintf(msg, sizeof msg,
+			 "the machine was busy around the timing run: a DRAM "
+			 "triad on %u threads moved %.1f GB/s, %.0f%% of the "
+			 "machine model's roof (%.1f GB/s): times are longer "
+			 "and %% of roof lower than on a quiet machine",
+			 c->threads, lo, lo / c->roof_gbs * 100, c->roof_gbs);
+		return add_warning(r, "busy", NULL, 0, msg);
+	}
+	return 0;
+}
+
 static int build_warnings(const struct rl_run_results *res,
 			  struct rl_report *r)
 {
@@ -504,6 +541,8 @@ static int build_warnings(const struct rl_run_results *res,
 					     "socket")))
 			return rc;
 	}
+	if ((rc = roof_check_warning(r)))
+		return rc;
 	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_ANY; c++) {
 		if ((r->provided & BIT(c)) && r->scope[c] == RL_SCOPE_SYSTEM)
 			return add_warning(r, "system-wide", NULL, 0,
@@ -539,6 +578,7 @@ int rl_report_build(const struct rl_run_results *res,
 	memset(out, 0, sizeof *out);
 	out->version = RL_REPORT_VERSION;
 	out->machine = machine;
+	out->roof_check = res->roof_check;
 	out->count_with = res->count_with != NULL;
 	if (res->timed_isa && !(out->timed_isa = strdup(res->timed_isa)))
 		goto out;

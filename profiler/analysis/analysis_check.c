@@ -15,10 +15,14 @@
  *                      doubt: the probe measured it again and it still
  *                      contradicted physics or the other roofs (kept with
  *                      its reason in the model);
+ *   stale-roof         a DRAM triad taken around the timing run (rlprof
+ *                      run, model/roof_check.h) moved more than 105% of
+ *                      the model's DRAM roof: the roof is stale;
  *   probe-load         the model was probed under load (1-minute load
- *                      average >= 0.25 per CPU), quickly (--quick: fewer
- *                      trials, lower roofs), or over 30 days before the
- *                      run;
+ *                      average >= 0.25 per CPU; not when a triad around
+ *                      the run was taken: it says more), quickly
+ *                      (--quick: fewer trials, lower roofs), or over 30
+ *                      days before the run;
  *   unexplained        none of these: the counts or the roof are off.
  * Every cause that applies is listed, the likeliest first.
  */
@@ -169,7 +173,23 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 				b->doubt);
 	}
 	{
-		int load = m->loadavg1 > 0 && m->cores &&
+		const struct rl_roof_check *rc = &rep->roof_check;
+		double hi = fmax(rc->before_gbs, rc->after_gbs);
+		/* the DRAM triad around the run says more than the load
+		 * average at probe time: above the roof, the roof is stale;
+		 * at it, the roof held under this run's conditions */
+		int checked = rc->taken && rc->roof_gbs > 0;
+		int stale_roof = checked &&
+				 hi > RL_ROOF_CHECK_STALE * rc->roof_gbs;
+		if (stale_roof)
+			fprintf(cause(&c, "stale-roof"),
+				"the DRAM roof is stale: a DRAM triad around "
+				"this run moved %.1f GB/s, %.0f%% above the "
+				"model's %.1f GB/s: rlprof probe --force on a "
+				"quiet machine",
+				hi, (hi / rc->roof_gbs - 1) * 100,
+				rc->roof_gbs);
+		int load = !checked && m->loadavg1 > 0 && m->cores &&
 			   m->loadavg1 / m->cores >= LOAD_PER_CPU;
 		double probed = parse_utc(m->probed_at);
 		double age = rl_known(probed) && run_start_s > 0

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "model/machine.h"
+#include "model/roof_check.h"
 #include "analysis/report_ranks.h"
 #include "analysis/report_scope.h"
 #include "model/results.h"
@@ -217,6 +218,8 @@ struct rl_report {
 		const struct rl_compute_roof *peak;
 		const struct rl_bw_roof *dram;
 	} place_memo;
+	struct rl_roof_check roof_check; /* the DRAM triad around the timing
+					    run (run.json), zero when none */
 };
 
 int rl_report_build(const struct rl_run_results *res,

@@ -362,11 +362,16 @@ int cmd_run(int argc, char **argv)
 		   run->probes[run->chosen].backend->name,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"
 							 : "requested");
+	/* the DRAM roof checked just before and after the timing run */
+	rl_run_roof_check(run, 0);
 	if (!run->native_timing) {
 		rl_run_spawn_wait(run);
+		rl_run_roof_check(run, 1);
 	} else {
 		rl_run_say(run, "timing run (native, backend time)...");
-		if (rl_run_native(run) == 0) {
+		int stopped = rl_run_native(run);
+		rl_run_roof_check(run, 1);
+		if (stopped == 0) {
 			rl_run_say(run, "counting run (simulator)...");
 			rl_run_spawn_wait(run);
 		}

@@ -22,6 +22,7 @@
 #include "counters/launch.h"
 #include "cli/run_mpi.h"
 #include "model/results.h"
+#include "model/roof_check.h"
 
 struct rl_machine;
 
@@ -128,6 +129,9 @@ struct rl_run {
 	struct rl_machine *model;
 	bool model_tried, model_probed;
 	char model_why[1280];
+
+	/* the DRAM triad before and after the timing run (run_roof_check.c) */
+	struct rl_roof_check roof_check;
 };
 
 /* run_prepare.c */
@@ -190,6 +194,11 @@ const struct rl_machine *rl_run_model(struct rl_run *run);
  * rl_run_model may still probe) or it is unusable; model_why says why. */
 const struct rl_machine *rl_run_model_cached(struct rl_run *run);
 void rl_run_model_release(struct rl_run *run);
+/* run_roof_check.c: a short all-thread DRAM triad (at most 0.12 s) into
+ * roof_check.before_gbs (after == 0) or after_gbs, against the cached
+ * model's DRAM roof; when it cannot be taken, roof_check.why_not says
+ * why. Prints nothing. */
+void rl_run_roof_check(struct rl_run *run, int after);
 /* The model file's path as rl_run_model sees it (under MPI: the node's,
  * whatever this rank's binding). 0 or a negative code. */
 int rl_run_model_path(const struct rl_run *run, char *buf, size_t len);

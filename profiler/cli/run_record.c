@@ -61,6 +61,36 @@ static json_t *backends(const struct rl_run *run)
 	return a;
 }
 
+/* The DRAM triad around the timing run (model/roof_check.h): null when
+ * no check was attempted, {"taken": false, "why_not"} when it could not
+ * be. */
+static json_t *roof_check(const struct rl_roof_check *c)
+{
+	json_t *o;
+
+	if (!c->taken && !c->why_not[0])
+		return json_null();
+	if (!(o = json_object()))
+		return json_null();
+	json_object_set_new(o, "taken", json_boolean(c->taken));
+	if (!c->taken) {
+		json_object_set_new(o, "why_not", json_string(c->why_not));
+		return o;
+	}
+	json_object_set_new(o, "level", json_string("DRAM"));
+	json_object_set_new(o, "threads", json_integer(c->threads));
+	json_object_set_new(o, "before_gbs", c->before_gbs > 0
+				? json_real(c->before_gbs) : json_null());
+	json_object_set_new(o, "after_gbs", c->after_gbs > 0
+				? json_real(c->after_gbs) : json_null());
+	json_object_set_new(o, "roof_gbs", json_real(c->roof_gbs));
+	json_object_set_new(o, "working_set_bytes",
+			    json_integer((json_int_t)c->working_set_bytes));
+	json_object_set_new(o, "seconds", json_real(c->seconds));
+	json_object_set_new(o, "probed_at", json_string(c->probed_at));
+	return o;
+}
+
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 16], *text;
@@ -131,6 +161,8 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 			    run->count_program[0] && run->timed_fma >= 0
 				    ? json_boolean(run->timed_fma)
 				    : json_null());
+
+	json_object_set_new(o, "roof_check", roof_check(&run->roof_check));
 
 	mpi = rl_mpi_record(run);
 	json_object_set_new(o, "mpi", mpi ? mpi : json_null());

@@ -330,6 +330,9 @@ int rl_run_report(struct rl_run *run)
 	memset(&res, 0, sizeof res);
 	if ((loaded = load_results(run, &res)) < 0)
 		return -1;
+	/* run.json could not be written or read: this run's own check */
+	if (!res.roof_check.taken && run->roof_check.taken)
+		res.roof_check = run->roof_check;
 	m = calloc(1, sizeof *m);
 	if (!m) {
 		rl_run_results_release(&res);

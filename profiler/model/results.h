@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "formats/results.h"
+#include "model/roof_check.h"
 
 struct rl_mpi_results;
 
@@ -42,6 +43,9 @@ struct rl_run_results {
 				   known */
 	struct rl_mpi_results *mpi; /* the ranks of an MPI run, NULL when
 				       not one (results_ranks.h) */
+	struct rl_roof_check roof_check; /* run.json's "roof_check" (the DRAM
+					    triad around the timing run);
+					    zero when absent */
 };
 
 /* The scaled count of a counter from its sums: value * enabled / running

@@ -77,6 +77,35 @@ struct native_record {
 	char *program;
 };
 
+/* "roof_check" (model/roof_check.h): optional, and only figures; what
+ * does not read as one is left out (never a run's failure). */
+static void parse_roof_check(const json_t *o, struct rl_roof_check *c)
+{
+	const char *s;
+	double d;
+
+	memset(c, 0, sizeof *c);
+	if (!json_is_object(o))
+		return;
+	c->taken = json_is_true(json_object_get(o, "taken"));
+	if ((s = json_string_value(json_object_get(o, "why_not"))))
+		snprintf(c->why_not, sizeof c->why_not, "%s", s);
+	if ((s = json_string_value(json_object_get(o, "probed_at"))))
+		snprintf(c->probed_at, sizeof c->probed_at, "%s", s);
+#define NUM(key) (json_is_number(json_object_get(o, key)) &&                 \
+		  (d = json_number_value(json_object_get(o, key))) > 0 &&     \
+		  d < 1e15 ? d : 0)
+	c->before_gbs = NUM("before_gbs");
+	c->after_gbs = NUM("after_gbs");
+	c->roof_gbs = NUM("roof_gbs");
+	c->seconds = NUM("seconds");
+	c->threads = (unsigned)(NUM("threads") < 1e6 ? NUM("threads") : 0);
+	c->working_set_bytes = (uint64_t)NUM("working_set_bytes");
+#undef NUM
+	if (!(c->before_gbs > 0 || c->after_gbs > 0) || !(c->roof_gbs > 0))
+		c->taken = false;
+}
+
 static int parse_run(struct rl_json_ctx *c, const json_t *root,
 		     struct rl_run_results *out, struct native_record *nat)
 {
@@ -105,6 +134,8 @@ static int parse_run(struct rl_json_ctx *c, const json_t *root,
 	    (rc = rl_json_str(c, root, NULL, "timed_isa_source", 0,
 			      &out->timed_isa_source)))
 		return rc;
+	parse_roof_check(json_object_get(root, "roof_check"),
+			 &out->roof_check);
 	fma = json_object_get(root, "timed_fma");
 	if (fma && !json_is_boolean(fma) && !json_is_null(fma))
 		return rl_json_bad(c, NULL, "timed_fma", "true, false or null");

@@ -1,0 +1,243 @@
+/*
+ * rlprof run: the DRAM triad before and after the timing run
+ * (model/roof_check.h), with the probes' own triad kernel
+ * (probes/probe.h: the one the roof was measured with, so the figures
+ * compare), one pinned thread per CPU of the roof. Each triad stops at
+ * RL_RUN_CHECK_S whatever the load (a loaded machine takes longer: its
+ * passes are cut in 1 MiB chunks, the clock read between them): first
+ * touch, then up to 3 whole passes; a thread's rate is its fastest pass, the
+ * triad's the sum. The working set is the DRAM roof's, but not above what
+ * first touch and three passes at the roof fit into the time; never
+ * below twice the last cache level's capacity for all threads (it would
+ * measure a cache): then the time decides. No whole timed pass in time:
+ * not taken, said.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/run.h"
+#include "common/rl_error.h"
+#include "model/machine.h"
+#include "probes/probe.h"
+
+#define RL_RUN_CHECK_S 0.12
+#define TOUCH_GBS 8.0 /* first touch (huge pages), GB/s */
+#define PASSES 4      /* 3 passes, and a write-allocate margin */
+#define CHUNK (1u << 17) /* elements per clock read: 1 MiB per array */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* the last cache level's capacity for all threads, 0 unknown */
+static uint64_t llc_all(const struct rl_machine *m)
+{
+	uint64_t cap = 0;
+	for (size_t i = 0; i < m->n_levels && i < RL_MACHINE_MAX_LEVELS; i++) {
+		const struct rl_cache_level *l = &m->levels[i];
+		uint64_t c = l->effective_all_bytes ? l->effective_all_bytes
+			     : l->effective_bytes   ? l->effective_bytes
+						    : l->claimed_bytes;
+		if (c)
+			cap = c;
+	}
+	return cap;
+}
+
+static void not_taken(struct rl_run *run, const char *fmt, const char *arg)
+{
+	if (!run->roof_check.why_not[0])
+		snprintf(run->roof_check.why_not,
+			 sizeof run->roof_check.why_not, fmt, arg);
+}
+
+static enum rl_isa widest(const struct rl_cpu *cpu)
+{
+	for (int i = RL_ISA_COUNT - 1; i > 0; i--)
+		if (rl_isa_usable(cpu, (enum rl_isa)i) &&
+		    rl_triad_kernel((enum rl_isa)i, 0))
+			return (enum rl_isa)i;
+	return RL_ISA_SCALAR;
+}
+
+struct worker {
+	pthread_t th;
+	int cpu;
+	size_t n;              /* elements per array */
+	double *a, *b, *c;
+	rl_triad_fn fn;
+	double deadline;
+	pthread_barrier_t *go;
+	double best_s;         /* fastest whole pass, 0 none */
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+	pthread_barrier_wait(w->go);
+	/* first touch, by the thread that uses the pages */
+	for (size_t i = 0; i < w->n; i += CHUNK) {
+		size_t k = w->n - i < CHUNK ? w->n - i : CHUNK;
+		for (size_t j = i; j < i + k; j++) {
+			w->a[j] = 0;
+			w->b[j] = 1;
+			w->c[j] = 2;
+		}
+		if (now_s() > w->deadline)
+			return NULL;
+	}
+	for (int pass = 0; pass < 3; pass++) {
+		double t = now_s();
+		for (size_t i = 0; i < w->n; i += CHUNK) {
+			w->fn(w->a + i, w->b + i, w->c + i, 3.0,
+			      w->n - i < CHUNK ? w->n - i : CHUNK);
+			if (now_s() > w->deadline)
+				return NULL;
+		}
+		t = now_s() - t;
+		if (w->best_s == 0 || t < w->best_s)
+			w->best_s = t;
+	}
+	return NULL;
+}
+
+/* The triad on `threads` threads over ws bytes; GB/s at 24 B/element, or
+ * 0 with why. */
+static double triad(const int *cpus, unsigned threads, uint64_t ws,
+		    rl_triad_fn fn, char *why, size_t len)
+{
+	struct worker *w = calloc(threads, sizeof *w);
+	pthread_barrier_t go;
+	double gbs = 0;
+	unsigned started = 0;
+	size_t n = (size_t)(ws / RL_TRIAD_STREAM_BYTES / threads);
+
+	if (!w || pthread_barrier_init(&go, NULL, threads) != 0) {
+		free(w);
+		snprintf(why, len, "not taken: out of memory");
+		return 0;
+	}
+	double deadline = now_s() + RL_RUN_CHECK_S;
+	for (unsigned t = 0; t < threads; t++) {
+		w[t].cpu = cpus[t];
+		w[t].n = n;
+		w[t].fn = fn;
+		w[t].go = &go;
+		w[t].deadline = deadline;
+		w[t].a = aligned_alloc(2u << 20, ((n * 8 + (2u << 20) - 1) >>
+						  21) << 21);
+		w[t].b = aligned_alloc(2u << 20, ((n * 8 + (2u << 20) - 1) >>
+						  21) << 21);
+		w[t].c = aligned_alloc(2u << 20, ((n * 8 + (2u << 20) - 1) >>
+						  21) << 21);
+		if (!w[t].a || !w[t].b || !w[t].c)
+			break;
+	}
+	for (unsigned t = 0; t < threads; t++)
+		if (w[t].a && w[t].b && w[t].c &&
+		    pthread_create(&w[t].th, NULL, work, &w[t]) == 0)
+			started++;
+		else
+			break;
+	if (started < threads) {
+		/* the barrier would never open: let the started ones go */
+		for (unsigned t = started; t < threads; t++)
+			pthread_barrier_wait(&go);
+	}
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(w[t].th, NULL);
+	for (unsigned t = 0; t < threads; t++) {
+		if (started == threads && w[t].best_s > 0 && gbs >= 0)
+			gbs += (double)n * RL_TRIAD_STREAM_BYTES / w[t].best_s /
+			       1e9;
+		else
+			gbs = -1;
+		free(w[t].a);
+		free(w[t].b);
+		free(w[t].c);
+	}
+	pthread_barrier_destroy(&go);
+	free(w);
+	if (started < threads) {
+		snprintf(why, len, "not taken: cannot start its threads");
+		return 0;
+	}
+	if (gbs <= 0) {
+		snprintf(why, len, "not taken: no whole pass over %.0f MiB "
+			 "within %.2f s (the machine is busy)",
+			 (double)ws / (1 << 20), RL_RUN_CHECK_S);
+		return 0;
+	}
+	return gbs;
+}
+
+void rl_run_roof_check(struct rl_run *run, int after)
+{
+	struct rl_roof_check *c = &run->roof_check;
+	const struct rl_machine *m;
+	const struct rl_bw_roof *roof;
+	struct rl_cpu *cpu;
+	char err[512];
+	double t0 = now_s(), gbs;
+	uint64_t ws, floor_ws, fit;
+	rl_triad_fn fn;
+
+	if (run->opt.no_probe)
+		return not_taken(run, "%s", "not taken (--no-probe)");
+	if (run->mpi.mode == RL_MPI_RANK || run->mpi.mode == RL_MPI_RANK_ONLY)
+		return not_taken(run, "%s", "not taken under mpirun in a rank "
+				 "(ranks share the node)");
+	if (!(m = rl_run_model_cached(run)))
+		return not_taken(run, "%s", "no machine model before the run");
+	if (!(roof = rl_machine_bw(m, "DRAM", m->cores)) ||
+	    !(roof->stream_gbs > 0))
+		return not_taken(run, "%s", "the machine model has no DRAM "
+				 "triad roof");
+	if (!(cpu = malloc(sizeof *cpu)))
+		return;
+	if (rl_cpu_detect(cpu, err, sizeof err) < 0 ||
+	    roof->threads > cpu->logical_cpus || roof->threads == 0) {
+		free(cpu);
+		return not_taken(run, "%s", "this process may not use the "
+				 "CPUs the DRAM roof was measured on");
+	}
+	ws = roof->working_set_bytes ? roof->working_set_bytes : 1ull << 30;
+	fit = (uint64_t)(RL_RUN_CHECK_S /
+			 (PASSES / (roof->stream_gbs * 1e9) +
+			  1 / (TOUCH_GBS * 1e9)));
+	floor_ws = 2 * llc_all(m);
+	if (ws > fit)
+		ws = fit;
+	if (ws < floor_ws)
+		ws = floor_ws; /* the deadline decides whether it fits */
+	fn = rl_triad_kernel(widest(cpu), 0);
+	gbs = fn ? triad(cpu->cpus, roof->threads, ws, fn, err, sizeof err)
+		 : 0;
+	free(cpu);
+	c->seconds += now_s() - t0;
+	if (!(gbs > 0))
+		return not_taken(run, "%.180s", fn ? err : "not taken: no triad "
+				 "kernel");
+	c->taken = true;
+	c->why_not[0] = '\0';
+	c->roof_gbs = roof->stream_gbs;
+	c->threads = roof->threads;
+	c->working_set_bytes = ws;
+	snprintf(c->probed_at, sizeof c->probed_at, "%s", m->probed_at);
+	if (after)
+		c->after_gbs = gbs;
+	else
+		c->before_gbs = gbs;
+}
