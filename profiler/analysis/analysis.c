@@ -210,16 +210,13 @@ static const char *precision_of(double f64, double f32)
 	return NULL;
 }
 
-static int fill_row(struct rl_report *rep, struct rl_region_row *row,
-		    const struct acc *a, char *const method[],
-		    const unsigned char scope[], struct rl_scratch *scratch)
+/* The figures of a row from its sums: flops per precision and width,
+ * bytes per level and their write fractions, intensities, rates. */
+static void row_figures(struct rl_region_row *row, const struct acc *a,
+			int declared)
 {
 	double t;
-	int declared = a->expect_calls > 0;
 
-	memset(row, 0, sizeof *row);
-	if (!(row->region = strdup(a->name)))
-		return RL_ENOMEM;
 	row->pid = a->pid;
 	row->proc = a->proc;
 	row->tid = a->tid;
@@ -227,6 +224,8 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->calls = a->calls;
 	row->depth = a->depth;
 	row->time_s = t = (double)a->time_ns / 1e9;
+	row->time_native = a->time_native != 0;
+	row->uncounted = a->uncounted;
 
 	row->flops_f64 = csum(a, RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F64_512);
 	row->flops_f32 = csum(a, RL_C_FLOPS_F32_SCALAR, RL_C_FLOPS_F32_512);
@@ -263,15 +262,6 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->fma_share = ratio(cval(a, RL_C_FLOPS_FMA), row->flops);
 	if (rl_known(row->fma_share) && row->fma_share > 1)
 		row->fma_share = 1;
-	row->code_width = 0; /* after the scopes, below */
-	if (rep->count_with && a->time_native) {
-		/* counted in a portable build, timed in another: the timed
-		 * build's ISA decides the ceiling; its FMA use is unknown
-		 * unless its code has none at that width */
-		row->timed_isa = rep->timed_isa;
-		row->code_width = rl_isa_width(rep->timed_isa);
-		row->fma_share = rep->timed_isa && rep->timed_no_fma ? 0 : NAN;
-	}
 	row->level_bytes[0] = both(a, RL_C_L1_READ_BYTES, RL_C_L1_WRITE_BYTES);
 	row->level_bytes[1] = both(a, RL_C_L2_READ_BYTES, RL_C_L2_WRITE_BYTES);
 	row->level_bytes[2] = both(a, RL_C_L3_READ_BYTES, RL_C_L3_WRITE_BYTES);
@@ -286,7 +276,13 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row->gflops = ratio(row->flops, t) / 1e9;
 	row->gbs = ratio(row->dram_bytes, t) / 1e9;
 	row->gflops_expected = ratio(row->flops_expected, t) / 1e9;
+}
 
+/* How the counts were taken: the lowest multiplexing ratio, and whether
+ * a flop or byte counter was system-wide, a proxy or simulated. */
+static void row_scopes(struct rl_region_row *row, const struct acc *a,
+		       const unsigned char scope[])
+{
 	row->scaled_ratio = NAN;
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 		double q;
@@ -307,20 +303,35 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		row->has_proxy |= scope[c] == RL_SCOPE_PROXY;
 		row->simulated |= scope[c] == RL_SCOPE_SIMULATED;
 	}
-	row->time_native = a->time_native != 0;
-	if (!(rep->count_with && a->time_native)) {
-		/* a width no counter covers is taken as unused when it is
-		 * narrower than the widest counted one, or under the
-		 * simulator (Valgrind runs no AVX-512); a wider uncounted
-		 * one leaves the width unknown (the best peak) */
-		unsigned w = rl_code_width(row->flops_width);
-		for (int i = 3; w && i >= 0 && !row->simulated; i--)
-			if (isnan(row->flops_width[i]) &&
-			    (64u << i) > w)
-				w = 0;
-		row->code_width = w;
-	}
+}
 
+/* The width of the code the row's ceiling is chosen for: the timed
+ * build's ISA under --count-with (its FMA use unknown unless its code has
+ * none at that width), else the widest width the counters saw. */
+static void row_code_width(const struct rl_report *rep,
+			   struct rl_region_row *row, const struct acc *a)
+{
+	if (rep->count_with && a->time_native) {
+		row->timed_isa = rep->timed_isa;
+		row->code_width = rl_isa_width(rep->timed_isa);
+		row->fma_share = rep->timed_isa && rep->timed_no_fma ? 0 : NAN;
+		return;
+	}
+	/* a width no counter covers is taken as unused when it is narrower
+	 * than the widest counted one, or under the simulator (Valgrind
+	 * runs no AVX-512); a wider uncounted one leaves the width unknown
+	 * (the best peak) */
+	unsigned w = rl_code_width(row->flops_width);
+	for (int i = 3; w && i >= 0 && !row->simulated; i--)
+		if (isnan(row->flops_width[i]) && (64u << i) > w)
+			w = 0;
+	row->code_width = w;
+}
+
+/* The row against its roofs and ceilings, the ceiling it sits near, and
+ * the self-check. */
+static int row_place(struct rl_report *rep, struct rl_region_row *row)
+{
 	row->bound = RL_BOUND_UNKNOWN;
 	row->basis = RL_BASIS_NONE;
 	row->roof_gflops = row->roof_pct = NAN;
@@ -335,7 +346,33 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	}
 	if (rl_self_check(rep, row, rep->run_start_s))
 		return RL_ENOMEM;
-	row->uncounted = a->uncounted;
+	return 0;
+}
+
+/* *line with text added: at the end (after "; "), or in front. */
+static int method_add(char **line, const char *text, int in_front)
+{
+	size_t n = strlen(*line), k = strlen(text);
+	char *m = malloc(n + k + 3);
+	if (!m)
+		return RL_ENOMEM;
+	if (in_front)
+		snprintf(m, n + k + 3, "%s%s", text, *line);
+	else
+		snprintf(m, n + k + 3, "%s; %s", *line, text);
+	free(*line);
+	*line = m;
+	return 0;
+}
+
+/* The method line: how each figure was taken, recursion, the placement's
+ * note, and native timing under the simulator. */
+static int row_method(struct rl_region_row *row, const struct acc *a,
+		      char *const method[], const unsigned char scope[],
+		      int declared)
+{
+	char text[160];
+
 	if (!(row->method = a->uncounted
 				    ? strdup("time: native run (backend time); "
 					     "no counts: the counting run "
@@ -345,35 +382,36 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		return RL_ENOMEM;
 	if (row->depth > 1) {
 		/* docs/parallel.md, "Recursion" */
-		size_t n = strlen(row->method);
-		char *m = realloc(row->method, n + 160);
-		if (!m)
-			return RL_ENOMEM;
-		snprintf(m + n, 160,
-			 "; recursive (depth %llu): counted once, in each "
+		snprintf(text, sizeof text,
+			 "recursive (depth %llu): counted once, in each "
 			 "outermost call; calls count every entry",
 			 (unsigned long long)row->depth);
-		row->method = m;
-	}
-	if (row->place_note) {
-		size_t n = strlen(row->method);
-		char *m = realloc(row->method,
-				  n + 2 + strlen(row->place_note) + 1);
-		if (!m)
+		if (method_add(&row->method, text, 0))
 			return RL_ENOMEM;
-		sprintf(m + n, "; %s", row->place_note);
-		row->method = m;
 	}
-	if (row->simulated && row->time_native) {
-		static const char pre[] = "time: native run (backend time); ";
-		char *m = malloc(sizeof pre + strlen(row->method));
-		if (!m)
-			return RL_ENOMEM;
-		memcpy(m, pre, sizeof pre - 1);
-		strcpy(m + sizeof pre - 1, row->method);
-		free(row->method);
-		row->method = m;
-	}
+	if (row->place_note && method_add(&row->method, row->place_note, 0))
+		return RL_ENOMEM;
+	if (row->simulated && row->time_native &&
+	    method_add(&row->method, "time: native run (backend time); ", 1))
+		return RL_ENOMEM;
+	return 0;
+}
+
+static int fill_row(struct rl_report *rep, struct rl_region_row *row,
+		    const struct acc *a, char *const method[],
+		    const unsigned char scope[], struct rl_scratch *scratch)
+{
+	int declared = a->expect_calls > 0;
+
+	memset(row, 0, sizeof *row);
+	if (!(row->region = strdup(a->name)))
+		return RL_ENOMEM;
+	row_figures(row, a, declared);
+	row_scopes(row, a, scope);
+	row_code_width(rep, row, a);
+	if (row_place(rep, row) ||
+	    row_method(row, a, method, scope, declared))
+		return RL_ENOMEM;
 	if (!(row->diagnosis = rl_diagnose_in(scratch, row, rep->machine)))
 		return RL_ENOMEM;
 	return 0;
