@@ -18,6 +18,10 @@
 
 static void need_sim(void)
 {
+#ifdef RL_TEST_SANITIZED
+	cr_skip_test("the loop programs are built with the sanitizers, which "
+		     "Valgrind cannot run");
+#endif
 	if (!rl_loops_available())
 		cr_skip_test("rlprof was built without libzydis-dev");
 	if (access(RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux",

@@ -231,7 +231,8 @@ static size_t gather(struct rl_run *run, struct rl_run_loops *x)
 			x->n_files++;
 	}
 	closedir(d);
-	memcpy(x->incl, x->self, n * sizeof *x->incl);
+	if (n)
+		memcpy(x->incl, x->self, n * sizeof *x->incl);
 	/* preorder: children after parents, so walk backwards */
 	for (size_t i = x->l.n; i-- > 0;) {
 		int p = x->l.v[i].parent;

@@ -318,7 +318,8 @@ static int list_preds(struct reader *r)
 	if (grow((void **)&r->pred_at, &r->cap_pred_at, nb + 1, sizeof(int)) < 0 ||
 	    grow((void **)&r->preds, &r->cap_preds, 2 * nb + 1, sizeof(int)) < 0)
 		return RL_ENOMEM;
-	memset(r->npred, 0, nb * sizeof(int));
+	if (nb)
+		memset(r->npred, 0, nb * sizeof(int));
 	for (size_t b = 0; b < nb; b++)
 		for (int k = 0; k < 2; k++)
 			if (r->bl[b].rpo >= 0 && r->bl[b].succ[k] >= 0)
@@ -536,7 +537,8 @@ static int function_loops(struct reader *r, const struct func *fn)
 			}
 		name_loop(r, l, latch, n_latch);
 	}
-	qsort(lp, nl, sizeof *lp, cmp_head);
+	if (nl)
+		qsort(lp, nl, sizeof *lp, cmp_head);
 	/* the parent: the smallest other loop holding the header; the
 	 * innermost loop of a block: the smallest holding it */
 	for (size_t k = 0; k < nl; k++) {
@@ -643,7 +645,8 @@ static int list_functions(Elf *elf, struct func **out, size_t *n_out)
 			     (s.st_value - cs.sh_addr);
 		n++;
 	}
-	qsort(fn, n, sizeof *fn, cmp_func);
+	if (n)
+		qsort(fn, n, sizeof *fn, cmp_func);
 	size_t m = 0;
 	for (size_t k = 0; k < n; k++)
 		if (!m || fn[k].addr >= fn[m - 1].addr + fn[m - 1].size)
