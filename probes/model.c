@@ -55,10 +55,9 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 	int rc;
 
 	memset(m, 0, sizeof *m);
+	struct rl_probe_recording *rec = extra ? extra->recording : NULL;
 	if (!extra)
 		extra = &scratch;
-	struct rl_probe_recording *rec = extra == &scratch ? NULL
-							   : extra->recording;
 	memset(extra, 0, sizeof *extra);
 	extra->recording = rec;
 	if ((rc = rl_cpu_detect(&cpu, err, errlen)))
