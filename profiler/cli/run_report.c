@@ -222,7 +222,6 @@ static const struct rl_machine *obtain_machine(struct rl_run *run,
 static int warn_no_roofs(const struct rl_run *run, struct rl_run_results *res)
 {
 	struct rl_process_results *p = res->n_procs ? &res->procs[0] : NULL;
-	struct rl_warning *w;
 	char msg[PATH_MAX + 2048];
 
 	snprintf(msg, sizeof msg,
@@ -231,23 +230,7 @@ static int warn_no_roofs(const struct rl_run *run, struct rl_run_results *res)
 		 "probe' on a quiet machine, then 'rlprof report %s'",
 		 run->model_why[0] ? run->model_why : "no machine model",
 		 run->out_dir);
-	if (!p)
-		return 0;
-	w = realloc(p->warnings, (p->n_warnings + 1) * sizeof *w);
-	if (!w)
-		return RL_ENOMEM;
-	p->warnings = w;
-	w += p->n_warnings;
-	memset(w, 0, sizeof *w);
-	w->kind = strdup("roofs");
-	w->message = strdup(msg);
-	if (!w->kind || !w->message) {
-		free(w->kind);
-		free(w->message);
-		return RL_ENOMEM;
-	}
-	p->n_warnings++;
-	return 0;
+	return p ? rl_results_add_warning(p, "roofs", msg) : 0;
 }
 
 /* The model goes into DIR beside the results, so that rlprof report DIR

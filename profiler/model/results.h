@@ -71,6 +71,10 @@ int rl_results_load_dir(const char *dir, struct rl_run_results *out,
 int rl_results_load_dir_flags(const char *dir, unsigned flags,
 			      const char *run_id, struct rl_run_results *out,
 			      char *err, size_t errlen);
+/* A warning of kind, not tied to a region or thread, appended to process
+ * p (strings copied); 0 or RL_ENOMEM, p unchanged then. */
+int rl_results_add_warning(struct rl_process_results *p, const char *kind,
+			   const char *message);
 void rl_results_release(struct rl_process_results *r);
 void rl_run_results_release(struct rl_run_results *r);
 /* results_scope.c (called by rl_results_load): the other threads' share

@@ -258,9 +258,8 @@ static int check_copies(const char *raw, const struct raw_file *files,
 	return 0;
 }
 
-/* A warning of kind on process p; 0 or RL_ENOMEM. */
-static int add_warning(struct rl_process_results *p, const char *kind,
-		       const char *message)
+int rl_results_add_warning(struct rl_process_results *p, const char *kind,
+			   const char *message)
 {
 	struct rl_warning *w = realloc(p->warnings,
 				       (p->n_warnings + 1) * sizeof *w);
@@ -351,7 +350,7 @@ static int load_procs(const char *raw, const char *run_id,
 				     "no results of this run in '%s': %s", raw,
 				     msg);
 		else
-			rc = add_warning(&(*procs)[0], "foreign-results", msg);
+			rc = rl_results_add_warning(&(*procs)[0], "foreign-results", msg);
 		if (rc == RL_ENOMEM)
 			rl_fail(err, errlen, rc, "out of memory");
 	}

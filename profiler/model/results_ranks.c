@@ -221,23 +221,7 @@ static int set_why(struct rl_rank_info *ri, long size, const char *rank_dir,
 /* Appends warning (kind "mpi-rank-missing") to process p. */
 static int warn_missing(struct rl_process_results *p, const char *message)
 {
-	struct rl_warning *w = realloc(p->warnings,
-				       (p->n_warnings + 1) * sizeof *w);
-
-	if (!w)
-		return RL_ENOMEM;
-	p->warnings = w;
-	w += p->n_warnings;
-	memset(w, 0, sizeof *w);
-	w->kind = strdup("mpi-rank-missing");
-	w->message = strdup(message);
-	if (!w->kind || !w->message) {
-		free(w->kind);
-		free(w->message);
-		return RL_ENOMEM;
-	}
-	p->n_warnings++;
-	return 0;
+	return rl_results_add_warning(p, "mpi-rank-missing", message);
 }
 
 /* The native timing job's rank r (DIR/native/rank-<r>), when there is one,
