@@ -13,6 +13,7 @@
 #include "inspect/inspect_elf.h"
 #include "cli/inspect_loops.h"
 #include "common/term_text.h"
+#include "common/json_text.h"
 
 static void usage(FILE *out)
 {
@@ -145,29 +146,6 @@ static void print_text(const char *prog, const struct rl_elf_info *info)
 		       info->n_malformed == 1 ? "" : "s");
 }
 
-/* A JSON string of the file's text: bytes that are not UTF-8 become
- * U+FFFD (jansson refuses such a string, and the key would go missing). */
-static json_t *text(const char *s)
-{
-	char *fixed;
-	json_t *j;
-
-	if (!s)
-		return json_null();
-	if ((j = json_string(s)))
-		return j;
-	fixed = rl_utf8_fix(s);
-	j = fixed ? json_string(fixed) : NULL;
-	free(fixed);
-	return j;
-}
-
-/* Sets key to v, failing (not dropping the key) when v is NULL. */
-static int set(json_t *o, const char *key, json_t *v)
-{
-	return v ? json_object_set_new(o, key, v) : -1;
-}
-
 /* {widest_bits, ceiling, instructions: [scalar, 128, 256, 512 counts],
  * fma: [the same, FMAs only]}, or {error}; NULL out of memory */
 static json_t *code_json(const char *prog, const struct rl_elf_info *info)
@@ -180,17 +158,17 @@ static json_t *code_json(const char *prog, const struct rl_elf_info *info)
 	if (!o)
 		return NULL;
 	if (read_code(prog, info, &c, err, sizeof err) < 0) {
-		if (set(o, "error", text(err)) < 0)
+		if (rl_json_set(o, "error", rl_json_text(err)) < 0)
 			goto nomem;
 		return o;
 	}
 	ceiling = rl_code_isa_ceiling(c.widest_bits);
 	/* the arrays belong to o once set: freed with it */
-	if (set(o, "widest_bits", json_integer(c.widest_bits)) < 0 ||
-	    set(o, "ceiling", ceiling ? json_string(ceiling) : json_null()) <
+	if (rl_json_set(o, "widest_bits", json_integer(c.widest_bits)) < 0 ||
+	    rl_json_set(o, "ceiling", ceiling ? json_string(ceiling) : json_null()) <
 		    0 ||
-	    set(o, "instructions", n = json_array()) < 0 ||
-	    set(o, "fma", f = json_array()) < 0)
+	    rl_json_set(o, "instructions", n = json_array()) < 0 ||
+	    rl_json_set(o, "fma", f = json_array()) < 0)
 		goto nomem;
 	for (int w = 0; w < 4; w++)
 		if (json_array_append_new(n, json_integer((json_int_t)c.n[w])) ||
@@ -210,15 +188,15 @@ static int print_json(const char *prog, const struct rl_elf_info *info)
 
 	if (!root || !regions)
 		goto nomem;
-	if (set(root, "program", text(prog)) < 0)
+	if (rl_json_set(root, "program", rl_json_text(prog)) < 0)
 		goto nomem;
 	json_object_set_new(root, "kind", json_string(rl_file_kind_name(info->kind)));
 	json_object_set_new(root, "dynamic", json_boolean(info->dynamic));
 	json_object_set_new(root, "links_librlprof",
 			    json_boolean(info->links_rlprof));
 	json_object_set_new(root, "interpreter",
-			    text(info->interpreter));
-	if (set(root, "fp_code", code_json(prog, info)) < 0)
+			    rl_json_text(info->interpreter));
+	if (rl_json_set(root, "fp_code", code_json(prog, info)) < 0)
 		goto nomem;
 	for (size_t i = 0; i < info->n_sites; i++) {
 		const struct rl_region_site *s = &info->sites[i];
@@ -226,11 +204,11 @@ static int print_json(const char *prog, const struct rl_elf_info *info)
 		if (!r)
 			goto nomem;
 		json_array_append_new(regions, r);
-		if (set(r, "name", text(s->name)) < 0 ||
-		    set(r, "runtime", json_boolean(s->name == NULL)) < 0 ||
-		    set(r, "expression", text(s->expr)) < 0 ||
-		    set(r, "file", text(s->file)) < 0 ||
-		    set(r, "line", json_integer(s->line)) < 0)
+		if (rl_json_set(r, "name", rl_json_text(s->name)) < 0 ||
+		    rl_json_set(r, "runtime", json_boolean(s->name == NULL)) < 0 ||
+		    rl_json_set(r, "expression", rl_json_text(s->expr)) < 0 ||
+		    rl_json_set(r, "file", rl_json_text(s->file)) < 0 ||
+		    rl_json_set(r, "line", json_integer(s->line)) < 0)
 			goto nomem;
 	}
 	json_object_set_new(root, "regions", regions);

@@ -10,26 +10,7 @@
 #include "cli/commands.h"
 #include "inspect/loops.h"
 #include "common/term_text.h"
-
-static json_t *jtext(const char *s)
-{
-	char *fixed;
-	json_t *j;
-
-	if (!s)
-		return json_null();
-	if ((j = json_string(s)))
-		return j;
-	fixed = rl_utf8_fix(s);
-	j = fixed ? json_string(fixed) : NULL;
-	free(fixed);
-	return j;
-}
-
-static int set(json_t *o, const char *key, json_t *v)
-{
-	return v ? json_object_set_new(o, key, v) : -1;
-}
+#include "common/json_text.h"
 
 static void print_text(const char *prog, const struct rl_loops *l)
 {
@@ -72,11 +53,11 @@ static int print_json(const char *prog, const struct rl_loops *l)
 	json_t *root = json_object(), *arr = json_array();
 	int rc = -1;
 
-	if (!root || !arr || set(root, "program", jtext(prog)) < 0 ||
-	    set(root, "functions", json_integer((json_int_t)l->n_funcs)) < 0 ||
-	    set(root, "symbols", json_boolean(l->have_symbols)) < 0 ||
-	    set(root, "lines", json_boolean(l->have_lines)) < 0 ||
-	    set(root, "loops", json_incref(arr)) < 0)
+	if (!root || !arr || rl_json_set(root, "program", rl_json_text(prog)) < 0 ||
+	    rl_json_set(root, "functions", json_integer((json_int_t)l->n_funcs)) < 0 ||
+	    rl_json_set(root, "symbols", json_boolean(l->have_symbols)) < 0 ||
+	    rl_json_set(root, "lines", json_boolean(l->have_lines)) < 0 ||
+	    rl_json_set(root, "loops", json_incref(arr)) < 0)
 		goto out;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rl_loop *p = &l->v[i];
@@ -86,18 +67,18 @@ static int print_json(const char *prog, const struct rl_loops *l)
 		rl_loop_label(l, i, label, sizeof label);
 		snprintf(addr, sizeof addr, "0x%" PRIx64, p->head);
 		if (!o || json_array_append_new(arr, o) < 0 ||
-		    set(o, "id", json_integer((json_int_t)i + 1)) < 0 ||
-		    set(o, "parent", p->parent < 0 ? json_null()
+		    rl_json_set(o, "id", json_integer((json_int_t)i + 1)) < 0 ||
+		    rl_json_set(o, "parent", p->parent < 0 ? json_null()
 				    : json_integer(p->parent + 1)) < 0 ||
-		    set(o, "depth", json_integer(p->depth)) < 0 ||
-		    set(o, "label", jtext(label)) < 0 ||
-		    set(o, "function", jtext(p->func)) < 0 ||
-		    set(o, "file", jtext(p->file)) < 0 ||
-		    set(o, "line", p->line ? json_integer(p->line)
+		    rl_json_set(o, "depth", json_integer(p->depth)) < 0 ||
+		    rl_json_set(o, "label", rl_json_text(label)) < 0 ||
+		    rl_json_set(o, "function", rl_json_text(p->func)) < 0 ||
+		    rl_json_set(o, "file", rl_json_text(p->file)) < 0 ||
+		    rl_json_set(o, "line", p->line ? json_integer(p->line)
 					   : json_null()) < 0 ||
-		    set(o, "address", json_string(addr)) < 0 ||
-		    set(o, "blocks", json_integer((json_int_t)p->n_blocks)) < 0 ||
-		    set(o, "instructions",
+		    rl_json_set(o, "address", json_string(addr)) < 0 ||
+		    rl_json_set(o, "blocks", json_integer((json_int_t)p->n_blocks)) < 0 ||
+		    rl_json_set(o, "instructions",
 			json_integer((json_int_t)p->n_insns)) < 0)
 			goto out;
 	}
