@@ -1,16 +1,18 @@
-/* e2e: the CI gate under noise (rlprof run --repeat): a region of fixed
- * work ("steady") and one whose work is multiplied by argv[1] ("scaled"),
- * each a dependent chain of adds of about 20 ms. */
+/* e2e: the CI gate (rlprof run --repeat): a region of fixed length
+ * ("steady") and one whose length is multiplied by argv[1] ("scaled").
+ * Each waits 20 ms per unit in nanosleep rather than computing, so that
+ * its time hardly depends on how loaded the machine is (a sleeping
+ * thread needs no CPU; only its wake-up can be late). */
 #include <stdlib.h>
+#include <time.h>
 
 #include "rlprof.h"
 
-static double work(long n)
+static void wait_ms(long ms)
 {
-	volatile double s = 0;
-	for (long i = 0; i < n; i++)
-		s += (double)i * 0.5;
-	return s;
+	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&t, &t) != 0)
+		;
 }
 
 int main(int argc, char **argv)
@@ -18,11 +20,11 @@ int main(int argc, char **argv)
 	long factor = argc > 1 ? atol(argv[1]) : 1;
 
 	RL_REGION_BEGIN("steady");
-	work(8000000);
+	wait_ms(20);
 	RL_REGION_END("steady");
 
 	RL_REGION_BEGIN("scaled");
-	work(8000000 * factor);
+	wait_ms(20 * factor);
 	RL_REGION_END("scaled");
 	return 0;
 }
