@@ -1,13 +1,17 @@
-# tests/: one Criterion binary from tests/test_*.c and the helpers of
+# tests/: one Criterion binary from the tests, which mirror the source
+# folders (tests/FOLDER/test_*.c tests what FOLDER holds; tests/cli/ runs
+# the rlprof command end to end; tests/test_layers.c reads the whole
+# tree), and the helpers of
 # tests/lib/ (the process runner, the machine-model and report builders),
 # and the small programs of tests/programs/ that the end-to-end tests
 # profile.
-TEST_SRCS := $(wildcard tests/test_*.c) $(wildcard tests/lib/*.c)
+TEST_SRCS := $(wildcard tests/test_*.c tests/*/test_*.c tests/*/*/test_*.c) \
+             $(wildcard tests/lib/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(OBJ)/%.o)
 TEST_PROGRAMS := $(patsubst tests/programs/%.c,$(TESTBIN)/programs/%,$(wildcard tests/programs/*.c))
 
-CFLAGS_tests_ = -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
-CFLAGS_tests_lib_ = $(CFLAGS_tests_)
+TEST_DEFS := -DRL_BUILD_DIR='"$(abspath $(BUILD))"' -DRL_SOURCE_DIR='"$(abspath .)"'
+$(foreach d,$(sort $(dir $(TEST_SRCS))),$(eval CFLAGS_$(subst /,_,$(d)) := $(TEST_DEFS)))
 
 $(TESTBIN)/rlprof-tests: $(TEST_OBJS) $$(FUZZ_TARGET_OBJ) $(REPORT_OBJS) $(OBJ)/profiler/cli/machine_obtain.o $$(PROBE_OBJS) $(EVENTS_OBJS) $$(KERNEL_LIB_OBJS) $(RLPROF_A)
 	@mkdir -p $(dir $@)

@@ -1,6 +1,6 @@
 /*
  * Event tables, one per microarchitecture, as data. Each line names the
- * libpfm4 event (checked against libpfm4 4.13 by tests/test_events.c) and
+ * libpfm4 event (checked against libpfm4 4.13 by tests/counters/test_events.c) and
  * the same encoding as terms, with the vendor document it comes from.
  *
  * Weights: FP_ARITH_INST_RETIRED counts instructions, once per

@@ -53,7 +53,7 @@ $(SIM_PRELOAD_LINK):
 	ln -sf $(VG_PRELOAD) $@
 
 # tests/simcache/rs_trace.c: the cache model alone, built natively and fed
-# synthetic traces (tests/test_sim_cache.c); -full walks the model for
+# synthetic traces (tests/counters/sim/test_sim_cache.c); -full walks the model for
 # every access (RS_CACHE_CHECK_ALL), the reference.
 SIM_TRACE := $(TESTBIN)/simcache/rs-trace $(TESTBIN)/simcache/rs-trace-full
 $(TESTBIN)/simcache/rs-trace-full: SIM_TRACE_FLAGS := -DRS_CACHE_CHECK_ALL

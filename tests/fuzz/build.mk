@@ -4,12 +4,12 @@
 # main_<target>.c is each libFuzzer entry. The seed corpora are
 # tests/fuzz/<target>/ (from real runs); tests/fuzz/<target>/crashes/
 # holds every input that once crashed. `make test` replays them all
-# (tests/test_fuzz_replay.c, built without libFuzzer).
+# (tests/fuzz/test_fuzz_replay.c, built without libFuzzer).
 #
 #   make fuzz                      each target FUZZ_SECONDS (default 60),
 #                                  then PROP_SEEDS (default 3000) seeds of
 #                                  the region-count property test
-#                                  (tests/test_e2e_counts.c)
+#                                  (tests/cli/test_e2e_counts.c)
 #   make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=results FUZZ_FLAGS='-jobs=8'
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= results machine elf live ranks
@@ -47,7 +47,7 @@ fuzz: deps
 	    $(FUZZ_BUILD)/fuzz/$$t tests/fuzz/$$t; \
 	done
 
-# The region-count property test (tests/test_e2e_counts.c, 300 seeds in
+# The region-count property test (tests/cli/test_e2e_counts.c, 300 seeds in
 # `make test`) with more seeds, in the normal build.
 PROP_SEEDS ?= 3000
 fuzz: fuzz-props

@@ -1,6 +1,6 @@
 /*
  * The fuzz targets of `make fuzz` (libFuzzer, tests/fuzz/main_*.c) and of
- * the corpus replay of `make test` (tests/test_fuzz_replay.c): one entry
+ * the corpus replay of `make test` (tests/fuzz/test_fuzz_replay.c): one entry
  * per reader, each taking any bytes, never failing, never printing.
  *
  *   results  DIR/raw/rlprof-<pid>.json, DIR/run.json and a second results

@@ -1,5 +1,5 @@
 /*
- * Call site and recursion (tests/test_e2e_counts.c, issue 24's repro):
+ * Call site and recursion (tests/cli/test_e2e_counts.c, issue 24's repro):
  * region "kernel" holds an OpenMP `parallel for` of N flops (one add per
  * iteration, schedule static); it is called CALLS times at top level and
  * CALLS times inside region "outer". Whatever the thread count, "kernel"

@@ -1,5 +1,5 @@
 /*
- * Property test of region counts (tests/test_e2e_counts.c, issue 24): one
+ * Property test of region counts (tests/cli/test_e2e_counts.c, issue 24): one
  * program driven by seeds. Each seed makes a small random program of its
  * own regions ("s<seed>r<k>", RL_PROP_NAMES of them) that mixes work at
  * top level, nested regions, recursion (a region entered again while it

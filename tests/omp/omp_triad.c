@@ -1,5 +1,5 @@
 /*
- * Process scope with OpenMP (tests/test_e2e_omp.c): region "outer" on the
+ * Process scope with OpenMP (tests/cli/test_e2e_omp.c): region "outer" on the
  * master thread around a 2-thread `parallel for` triad; inside the
  * parallel region each thread enters region "inner" around its share.
  * "outer" counts the work of both threads (process scope); "inner" is

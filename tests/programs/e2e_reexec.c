@@ -1,6 +1,6 @@
 /* e2e: completes region "before", then re-executes itself (same pid)
  * from inside region "outer"; the new image completes region "after"
- * (tests/test_e2e_outdir.c: the regions before the exec are kept). */
+ * (tests/cli/test_e2e_outdir.c: the regions before the exec are kept). */
 #include <string.h>
 #include <unistd.h>
 

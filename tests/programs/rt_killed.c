@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Completes region "done" 3 times, then dies inside region "working"
- * (tests/test_e2e_killed.c):
+ * (tests/cli/test_e2e_killed.c):
  *   kill  another process (kill -KILL) kills it: nothing can be caught
  *   exit  it calls _exit(3): no atexit handler runs
  *   oom   it allocates until malloc fails (run it under `ulimit -v`) and

@@ -2,7 +2,7 @@
 /*
  * An empty region "outer" around N (default 1000) empty regions "inner":
  * whatever "outer" counts beyond "inner"'s is the runtime's own cost
- * (tests/test_runtime_sim.c checks it under the simulated PMU).
+ * (tests/runtime/test_runtime_sim.c checks it under the simulated PMU).
  *
  * usage: rt_nested_empty [N]
  */

@@ -1,5 +1,5 @@
 /*
- * Region scenarios for tests/test_runtime.c: `rt_scenarios MODE`, one
+ * Region scenarios for tests/runtime/test_runtime.c: `rt_scenarios MODE`, one
  * process per mode, results checked from the file librlprof writes.
  */
 #include <pthread.h>

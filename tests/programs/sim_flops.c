@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Regions whose flops are known exactly, by precision and width, for the
- * simulated PMU (tests/test_sim.c). Each region is named after the counter
+ * simulated PMU (tests/counters/sim/test_sim.c). Each region is named after the counter
  * that must hold its flops; RL_REGION_EXPECT declares them. AVX2/FMA by
  * target attributes (the tests build without -march); an asm barrier in
  * every loop keeps the compiler from vectorising or if-converting it.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * FMA results and counts for the simulated PMU (tests/test_sim_fma.c).
+ * FMA results and counts for the simulated PMU (tests/counters/sim/test_sim_fma.c).
  *
  * Prints, one line per case, the bits of FMA results (vfmadd, vfmsub,
  * vfnmadd, vfnmsub, vfmaddsub, vfmsubadd; scalar, 128 and 256 bits; f64

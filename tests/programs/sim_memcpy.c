@@ -2,7 +2,7 @@
 /*
  * STREAM-style Copy through libc's memcpy, a fill through memset, and the
  * same copy as a plain loop, for the simulated PMU's byte counts
- * (tests/test_sim_memcpy.c): regions memcpy, memset, copy_loop on arrays
+ * (tests/counters/sim/test_sim_memcpy.c): regions memcpy, memset, copy_loop on arrays
  * of N doubles (default 512 Ki = 4 MiB each), each after reading 8 MiB of
  * other data. glibc's memcpy/memset use
  * rep movsb/stosb for such sizes unless told otherwise; the simulator

@@ -32,7 +32,7 @@
  *
  * Prints "NAME BYTES" for the boundary counters (rs.h), one per line:
  * below_l1_read, below_l1_write, below_l2_..., below_l3_... .
- * tests/test_sim_cache.c compares the modes and checks known totals.
+ * tests/counters/sim/test_sim_cache.c compares the modes and checks known totals.
  */
 #include <stdarg.h>
 #include <stdio.h>

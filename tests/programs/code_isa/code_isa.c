@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Built five times (tests/build.mk, -DISA=0..4) for tests/test_code_isa.c,
+ * Built five times (tests/build.mk, -DISA=0..4) for tests/inspect/test_code_isa.c,
  * which decodes each binary and checks the floating-point arithmetic found
  * by width. The instructions are never run (argc is never 100), so any
  * x86-64 machine builds and holds them. Each build also has decoys that

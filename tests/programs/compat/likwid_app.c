@@ -1,6 +1,6 @@
 /* A program annotated for LIKWID's marker API, as LIKWID's documentation
  * shows it: built with -DLIKWID_PERFMON against likwid-marker.h, linked
- * with -llikwid, never built for rlprof. tests/test_compat.c runs it under
+ * with -llikwid, never built for rlprof. tests/compat/test_compat.c runs it under
  * rlprof run (the shim librlprof-likwid.so answers the marker calls).
  * Prints what LIKWID_MARKER_GET and the return codes gave it. */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* A program annotated for PAPI's high-level API, as PAPI's documentation
  * shows it: papi.h, linked with -lpapi, never built for rlprof.
- * tests/test_compat.c runs it under rlprof run (the shim
+ * tests/compat/test_compat.c runs it under rlprof run (the shim
  * librlprof-papihl.so answers the PAPI_hl_* calls). Prints the return
  * codes it got. */
 #include <papi.h>

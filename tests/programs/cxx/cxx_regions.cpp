@@ -1,6 +1,6 @@
 // e2e: regions in C++ code that puts static data in COMDAT groups (inline
 // functions, class bodies, templates, lambdas) and the RAII guard. Built
-// by tests/test_cxx.c with g++ and clang++ in C++11..C++20.
+// by tests/cli/test_cxx.c with g++ and clang++ in C++11..C++20.
 #include <stdexcept>
 
 #include "rlprof.h"

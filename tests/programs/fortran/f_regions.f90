@@ -1,5 +1,5 @@
 ! e2e: the Fortran module (profiler/fortran/rlprof.f90), built by
-! tests/test_fortran.c with $(pkg-config --cflags --libs rlprof-fortran).
+! tests/compat/test_fortran.c with $(pkg-config --cflags --libs rlprof-fortran).
 program f_regions
   use rlprof
   implicit none

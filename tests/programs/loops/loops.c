@@ -1,5 +1,5 @@
 /* Loops of known structure for rlprof inspect --loops and the simulator's
- * counts per loop (tests/test_loops.c, tests/test_sim_loops.c): each loop
+ * counts per loop (tests/inspect/test_loops.c, tests/counters/sim/test_sim_loops.c): each loop
  * statement is marked by a comment naming it, which the tests find to
  * know its line. No annotation. Flops per call, for n = N (argv[1]):
  *   nest3: 2 n^3 (a 3-deep nest: matmul)

@@ -1,5 +1,5 @@
 /* A loop nest that runs for about a third of a second natively, for the
- * time per loop (tests/test_sim_loops.c: rlprof run --loops samples it):
+ * time per loop (tests/counters/sim/test_sim_loops.c: rlprof run --loops samples it):
  * nearly all of its CPU time is in the loop marked inner. No annotation. */
 #include <stdio.h>
 #include <stdlib.h>
