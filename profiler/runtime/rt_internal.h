@@ -57,6 +57,10 @@ struct rl_frame {
 			      (recursion): the call adds to calls only, its
 			      outermost activation counts the rest */
 	uint8_t scoped;    /* process scope: rt_scope.c has its snapshot */
+	uint8_t cover;     /* another thread's call begun inside the main
+			      thread's open process-scope call of the same
+			      region: that call's slot + 1 (rt_scope.c) */
+	uint32_t cover_gen; /* and the slot's generation then */
 	uint64_t t0;       /* ticks */
 	struct rl_counter_value v0[];
 };

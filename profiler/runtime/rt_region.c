@@ -246,6 +246,7 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 		struct rl_rec_tail *x = rl_rec_tail(rec);
 		f->reentry = 1;
 		f->scoped = 0;
+		f->cover = 0;
 		if (rec->open > x->depth)
 			x->depth = rec->open;
 		f->t0 = 0;
@@ -254,6 +255,7 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 	}
 	f->reentry = 0;
 	f->scoped = rl_scope_begin(t, rec);
+	rl_scope_cover_begin(t, f);
 	read_counters(t, f->v0, &f->counters_ok);
 	f->t0 = rl_rt_ticks();
 	t->depth++;
@@ -285,6 +287,8 @@ static inline void pop_frame(struct rl_thread *t)
 		for (size_t k = 0; k < rl_rt.n_prov; k++)
 			add_delta(&r->c[k], &f->v0[k],
 				  &t->scratch[rl_rt.prov[k]]);
+	if (ok)
+		rl_scope_cover_end(t, f);
 	rl_scope_end(t, f, now - f->t0, ok);
 	t->depth--;
 }

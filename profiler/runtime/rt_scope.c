@@ -25,6 +25,17 @@
 #define RL_SCOPE_REGIONS 1024 /* regions with process-scope figures */
 #define RL_SCOPE_HASH 2048    /* their index by record (a power of two) */
 
+/* A process-scope call open now, as the other threads see it: a call of
+ * the same region they begin and end inside it adds its counts to
+ * `covered`, which its end leaves out of "others" (that thread's row
+ * holds them). Written by the main thread only; `gen` is odd while the
+ * slot is open, and read around `name` like a sequence lock. */
+struct scope_cover {
+	const char *name;
+	uint32_t gen;
+	uint64_t covered[RL_COUNTER_COUNT];
+};
+
 /* What a process-scope call saw at its begin; one per depth of the main
  * thread's stack (only the main thread uses them). */
 struct scope_snap {
@@ -33,6 +44,7 @@ struct scope_snap {
 	bool lazy; /* the process had one thread at begin: nothing was read
 		      (the thread's own counts at begin are the process's) */
 	struct scope_entry *e;
+	int cover;  /* its slot in covers[], -1 none */
 	long pid;
 	uint64_t cpu_ns, wall_ns, faults, csw; /* wall_ns: read beside cpu_ns */
 	bool have_proc;
@@ -62,6 +74,9 @@ uint64_t rl_scope_main_tid;
 static struct scope_entry *entries; /* RL_SCOPE_REGIONS, mmap'd */
 static size_t n_entries;
 static struct scope_snap *snaps;     /* RL_SCOPE_DEPTH, mmap'd */
+static struct scope_cover *covers;   /* RL_SCOPE_DEPTH, mmap'd */
+uint32_t rl_scope_open_calls;        /* covers open now (atomic) */
+static bool straddle_said;           /* the straddle warning given */
 static uint16_t *slot_of;            /* RL_SCOPE_HASH: entry + 1, 0 empty */
 static bool full_said;               /* the table-full warning given */
 static size_t n_snaps;               /* process-scope calls open now */
@@ -74,6 +89,7 @@ static bool tables(void)
 {
 	size_t len = RL_SCOPE_REGIONS * sizeof *entries +
 		     RL_SCOPE_DEPTH * sizeof *snaps +
+		     RL_SCOPE_DEPTH * sizeof *covers +
 		     RL_SCOPE_HASH * sizeof *slot_of;
 	void *p;
 
@@ -85,7 +101,8 @@ static bool tables(void)
 		return false;
 	entries = p;
 	snaps = (struct scope_snap *)(entries + RL_SCOPE_REGIONS);
-	slot_of = (uint16_t *)(snaps + RL_SCOPE_DEPTH);
+	covers = (struct scope_cover *)(snaps + RL_SCOPE_DEPTH);
+	slot_of = (uint16_t *)(covers + RL_SCOPE_DEPTH);
 	return true;
 }
 static int scope_off = -1;          /* RLPROF_SCOPE=thread */
@@ -340,6 +357,127 @@ static void say_deep(const struct rl_thread *t, const struct rl_rec *rec)
 		   "(thread scope), whatever threads run while they are open");
 }
 
+/* Opens a cover slot for a process-scope call of region `name` (main
+ * thread): its index, -1 when none is free. */
+static int cover_open(const char *name)
+{
+	for (int i = 0; i < RL_SCOPE_DEPTH; i++) {
+		struct scope_cover *c = &covers[i];
+		uint32_t g = __atomic_load_n(&c->gen, __ATOMIC_RELAXED);
+
+		if (g & 1)
+			continue;
+		c->name = name;
+		for (int k = 0; k < RL_COUNTER_COUNT; k++)
+			__atomic_store_n(&c->covered[k], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->gen, g + 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&rl_scope_open_calls, 1, __ATOMIC_RELEASE);
+		return i;
+	}
+	return -1;
+}
+
+/* Closes slot i: the counts the other threads' calls left there, into
+ * covered[] (indexed by counter id). */
+static void cover_close(int i, uint64_t *covered)
+{
+	struct scope_cover *c = &covers[i];
+
+	for (int k = 0; k < RL_COUNTER_COUNT; k++)
+		covered[k] = __atomic_load_n(&c->covered[k], __ATOMIC_ACQUIRE);
+	__atomic_add_fetch(&c->gen, 1, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(&rl_scope_open_calls, 1, __ATOMIC_RELEASE);
+}
+
+/* Names compared without libc (the simulator counts libc's loads in the
+ * regions open around this one). */
+static bool same_name(const char *a, const char *b)
+{
+	if (!a || !b)
+		return false;
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* The open cover slot of region `name`, with its generation; -1 none. */
+static int cover_find(const char *name, uint32_t *gen)
+{
+	for (int i = 0; i < RL_SCOPE_DEPTH; i++) {
+		struct scope_cover *c = &covers[i];
+		uint32_t g = __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE);
+		bool same;
+
+		if (!(g & 1))
+			continue;
+		same = same_name(c->name, name);
+		if (same && __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) == g) {
+			*gen = g;
+			return i;
+		}
+	}
+	return -1;
+}
+
+void rl_scope_cover_begin_slow(struct rl_thread *t, struct rl_frame *f)
+{
+	uint32_t g;
+	int i;
+
+	(void)t;
+	if (!covers || (i = cover_find(rl_rec_name(f->rec), &g)) < 0)
+		return;
+	f->cover = (uint8_t)(i + 1);
+	f->cover_gen = g;
+}
+
+/* A call on another thread that began before the main thread's call of
+ * the same region or ended after it: the part of its work inside that
+ * call is in both; said once. */
+static void say_straddle(const struct rl_thread *t, const struct rl_frame *f)
+{
+	if (straddle_said)
+		return;
+	straddle_said = true;
+	rl_rt_warn("scope-straddle", rl_rec_name(f->rec), t->tid, false,
+		   "a call of this region on another thread overlapped the "
+		   "edge of the main thread's call of it (which counts every "
+		   "thread): the work of that thread inside the main "
+		   "thread's call is counted twice, in its own row and in "
+		   "the main thread's; end the region on the other threads "
+		   "before the main thread ends it, or count per thread "
+		   "(RLPROF_SCOPE=thread)");
+}
+
+void rl_scope_cover_end_slow(struct rl_thread *t, const struct rl_frame *f)
+{
+	struct scope_cover *c;
+	uint32_t g;
+
+	if (!covers)
+		return;
+	if (!f->cover) {
+		/* begun before the main thread's call of it opened */
+		if (cover_find(rl_rec_name(f->rec), &g) >= 0)
+			say_straddle(t, f);
+		return;
+	}
+	c = &covers[f->cover - 1];
+	if (__atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) != f->cover_gen) {
+		say_straddle(t, f); /* the main thread's call ended first */
+		return;
+	}
+	for (size_t k = 0; k < rl_rt.n_prov; k++) {
+		const struct rl_counter_value *b = &f->v0[k];
+		const struct rl_counter_value *e = &t->scratch[rl_rt.prov[k]];
+
+		if (e->value > b->value)
+			__atomic_add_fetch(&c->covered[rl_rt.prov[k]],
+					   e->value - b->value,
+					   __ATOMIC_RELEASE);
+	}
+}
+
 bool rl_scope_begin_slow(struct rl_thread *t, const struct rl_rec *rec)
 {
 	struct scope_snap *s;
@@ -361,6 +499,7 @@ bool rl_scope_begin_slow(struct rl_thread *t, const struct rl_rec *rec)
 	s = &snaps[n_snaps++];
 	s->rec = rec;
 	s->e = e;
+	s->cover = cover_open(rl_rec_name((struct rl_rec *)rec));
 	/* One thread (glibc's flag, cleared for good by the first
 	 * pthread_create): the thread's own counters, read next, are the
 	 * process's; nothing to read, so a region costs what it costs in a
@@ -457,11 +596,16 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 {
 	struct rl_counter_value pv[RL_COUNTER_COUNT], p0[RL_COUNTER_COUNT];
 	struct scope_entry *e = b->e;
+	uint64_t covered[RL_COUNTER_COUNT] = {0};
 	uint64_t cpu = 0, faults, csw, dt_ns, wall_ns, cover = 0;
 	bool have_proc, cpu_known = true;
 	struct ran ran;
 
 	dt_ns = wall_ns = rl_rt_ticks_to_ns(dt_ticks);
+	if (b->cover >= 0) {
+		cover_close(b->cover, covered);
+		b->cover = -1;
+	}
 	if (b->lazy && RL_SINGLE_THREADED()) {
 		/* one thread all along: its own counts are the process's,
 		 * the other threads' share is nothing */
@@ -537,7 +681,8 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 	/* the other threads' share: the process's delta less the thread's
 	 * own (which its record already holds; when its counters could not
 	 * be read, the record holds nothing of this call and the whole
-	 * delta is the others') */
+	 * delta is the others') and less the calls of this region the other
+	 * threads made inside this one (their rows hold them) */
 	for (size_t k = 0; k < rl_rt.n_prov; k++) {
 		int c = rl_rt.prov[k];
 		uint64_t dp, own = 0;
@@ -548,6 +693,7 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 		dp = pv[c].value > p0[c].value ? pv[c].value - p0[c].value : 0;
 		if (!own_delta(t, f, ok, c, &own))
 			own = 0;
+		own += covered[c];
 		x0 = os_value(0, 0);
 		x0.enabled_ns = p0[c].enabled_ns;
 		x0.running_ns = p0[c].running_ns;
@@ -582,6 +728,10 @@ void rl_scope_after_fork(void)
 	/* the child's records are new: the parent's figures and open
 	 * calls are not its own, and its one thread is its main thread */
 	n_snaps = 0;
+	for (int i = 0; covers && i < RL_SCOPE_DEPTH; i++)
+		if (covers[i].gen & 1)
+			covers[i].gen++;
+	rl_scope_open_calls = 0;
 	if (entries) {
 		memset(slot_of, 0, RL_SCOPE_HASH * sizeof *slot_of);
 		n_entries = 0;

@@ -18,6 +18,13 @@
  * other threads ran. A region entered again while open on the same
  * thread is a call only (rt_region.c): no second snapshot.
  *
+ * A call of the same region on another thread, begun and ended inside
+ * the main thread's process-scope call (threads that open the region the
+ * main thread has open: rlprof-kernels' triad_mt), counts in that
+ * thread's row; its counts are left out of the main thread's "others", so
+ * every thread's work is counted once. One that straddles the edge of
+ * the main thread's call is warned of (kind "scope-straddle").
+ *
  * RLPROF_SCOPE=thread turns process scope off.
  */
 #ifndef RL_RT_SCOPE_H
@@ -62,6 +69,39 @@ static inline void rl_scope_end(struct rl_thread *t, const struct rl_frame *f,
 {
 	if (__builtin_expect(f->scoped, 0))
 		rl_scope_end_slow(t, f, dt_ticks, ok);
+}
+
+/* On a thread other than the main one, at the begin of a region's
+ * outermost activation: when the main thread has a process-scope call of
+ * the same region open, the frame is marked (f->cover) so that its
+ * counts are left out of that call's "others" at its end. One atomic
+ * load when no process-scope call is open. */
+void rl_scope_cover_begin_slow(struct rl_thread *t, struct rl_frame *f);
+void rl_scope_cover_end_slow(struct rl_thread *t, const struct rl_frame *f);
+extern uint32_t rl_scope_open_calls;
+
+static inline void rl_scope_cover_begin(struct rl_thread *t,
+					struct rl_frame *f)
+{
+	f->cover = 0;
+	if (__builtin_expect(
+		    __atomic_load_n(&rl_scope_open_calls, __ATOMIC_ACQUIRE) != 0,
+		    0) &&
+	    t->tid != rl_scope_main_tid)
+		rl_scope_cover_begin_slow(t, f);
+}
+
+/* At its end, after the thread's counters were read into t->scratch. */
+static inline void rl_scope_cover_end(struct rl_thread *t,
+				      const struct rl_frame *f)
+{
+	if (__builtin_expect(
+		    f->cover ||
+			    __atomic_load_n(&rl_scope_open_calls,
+					    __ATOMIC_RELAXED) != 0,
+		    0) &&
+	    t->tid != rl_scope_main_tid)
+		rl_scope_cover_end_slow(t, f);
 }
 
 /* In a fork child, before its open frames are begun again: no

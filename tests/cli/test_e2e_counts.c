@@ -141,6 +141,35 @@ Test(e2e_counts, recursive_region_counts_once, .timeout = 300)
 	free(dir);
 }
 
+/* Threads that open the region the main thread holds open (process
+ * scope) for their own share: rlprof-kernels' triad_mt on 3 threads, the
+ * main thread doing the first share inside "triad_mt" and each worker
+ * its own between begin and end of "triad_mt". Every element's 2 flops
+ * count once: the workers' calls are left out of the main thread's
+ * share of the others (they counted 1.5x on 2 threads before). */
+Test(e2e_counts, threads_opening_the_main_threads_region_count_once,
+     .timeout = 300)
+{
+	const char *kern = RL_BUILD_DIR "/bin/rlprof-kernels-sim";
+	need(kern);
+	char *dir = e2e_tmpdir(), out[512];
+	const char *args[] = {kern,	   "--size",   "64K", "--repeat",
+			      "2",	   "--kernels", "threads", "--threads",
+			      "3",	   NULL};
+	json_t *rep, *k;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	rep = run_sim(out, args, NULL);
+	cr_assert_not_null(k = region(rep, "triad_mt"));
+	/* 2 repetitions x 3 threads */
+	cr_expect_eq(num(k, "calls"), 6);
+	cr_expect_eq(num(k, "flops"), 2.0 * 2 * 65536, "triad_mt %.0f flops",
+		     num(k, "flops"));
+	json_decref(rep);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
 /* Seeds first .. first+count-1 in one simulated process: every region's
  * flops and calls as the program says; returns the mismatches (each said
  * on stderr). */

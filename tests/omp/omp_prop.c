@@ -61,14 +61,6 @@ static void flops(uint64_t n)
 	}
 }
 
-static int is_open(const int *k, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		if (k[i] == x)
-			return 1;
-	return 0;
-}
-
 /* n flops by this thread: whom they count for */
 static void account(uint64_t n, int in_par)
 {
@@ -163,11 +155,9 @@ static void body(uint64_t seed, int level, int in_par)
 			break;
 		case 1:
 		case 2:
-		case 3: /* a region: maybe one open already (recursion) */
-			if (in_par && is_open(scope_k, n_scope, k)) {
-				work(n, in_par); /* a worker would count twice: docs/parallel.md */
-				break;
-			}
+		case 3: /* a region: maybe one open already (recursion on
+			   this thread, or on a worker one the main thread
+			   holds open in process scope) */
 			region(k, sub, level, in_par);
 			break;
 		case 4: /* the same body from two call sites */
