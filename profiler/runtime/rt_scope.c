@@ -436,17 +436,23 @@ void rl_scope_cover_begin_slow(struct rl_thread *t, struct rl_frame *f)
  * call is in both; said once. */
 static void say_straddle(const struct rl_thread *t, const struct rl_frame *f)
 {
-	if (straddle_said)
-		return;
+	if (straddle_said || !rl_rt.n_prov)
+		return; /* said once; nothing counted, nothing twice */
+	char msg[512];
+	struct rl_sb b = {msg, sizeof msg, 0};
+
 	straddle_said = true;
-	rl_rt_warn("scope-straddle", rl_rec_name(f->rec), t->tid, false,
-		   "a call of this region on another thread overlapped the "
-		   "edge of the main thread's call of it (which counts every "
-		   "thread): the work of that thread inside the main "
-		   "thread's call is counted twice, in its own row and in "
-		   "the main thread's; end the region on the other threads "
-		   "before the main thread ends it, or count per thread "
-		   "(RLPROF_SCOPE=thread)");
+	rl_sb_str(&b, "region ");
+	rl_sb_name(&b, rl_rec_name(f->rec));
+	rl_sb_str(&b, ": a call on thread ");
+	rl_sb_u64(&b, t->tid);
+	rl_sb_str(&b, " overlapped the edge of the main thread's call of it "
+		      "(which counts every thread): that thread's work inside "
+		      "the main thread's call is counted twice, in its own "
+		      "row and in the main thread's; end the region on the "
+		      "other threads inside the main thread's call, or count "
+		      "per thread (RLPROF_SCOPE=thread)");
+	rl_rt_warn("scope-straddle", rl_rec_name(f->rec), t->tid, false, msg);
 }
 
 void rl_scope_cover_end_slow(struct rl_thread *t, const struct rl_frame *f)

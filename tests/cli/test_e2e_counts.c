@@ -170,6 +170,38 @@ Test(e2e_counts, threads_opening_the_main_threads_region_count_once,
 	free(dir);
 }
 
+/* rt_straddle: a thread's "x" begins before the main thread's "x" and
+ * ends inside it (its 1000 flops there counted twice: warned, naming
+ * the region); its "y" lies inside the main thread's "y" (counted once,
+ * no warning for it). */
+Test(e2e_counts, a_call_straddling_the_main_threads_call_is_warned_of,
+     .timeout = 300)
+{
+	const char *prog = E2E_PROG("rt_straddle");
+	need(prog);
+	char *dir = e2e_tmpdir(), out[512];
+	const char *args[] = {prog, NULL};
+	json_t *rep;
+	char *json;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	rep = run_sim(out, args, NULL);
+	/* y: the worker's 1000 flops in its own y, and its x's 1000 inside
+	 * the main thread's y: 2000, each flop once */
+	cr_expect_eq(num(region(rep, "y"), "flops"), 2000.0, "y %.0f flops",
+		     num(region(rep, "y"), "flops"));
+	json_decref(rep);
+	json = e2e_file(out, "report.json");
+	cr_assert_not_null(json);
+	cr_expect_not_null(strstr(json, "region 'x': a call on thread "),
+			   "%s", json);
+	cr_expect_null(strstr(json, "region 'y': a call on thread "), "%s",
+		       json);
+	free(json);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
 /* Seeds first .. first+count-1 in one simulated process: every region's
  * flops and calls as the program says; returns the mismatches (each said
  * on stderr). */
