@@ -2,10 +2,12 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/probe_recording.h"
+#include "common/file_read.h"
 #include "common/rl_error.h"
 
 static json_t *num_or_null(double v)
@@ -100,13 +102,17 @@ int rl_rec_load(const char *path, struct rl_probe_recording *r, char *err,
 		size_t errlen)
 {
 	json_error_t je;
+	char *text;
+	size_t len;
+	int orc;
+
 	memset(r, 0, sizeof *r);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return rl_fail(err, errlen, RL_ENOENT, "cannot open '%s': %s",
-			       path, strerror(errno));
-	json_t *root = json_loadf(f, 0, &je);
-	fclose(f);
+	/* the one opener: a FIFO or a device is refused, never waited on */
+	if ((orc = rl_file_read_all(path, 0, RL_READ_CAP, &text, &len, err,
+				    errlen)))
+		return orc;
+	json_t *root = json_loadb(text, len, 0, &je);
+	free(text);
 	if (!root) {
 		char what[256];
 		snprintf(what, sizeof what, "line %d: %s", je.line, je.text);

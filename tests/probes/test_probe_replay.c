@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -315,4 +316,21 @@ Test(probe_replay, command_end_to_end)
 	cr_expect_eq(WEXITSTATUS(pclose(p)), 1);
 	cr_expect_str_eq(out, "rlprof probe: cannot open '/nonexistent.json': "
 			      "No such file or directory\n");
+}
+
+/* A FIFO named as a recording is refused at once (the one opener), not
+ * waited on for a writer that never comes. */
+Test(probe_replay, a_fifo_is_refused_not_waited_on, .timeout = 20)
+{
+	char path[] = "/tmp/rlprof-rec-fifo-XXXXXX", err[512] = "";
+	struct rl_probe_recording r;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	unlink(path);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	cr_expect_neq(rl_rec_load(path, &r, err, sizeof err), 0);
+	cr_expect_not_null(strstr(err, "not a regular file"), "%s", err);
+	unlink(path);
 }
