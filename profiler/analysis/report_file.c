@@ -68,7 +68,8 @@ static int read_region(const json_t *o, struct rl_report_region *r)
 	    num(o, "roof_pct", &r->roof_pct) ||
 	    num(o, "gflops_expected", &r->gflops_expected) ||
 	    str(o, "bound_roof", &r->bound_roof) ||
-	    str(o, "bound", &r->bound) || str(o, "basis", &r->basis))
+	    str(o, "bound", &r->bound) || str(o, "basis", &r->basis) ||
+	    str(o, "diagnosis", &r->diagnosis))
 		return -1;
 	r->runs = 0;
 	r->time_min_s = r->time_median_s = r->spread_pct = NAN;
@@ -203,6 +204,7 @@ void rl_report_file_release(struct rl_report_file *f)
 		free(r->bound_roof);
 		free(r->bound);
 		free(r->basis);
+		free(r->diagnosis);
 	}
 	rl_name_index_release(&f->by_name);
 	free(f->regions);

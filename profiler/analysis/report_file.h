@@ -26,6 +26,8 @@ struct rl_report_region {
 	char *bound_roof;    /* NULL when none */
 	char *bound;         /* "memory", "compute" or NULL */
 	char *basis;         /* "counted", "declared" or NULL */
+	char *diagnosis;     /* the analysis's advice (why there is no %
+				of roof, where there is none), or NULL */
 	/* rlprof run --repeat N: the N timing runs' region times (NAN and
 	 * runs 0 without) */
 	double runs, time_min_s, time_median_s, spread_pct;

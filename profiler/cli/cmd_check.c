@@ -86,12 +86,22 @@ static void check_roof(struct check_state *st, const struct rl_report_file *f,
 
 	st->n_checks++;
 	if (isnan(r->roof_pct)) {
+		/* why, as the analysis said it: its advice's first clause */
+		char why[160] = "";
+		if (r->diagnosis) {
+			size_t n = strcspn(r->diagnosis, ";");
+			char *first = strndup(r->diagnosis, n);
+			if (first)
+				rl_term_cut(why, sizeof why, first, 120);
+			free(first);
+		}
 		snprintf(msg, sizeof msg,
 			 "has no %% of roof to check against the minimum %g%% "
 			 "(%s)",
 			 min,
 			 !f->has_machine ? "the report has no machine model: "
 					   "run 'rlprof probe' first"
+			 : why[0]	 ? why
 					 : "no counted flops and nothing "
 					   "declared: add RL_REGION_EXPECT or "
 					   "use a counting backend");

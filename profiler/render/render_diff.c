@@ -83,8 +83,9 @@ static const struct col cols[] = {
 static void row_cells(const struct rl_diff_row *r, char cell[NCOL][CELL])
 {
 	static const struct rl_report_region none = {
-		NULL, NAN, NAN, NAN, NAN, NAN, NAN, NULL, NULL, NULL,
-		0, NAN, NAN, NAN};
+		.calls = NAN, .time_s = NAN, .gflops = NAN, .ai = NAN,
+		.roof_pct = NAN, .gflops_expected = NAN, .runs = 0,
+		.time_min_s = NAN, .time_median_s = NAN, .spread_pct = NAN};
 	const struct rl_report_region *a = r->a ? r->a : &none;
 	const struct rl_report_region *b = r->b ? r->b : &none;
 	char roof[2 * CELL + 8];

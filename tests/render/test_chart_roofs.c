@@ -9,6 +9,7 @@
  * over 100).
  */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +186,90 @@ Test(chart_roofs, one_thread_count_roofs_in_order_points_on_their_roofs,
 	free(svg);
 	e2e_rmtree(dir);
 	free(dir);
+}
+
+/* The demo's own chart: every reference kernel of rlprof-kernels-sim
+ * (the demo's program) run under the simulator with caches far smaller
+ * than its arrays (so that the streaming kernels are DRAM-bound, as in
+ * the demo), placed against the fixture model, with threads threads;
+ * its roofline.svg passes the same checks, and rlprof check
+ * --min-roof-pct 0 holds on its report. */
+/* The fixture model with an f32 ceiling beside each f64 one (twice its
+ * figure, as SIMD units do): the kernels have f32 regions, the fixture
+ * charts none. Written to dir/machine.json; its path in path. */
+static void model_with_f32(const char *dir, char *path, size_t len)
+{
+	json_error_t je;
+	json_t *m = json_load_file(CHART_DIR "/machine.json", 0, &je);
+	json_t *compute, *e, *add = json_array();
+	size_t i;
+
+	cr_assert_not_null(m, "%s", je.text);
+	compute = json_object_get(m, "compute");
+	json_array_foreach (compute, i, e) {
+		json_t *c = json_deep_copy(e);
+		json_object_set_new(c, "precision", json_string("f32"));
+		json_object_set_new(
+			c, "gflops",
+			json_real(2 * json_number_value(
+					      json_object_get(e, "gflops"))));
+		json_array_append_new(add, c);
+	}
+	json_array_extend(compute, add);
+	json_decref(add);
+	snprintf(path, len, "%s/machine.json", dir);
+	cr_assert_eq(json_dump_file(m, path, 0), 0);
+	json_decref(m);
+}
+
+static void demo_chart(const char *threads)
+{
+	char *dir = e2e_tmpdir(), out[512], svgp[600], model[600], menv[700];
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
+			      "--sim-caches", "32K:8,256K:8,1M:16", "-o", out,
+			      RL_BUILD_DIR "/bin/rlprof-kernels-sim", "--size",
+			      "512K", "--repeat", "1", "--matmul-n", "64",
+			      "--threads", threads, NULL};
+	const char *env[] = {menv, NULL};
+	const char *check[] = {E2E_RLPROF, "check", out, "--min-roof-pct",
+			       "0", NULL};
+	struct e2e_result r;
+	char *svg;
+
+	e2e_need(E2E_RLPROF);
+	e2e_need(argv[9]);
+	model_with_f32(dir, model, sizeof model);
+	snprintf(menv, sizeof menv, "RLPROF_MACHINE=%s", model);
+	snprintf(out, sizeof out, "%s/out", dir);
+	r = e2e_run_in(NULL, argv, env);
+	if (r.status != 0 && strstr(r.err, "valgrind"))
+		cr_skip_test("the simulator cannot run here: %s", r.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	e2e_free(&r);
+	snprintf(svgp, sizeof svgp, "%s/roofline.svg", out);
+	svg = e2e_slurp(svgp);
+	cr_assert_not_null(svg);
+	/* the streaming kernels, stencil, horner, matmuls: each a point on
+	 * (or, over 100 %, above) its own roof */
+	cr_expect_geq(check_chart(svg), 14, "%s", svg);
+	free(svg);
+	r = e2e_run(check);
+	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+	e2e_free(&r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+Test(chart_roofs, the_demo_kernels_chart_agrees_with_its_table,
+     .timeout = 300)
+{
+	demo_chart("2");
+}
+
+Test(chart_roofs, a_one_thread_program_chart_agrees_with_its_table,
+     .timeout = 300)
+{
+	demo_chart("1");
 }
 
 Test(chart_roofs, far_right_point_at_the_edge_with_its_value, .timeout = 60)
