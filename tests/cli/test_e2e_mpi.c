@@ -23,31 +23,12 @@
 #define N_ELEMS 20000
 #define N_STR "20000"
 
-static char mpirun[1024];
+static const char *mpirun;
 
 /* mpirun in $PATH, and the MPI test program, or the test is skipped */
 static void need_mpi(void)
 {
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-
-	mpirun[0] = '\0';
-	copy = strdup(path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !mpirun[0];
-	     dir = strtok_r(NULL, ":", &save)) {
-		char p[1024];
-		snprintf(p, sizeof p, "%s/mpirun", dir);
-		if (access(p, X_OK) == 0)
-			snprintf(mpirun, sizeof mpirun, "%s", p);
-	}
-	free(copy);
-	if (!mpirun[0])
-		cr_skip_test("mpirun is not installed (apt-get install "
-			     "openmpi-bin libopenmpi-dev)");
-	e2e_need(E2E_RLPROF);
-	if (access(MPI_APP, X_OK) != 0)
-		cr_skip_test("'%s' was not built (mpicc missing when building)",
-			     MPI_APP);
+	mpirun = e2e_need_mpirun(MPI_APP);
 }
 
 /* Open MPI prints a lot when one rank dies; sanitized builds must not

@@ -20,15 +20,12 @@ static const char *const env[] = {
 	"RLPROF_MPI_WAIT=60", NULL,
 };
 
+static const char *mpirun;
+
 static void need(void)
 {
 	sim_need();
-	if (access("/usr/bin/mpirun", X_OK) != 0)
-		cr_skip_test("mpirun is not installed (apt-get install "
-			     "openmpi-bin libopenmpi-dev)");
-	if (access(MPI_APP, X_OK) != 0)
-		cr_skip_test("'%s' was not built (mpicc missing when building)",
-			     MPI_APP);
+	mpirun = e2e_need_mpirun(MPI_APP);
 	if (access(RL_BUILD_DIR "/lib/librlprof-mpi.so", R_OK) != 0)
 		cr_skip_test("librlprof-mpi.so was not built (no mpicc)");
 }
@@ -60,7 +57,7 @@ static double flops_of(const char *out, const char *region, char **note)
 
 static void run(const char *out, const char *mode)
 {
-	const char *argv[] = {"/usr/bin/mpirun", "-np", "2", "--oversubscribe",
+	const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
 			      "--allow-run-as-root", E2E_RLPROF, "run", "-q",
 			      "--no-probe", "-b", "sim", "--sim-caches",
 			      SIM_TEST_CACHES, "-o", out, "--mpi-calls", mode,

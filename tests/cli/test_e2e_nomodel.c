@@ -247,30 +247,11 @@ Test(e2e_nomodel, corrupt_model_still_reports, .timeout = 120)
 
 /* ---- under mpirun ---------------------------------------------------- */
 
-static char mpirun[1024];
+static const char *mpirun;
 
 static void need_mpi(void)
 {
-	const char *path = getenv("PATH");
-	char *copy, *d, *save = NULL;
-
-	mpirun[0] = '\0';
-	copy = strdup(path ? path : "/usr/bin:/bin");
-	for (d = strtok_r(copy, ":", &save); d && !mpirun[0];
-	     d = strtok_r(NULL, ":", &save)) {
-		char p[1024];
-		snprintf(p, sizeof p, "%s/mpirun", d);
-		if (access(p, X_OK) == 0)
-			snprintf(mpirun, sizeof mpirun, "%s", p);
-	}
-	free(copy);
-	if (!mpirun[0])
-		cr_skip_test("mpirun is not installed (apt-get install "
-			     "openmpi-bin libopenmpi-dev)");
-	e2e_need(E2E_RLPROF);
-	if (access(MPI_APP, X_OK) != 0)
-		cr_skip_test("'%s' was not built (mpicc missing when building)",
-			     MPI_APP);
+	mpirun = e2e_need_mpirun(MPI_APP);
 	sim_need();
 }
 

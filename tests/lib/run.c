@@ -269,6 +269,32 @@ void e2e_need(const char *path)
 		cr_skip_test("'%s' is not built: make BUILD=... all tests", path);
 }
 
+const char *e2e_need_mpirun(const char *mpi_app)
+{
+	static char mpirun[1024];
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+
+	mpirun[0] = '\0';
+	copy = strdup(path ? path : "/usr/bin:/bin");
+	for (dir = copy ? strtok_r(copy, ":", &save) : NULL;
+	     dir && !mpirun[0]; dir = strtok_r(NULL, ":", &save)) {
+		char p[1024];
+		snprintf(p, sizeof p, "%s/mpirun", dir);
+		if (access(p, X_OK) == 0)
+			snprintf(mpirun, sizeof mpirun, "%s", p);
+	}
+	free(copy);
+	if (!mpirun[0])
+		cr_skip_test("mpirun is not installed (apt-get install "
+			     "openmpi-bin libopenmpi-dev)");
+	e2e_need(E2E_RLPROF);
+	if (access(mpi_app, X_OK) != 0)
+		cr_skip_test("'%s' was not built (mpicc missing when building)",
+			     mpi_app);
+	return mpirun;
+}
+
 /* The text of file dir/name, failing the test when absent. */
 char *e2e_file(const char *dir, const char *name)
 {

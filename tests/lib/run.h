@@ -86,6 +86,9 @@ int e2e_wait(pid_t pid);
 
 /* Skips when the binary under test was not built. */
 void e2e_need(const char *path);
+/* mpirun's path (found in $PATH), or the test is skipped with how to
+ * install it; then rlprof and the MPI program mpi_app must be built. */
+const char *e2e_need_mpirun(const char *mpi_app);
 /* Skips when rlprof's stderr says a probe found the machine too busy to
  * measure (the rest of the suite runs beside each test): a missing
  * capability, not a failure. */
