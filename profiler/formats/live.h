@@ -29,7 +29,8 @@
 #include "formats/counter_ids.h"
 
 #define RL_LIVE_MAGIC "RLPLIVE"  /* 8 bytes with its NUL */
-#define RL_LIVE_VERSION 3 /* 2: run_id; 3: rl_rec_tail.depth */
+#define RL_LIVE_VERSION 4 /* 2: run_id; 3: rl_rec_tail.depth; 4:
+				   mpi_ticks, mpi_calls */
 #define RL_LIVE_BLOCK_MAGIC 0x314b4c42u /* "BLK1" */
 #define RL_LIVE_PREFIX ".rlprof-"
 #define RL_LIVE_SUFFIX ".live"
@@ -50,6 +51,9 @@ struct rl_live_header {
 	char program[1024];
 	struct rl_backend_setup setup;
 	char run_id[40];         /* RLPROF_RUN_ID, NUL-terminated ("" none) */
+	uint32_t mpi_calls;      /* enum rl_mpi_calls (formats/results.h),
+				    set when librlprof-mpi is loaded */
+	uint32_t reserved;
 };
 
 struct rl_live_block {
@@ -82,6 +86,8 @@ struct rl_rec_tail {
 	uint64_t expect_calls;
 	uint64_t depth;    /* most activations open at once on the thread
 			      (recursion); 0 or 1: never entered while open */
+	uint64_t mpi_ticks; /* clock ticks inside MPI calls made while the
+			      region was open (outermost activations) */
 };
 
 static inline struct rl_rec_tail *rl_rec_tail_n(struct rl_rec *r,

@@ -78,6 +78,12 @@ struct rl_region_stats {
 	uint8_t uncounted;   /* calls and time from the native timing run;
 				the counting run stopped before they ended,
 				so no counter of this region was measured */
+	/* MPI calls (librlprof-mpi's PMPI wrappers, "mpi_ns" in the file):
+	 * wall time the thread spent inside MPI calls made while the region
+	 * was open (its outermost calls, like time_ns). mpi_known false: not
+	 * measured (no wrapper in the process, or a file without it) */
+	bool mpi_known;
+	uint64_t mpi_ns;
 };
 
 struct rl_thread_results {
@@ -138,6 +144,17 @@ struct rl_process_results {
 	size_t n_threads;
 	struct rl_warning *warnings;
 	size_t n_warnings;
+	/* MPI calls in this process ("mpi_calls" in the file): 0 no PMPI
+	 * wrapper (not an MPI program under rlprof, or a file without it),
+	 * else how their work was treated: */
+	uint8_t mpi_calls;
+};
+
+enum rl_mpi_calls {
+	RL_MPI_CALLS_NONE = 0,
+	RL_MPI_CALLS_OUT = 1,    /* kept out of the counts (paused or
+				    subtracted) */
+	RL_MPI_CALLS_IN = 2,     /* kept in (--mpi-calls in) */
 };
 
 #endif

@@ -97,6 +97,9 @@ static int add_region(struct rl_thread_results *t, struct rl_rec *rec,
 	s->expect_calls = x->expect_calls;
 	s->depth = x->depth > 1 ? x->depth : 0;
 	s->open_at_exit = rec->open;
+	s->mpi_known = h->mpi_calls != RL_MPI_CALLS_NONE;
+	s->mpi_ns = (uint64_t)(((unsigned __int128)x->mpi_ticks *
+				h->tick_mult) >> 32);
 	return 0;
 }
 
@@ -195,6 +198,8 @@ static int fill_process(struct rl_process_results *r,
 		    (uint64_t)st->st_mtim.tv_nsec;
 	r->complete = false;
 	r->provided = h->setup.provided;
+	r->mpi_calls = h->mpi_calls <= RL_MPI_CALLS_IN ? (uint8_t)h->mpi_calls
+						       : RL_MPI_CALLS_NONE;
 	if (memchr(h->run_id, '\0', sizeof h->run_id) &&
 	    rl_run_id_valid(h->run_id))
 		strcpy(r->run_id, h->run_id);

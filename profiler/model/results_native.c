@@ -98,6 +98,8 @@ static void take_native(struct rl_region_stats *r,
 {
 	r->calls = nr->calls;
 	r->time_ns = nr->time_ns;
+	r->mpi_known = nr->mpi_known;
+	r->mpi_ns = nr->mpi_ns;
 	r->expected_flops = nr->expected_flops;
 	r->expected_bytes = nr->expected_bytes;
 	r->expect_calls = nr->expect_calls;
@@ -164,6 +166,10 @@ static int merge_thread(struct merge *m, struct rl_process_results *p,
 		} else if (nr->calls == r->calls) {
 			r->time_ns = nr->time_ns;
 			r->time_native = 1;
+			if (nr->mpi_known) { /* the MPI time too */
+				r->mpi_ns = nr->mpi_ns;
+				r->mpi_known = true;
+			}
 			m->merged = 1;
 			continue;
 		} else if (stopped && r->calls < nr->calls) {

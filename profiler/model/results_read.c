@@ -168,6 +168,12 @@ static int read_region(struct rl_json_ctx *c, const json_t *o,
 			      &s->open_at_exit)) ||
 	    (rc = rl_json_u64(c, o, where, "depth", 0, &s->depth)))
 		return rc;
+	/* time inside MPI calls: absent, not measured */
+	if (json_object_get(o, "mpi_ns")) {
+		if ((rc = rl_json_u64(c, o, where, "mpi_ns", 1, &s->mpi_ns)))
+			return rc;
+		s->mpi_known = true;
+	}
 	cnt = json_object_get(o, "counters");
 	if (cnt && !json_is_null(cnt) && !json_is_object(cnt))
 		return rl_json_bad(c, where, "counters", "an object");
@@ -355,6 +361,15 @@ static int parse_results(struct rl_json_ctx *c, const json_t *root,
 	if (v && !json_is_boolean(v))
 		return rl_json_bad(c, NULL, "complete", "true or false");
 	r->complete = v ? json_is_true(v) : r->signal == 0;
+	v = json_object_get(root, "mpi_calls"); /* absent: no PMPI wrapper */
+	if (v) {
+		const char *m = json_string_value(v);
+		if (!m || (strcmp(m, "out") != 0 && strcmp(m, "in") != 0))
+			return rl_json_bad(c, NULL, "mpi_calls",
+					   "\"out\" or \"in\"");
+		r->mpi_calls = strcmp(m, "out") == 0 ? RL_MPI_CALLS_OUT
+						     : RL_MPI_CALLS_IN;
+	}
 	v = json_object_get(root, "counters");
 	if (!v)
 		return rl_json_missing(c, NULL, "counters");

@@ -233,6 +233,7 @@ static void flush_when(int sig, const char *when)
 		.n_warnings = rl_rt.n_warnings,
 	};
 	memcpy(r.run_id, rl_rt.run_id, sizeof r.run_id);
+	r.mpi_calls = (uint8_t)rl_rt_mpi_calls();
 	memcpy(r.scope, rl_rt.setup.scope, sizeof r.scope);
 	for (int c = 0; c < RL_COUNTER_COUNT; c++)
 		r.method[c] = (rl_rt.setup.provided >> c & 1)

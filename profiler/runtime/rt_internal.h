@@ -62,6 +62,7 @@ struct rl_frame {
 			      region: that call's slot + 1 (rt_scope.c) */
 	uint32_t cover_gen; /* and the slot's generation then */
 	uint64_t t0;       /* ticks */
+	uint64_t mpi0;     /* the thread's mpi_ticks at begin */
 	struct rl_counter_value v0[];
 };
 
@@ -102,6 +103,16 @@ struct rl_thread {
 	/* Where its next region record goes (rt_live.c). */
 	struct rl_live_block *blk;
 	size_t blk_next;            /* size of its next block */
+
+	/* MPI calls (rt_mpi.c): ticks spent inside them, the calls open
+	 * now (wrappers nest), when the outermost began, and the counts
+	 * done inside them, subtracted from every read of the thread's
+	 * counters when the backend cannot pause (mpi_excl_any) */
+	uint64_t mpi_ticks, mpi_t0;
+	unsigned mpi_depth;
+	bool mpi_excl_any, mpi_read_ok;
+	struct rl_counter_value mpi_v0[RL_COUNTER_COUNT];
+	uint64_t mpi_excl[RL_COUNTER_COUNT];
 };
 
 /* The region clock (rt_clock.c): ticks -> ns = ticks * mult >> 32. */
@@ -241,6 +252,16 @@ void rl_rt_region_stats(const struct rl_thread *t, size_t k,
 void rl_counter_total_add(struct rl_counter_total *tot,
 			  const struct rl_counter_value *b,
 			  const struct rl_counter_value *e);
+
+/* rt_mpi.c: MPI calls. The mode (enum rl_mpi_calls): NONE until
+ * librlprof-mpi's wrappers are loaded. */
+int rl_rt_mpi_calls(void);
+/* Are the counts done inside MPI calls subtracted from the thread's reads
+ * (a backend that cannot pause, --mpi-calls out)? Then rl_rt_mpi_excl[c]
+ * is what every thread did inside MPI calls, counter c (atomic adds):
+ * rt_scope.c takes it out of the process's figures too. */
+bool rl_rt_mpi_subtracting(void);
+extern uint64_t rl_rt_mpi_excl[RL_COUNTER_COUNT];
 
 /* rt_flush.c */
 /* Write the results file. sig = 0 at exit, the signal number otherwise. */

@@ -129,6 +129,7 @@ void rl_rt_live_open(void)
 	rl_sb_str(&s, rl_rt.program);
 	h->setup = rl_rt.setup;
 	memcpy(h->run_id, rl_rt.run_id, sizeof h->run_id);
+	h->mpi_calls = (uint32_t)rl_rt_mpi_calls();
 	/* the magic last: a reader never takes a half-written header */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	memcpy(h->magic, RL_LIVE_MAGIC, sizeof h->magic);

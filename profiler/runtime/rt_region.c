@@ -166,6 +166,8 @@ void rl_rt_region_stats(const struct rl_thread *t, size_t k,
 	out->expect_calls = x->expect_calls;
 	out->depth = x->depth > 1 ? x->depth : 0;
 	out->open_at_exit = r->open;
+	out->mpi_known = rl_rt_mpi_calls() != RL_MPI_CALLS_NONE;
+	out->mpi_ns = rl_rt_ticks_to_ns(x->mpi_ticks);
 	rl_scope_stats(r, out);
 }
 
@@ -201,6 +203,13 @@ static int read_scratch(struct rl_thread *t, uint8_t *ok)
 		read_failed(t);
 		return -1;
 	}
+	if (UNLIKELY(t->mpi_excl_any)) /* less the work of MPI calls */
+		for (size_t k = 0; k < rl_rt.n_prov; k++) {
+			struct rl_counter_value *v =
+				&t->scratch[rl_rt.prov[k]];
+			uint64_t x = t->mpi_excl[rl_rt.prov[k]];
+			v->value = v->value > x ? v->value - x : 0;
+		}
 	return 0;
 }
 
@@ -254,6 +263,7 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 		return;
 	}
 	f->reentry = 0;
+	f->mpi0 = t->mpi_ticks;
 	f->scoped = rl_scope_begin(t, rec);
 	rl_scope_cover_begin(t, f);
 	read_counters(t, f->v0, &f->counters_ok);
@@ -282,6 +292,8 @@ static inline void pop_frame(struct rl_thread *t)
 		return;
 	}
 	r->ticks += now - f->t0;
+	if (UNLIKELY(t->mpi_ticks != f->mpi0)) /* MPI calls made inside */
+		rl_rec_tail(r)->mpi_ticks += t->mpi_ticks - f->mpi0;
 	r->open--;
 	if (rl_rt.n_prov && ok && read_scratch(t, &ok) == 0)
 		for (size_t k = 0; k < rl_rt.n_prov; k++)

@@ -49,6 +49,10 @@ struct scope_snap {
 	uint64_t cpu_ns, wall_ns, faults, csw; /* wall_ns: read beside cpu_ns */
 	bool have_proc;
 	struct rl_counter_value v[RL_COUNTER_COUNT];
+	/* the counts done inside MPI calls at begin, by every thread and by
+	 * the calling one, when they are subtracted (rt_mpi.c) */
+	bool xsub;
+	uint64_t xg0[RL_COUNTER_COUNT], xt0[RL_COUNTER_COUNT];
 	size_t n_tasks;
 	uint32_t tid[RL_SCOPE_TASKS];
 	uint64_t run_ns[RL_SCOPE_TASKS];
@@ -511,6 +515,13 @@ bool rl_scope_begin_slow(struct rl_thread *t, const struct rl_rec *rec)
 	 * process's; nothing to read, so a region costs what it costs in a
 	 * program without threads. */
 	s->lazy = RL_SINGLE_THREADED();
+	s->xsub = rl_rt_mpi_subtracting();
+	for (size_t k = 0; s->xsub && k < rl_rt.n_prov; k++) {
+		int c = rl_rt.prov[k];
+		s->xg0[c] = __atomic_load_n(&rl_rt_mpi_excl[c],
+					    __ATOMIC_RELAXED);
+		s->xt0[c] = t->mpi_excl[c];
+	}
 	if (s->lazy)
 		return true;
 	/* the walk first: the counters read after it (the process's, then
@@ -595,6 +606,22 @@ static void lazy_figures(const struct rl_thread *t, const struct rl_frame *f,
 		x1[c] = os_value(mine + rest, dt_ns);
 		*cover |= UINT64_C(1) << c;
 	}
+}
+
+/* The process's delta dp of counter c less the work of the MPI calls
+ * made during the call (rt_mpi.c): by every thread, where dp is the
+ * process's raw delta; by the other threads, where it is made of the
+ * calling thread's own count (already less its MPI work: a lazy call). */
+static uint64_t less_mpi(const struct rl_thread *t,
+			 const struct scope_snap *b, int c, uint64_t dp)
+{
+	uint64_t g = __atomic_load_n(&rl_rt_mpi_excl[c], __ATOMIC_RELAXED);
+	uint64_t x = g > b->xg0[c] ? g - b->xg0[c] : 0;
+	uint64_t mine = t->mpi_excl[c] - b->xt0[c];
+
+	if (b->lazy)
+		x = x > mine ? x - mine : 0;
+	return dp > x ? dp - x : 0;
 }
 
 static void end_call(struct rl_thread *t, const struct rl_frame *f,
@@ -700,6 +727,8 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 		if (!own_delta(t, f, ok, c, &own))
 			own = 0;
 		own += covered[c];
+		if (b->xsub)
+			dp = less_mpi(t, b, c, dp);
 		x0 = os_value(0, 0);
 		x0.enabled_ns = p0[c].enabled_ns;
 		x0.running_ns = p0[c].running_ns;
