@@ -43,6 +43,8 @@ struct acc {
 	double ef, eb;       /* declared sums over contributions that declared */
 	uint64_t expect_calls;
 	uint64_t depth;      /* deepest recursion over contributions */
+	uint64_t mpi_ns;     /* longest time in MPI calls, where measured */
+	int mpi_known;
 	int used;
 	int time_native;     /* every contribution's time is native */
 	int uncounted;       /* some contribution was never counted (the
@@ -137,6 +139,11 @@ static void acc_add(struct acc *a, const struct rl_region_stats *s,
 		a->depth = s->depth;
 	if (s->time_ns > a->time_ns)
 		a->time_ns = s->time_ns;
+	if (s->mpi_known) {
+		a->mpi_known = 1;
+		if (s->mpi_ns > a->mpi_ns)
+			a->mpi_ns = s->mpi_ns;
+	}
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 		if (!(provided & BIT(c)))
 			continue;
@@ -226,6 +233,8 @@ static void row_figures(struct rl_region_row *row, const struct acc *a,
 	row->time_s = t = (double)a->time_ns / 1e9;
 	row->time_native = a->time_native != 0;
 	row->uncounted = a->uncounted;
+	row->mpi_known = a->mpi_known != 0;
+	row->mpi_s = (double)a->mpi_ns / 1e9;
 
 	row->flops_f64 = csum(a, RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F64_512);
 	row->flops_f32 = csum(a, RL_C_FLOPS_F32_SCALAR, RL_C_FLOPS_F32_512);
@@ -336,6 +345,8 @@ static int row_place(struct rl_report *rep, struct rl_region_row *row)
 	row->basis = RL_BASIS_NONE;
 	row->roof_gflops = row->roof_pct = NAN;
 	row->roof_gbs = row->ceiling_gflops = NAN;
+	if (rl_row_mpi_only(row)) /* no roofline advice (analysis_mpi.c) */
+		return 0;
 	if (rl_report_place(rep, row))
 		return RL_ENOMEM;
 	if (rep->machine && row->bound != RL_BOUND_UNKNOWN) {
@@ -367,11 +378,17 @@ static int method_add(char **line, const char *text, int in_front)
 
 /* The method line: how each figure was taken, recursion, the placement's
  * note, and native timing under the simulator. */
-static int row_method(struct rl_region_row *row, const struct acc *a,
+static int row_method(const struct rl_report *rep,
+		      struct rl_region_row *row, const struct acc *a,
 		      char *const method[], const unsigned char scope[],
 		      int declared)
 {
 	char text[160];
+	const char *mpi = row->mpi_known ||
+					  rep->mpi_calls ==
+						  RL_MPI_CALLS_UNWRAPPED
+				  ? rl_mpi_method(rep->mpi_calls, a->provided)
+				  : NULL;
 
 	if (!(row->method = a->uncounted
 				    ? strdup("time: native run (backend time); "
@@ -390,6 +407,8 @@ static int row_method(struct rl_region_row *row, const struct acc *a,
 			return RL_ENOMEM;
 	}
 	if (row->place_note && method_add(&row->method, row->place_note, 0))
+		return RL_ENOMEM;
+	if (mpi && method_add(&row->method, mpi, 0))
 		return RL_ENOMEM;
 	if (row->simulated && row->time_native &&
 	    method_add(&row->method, "time: native run (backend time); ", 1))
@@ -410,9 +429,12 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row_scopes(row, a, scope);
 	row_code_width(rep, row, a);
 	if (row_place(rep, row) ||
-	    row_method(row, a, method, scope, declared))
+	    row_method(rep, row, a, method, scope, declared))
 		return RL_ENOMEM;
-	if (!(row->diagnosis = rl_diagnose_in(scratch, row, rep->machine)))
+	if (!(row->diagnosis = rl_row_mpi_only(row)
+				       ? rl_mpi_diagnosis(row)
+				       : rl_diagnose_in(scratch, row,
+							rep->machine)))
 		return RL_ENOMEM;
 	return 0;
 }
@@ -630,7 +652,11 @@ int rl_report_build(const struct rl_run_results *res,
 		double s = (double)res->procs[p].start_ns / 1e9;
 		if (s > 0 && (out->run_start_s == 0 || s < out->run_start_s))
 			out->run_start_s = s;
+		if (!out->mpi_calls)
+			out->mpi_calls = res->procs[p].mpi_calls;
 	}
+	if (res->mpi && !out->mpi_calls)
+		out->mpi_calls = RL_MPI_CALLS_UNWRAPPED;
 	if (build_header(res, out))
 		goto out;
 	/* every region record is a thread's row, and at most a summed row:
@@ -715,6 +741,8 @@ int rl_report_build(const struct rl_run_results *res,
 	if (!(rc = build_warnings(res, out)) &&
 	    !(rc = group_warnings(out, &by_name)))
 		rc = rl_report_ranks_build(res, out);
+	if (!rc)
+		rc = rl_report_mpi_advice(out);
 	if (!rc)
 		rc = rl_report_scope_build(res, out);
 out:

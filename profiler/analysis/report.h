@@ -150,7 +150,18 @@ struct rl_region_row {
 	 * ((slowest - fastest) / fastest x 100); repeat_runs 0 without */
 	unsigned repeat_runs;
 	double time_min_s, time_median_s, time_spread_pct;
+	/* time inside MPI calls made while the region was open (summed row:
+	 * the longest thread's, like time_s), when mpi_known (a zeroed row
+	 * has none: read it with rl_row_mpi_s) */
+	bool mpi_known;
+	double mpi_s;
 };
+
+/* A row's MPI time, NAN when not measured. */
+static inline double rl_row_mpi_s(const struct rl_region_row *row)
+{
+	return row->mpi_known ? row->mpi_s : NAN;
+}
 
 /* The one thread count of the roofs a row of `threads` threads is held
  * against (analysis_threads.c): the count the model has a DRAM roof for
@@ -219,8 +230,25 @@ struct rl_report {
 		const struct rl_bw_roof *dram;
 	} place_memo;
 	struct rl_roof_check roof_check; /* the DRAM triad around the timing
-					    run (run.json), zero when none */
+					    run (run.json), zero when none */	int mpi_calls;          /* enum rl_mpi_calls of the processes (the
+				   first that says), RL_MPI_CALLS_UNWRAPPED
+				   for ranks without the PMPI wrapper */
 };
+
+/* MPI calls (analysis_mpi.c). A region whose work is all MPI: its MPI
+ * time is RL_MPI_ONLY_SHARE of its time or more and it counted no flops;
+ * it gets no roofline placement, its MPI time as diagnosis and, across
+ * ranks, the imbalance when max/mean is RL_MPI_WAITED or more. */
+#define RL_MPI_ONLY_SHARE 0.5
+#define RL_MPI_CALLS_UNWRAPPED 3 /* beside enum rl_mpi_calls: an MPI run
+				    whose ranks had no wrapper */
+#define RL_MPI_WAITED 1.1
+bool rl_row_mpi_only(const struct rl_region_row *row);
+/* The method line's part on MPI calls, NULL when not measured. */
+const char *rl_mpi_method(int mpi_calls, uint64_t provided);
+char *rl_mpi_diagnosis(const struct rl_region_row *row); /* malloc'd */
+/* After the ranks: the imbalance into the MPI-only rows' diagnoses. */
+int rl_report_mpi_advice(struct rl_report *r);
 
 int rl_report_build(const struct rl_run_results *res,
 		    const struct rl_machine *machine, struct rl_report *out,

@@ -87,6 +87,7 @@ static int fill_rows(const struct rl_run_results *res,
 			x->rank = q;
 			x->time_s = x->flops = x->dram_bytes = 0;
 			x->flops_expected = x->bytes_expected = NAN;
+			x->mpi_s = NAN;
 		}
 	/* each summed row's per-thread rows (grouped under it), each into
 	 * the rank of its process */
@@ -105,6 +106,9 @@ static int fill_rows(const struct rl_run_results *res,
 			x->calls += tr->calls;
 			if (tr->time_s > x->time_s || isnan(tr->time_s))
 				x->time_s = tr->time_s;
+			if (tr->mpi_known &&
+			    (isnan(x->mpi_s) || tr->mpi_s > x->mpi_s))
+				x->mpi_s = tr->mpi_s;
 			x->flops += tr->flops; /* NAN stays */
 			x->dram_bytes += tr->dram_bytes;
 			if (rl_known(tr->flops_expected))
@@ -129,6 +133,52 @@ static int fill_rows(const struct rl_run_results *res,
 		x->gbs = rate(x->dram_bytes, x->time_s * 1e9);
 	}
 	return 0;
+}
+
+/* The ranks' MPI time and own (non-MPI) time in region g: means, max/mean
+ * and which ranks; unknown unless every rank that ran it measured it. */
+static void fill_mpi(const struct rl_report *r, struct rl_report_ranks *k,
+		     size_t g, struct rl_rank_agg *a)
+{
+	double msum = 0, wsum = 0, wmax = NAN, mmin = NAN;
+	unsigned n = 0;
+
+	(void)r;
+	a->mpi_max_s = a->mpi_mean_s = a->mpi_imbalance = NAN;
+	a->work_mean_s = a->work_imbalance = NAN;
+	a->mpi_max_rank = a->mpi_min_rank = a->work_max_rank = -1;
+	for (long q = 0; q < k->size; q++) {
+		const struct rl_rank_row *x =
+			&k->rows[g * (size_t)k->size + (size_t)q];
+		double w;
+
+		if (x->n_threads == 0 || x->calls == 0)
+			continue;
+		if (isnan(x->mpi_s))
+			return;
+		n++;
+		w = x->time_s > x->mpi_s ? x->time_s - x->mpi_s : 0;
+		msum += x->mpi_s;
+		wsum += w;
+		if (isnan(a->mpi_max_s) || x->mpi_s > a->mpi_max_s) {
+			a->mpi_max_s = x->mpi_s;
+			a->mpi_max_rank = q;
+		}
+		if (isnan(mmin) || x->mpi_s < mmin) {
+			mmin = x->mpi_s;
+			a->mpi_min_rank = q;
+		}
+		if (isnan(wmax) || w > wmax) {
+			wmax = w;
+			a->work_max_rank = q;
+		}
+	}
+	if (!n)
+		return;
+	a->mpi_mean_s = msum / n;
+	a->mpi_imbalance = rate(a->mpi_max_s, a->mpi_mean_s);
+	a->work_mean_s = wsum / n;
+	a->work_imbalance = rate(wmax, a->work_mean_s);
 }
 
 static void fill_aggs(const struct rl_report *r, struct rl_report_ranks *k)
@@ -163,6 +213,7 @@ static void fill_aggs(const struct rl_report *r, struct rl_report_ranks *k)
 			a->flops_sum = a->dram_bytes_sum = NAN;
 			continue;
 		}
+		fill_mpi(r, k, g, a);
 		a->time_mean_s = tsum / a->n_ranks;
 		a->imbalance = rate(a->time_max_s, a->time_mean_s);
 		a->gflops = rate(a->flops_sum, a->time_max_s * 1e9);

@@ -26,6 +26,8 @@ struct rl_rank_row {
 	double flops, dram_bytes;
 	double flops_expected, bytes_expected;
 	double gflops, gbs;
+	double mpi_s;           /* time in MPI calls, the rank's longest
+				   thread's; NAN not measured */
 };
 
 struct rl_rank_agg {
@@ -37,6 +39,13 @@ struct rl_rank_agg {
 	double imbalance;       /* time_max / time_mean */
 	long slowest_rank;
 	double gflops, gbs;     /* sums over the longest rank time */
+	/* MPI calls (NAN, -1: not measured): the ranks' MPI time, its
+	 * max/mean and the ranks with the most and least of it; their own
+	 * (non-MPI) time, time_s - mpi_s, its mean, max/mean and longest */
+	double mpi_max_s, mpi_mean_s, mpi_imbalance;
+	long mpi_max_rank, mpi_min_rank;
+	double work_mean_s, work_imbalance;
+	long work_max_rank;
 };
 
 struct rl_report_ranks {

@@ -24,7 +24,7 @@
 static const char csv_header[] =
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,ai,"
 	"flops_expected,bytes_expected,ai_expected,gflops,gbs,bound,roof_pct,"
-	"backend,roof,ceiling,check,diagnosis\n";
+	"backend,roof,ceiling,check,diagnosis,mpi_s\n";
 
 static void csv_num(FILE *out, double x)
 {
@@ -93,6 +93,8 @@ static int render_csv(FILE *out, const struct rl_report *r,
 		rl_csv_text(out, row->check);
 		fputc(',', out);
 		rl_csv_text(out, row->diagnosis);
+		/* last: the other columns keep their index */
+		csv_time(out, rl_row_mpi_s(row));
 		fputc('\n', out);
 	}
 	if (ferror(out))

@@ -141,6 +141,7 @@ static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 	if (row->depth > 1) /* recursion: the deepest, calls open at once */
 		rl_jw_field_u64(w, "depth", 0, row->depth);
 	put_num(w, "time_s", row->time_s);
+	put_num(w, "mpi_s", rl_row_mpi_s(row)); /* time in MPI calls */
 	put_num(w, "flops", row->flops);
 	put_num(w, "flops_f64", row->flops_f64);
 	put_num(w, "flops_f32", row->flops_f32);

@@ -7,6 +7,7 @@
  * render_table.c and render_html.c.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,11 @@
 static json_t *num(double x)
 {
 	return rl_known(x) && isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *rank_or_null(long q)
+{
+	return q >= 0 ? json_integer(q) : json_null();
 }
 
 static json_t *str_or_null(const char *s)
@@ -96,6 +102,13 @@ json_t *rl_ranks_json(const struct rl_report *r)
 					    : json_null());
 		json_object_set_new(e, "gflops", num(a->gflops));
 		json_object_set_new(e, "gbs", num(a->gbs));
+		json_object_set_new(e, "mpi_max_s", num(a->mpi_max_s));
+		json_object_set_new(e, "mpi_mean_s", num(a->mpi_mean_s));
+		json_object_set_new(e, "mpi_imbalance", num(a->mpi_imbalance));
+		json_object_set_new(e, "mpi_max_rank", rank_or_null(a->mpi_max_rank));
+		json_object_set_new(e, "mpi_min_rank", rank_or_null(a->mpi_min_rank));
+		json_object_set_new(e, "work_imbalance", num(a->work_imbalance));
+		json_object_set_new(e, "work_max_rank", rank_or_null(a->work_max_rank));
 		json_array_append_new(aggs, e);
 	}
 	json_object_set_new(o, "regions", aggs);
@@ -117,6 +130,7 @@ json_t *rl_ranks_json(const struct rl_report *r)
 		json_object_set_new(e, "bytes_expected", num(x->bytes_expected));
 		json_object_set_new(e, "gflops", num(x->gflops));
 		json_object_set_new(e, "gbs", num(x->gbs));
+		json_object_set_new(e, "mpi_s", num(x->mpi_s));
 		json_array_append_new(rows, e);
 	}
 	json_object_set_new(o, "per_rank", rows);
@@ -223,10 +237,13 @@ void rl_ranks_table(FILE *out, const struct rl_report *r)
 	const struct rl_report_ranks *k = r->ranks;
 	char a[32], b[32], c[32], d[32], e[32];
 	size_t w;
+	bool mpi = false; /* the ranks' MPI time was measured */
 
 	scope_table(out, r);
 	if (!k)
 		return;
+	for (size_t i = 0; i < k->n_rows && !mpi; i++)
+		mpi = rl_known(k->rows[i].mpi_s);
 	w = name_width(k);
 	fprintf(out, "\nMPI: %ld rank%s, %zu with results", k->size,
 		k->size == 1 ? "" : "s", k->n_present);
@@ -235,12 +252,13 @@ void rl_ranks_table(FILE *out, const struct rl_report *r)
 			fprintf(out, "%s%ld", n++ ? ", " : "; missing: rank ", q);
 	fputc('\n', out);
 	put_name(out, "region", w);
-	fprintf(out, "  ranks  %10s  %10s  %9s  %9s  %9s\n", "flops sum",
-		"DRAM bytes", "time max", "time mean", "imbalance");
+	fprintf(out, "  ranks  %10s  %10s  %9s  %9s  %9s%s\n", "flops sum",
+		"DRAM bytes", "time max", "time mean", "imbalance",
+		mpi ? "   mpi mean  mpi max/mean" : "");
 	for (size_t i = 0; i < k->n_aggs; i++) {
 		const struct rl_rank_agg *g = &k->aggs[i];
 		put_name(out, g->region, w);
-		fprintf(out, "  %5u  %10s  %10s  %9s  %9s  %9s\n", g->n_ranks,
+		fprintf(out, "  %5u  %10s  %10s  %9s  %9s  %9s", g->n_ranks,
 			si(a, sizeof a, g->flops_sum, ""),
 			si(b, sizeof b, g->dram_bytes_sum, "B"),
 			secs(c, sizeof c, g->time_max_s),
@@ -248,10 +266,17 @@ void rl_ranks_table(FILE *out, const struct rl_report *r)
 			rl_known(g->imbalance)
 				? (snprintf(e, sizeof e, "%.2f", g->imbalance), e)
 				: "-");
+		if (mpi)
+			fprintf(out, "  %9s  %12s", secs(c, sizeof c, g->mpi_mean_s),
+				rl_known(g->mpi_imbalance)
+					? (snprintf(e, sizeof e, "%.2f",
+						    g->mpi_imbalance), e)
+					: "-");
+		fputc('\n', out);
 	}
 	put_name(out, "region", w);
-	fprintf(out, "  rank  %-12s  %10s  %10s  %9s\n", "host", "flops",
-		"DRAM bytes", "time");
+	fprintf(out, "  rank  %-12s  %10s  %10s  %9s%s\n", "host", "flops",
+		"DRAM bytes", "time", mpi ? "  mpi_s" : "");
 	for (size_t i = 0; i < k->n_rows; i++) {
 		const struct rl_rank_row *x = &k->rows[i];
 		if (x->n_threads == 0)
@@ -259,9 +284,12 @@ void rl_ranks_table(FILE *out, const struct rl_report *r)
 		put_name(out, x->region, w);
 		fprintf(out, "  %4ld  ", x->rank);
 		put_name(out, k->hosts[x->rank] ? k->hosts[x->rank] : "?", 12);
-		fprintf(out, "  %10s  %10s  %9s\n", si(a, sizeof a, x->flops, ""),
+		fprintf(out, "  %10s  %10s  %9s", si(a, sizeof a, x->flops, ""),
 			si(b, sizeof b, x->dram_bytes, "B"),
 			secs(c, sizeof c, x->time_s));
+		if (mpi)
+			fprintf(out, "  %9s", secs(c, sizeof c, x->mpi_s));
+		fputc('\n', out);
 	}
 }
 

@@ -468,6 +468,37 @@ static void print_diagnoses(FILE *out, const struct rl_report *r)
 	free(g);
 }
 
+/* The regions' time in MPI calls, one line: "mpi_s (time in MPI calls,
+ * the longest thread's): triad 0 us, exchange 1.38 ms (98%)"; nothing
+ * when it was not measured. */
+#define MPI_NAMED 8
+static void print_mpi(FILE *out, const struct rl_report *r)
+{
+	size_t n = 0;
+	char t[32];
+
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		if (!row->mpi_known)
+			continue;
+		if (n == MPI_NAMED) {
+			n++;
+			continue;
+		}
+		fputs(n++ ? ", " : "mpi_s (time in MPI calls, the longest "
+				   "thread's): ", out);
+		rl_term_put(out, row->region);
+		fmt_time(t, sizeof t, row->mpi_s);
+		fprintf(out, " %s", row->mpi_s > 0 ? t : "0");
+		if (row->time_s > 0 && row->mpi_s > 0)
+			fprintf(out, " (%.0f%%)", 100 * row->mpi_s / row->time_s);
+	}
+	if (n > MPI_NAMED)
+		fprintf(out, " and %zu more (report.json)", n - MPI_NAMED);
+	if (n)
+		fputc('\n', out);
+}
+
 static void print_footer(FILE *out, const struct rl_report *r,
 			 const struct rl_render_options *opt, int cut,
 			 const struct layout *lay)
@@ -494,6 +525,7 @@ static void print_footer(FILE *out, const struct rl_report *r,
 		fputs(cut ? " --verbose: lines whole" : "", out);
 		fputs(")\n", out);
 	}
+	print_mpi(out, r);
 	print_legend(out, r, opt);
 	print_diagnoses(out, r);
 	for (size_t i = 0; i < r->n_summed; i++)

@@ -4,7 +4,7 @@
 #define CSV_HEADER                                                           \
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,"  \
 	"ai,flops_expected,bytes_expected,ai_expected,gflops,gbs,bound,"     \
-	"roof_pct,backend,roof,ceiling,check,diagnosis\n"
+	"roof_pct,backend,roof,ceiling,check,diagnosis,mpi_s\n"
 
 /* field i (0-based) of a CSV line, into buf */
 static const char *csv_field(const char *line, int i, char *buf, size_t len)

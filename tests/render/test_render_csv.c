@@ -28,12 +28,12 @@ Test(render_csv, exact_text_for_a_fixed_input)
 		"region,thread,calls,time_s,flops,dram_read_bytes,"
 		"dram_write_bytes,ai,flops_expected,bytes_expected,ai_expected,"
 		"gflops,gbs,bound,roof_pct,backend,roof,ceiling,check,"
-		"diagnosis\n"
+		"diagnosis,mpi_s\n"
 		"triad,,20,1.5,4000000000,32000000000,16000000000,0.0833333,"
 		"4000000000,48000000000,0.0833333,2.66667,32,memory,66.6667,perf,"
 		"DRAM triad,avx2-fma f64,,\"67% of the DRAM triad roof: latency: "
 		"2 threads ran it on 2 CPUs: contiguous prefetch-friendly "
-		"access, independent loads, software prefetch\"\n"
+		"access, independent loads, software prefetch\",\n"
 		/* no flops: 32 GB/s against the 30 GB/s roof */
 		"\"init, setup\",,1,0.5,0,8000000000,8000000000,0,,,,0,32,"
 		"memory,106.667,perf,DRAM triad,,\"107% of DRAM triad, above it: "
@@ -42,16 +42,16 @@ Test(render_csv, exact_text_for_a_fixed_input)
 		"measures read-only and fill points)\",\"data movement (no "
 		"flops) at 107% of the DRAM triad roof: at the bandwidth limit: "
 		"move fewer bytes (fuse with the producer or consumer, smaller "
-		"types, non-temporal stores for data not read again soon)\"\n"
+		"types, non-temporal stores for data not read again soon)\",\n"
 		"triad,100,10,1,2000000000,16000000000,8000000000,0.0833333,"
 		"2000000000,24000000000,0.0833333,2,24,memory,80,perf,DRAM triad,"
 		"avx2-fma f64,,\"memory-bound at 80% of DRAM triad: raise AI: "
-		"tiling, fusion, smaller types\"\n"
+		"tiling, fusion, smaller types\",\n"
 		"triad,101,10,1.5,2000000000,16000000000,8000000000,0.0833333,"
 		"2000000000,24000000000,0.0833333,1.33333,16,memory,53.3333,perf,"
 		"DRAM triad,avx2-fma f64,,\"53% of the DRAM triad roof: latency "
 		"or too little parallelism: more threads, contiguous "
-		"prefetch-friendly access, independent loads\"\n"
+		"prefetch-friendly access, independent loads\",\n"
 		"\"init, setup\",100,1,0.5,0,8000000000,8000000000,0,,,,0,32,"
 		"memory,106.667,perf,DRAM triad,,\"107% of DRAM triad, above it: "
 		"likeliest cause: its access mix lies outside the probed points, "
@@ -59,7 +59,7 @@ Test(render_csv, exact_text_for_a_fixed_input)
 		"measures read-only and fill points)\",\"data movement (no "
 		"flops) at 107% of the DRAM triad roof: at the bandwidth limit: "
 		"move fewer bytes (fuse with the producer or consumer, smaller "
-		"types, non-temporal stores for data not read again soon)\"\n");
+		"types, non-temporal stores for data not read again soon)\",\n");
 	free(text);
 }
 
@@ -72,19 +72,19 @@ Test(render_csv, unmeasured_cells_are_empty_never_zero)
 		"region,thread,calls,time_s,flops,dram_read_bytes,"
 		"dram_write_bytes,ai,flops_expected,bytes_expected,ai_expected,"
 		"gflops,gbs,bound,roof_pct,backend,roof,ceiling,check,"
-		"diagnosis\n"
+		"diagnosis,mpi_s\n"
 		"stream,,4,2,,,,,8000000000,32000000000,0.25,,,,,time,,,,"
 		"\"no flop or byte counts (time backend): declared AI 0.25, roof "
-		"from declared figures; no machine model: run rlprof probe\"\n"
+		"from declared figures; no machine model: run rlprof probe\",\n"
 		"plain,,2,1,,,,,,,,,,,,time,,,,no flop or byte counts and nothing "
 		"declared: add RL_REGION_EXPECT or use a counting backend (rlprof "
-		"counters)\n"
+		"counters),\n"
 		"stream,7,4,2,,,,,8000000000,32000000000,0.25,,,,,time,,,,"
 		"\"no flop or byte counts (time backend): declared AI 0.25, roof "
-		"from declared figures; no machine model: run rlprof probe\"\n"
+		"from declared figures; no machine model: run rlprof probe\",\n"
 		"plain,7,2,1,,,,,,,,,,,,time,,,,no flop or byte counts and nothing "
 		"declared: add RL_REGION_EXPECT or use a counting backend (rlprof "
-		"counters)\n");
+		"counters),\n");
 	free(text);
 }
 
@@ -131,7 +131,7 @@ Test(render_csv, quotes_per_rfc_4180)
 
 	row.calls = 1;
 	text = csv_of(&row, "perf");
-	cr_assert(strstr(text, "\n\"say \"\"hi\"\"\nnow\",,1,,,,,,,,,,,,,perf,,,,\n"),
+	cr_assert(strstr(text, "\n\"say \"\"hi\"\"\nnow\",,1,,,,,,,,,,,,,perf,,,,,\n"),
 		  "%s", text);
 	free(text);
 }
@@ -167,7 +167,7 @@ Test(render_csv, counts_are_exact_integers)
 	text = csv_of(&row, NULL);
 	cr_assert(strstr(text, "\nk,,1000001,0.123456789,199600200,"
 			       "123456789012345,8,0.333333,199600200,0,,,,,,,,"
-			       ",,\n"),
+			       ",,,\n"),
 		  "%s", text);
 	cr_assert_null(strstr(text, "e+"), "%s", text);
 	free(text);
