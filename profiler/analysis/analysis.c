@@ -442,17 +442,8 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 static int add_warning(struct rl_report *r, const char *kind,
 		       const char *region, uint64_t tid, const char *message)
 {
-	struct rl_warning *w = realloc(r->warnings,
-				       (r->n_warnings + 1) * sizeof *w);
-	if (!w)
-		return RL_ENOMEM;
-	r->warnings = w;
-	w += r->n_warnings++;
-	w->kind = strdup(kind ? kind : "");
-	w->region = region ? strdup(region) : NULL;
-	w->tid = tid;
-	w->message = strdup(message ? message : "");
-	return w->kind && w->message && (!region || w->region) ? 0 : RL_ENOMEM;
+	return rl_warning_append(&r->warnings, &r->n_warnings, kind, region,
+				 tid, message);
 }
 
 static char *join_backends(const struct rl_run_results *res)

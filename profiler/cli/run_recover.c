@@ -44,19 +44,8 @@ static long live_pid(const char *name)
 static int add_warning(struct rl_process_results *p, const char *kind,
 		       const char *region, uint64_t tid, const char *msg)
 {
-	struct rl_warning *w =
-		realloc(p->warnings, (p->n_warnings + 1) * sizeof *w);
-	if (!w)
-		return -1;
-	p->warnings = w;
-	w = &w[p->n_warnings];
-	memset(w, 0, sizeof *w);
-	w->tid = tid;
-	w->kind = strdup(kind);
-	w->region = region ? strdup(region) : NULL;
-	w->message = strdup(msg);
-	p->n_warnings++;
-	return w->kind && w->message && (!region || w->region) ? 0 : -1;
+	return rl_results_add_region_warning(p, kind, region, tid, msg) ? -1
+									 : 0;
 }
 
 /* How the process ended, as far as rlprof knows: only the program it

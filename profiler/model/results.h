@@ -75,6 +75,14 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
  * p (strings copied); 0 or RL_ENOMEM, p unchanged then. */
 int rl_results_add_warning(struct rl_process_results *p, const char *kind,
 			   const char *message);
+/* One warning appended to a list of *n (strings copied; kind and
+ * message NULL read as ""): 0, or RL_ENOMEM with the list unchanged. */
+int rl_warning_append(struct rl_warning **list, size_t *n, const char *kind,
+		      const char *region, uint64_t tid, const char *message);
+/* The same for region (NULL: none) on thread tid (0: none). */
+int rl_results_add_region_warning(struct rl_process_results *p,
+				  const char *kind, const char *region,
+				  uint64_t tid, const char *message);
 void rl_results_release(struct rl_process_results *r);
 void rl_run_results_release(struct rl_run_results *r);
 /* results_scope.c (called by rl_results_load): the other threads' share

@@ -261,22 +261,38 @@ static int check_copies(const char *raw, const struct raw_file *files,
 int rl_results_add_warning(struct rl_process_results *p, const char *kind,
 			   const char *message)
 {
-	struct rl_warning *w = realloc(p->warnings,
-				       (p->n_warnings + 1) * sizeof *w);
+	return rl_results_add_region_warning(p, kind, NULL, 0, message);
+}
+
+int rl_results_add_region_warning(struct rl_process_results *p,
+				  const char *kind, const char *region,
+				  uint64_t tid, const char *message)
+{
+	return rl_warning_append(&p->warnings, &p->n_warnings, kind, region,
+				 tid, message);
+}
+
+int rl_warning_append(struct rl_warning **list, size_t *n, const char *kind,
+		      const char *region, uint64_t tid, const char *message)
+{
+	struct rl_warning *w = realloc(*list, (*n + 1) * sizeof *w);
 
 	if (!w)
 		return RL_ENOMEM;
-	p->warnings = w;
-	w += p->n_warnings;
+	*list = w;
+	w += *n;
 	memset(w, 0, sizeof *w);
-	w->kind = strdup(kind);
-	w->message = strdup(message);
-	if (!w->kind || !w->message) {
+	w->tid = tid;
+	w->kind = strdup(kind ? kind : "");
+	w->region = region ? strdup(region) : NULL;
+	w->message = strdup(message ? message : "");
+	if (!w->kind || !w->message || (region && !w->region)) {
 		free(w->kind);
+		free(w->region);
 		free(w->message);
 		return RL_ENOMEM;
 	}
-	p->n_warnings++;
+	(*n)++;
 	return 0;
 }
 

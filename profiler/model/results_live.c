@@ -225,17 +225,7 @@ static int fill_process(struct rl_process_results *r,
 
 static int live_warning(struct rl_process_results *p, const char *msg)
 {
-	struct rl_warning *w =
-		realloc(p->warnings, (p->n_warnings + 1) * sizeof *w);
-	if (!w)
-		return RL_ENOMEM;
-	p->warnings = w;
-	w += p->n_warnings;
-	memset(w, 0, sizeof *w);
-	w->kind = strdup("live-damaged");
-	w->message = strdup(msg);
-	p->n_warnings++;
-	return w->kind && w->message ? 0 : RL_ENOMEM;
+	return rl_results_add_warning(p, "live-damaged", msg);
 }
 
 int rl_results_live_load(const char *path, struct rl_process_results *out,

@@ -27,25 +27,8 @@ struct merge {
 int rl_results_native_warn(struct rl_process_results *p, const char *region,
 			   uint64_t tid, const char *message)
 {
-	struct rl_warning *w = realloc(p->warnings,
-				       (p->n_warnings + 1) * sizeof *w);
-
-	if (!w)
-		return RL_ENOMEM;
-	p->warnings = w;
-	w += p->n_warnings;
-	w->kind = strdup("native-timing");
-	w->region = region ? strdup(region) : NULL;
-	w->tid = tid;
-	w->message = strdup(message);
-	if (!w->kind || !w->message || (region && !w->region)) {
-		free(w->kind);
-		free(w->region);
-		free(w->message);
-		return RL_ENOMEM;
-	}
-	p->n_warnings++;
-	return 0;
+	return rl_results_add_region_warning(p, "native-timing", region, tid,
+					     message);
 }
 
 static int row_warn(struct merge *m, struct rl_process_results *p,
