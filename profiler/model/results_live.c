@@ -178,6 +178,9 @@ static int check_header(const struct rl_live_header *h, size_t len,
 			       path, h->version);
 	if (h->pid <= 0 || h->pid > INT32_MAX || h->ppid < 0 ||
 	    h->ppid > INT32_MAX || h->header_size < sizeof *h ||
+	    /* a CLOCK_REALTIME past 2^63 (the year 2262) is damage, and
+	     * would be written as a real the results reader refuses */
+	    h->start_ns > (uint64_t)INT64_MAX ||
 	    h->header_size > len ||
 	    h->header_size % 4096 || /* blocks are page-aligned */
 	    h->n_prov != (uint32_t)__builtin_popcountll(h->setup.provided) ||
