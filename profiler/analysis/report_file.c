@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,14 +85,207 @@ static int read_region(const json_t *o, struct rl_report_region *r)
 	return 0;
 }
 
+/* JSON's whitespace from at: the position of the next token. */
+static size_t skip_ws(const char *t, size_t len, size_t at)
+{
+	while (at < len &&
+	       (t[at] == ' ' || t[at] == '\t' || t[at] == '\n' || t[at] == '\r'))
+		at++;
+	return at;
+}
+
+/* The line of position at in t (1-based). */
+static int line_of(const char *t, size_t at)
+{
+	int line = 1;
+
+	for (const char *p = t; (p = memchr(p, '\n', (size_t)(t + at - p)));
+	     p++)
+		line++;
+	return line;
+}
+
+/* The JSON value at t[*at]: jansson decodes it and, with
+ * JSON_DISABLE_EOF_CHECK, says how many bytes it took, so *at moves past
+ * it. On failure je holds jansson's message and its line is made a line
+ * of the whole text. */
+static json_t *value_at(const char *t, size_t len, size_t *at,
+			json_error_t *je)
+{
+	json_t *v = json_loadb(t + *at, len - *at,
+			       JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, je);
+
+	if (v)
+		*at += (size_t)je->position;
+	else
+		je->line += line_of(t, *at) - 1;
+	return v;
+}
+
+/* A punctuation error at t[at], worded as jansson words its own. */
+static json_t *expected(const char *t, size_t len, size_t at,
+			const char *what, json_error_t *je)
+{
+	je->line = line_of(t, at);
+	if (at < len)
+		snprintf(je->text, sizeof je->text, "%s expected near '%c'",
+			 what, t[at]);
+	else
+		snprintf(je->text, sizeof je->text,
+			 "%s expected near end of file", what);
+	return NULL;
+}
+
+/* The regions array at t[*at], read one region at a time: each is decoded
+ * by jansson, copied into out->regions and freed before the next, so a
+ * report of 10^5 regions is never one tree in memory (one tree of two
+ * such reports took 390 MB and most of diff's time in malloc and page
+ * faults). -1 with je filled on a JSON error, 1 with *bad_at set when a
+ * region has a field of the wrong type, RL_ENOMEM. */
+static int read_regions(const char *t, size_t len, size_t *at,
+			struct rl_report_file *out, json_error_t *je,
+			size_t *bad_at)
+{
+	size_t cap = 0;
+
+	if (*at >= len || t[*at] != '[') {
+		expected(t, len, *at, "'['", je);
+		return -1;
+	}
+	*at = skip_ws(t, len, *at + 1);
+	if (*at < len && t[*at] == ']') {
+		(*at)++;
+		return 0;
+	}
+	for (;;) {
+		json_t *o = value_at(t, len, at, je);
+		int rc;
+
+		if (!o)
+			return -1;
+		if (out->n_regions == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			void *p = realloc(out->regions, ncap * sizeof *out->regions);
+			if (!p) {
+				json_decref(o);
+				return RL_ENOMEM;
+			}
+			out->regions = p;
+			cap = ncap;
+		}
+		memset(&out->regions[out->n_regions], 0,
+		       sizeof *out->regions);
+		rc = read_region(o, &out->regions[out->n_regions++]);
+		json_decref(o);
+		if (rc) {
+			*bad_at = out->n_regions;
+			return 1;
+		}
+		*at = skip_ws(t, len, *at);
+		if (*at < len && t[*at] == ']') {
+			(*at)++;
+			return 0;
+		}
+		if (*at >= len || t[*at] != ',') {
+			expected(t, len, *at, "',' or ']'", je);
+			return -1;
+		}
+		*at = skip_ws(t, len, *at + 1);
+	}
+}
+
+/* The report's top-level object: every member but "regions" decoded into
+ * an object (they are small), the regions read into out one at a time.
+ * NULL on an error: je filled (JSON), *rc RL_ENOMEM, or *bad_at set. The
+ * whole text must be one object and nothing after it, as json_loadb
+ * checks without JSON_DISABLE_EOF_CHECK. */
+static json_t *read_top(const char *t, size_t len, struct rl_report_file *out,
+			json_error_t *je, size_t *bad_at, int *rc)
+{
+	json_t *top = json_object();
+	size_t at = skip_ws(t, len, 0);
+
+	*rc = 0;
+	if (!top) {
+		*rc = RL_ENOMEM;
+		return NULL;
+	}
+	at = skip_ws(t, len, at + 1); /* past the '{' the caller saw */
+	if (at < len && t[at] == '}')
+		goto end;
+	for (;;) {
+		json_t *key, *v;
+
+		if (at >= len || t[at] != '"')
+			goto syntax_key;
+		key = value_at(t, len, &at, je);
+		if (!key)
+			goto fail;
+		at = skip_ws(t, len, at);
+		if (at >= len || t[at] != ':') {
+			json_decref(key);
+			expected(t, len, at, "':'", je);
+			goto fail;
+		}
+		at = skip_ws(t, len, at + 1);
+		if (strcmp(json_string_value(key), "regions") == 0 &&
+		    at < len && t[at] == '[' && !out->regions) {
+			int r = read_regions(t, len, &at, out, je, bad_at);
+			json_decref(key);
+			if (r) {
+				if (r == RL_ENOMEM)
+					*rc = r;
+				goto fail;
+			}
+			if (json_object_set_new(top, "regions", json_true())) {
+				*rc = RL_ENOMEM;
+				goto fail;
+			}
+		} else {
+			if (!(v = value_at(t, len, &at, je))) {
+				json_decref(key);
+				goto fail;
+			}
+			if (json_object_set_new(top, json_string_value(key), v)) {
+				json_decref(key);
+				*rc = RL_ENOMEM;
+				goto fail;
+			}
+			json_decref(key);
+		}
+		at = skip_ws(t, len, at);
+		if (at < len && t[at] == '}')
+			break;
+		if (at >= len || t[at] != ',') {
+			expected(t, len, at, "',' or '}'", je);
+			goto fail;
+		}
+		at = skip_ws(t, len, at + 1);
+	}
+end:
+	at = skip_ws(t, len, at + 1);
+	if (at < len) {
+		je->line = line_of(t, at);
+		snprintf(je->text, sizeof je->text,
+			 "end of file expected near '%c'", t[at]);
+		goto fail;
+	}
+	return top;
+syntax_key:
+	expected(t, len, at, "string or '}'", je);
+fail:
+	json_decref(top);
+	return NULL;
+}
+
 int rl_report_file_load(const char *path, struct rl_report_file *out,
 			char *err, size_t errlen)
 {
 	struct stat st;
 	json_error_t je;
-	json_t *root, *v, *regions;
-	size_t n, i;
-	int len;
+	json_t *root, *v;
+	size_t bad_at = 0;
+	int len, rc = 0;
 
 	memset(out, 0, sizeof *out);
 	if (stat(path, &st) != 0)
@@ -107,26 +301,41 @@ int rl_report_file_load(const char *path, struct rl_report_file *out,
 	snprintf(out->path, (size_t)len + 1,
 		 S_ISDIR(st.st_mode) ? "%s/report.json" : "%s", path);
 	if (stat(out->path, &st) != 0) {
-		int rc = rl_fail(err, errlen, RL_ENOENT,
-				 "no report in '%s' (%s): run 'rlprof report "
-				 "%s -f json -o %s' to write it from the saved "
-				 "results",
-				 path, strerror(errno), path, out->path);
+		rc = rl_fail(err, errlen, RL_ENOENT,
+			     "no report in '%s' (%s): run 'rlprof report "
+			     "%s -f json -o %s' to write it from the saved "
+			     "results",
+			     path, strerror(errno), path, out->path);
 		rl_report_file_release(out);
 		return rc;
 	}
 	{
 		/* a FIFO given as a report or baseline never blocks */
 		char *text;
-		size_t tlen;
-		int rc = rl_file_read_all(out->path, 0, RL_READ_CAP, &text,
-					  &tlen, err, errlen);
+		size_t tlen, at;
+		rc = rl_file_read_all(out->path, 0, RL_READ_CAP, &text, &tlen,
+				      err, errlen);
 		if (rc) {
 			rl_report_file_release(out);
 			return rc;
 		}
-		root = json_loadb(text, tlen, 0, &je);
+		memset(&je, 0, sizeof je);
+		at = skip_ws(text, tlen, 0);
+		if (at < tlen && text[at] == '{')
+			root = read_top(text, tlen, out, &je, &bad_at, &rc);
+		else /* not an object: jansson says why, or it is no report */
+			root = json_loadb(text, tlen, 0, &je);
 		free(text);
+	}
+	if (rc) {
+		rl_report_file_release(out);
+		return rl_fail(err, errlen, rc, "out of memory");
+	}
+	if (bad_at) {
+		char what[64];
+		snprintf(what, sizeof what,
+			 "region %zu has a field of the wrong type", bad_at);
+		return bad(out, err, errlen, what);
 	}
 	if (!root) {
 		char what[300], near[120];
@@ -148,42 +357,29 @@ int rl_report_file_load(const char *path, struct rl_report_file *out,
 	}
 	out->version = (int)json_integer_value(v);
 	if (out->version > RL_REPORT_VERSION) {
-		int rc = rl_fail(err, errlen, RL_EVERSION,
-				 "cannot read '%s': report version %d is newer "
-				 "than this rlprof's (%d): use a newer rlprof",
-				 out->path, out->version, RL_REPORT_VERSION);
+		rc = rl_fail(err, errlen, RL_EVERSION,
+			     "cannot read '%s': report version %d is newer "
+			     "than this rlprof's (%d): use a newer rlprof",
+			     out->path, out->version, RL_REPORT_VERSION);
 		json_decref(root);
 		rl_report_file_release(out);
 		return rc;
 	}
 	v = json_object_get(root, "machine");
 	out->has_machine = json_is_object(v);
-	regions = json_object_get(root, "regions");
-	if (str(root, "backend", &out->backend) || !json_is_array(regions)) {
+	/* "regions" is true once read_top read the array into out */
+	if (str(root, "backend", &out->backend) ||
+	    !json_is_true(json_object_get(root, "regions"))) {
 		json_decref(root);
 		return bad(out, err, errlen, "no 'regions' array");
 	}
-	n = json_array_size(regions);
-	out->regions = calloc(n ? n : 1, sizeof *out->regions);
-	if (!out->regions) {
-		json_decref(root);
+	json_decref(root);
+	if (!out->regions &&
+	    !(out->regions = calloc(1, sizeof *out->regions))) {
 		rl_report_file_release(out);
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	}
-	for (i = 0; i < n; i++) {
-		out->n_regions = i + 1;
-		if (read_region(json_array_get(regions, i),
-				&out->regions[i])) {
-			char what[64];
-			json_decref(root);
-			snprintf(what, sizeof what,
-				 "region %zu has a field of the wrong type",
-				 i + 1);
-			return bad(out, err, errlen, what);
-		}
-	}
-	json_decref(root);
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < out->n_regions; i++) {
 		size_t at;
 		if (!rl_name_index_get(&out->by_name, out->regions[i].region,
 				       &at) &&
@@ -194,6 +390,48 @@ int rl_report_file_load(const char *path, struct rl_report_file *out,
 		}
 	}
 	return 0;
+}
+
+struct load_job {
+	const char *path;
+	struct rl_report_file *out;
+	char err[1024];
+	int rc;
+};
+
+static void *load_job_run(void *arg)
+{
+	struct load_job *j = arg;
+
+	j->rc = rl_report_file_load(j->path, j->out, j->err, sizeof j->err);
+	return NULL;
+}
+
+int rl_report_file_load_two(const char *path_a, struct rl_report_file *a,
+			    const char *path_b, struct rl_report_file *b,
+			    int *failed, char *err, size_t errlen)
+{
+	struct load_job ja = {path_a, a, "", 0}, jb = {path_b, b, "", 0};
+	pthread_t t;
+	int threaded;
+
+	/* jansson's hash seed is made once, here, not raced by two loads */
+	json_object_seed(0);
+	threaded = pthread_create(&t, NULL, load_job_run, &jb) == 0;
+	load_job_run(&ja);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		load_job_run(&jb);
+	if (!ja.rc && !jb.rc)
+		return 0;
+	*failed = ja.rc ? 0 : 1;
+	snprintf(err, errlen, "%s", ja.rc ? ja.err : jb.err);
+	if (!ja.rc)
+		rl_report_file_release(a);
+	if (!jb.rc)
+		rl_report_file_release(b);
+	return ja.rc ? ja.rc : jb.rc;
 }
 
 void rl_report_file_release(struct rl_report_file *f)

@@ -55,6 +55,14 @@ int rl_report_file_load(const char *path, struct rl_report_file *out,
 			char *err, size_t errlen);
 void rl_report_file_release(struct rl_report_file *f);
 
+/* Two reports read at once, b in a second thread (diff and check read a
+ * pair: at 10^5 regions each load is most of the command's time). On
+ * failure *failed is 0 when a failed (else 1), err holds its message and
+ * neither is left loaded. */
+int rl_report_file_load_two(const char *path_a, struct rl_report_file *a,
+			    const char *path_b, struct rl_report_file *b,
+			    int *failed, char *err, size_t errlen);
+
 /* The region named name, or NULL. */
 const struct rl_report_region *
 rl_report_file_find(const struct rl_report_file *f, const char *name);

@@ -197,7 +197,7 @@ int cmd_check(int argc, char **argv)
 	struct rl_report_file cur, base;
 	struct check_state st = {0, 0};
 	char err[1024];
-	int c, quiet = 0;
+	int c, quiet = 0, failed = 0;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "m:r:B:R:qh", opts, NULL)) != -1) {
@@ -272,13 +272,11 @@ int cmd_check(int argc, char **argv)
 		      stderr);
 		return RL_EXIT_USAGE;
 	}
-	if (rl_report_file_load(argv[optind], &cur, err, sizeof err)) {
-		fprintf(stderr, "rlprof: %s\n", err);
-		return RL_EXIT_USAGE;
-	}
-	if (baseline && rl_report_file_load(baseline, &base, err, sizeof err)) {
-		fprintf(stderr, "rlprof: baseline: %s\n", err);
-		rl_report_file_release(&cur);
+	if (baseline ? rl_report_file_load_two(argv[optind], &cur, baseline,
+					       &base, &failed, err, sizeof err)
+		     : rl_report_file_load(argv[optind], &cur, err, sizeof err)) {
+		fprintf(stderr, "rlprof: %s%s\n", baseline && failed ?
+			"baseline: " : "", err);
 		return RL_EXIT_USAGE;
 	}
 

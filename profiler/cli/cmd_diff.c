@@ -53,6 +53,7 @@ int cmd_diff(int argc, char **argv)
 	const char *format = "table", *output = NULL;
 	double threshold = RL_DIFF_DEFAULT_THRESHOLD_PCT;
 	struct rl_report_file a, b;
+	int failed = 0;
 	struct rl_diff d;
 	char err[1024];
 	int c, rc = RL_EXIT_FAILURE;
@@ -92,13 +93,9 @@ int cmd_diff(int argc, char **argv)
 			format);
 		return RL_EXIT_USAGE;
 	}
-	if (rl_report_file_load(argv[optind], &a, err, sizeof err)) {
+	if (rl_report_file_load_two(argv[optind], &a, argv[optind + 1], &b,
+				    &failed, err, sizeof err)) {
 		fprintf(stderr, "rlprof: %s\n", err);
-		return RL_EXIT_USAGE;
-	}
-	if (rl_report_file_load(argv[optind + 1], &b, err, sizeof err)) {
-		fprintf(stderr, "rlprof: %s\n", err);
-		rl_report_file_release(&a);
 		return RL_EXIT_USAGE;
 	}
 	if (rl_diff_build(&a, &b, threshold, &d, err, sizeof err)) {

@@ -3,6 +3,7 @@
  * hand-written reports of tests/data/reports/ (base; slow: triad 25%
  * slower, dgemm 2% slower, init gone, setup new; fast: triad 20% faster,
  * dgemm on another roof) and on a real run. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 
@@ -337,5 +338,159 @@ Test(report_file, version_1_nulls_and_version_2_absences_read_alike)
 		rl_report_file_release(&f);
 	}
 	e2e_rmtree_raw(dir); /* not a report directory of a run */
+	free(dir);
+}
+
+/* The reader decodes a report member by member and its regions one at a
+ * time (report_file.c): the JSON must still be one whole object, and an
+ * error names the line of the whole file. */
+Test(report_file, read_region_by_region_still_checks_the_whole_text)
+{
+	static const struct {
+		const char *doc, *want; /* want: in the message; NULL: loads */
+		size_t n;
+	} cases[] = {
+		{"{\"regions\": [], \"format\": \"rlprof-report\", \"version\": 2}",
+		 NULL, 0},
+		{"\n {\"format\":\"rlprof-report\",\"version\":2,\"regions\":"
+		 "[ {\"region\":\"a\"} , {\"region\":\"b\",\"time_s\":1e-3} ],"
+		 "\"warnings\":[\"x\"]}\n\n",
+		 NULL, 2},
+		{"{\"format\": \"rlprof-report\", \"version\": 2, \"regions\": "
+		 "[]} x", "line 1: end of file expected near 'x'", 0},
+		{"{\"format\": \"rlprof-report\", \"version\": 2,\n\"regions\": "
+		 "[\n{\"region\": \"a\"}\n{\"region\": \"b\"}]}",
+		 "line 4: ',' or ']' expected near '{'", 0},
+		{"{\"format\": \"rlprof-report\", \"version\": 2,\n\n\"regions\": "
+		 "[{\"region\": \"a\", \"calls\": 1,]}]}",
+		 "line 3: ", 0},
+		{"{\"format\": \"rlprof-report\" \"version\": 2}",
+		 "line 1: ',' or '}' expected near '\"'", 0},
+		{"{\"format\": \"rlprof-report\", \"version\": 2, \"regions\": 5}",
+		 "no 'regions' array", 0},
+		{"{\"format\": \"rlprof-report\", \"version\": 2, \"regions\": "
+		 "[{\"region\": \"a\"}, 7]}",
+		 "region 2 has a field of the wrong type", 0},
+		{"{\"format\": \"rlprof-report\", \"version\": 2, \"regions\": "
+		 "[{\"region\": \"a\"}", "line 1: ", 0},
+		{"[{\"format\": \"rlprof-report\"}]",
+		 "its 'format' is not 'rlprof-report'", 0},
+		{"{\"format\": \"rlprof-report\", \"version\": 2, 3: 4}",
+		 "line 1: string or '}' expected near '3'", 0},
+	};
+	char err[512], *dir = e2e_tmpdir(), path[600];
+
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct rl_report_file f;
+		FILE *fp = fopen(path, "w");
+		int rc;
+
+		cr_assert_not_null(fp);
+		fputs(cases[i].doc, fp);
+		fclose(fp);
+		rc = rl_report_file_load(dir, &f, err, sizeof err);
+		if (!cases[i].want) {
+			cr_expect_eq(rc, 0, "case %zu: %s", i, err);
+			if (!rc) {
+				cr_expect_eq(f.n_regions, cases[i].n, "case %zu", i);
+				rl_report_file_release(&f);
+			}
+			continue;
+		}
+		cr_expect_eq(rc, RL_EFORMAT, "case %zu loaded", i);
+		cr_expect(rc && strstr(err, cases[i].want) != NULL,
+			  "case %zu: '%s' not in: %s", i, cases[i].want, err);
+	}
+	e2e_rmtree_raw(dir);
+	free(dir);
+}
+
+/* A generated report.json of the regions from..to-1 ("r%06d-\u00e9",
+ * written in reverse order), each 1 ms, those with i % 10 == slow 1.3 ms
+ * and == fast 0.7 ms (slow and fast -1: none); then extra regions
+ * "new%03d". */
+static void write_big_report(const char *dir, long from, long to, int slow,
+			     int fast, int extra)
+{
+	char path[600];
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	cr_assert_eq(mkdir(dir, 0755), 0, "%s: %s", dir, strerror(errno));
+	fp = fopen(path, "w");
+	cr_assert_not_null(fp);
+	fputs("{\n  \"format\": \"rlprof-report\",\n  \"version\": 2,\n"
+	      "  \"backend\": \"time\",\n  \"regions\": [\n", fp);
+	for (long i = to - 1; i >= from; i--)
+		fprintf(fp, "    {\"region\": \"r%06ld-\\u00e9\", \"calls\": 1, "
+			    "\"time_s\": %g, \"method\": \"time only\", "
+			    "\"threads\": [{\"tid\": 1, \"time_s\": 1e-3}]},\n",
+			i, i % 10 == slow ? 1.3e-3 : i % 10 == fast ? 0.7e-3
+								    : 1e-3);
+	for (int k = 0; k < extra; k++)
+		fprintf(fp, "    {\"region\": \"new%03d\", \"time_s\": 1e-3},\n", k);
+	fputs("    {\"region\": \"last\", \"time_s\": 1e-3}\n  ],\n"
+	      "  \"warnings\": []\n}\n", fp);
+	fclose(fp);
+}
+
+/* 10^5 regions: diff and check match every region by name (the reports
+ * list them in different orders) and count exactly what changed. The
+ * time they take is `make bench`'s (scripts/bench-scale), not a test's. */
+Test(diff_cmd, large_pair_counts_every_region, .timeout = 300)
+{
+	char *dir = e2e_tmpdir(), a[512], b[512];
+	const long n = 100000;
+	struct e2e_result r;
+	json_error_t je;
+	json_t *root, *regions, *row;
+	size_t i, only_a = 0, only_b = 0, slower = 0;
+
+	snprintf(a, sizeof a, "%s/a", dir);
+	snprintf(b, sizeof b, "%s/b", dir);
+	write_big_report(a, 0, n, -1, -1, 0);
+	/* b: r000000..r000099 gone, 100 new, i % 10 == 3 slower, == 7 faster */
+	write_big_report(b, 100, n, 3, 7, 100);
+
+	r = rl("diff", "-f", "json", a, b, NULL, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	root = json_loads(r.out, 0, &je);
+	cr_assert_not_null(root, "not JSON: %s", je.text);
+	cr_expect_eq(json_integer_value(json_object_get(root, "slower")), 9990);
+	cr_expect_eq(json_integer_value(json_object_get(root, "faster")), 9990);
+	regions = json_object_get(root, "regions");
+	cr_expect_eq(json_array_size(regions), (size_t)n + 101);
+	json_array_foreach(regions, i, row) {
+		const char *p = json_string_value(json_object_get(row, "presence"));
+		const char *v = json_string_value(json_object_get(row, "verdict"));
+		only_a += p && !strcmp(p, "only_a");
+		only_b += p && !strcmp(p, "only_b");
+		slower += v && !strcmp(v, "slower");
+	}
+	cr_expect_eq(only_a, 100);
+	cr_expect_eq(only_b, 100);
+	cr_expect_eq(slower, 9990);
+	json_decref(root);
+	e2e_free(&r);
+
+	r = rl("check", b, "--baseline", a, "--max-regression", "10", NULL);
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	/* every baseline region is a check: 100 gone, 9990 slower */
+	cr_expect_not_null(strstr(r.out, "\n10090 of 100001 checks failed\n"),
+			   "%.300s", r.out);
+	cr_expect_not_null(strstr(r.out, "region 'r000113-\u00e9' takes 30.0% "
+					 "more time"), "%.300s", r.out);
+	cr_expect_eq(count_lines(r.out, "fail: region 'r0000"), 100,
+		     "r000000..r000099 gone");
+	cr_expect_eq(count_lines(r.out, "fail: region 'r0001"), 10,
+		     "r000103..r000193 slower");
+	e2e_free(&r);
+
+	r = rl("check", a, "-B", a, "-r", "10", "-R", "r099999-\u00e9", NULL);
+	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_expect_not_null(strstr(r.out, "all 100002 checks hold"), "%s", r.out);
+	e2e_free(&r);
+	e2e_rmtree_raw(dir); /* the reports are made up, not the schema's */
 	free(dir);
 }
