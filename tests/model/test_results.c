@@ -77,6 +77,9 @@ Test(results, optional_fields_take_neutral_defaults)
 	cr_assert_str_eq(r.backend_note, "");
 	cr_assert_eq(r.threads[0].regions[1].expect_calls, 0);
 	cr_assert(isnan(r.threads[0].regions[1].expected_flops));
+	/* no "mpi_calls", no "mpi_ns": no PMPI wrapper, not measured */
+	cr_assert_eq(r.mpi_calls, RL_MPI_CALLS_NONE);
+	cr_assert_not(r.threads[0].regions[1].mpi_known);
 	rl_results_release(&r);
 }
 
@@ -275,6 +278,11 @@ Test(results, round_trip_with_the_runtime_writer)
 	regs[1].expected_bytes = NAN;
 	regs[1].open_at_exit = 1;
 	regs[1].counters[RL_C_FLOPS_F64_512].scaled = NAN;
+	regs[0].mpi_known = true; /* 0 is a measured time */
+	regs[0].mpi_ns = 0;
+	regs[1].mpi_known = true;
+	regs[1].mpi_ns = UINT64_C(98765432109);
+	w.mpi_calls = RL_MPI_CALLS_IN;
 	thr.tid = 42;
 	thr.index = 0;
 	thr.regions = regs;
@@ -335,6 +343,11 @@ Test(results, round_trip_with_the_runtime_writer)
 	cr_assert_eq(r.threads[0].regions[0].expect_calls, 3);
 	cr_assert_eq(r.threads[0].regions[1].open_at_exit, 1);
 	cr_assert_eq(r.threads[0].regions[1].expect_calls, 0);
+	cr_assert_eq(r.mpi_calls, RL_MPI_CALLS_IN);
+	cr_assert(r.threads[0].regions[0].mpi_known);
+	cr_assert_eq(r.threads[0].regions[0].mpi_ns, 0);
+	cr_assert(r.threads[0].regions[1].mpi_known);
+	cr_assert_eq(r.threads[0].regions[1].mpi_ns, UINT64_C(98765432109));
 	cr_assert(isnan(r.threads[0]
 				.regions[1]
 				.counters[RL_C_FLOPS_F64_512]
@@ -399,4 +412,24 @@ Test(results, unknown_counter_is_named)
 	unlink(path);
 	cr_assert(strstr(err, "counters[0]: unknown counter 'flops_f128'"),
 		  "%s", err);
+}
+
+/* "mpi_calls" is "out" or "in"; anything else is named, never guessed */
+Test(results, mpi_calls_other_than_out_or_in_is_refused)
+{
+	char path[] = "/tmp/rlprof-mpi-XXXXXX", err[512] = "";
+	struct rl_process_results r;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	f = fdopen(fd, "w");
+	fputs("{\"format\": \"rlprof-results\", \"version\": 2, \"pid\": 7, "
+	      "\"program\": \"a\", \"backend\": \"time\", "
+	      "\"mpi_calls\": \"maybe\", \"counters\": [], "
+	      "\"threads\": [], \"warnings\": []}\n", f);
+	fclose(f);
+	cr_assert_lt(rl_results_load(path, &r, err, sizeof err), 0);
+	unlink(path);
+	cr_assert(strstr(err, "mpi_calls"), "%s", err);
 }
