@@ -93,15 +93,20 @@ endif
 # test_sim_loops.c), no annotation, no librlprof: -O0 and -O2 with -g
 # (-gdwarf-4 for Valgrind), -O2 without -g (loops named by address)
 LOOPS_PROGRAMS := $(TESTBIN)/programs/loops-O0 $(TESTBIN)/programs/loops-O2 \
-                  $(TESTBIN)/programs/loops-nog $(TESTBIN)/programs/loops-spin
+                  $(TESTBIN)/programs/loops-nog $(TESTBIN)/programs/loops-spin \
+                  $(TESTBIN)/programs/loops-stream
 $(TESTBIN)/programs/loops-O0: LOOPS_FLAGS := -O0 -g -gdwarf-4
 $(TESTBIN)/programs/loops-O2: LOOPS_FLAGS := -O2 -fno-tree-vectorize -g -gdwarf-4
 $(TESTBIN)/programs/loops-nog: LOOPS_FLAGS := -O2 -fno-tree-vectorize
 $(TESTBIN)/programs/loops-spin: LOOPS_FLAGS := -O1 -g -gdwarf-4
-$(filter-out %-spin,$(LOOPS_PROGRAMS)): tests/programs/loops/loops.c
+$(TESTBIN)/programs/loops-stream: LOOPS_FLAGS := -O1 -g -gdwarf-4
+$(filter-out %-spin %-stream,$(LOOPS_PROGRAMS)): tests/programs/loops/loops.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LOOPS_FLAGS) $< -o $@
 $(TESTBIN)/programs/loops-spin: tests/programs/loops/spin.c
+	@mkdir -p $(dir $@)
+	$(CC) $(LOOPS_FLAGS) $< -o $@
+$(TESTBIN)/programs/loops-stream: tests/programs/loops/stream.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LOOPS_FLAGS) $< -o $@
 tests: $(LOOPS_PROGRAMS)

@@ -736,6 +736,8 @@ int rl_report_build(const struct rl_run_results *res,
 		rc = rl_report_mpi_advice(out);
 	if (!rc)
 		rc = rl_report_scope_build(res, out);
+	if (!rc)
+		rc = rl_report_loops_build(res, out);
 out:
 	rl_name_index_release(&by_name);
 	free(order);
@@ -784,5 +786,7 @@ void rl_report_release(struct rl_report *r)
 	free(r->strings);
 	rl_report_ranks_free(r->ranks);
 	rl_report_scope_free(r->process_scope);
+	rl_loop_meta_release(r->loops, r->n_loops);
+	free(r->loops_rule);
 	memset(r, 0, sizeof *r);
 }

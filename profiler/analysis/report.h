@@ -155,6 +155,11 @@ struct rl_region_row {
 	 * has none: read it with rl_row_mpi_s) */
 	bool mpi_known;
 	double mpi_s;
+	/* rlprof run --loops: the hot loop this row is (report_loops.c),
+	 * NULL for a region; time_error_s its sampling error (one standard
+	 * error), NAN when not sampled */
+	const struct rl_loop_meta *loop;
+	double time_error_s;
 };
 
 /* A row's MPI time, NAN when not measured. */
@@ -230,9 +235,14 @@ struct rl_report {
 		const struct rl_bw_roof *dram;
 	} place_memo;
 	struct rl_roof_check roof_check; /* the DRAM triad around the timing
-					    run (run.json), zero when none */	int mpi_calls;          /* enum rl_mpi_calls of the processes (the
+					    run (run.json), zero when none */
+	int mpi_calls;          /* enum rl_mpi_calls of the processes (the
 				   first that says), RL_MPI_CALLS_UNWRAPPED
 				   for ranks without the PMPI wrapper */
+	struct rl_loop_meta *loops; /* rlprof run --loops: the hot loops'
+				       rows (report_loops.c), owned */
+	size_t n_loops;
+	char *loops_rule;       /* which loops are rows, NULL none */
 };
 
 /* MPI calls (analysis_mpi.c). A region whose work is all MPI: its MPI
@@ -249,6 +259,13 @@ const char *rl_mpi_method(int mpi_calls, uint64_t provided);
 char *rl_mpi_diagnosis(const struct rl_region_row *row); /* malloc'd */
 /* After the ranks: the imbalance into the MPI-only rows' diagnoses. */
 int rl_report_mpi_advice(struct rl_report *r);
+
+/* rlprof run --loops (report_loops.c): the rows of res's hot loops
+ * marked (row->loop), their time's sampling error and method; a row of
+ * fewer than RL_LOOP_MIN_SAMPLES samples gets no % of roof, and its
+ * diagnosis says why. 0 or RL_ENOMEM. */
+int rl_report_loops_build(const struct rl_run_results *res,
+			  struct rl_report *rep);
 
 int rl_report_build(const struct rl_run_results *res,
 		    const struct rl_machine *machine, struct rl_report *out,

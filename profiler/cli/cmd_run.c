@@ -78,8 +78,9 @@ static void usage(FILE *out)
 		"                          machine code, named by file:line with -g; see\n"
 		"                          'rlprof inspect --loops'): counts under the\n"
 		"                          simulator (-b sim), time from samples of the\n"
-		"                          native run; a table of the hot loops under the\n"
-		"                          regions' and DIR/loops.json\n"
+		"                          native run; the hot loops (1%% of the time, at\n"
+		"                          most 50) as rows of the report, every loop in\n"
+		"                          DIR/loops.json and a table under the regions'\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"exit status: the program's own (128+N if it died of signal N; with sim,\n"
@@ -387,6 +388,7 @@ int cmd_run(int argc, char **argv)
 		run->no_record = true;
 	}
 	rc = run->exit_status;
+	rl_run_loops_collect(run);
 	if (!rl_mpi_reports(run))
 		goto out;
 	if ((rl_run_report(run) < 0 || run->no_files || run->no_record) &&

@@ -33,10 +33,16 @@ struct rl_run_loops {
 	struct rl_loop_samples samples;
 	uint64_t *samples_incl;
 	char sample_why[512]; /* why no time per loop, when not sampled */
+	bool *is_hot;   /* per loop: a row of the report (hot()) */
+	bool collected; /* rl_run_loops_collect ran and found something */
 };
 
 static double loop_time(const struct rl_run_loops *x, size_t id,
 			double *err);
+static void hot_rule(const struct rl_run_loops *x, char *buf, size_t len);
+static bool sampled(const struct rl_run_loops *x);
+static void row_name(const struct rl_run_loops *x, size_t i, char *buf,
+		     size_t len);
 
 static const char *const flop_key[6] = {
 	"f64_scalar", "f64_128", "f64_256", "f32_scalar", "f32_128", "f32_256"};
@@ -67,6 +73,7 @@ void rl_run_loops_release(struct rl_run *run)
 	}
 	free(x->samples.self);
 	free(x->samples_incl);
+	free(x->is_hot);
 	rl_loops_release(&x->l);
 	free(x->self);
 	free(x->incl);
@@ -325,6 +332,8 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 	} else if (x->sample_why[0]) {
 		json_object_set_new(root, "sampling_missing", json_string(x->sample_why));
 	}
+	hot_rule(x, label, sizeof label);
+	json_object_set_new(root, "hot_rule", json_string(label));
 	json_object_set_new(root, "loops", json_incref(arr));
 	for (size_t i = 0; i < x->l.n; i++) {
 		const struct rl_loop *p = &x->l.v[i];
@@ -344,11 +353,33 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 							: json_null());
 		json_object_set_new(o, "line", p->line ? json_integer(p->line)
 						       : json_null());
+		if (p->file) { /* the source, for the HTML report's lines */
+			char *abs = realpath(p->file, NULL);
+			if (abs)
+				json_object_set_new(o, "source", json_string(abs));
+			free(abs);
+		}
 		json_object_set_new(o, "address", json_string(addr));
+		row_name(x, i, label, sizeof label);
+		json_object_set_new(o, "name", json_string(label));
+		json_object_set_new(o, "hot", json_boolean(x->is_hot[i]));
 		if (x->counting) {
 			json_object_set_new(o, "self", counts_json(x->self[i + 1], x->levels));
 			json_object_set_new(o, "inclusive",
 					    counts_json(x->incl[i + 1], x->levels));
+		}
+		if (x->is_hot[i]) {
+			/* its share of the run, as the report's rows take it:
+			 * all processes and threads as one */
+			json_t *per = json_array(), *e = json_object();
+			json_object_set_new(e, "samples", json_integer(
+				(json_int_t)(sampled(x) ? x->samples_incl[i + 1]
+							: 0)));
+			if (x->counting)
+				json_object_set_new(e, "counts", counts_json(
+					x->incl[i + 1], x->levels));
+			json_array_append_new(per, e);
+			json_object_set_new(o, "per", per);
 		}
 		if (x->sampled && x->samples.total) {
 			double err, t = loop_time(x, i + 1, &err);
@@ -413,17 +444,82 @@ static void fmt_time(double t, char *buf, size_t len)
 		snprintf(buf, len, "%.0f us", t * 1e6);
 }
 
-static void print_table(struct rl_run_loops *x)
-{
-	uint64_t total[RS_NSLOTS] = {0}, tf, tb;
-	size_t shown = 0, ran = 0;
-	bool st = x->sampled && x->samples.total;
+#define HOT_PCT 1   /* a hot loop: at least 1% of the run's time */
+#define HOT_MAX 50  /* at most this many, the first in the nest's order */
 
+static bool sampled(const struct rl_run_loops *x)
+{
+	return x->sampled && x->samples.total;
+}
+
+static void totals(const struct rl_run_loops *x, uint64_t *total)
+{
+	memset(total, 0, RS_NSLOTS * sizeof *total);
 	for (size_t i = 0; i <= x->l.n; i++)
 		for (int k = 0; k < RS_NSLOTS; k++)
 			total[k] += x->self[i][k];
+}
+
+/* Loop i ran: it has counts or samples. */
+static bool ran(const struct rl_run_loops *x, size_t i)
+{
+	const uint64_t *s = x->incl[i + 1];
+	return flops(s) || s[RS_L1_R] || s[RS_L1_W] ||
+	       (sampled(x) && x->samples_incl[i + 1]);
+}
+
+/* Loop i is hot: at least HOT_PCT% of the samples (the run's CPU time);
+ * not sampled, of the flops or of the L1 bytes. */
+static bool hot(const struct rl_run_loops *x, size_t i)
+{
+	uint64_t total[RS_NSLOTS], tf, tb, f;
+	const uint64_t *s = x->incl[i + 1];
+
+	if (!ran(x, i))
+		return false;
+	if (sampled(x))
+		return x->samples_incl[i + 1] * 100 >=
+		       HOT_PCT * x->samples.total;
+	totals(x, total);
 	tf = flops(total);
 	tb = total[RS_L1_R] + total[RS_L1_W];
+	f = flops(s);
+	return (tf && f * 100 >= HOT_PCT * tf) ||
+	       (tb && (s[RS_L1_R] + s[RS_L1_W]) * 100 >= HOT_PCT * tb);
+}
+
+static void hot_rule(const struct rl_run_loops *x, char *buf, size_t len)
+{
+	snprintf(buf, len, "the loops of at least %d%% of the %s, at most "
+		 "%d (the first in the order of the nests)", HOT_PCT,
+		 sampled(x) ? "run's CPU time (samples)"
+			    : "run's flops or L1 bytes (not sampled)",
+		 HOT_MAX);
+}
+
+/* The loop's identity in the report: its source line and function (its
+ * function and offset without a line table), never its address. */
+static void row_name(const struct rl_run_loops *x, size_t i, char *buf,
+		     size_t len)
+{
+	char label[1024];
+
+	rl_loop_label(&x->l, i, label, sizeof label);
+	if (x->l.v[i].file && x->l.v[i].line)
+		snprintf(buf, len, "%.512s (%.480s)", label, x->l.v[i].func);
+	else
+		snprintf(buf, len, "%s", label);
+}
+
+static void print_table(struct rl_run_loops *x)
+{
+	uint64_t total[RS_NSLOTS], tf;
+	size_t shown = 0, n_ran = 0;
+	bool st = sampled(x);
+	char rule[256];
+
+	totals(x, total);
+	tf = flops(total);
 	printf("\nloops (%s%s%s; inclusive of nested loops; DIR/loops.json "
 	       "has them all)\n",
 	       x->counting ? "counts simulated" : "",
@@ -440,17 +536,12 @@ static void print_table(struct rl_run_loops *x)
 		char tm[16] = "-", te[16] = "-", pt[16] = "-", gf[16] = "-";
 		double err, t = loop_time(x, i + 1, &err);
 		int ind = 2 * x->l.v[i].depth, pad;
-		if (!f && !s[RS_L1_R] && !s[RS_L1_W] && !ns)
+		if (!ran(x, i))
 			continue;
-		ran++;
-		/* hot: at least 1% of the samples, else (none) of the flops
-		 * or of the L1 bytes */
-		if (st ? ns * 100 < x->samples.total
-		       : (!tf || f * 100 < tf) &&
-				 (!tb || (s[RS_L1_R] + s[RS_L1_W]) * 100 < tb))
+		n_ran++;
+		if (!x->is_hot[i])
 			continue;
-		if (shown++ == 50)
-			break;
+		shown++;
 		rl_loop_label(&x->l, i, label, sizeof label);
 		rl_term_cut(name, sizeof name, x->l.v[i].func, 16);
 		if (st) {
@@ -494,9 +585,9 @@ static void print_table(struct rl_run_loops *x)
 		printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n", "(program)",
 		       "", "", "", "", a, "", c);
 	}
-	printf("  %zu of %zu loops ran; those of at least 1%% of the %s "
-	       "shown (at most 50)\n", ran, x->l.n,
-	       st ? "samples" : "flops or L1 bytes");
+	hot_rule(x, rule, sizeof rule);
+	printf("  %zu of %zu loops ran; shown (and rows of the report): %s\n",
+	       n_ran, x->l.n, rule);
 	if (st)
 		printf("  time: %llu samples (software CPU clock, one per %.0f "
 		       "ms of a thread's CPU time in user space, %u thread%s; "
@@ -514,9 +605,10 @@ static void print_table(struct rl_run_loops *x)
 		printf("  no time per loop: %s\n", x->sample_why);
 }
 
-void rl_run_loops_report(struct rl_run *run)
+void rl_run_loops_collect(struct rl_run *run)
 {
 	struct rl_run_loops *x = run->loops;
+	size_t shown = 0;
 
 	if (!x || !x->spans[0])
 		return;
@@ -539,12 +631,32 @@ void rl_run_loops_report(struct rl_run *run)
 				x->samples_incl[x->l.v[i].parent + 1] +=
 					x->samples_incl[i + 1];
 	}
+	if (x->sampled && !x->samples.total && !x->sample_why[0])
+		snprintf(x->sample_why, sizeof x->sample_why,
+			 "no sample was taken: the program ran under one "
+			 "sampling period (%.0f ms) of CPU time",
+			 (double)x->samples.period_ns * 1e-6);
 	if (!x->counting && !(x->sampled && x->samples.total)) {
 		rl_run_warn("--loops: no loop was counted or timed%s%s",
 			    x->sample_why[0] ? ": " : "", x->sample_why);
 		return;
 	}
-	print_table(x);
+	if (!(x->is_hot = calloc(x->l.n + 1, sizeof *x->is_hot))) {
+		rl_run_warn("--loops: out of memory");
+		return;
+	}
+	for (size_t i = 0; i < x->l.n; i++)
+		if (hot(x, i) && shown < HOT_MAX)
+			x->is_hot[i] = true, shown++;
+	x->collected = true;
 	if (!run->no_files)
 		write_json(run, x);
+}
+
+void rl_run_loops_report(struct rl_run *run)
+{
+	struct rl_run_loops *x = run->loops;
+
+	if (x && x->collected)
+		print_table(x);
 }

@@ -19,6 +19,25 @@
 
 struct rl_mpi_results;
 
+/* rlprof run --loops: a hot loop of the program made a row of the report
+ * (DIR/loops.json read by results_loops.c): region records named `name`
+ * carry its counts (inclusive of nested loops) and sampled time. */
+#define RL_LOOP_MIN_SAMPLES 10 /* fewer: no % of roof (sampling error) */
+struct rl_loop_meta {
+	char *name;          /* the rows' region name: "loops.c:19 (nest3)",
+				"nest3+0x1c" without a line table */
+	char *function;
+	char *file;          /* NULL without -g (as the line table has it) */
+	char *source;        /* that file's absolute path where rlprof run
+				found it, NULL when it did not */
+	long line;           /* 0 without */
+	char *parent;        /* the region it ran in, NULL not known */
+	uint64_t samples;    /* CPU-clock samples in it (all threads) */
+	double period_s;     /* one sample stands for that much CPU time;
+				NAN: not sampled */
+	char *no_time;       /* why not sampled, or NULL */
+};
+
 /* All processes of one `rlprof run`, as loaded from DIR. */
 struct rl_run_results {
 	struct rl_process_results *procs;
@@ -46,6 +65,11 @@ struct rl_run_results {
 	struct rl_roof_check roof_check; /* run.json's "roof_check" (the DRAM
 					    triad around the timing run);
 					    zero when absent */
+	/* rlprof run --loops (results_loops.c): the hot loops whose records
+	 * were added to the processes, and the rule that chose them */
+	struct rl_loop_meta *loops;
+	size_t n_loops;
+	char *loops_rule;
 };
 
 /* The scaled count of a counter from its sums: value * enabled / running
@@ -84,6 +108,13 @@ int rl_results_add_region_warning(struct rl_process_results *p,
 				  const char *kind, const char *region,
 				  uint64_t tid, const char *message);
 void rl_results_release(struct rl_process_results *r);
+/* results_loops.c (called by rl_results_load_dir_flags): the hot loops
+ * of DIR/loops.json as region records of the process (and thread) they
+ * ran in, their names and placement in out->loops. Nothing when DIR has
+ * no loops.json; one that cannot be read is a warning of the first
+ * process. 0 or RL_ENOMEM. */
+int rl_results_add_loops(const char *dir, struct rl_run_results *out);
+void rl_loop_meta_release(struct rl_loop_meta *m, size_t n);
 void rl_run_results_release(struct rl_run_results *r);
 /* results_scope.c (called by rl_results_load): the other threads' share
  * of a region's process-scope calls (scope_counters) is added to its

@@ -36,6 +36,8 @@ void rl_run_results_release(struct rl_run_results *r)
 	free(r->timed_isa);
 	free(r->timed_isa_source);
 	rl_mpi_results_free(r->mpi);
+	rl_loop_meta_release(r->loops, r->n_loops);
+	free(r->loops_rule);
 	memset(r, 0, sizeof *r);
 	r->exit_status = -1;
 }
@@ -541,6 +543,8 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
 			goto out;
 	}
 	if (!out->mpi && (rc = merge_native(dir, &nat, run_id, out)))
+		rl_fail(err, errlen, rc, "out of memory");
+	if (!rc && (rc = rl_results_add_loops(dir, out)))
 		rl_fail(err, errlen, rc, "out of memory");
 out:
 	free(nat.sim_timing);

@@ -24,7 +24,7 @@
 static const char csv_header[] =
 	"region,thread,calls,time_s,flops,dram_read_bytes,dram_write_bytes,ai,"
 	"flops_expected,bytes_expected,ai_expected,gflops,gbs,bound,roof_pct,"
-	"backend,roof,ceiling,check,diagnosis,mpi_s\n";
+	"backend,roof,ceiling,check,diagnosis,mpi_s";
 
 static void csv_num(FILE *out, double x)
 {
@@ -62,6 +62,8 @@ static int render_csv(FILE *out, const struct rl_report *r,
 {
 	(void)opt;
 	fputs(csv_header, out);
+	/* rlprof run --loops: two more columns when loops are rows */
+	fputs(r->n_loops ? ",loop_of,time_error_s\n" : "\n", out);
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct rl_region_row *row = &r->rows[i];
 
@@ -95,6 +97,16 @@ static int render_csv(FILE *out, const struct rl_report *r,
 		rl_csv_text(out, row->diagnosis);
 		/* last: the other columns keep their index */
 		csv_time(out, rl_row_mpi_s(row));
+		/* rlprof run --loops: a hot loop's region (or "?" when not
+		 * known), empty for a region */
+		if (r->n_loops) {
+			fputc(',', out);
+			if (row->loop)
+				rl_csv_text(out, row->loop->parent
+							 ? row->loop->parent
+							 : "?");
+			csv_time(out, row->loop ? row->time_error_s : NAN);
+		}
 		fputc('\n', out);
 	}
 	if (ferror(out))

@@ -11,6 +11,7 @@
 
 #include "formats/counter_ids.h"
 #include "render/render.h"
+#include "render/render_loops.h"
 #include "render/render_ranks.h"
 #include "common/rl_error.h"
 #include "render/svg_chart.h"
@@ -38,7 +39,9 @@ static const char css[] =
 	".region.hl circle,.region.hl rect,.region.hl path{stroke:#000;"
 	"stroke-width:3}\n"
 	"dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px}"
-	"dt{color:#555}dd{margin:0}\n";
+	"dt{color:#555}dd{margin:0}\n"
+	"pre.src{background:#f8f8f8;padding:4px 8px;font-size:12px}"
+	"pre.src .here{font-weight:bold;background:#fff3c4}\n";
 
 static const char script[] =
 	"(function(){\n"
@@ -483,6 +486,7 @@ static int render_html(FILE *out, const struct rl_report *r,
 		return rc;
 	fputs("</div>\n", out);
 	regions_table(out, r);
+	rl_loops_html(out, r);
 	rl_ranks_html(out, r);
 	machine_section(out, r->machine);
 	counters_section(out, r);

@@ -116,6 +116,28 @@ static void put_check(struct rl_jw *w, const struct rl_region_row *row)
 	rl_jw_raw(w, "}");
 }
 
+/* A hot loop's row: its sampling error, and on the summed row what the
+ * loop is and the region it ran in. */
+static void put_loop(struct rl_jw *w, const struct rl_region_row *row,
+		     const struct rl_region_row *sum)
+{
+	const struct rl_loop_meta *m = row->loop;
+
+	put_num(w, "time_error_s", row->time_error_s);
+	if (sum)
+		return;
+	rl_jw_key(w, "loop", 0);
+	rl_jw_raw(w, "{");
+	rl_jw_field_str(w, "function", 1, m->function);
+	put_str(w, "file", m->file);
+	if (m->line > 0)
+		rl_jw_field_u64(w, "line", 0, (uint64_t)m->line);
+	put_str(w, "parent", m->parent);
+	if (!isnan(m->period_s))
+		rl_jw_field_u64(w, "samples", 0, m->samples);
+	rl_jw_raw(w, "}");
+}
+
 static int differs(const char *a, const char *b)
 {
 	return !a || !b || strcmp(a, b) != 0;
@@ -199,6 +221,8 @@ static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 	put_flag(w, "has_proxy", row->has_proxy);
 	put_flag(w, "simulated", row->simulated);
 	put_flag(w, "time_native", row->time_native);
+	if (row->loop) /* rlprof run --loops: a hot loop (report_loops.c) */
+		put_loop(w, row, sum);
 }
 
 static json_t *machine_json(const struct rl_machine *m)

@@ -98,7 +98,18 @@ static void write_region_title(FILE *out, const struct rl_region_row *row)
 {
 	char a[32], b[32], c[32], d[32];
 	fputs("<title>", out);
-	rl_xml_escape(out, row->region);
+	if (row->loop) {
+		fputs("loop ", out);
+		rl_xml_escape(out, row->region);
+		fputs(" in ", out);
+		rl_xml_escape(out, row->loop->parent ? row->loop->parent
+						     : "a region not known");
+		if (rl_known(row->time_error_s))
+			fprintf(out, " (time +- %s s, sampled)",
+				rl_chart_num(a, sizeof a, row->time_error_s));
+	} else {
+		rl_xml_escape(out, row->region);
+	}
 	fprintf(out, "&#10;AI %s flop/B counted, %s declared",
 		rl_chart_num(a, sizeof a, row->ai),
 		rl_chart_num(b, sizeof b, row->ai_expected));
@@ -596,7 +607,16 @@ static void write_regions(struct svg *s)
 		const char *col = palette[i % N_PALETTE];
 		if (!d->on_chart)
 			continue;
-		fprintf(out, "<g class=\"region\" data-index=\"%zu\">\n", i + 1);
+		if (row->loop) { /* a hot loop (rlprof run --loops) */
+			fprintf(out, "<g class=\"region loop\" data-index=\"%zu\" "
+				"data-parent=\"", i + 1);
+			rl_xml_escape(out, row->loop->parent ? row->loop->parent
+							    : "?");
+			fputs("\">\n", out);
+		} else {
+			fprintf(out, "<g class=\"region\" data-index=\"%zu\">\n",
+				i + 1);
+		}
 		write_region_title(out, row);
 		double dist = hypot(d->cx - d->dx, d->cy - d->dy);
 		if (d->counted && d->declared && dist > 2 * POINT_R + 4) {
@@ -640,6 +660,13 @@ static void write_regions(struct svg *s)
 					row->roof_threads == 1 ? "" : "s");
 			fputs("</title></line>\n", out);
 		}
+		if (d->counted && row->loop)
+			/* a loop's mark: a dashed ring around its point */
+			fprintf(out, "<circle class=\"loop-mark\" cx=\"%.2f\" "
+				"cy=\"%.2f\" r=\"%.1f\" fill=\"none\" "
+				"stroke=\"%s\" stroke-width=\"1.2\" "
+				"stroke-dasharray=\"2 2\"/>\n",
+				d->cx, d->cy, POINT_R + 2.5, col);
 		if (d->counted && row->check)
 			/* the self-check's mark: above its roof */
 			fprintf(out, "<circle class=\"check\" cx=\"%.2f\" "

@@ -126,11 +126,18 @@ static void fill_cells(cell_t *c, const struct rl_region_row *row,
 				 row->pid, row->tid);
 		else
 			snprintf(c[C_REGION], CELL, "  tid %" PRIu64, row->tid);
+	} else if (row->loop) { /* a hot loop (rlprof run --loops) */
+		char name[CELL];
+		rl_term_cut(name, sizeof name, row->region, REGION_COLS - 5);
+		snprintf(c[C_REGION], CELL, "loop %.240s", name);
 	} else {
 		rl_term_cut(c[C_REGION], CELL, row->region, REGION_COLS);
 	}
 	snprintf(c[C_THR], CELL, "%u", row->n_threads);
-	snprintf(c[C_CALLS], CELL, "%" PRIu64, row->calls);
+	if (row->loop)
+		snprintf(c[C_CALLS], CELL, "-");
+	else
+		snprintf(c[C_CALLS], CELL, "%" PRIu64, row->calls);
 	fmt_time(c[C_TIME], CELL, row->time_s);
 	fmt_si(c[C_FLOPS], CELL, row->flops, "");
 	fmt_si(c[C_BYTES], CELL, row->dram_bytes, "B");
@@ -507,6 +514,13 @@ static void print_footer(FILE *out, const struct rl_report *r,
 
 	fputc('\n', out);
 	cut |= print_methods(out, r, opt);
+	if (r->loops_rule && r->n_loops) {
+		/* rlprof run --loops */
+		fputs("loops: rows 'loop FILE:LINE (FUNCTION)' are ", out);
+		rl_term_put(out, r->loops_rule);
+		fputs("; counts inclusive of nested loops, time sampled (the "
+		      "method says +- how much)\n", out);
+	}
 	for (int k = 0; k < NCOL; k++)
 		left_out |= !lay->show[k];
 	if (cut || left_out) {

@@ -1,0 +1,162 @@
+/*
+ * rlprof run --loops: the rows of the hot loops (their records were added
+ * to the results by model/results_loops.c and placed like any region's).
+ * Here each is marked as a loop, its time's sampling error is computed
+ * (a sample stands for one period of a thread's CPU time: n samples are
+ * n x period, +- sqrt(n) x period), and its method line says how it was
+ * measured. A row of fewer than RL_LOOP_MIN_SAMPLES samples keeps its
+ * point but gets no % of roof: its time is too uncertain.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report.h"
+#include "common/rl_error.h"
+
+static char *dup_or_null(const char *s, int *bad)
+{
+	char *d = s ? strdup(s) : NULL;
+	*bad |= s && !d;
+	return d;
+}
+
+static int copy_meta(const struct rl_run_results *res, struct rl_report *rep)
+{
+	int bad = 0;
+
+	if (!res->n_loops)
+		return 0;
+	if (!(rep->loops = calloc(res->n_loops, sizeof *rep->loops)))
+		return RL_ENOMEM;
+	rep->n_loops = res->n_loops;
+	for (size_t i = 0; i < res->n_loops; i++) {
+		const struct rl_loop_meta *m = &res->loops[i];
+		struct rl_loop_meta *d = &rep->loops[i];
+		*d = *m;
+		d->name = dup_or_null(m->name, &bad);
+		d->function = dup_or_null(m->function, &bad);
+		d->file = dup_or_null(m->file, &bad);
+		d->source = dup_or_null(m->source, &bad);
+		d->parent = dup_or_null(m->parent, &bad);
+		d->no_time = dup_or_null(m->no_time, &bad);
+	}
+	rep->loops_rule = dup_or_null(res->loops_rule, &bad);
+	return bad ? RL_ENOMEM : 0;
+}
+
+static int prepend(char **line, const char *text)
+{
+	size_t n = strlen(text) + strlen(*line) + 1;
+	char *m = malloc(n);
+
+	if (!m)
+		return RL_ENOMEM;
+	snprintf(m, n, "%s%s", text, *line);
+	free(*line);
+	*line = m;
+	return 0;
+}
+
+static void fmt_s(char *buf, size_t len, double t)
+{
+	if (t >= 1)
+		snprintf(buf, len, "%.2f s", t);
+	else if (t >= 1e-3)
+		snprintf(buf, len, "%.1f ms", t * 1e3);
+	else
+		snprintf(buf, len, "%.0f us", t * 1e6);
+}
+
+/* One loop row: its sampling error, method and, under too few samples,
+ * no % of roof. */
+static int mark_row(struct rl_report *rep, struct rl_region_row *row,
+		    const struct rl_loop_meta *m)
+{
+	char text[1024], where[512], a[32], b[32];
+	double n = 0;
+
+	static const char native[] = "time: native run (backend time); ";
+
+	row->loop = m;
+	row->time_error_s = NAN;
+	/* the loop's time is its own, sampled: said below */
+	if (strncmp(row->method, native, sizeof native - 1) == 0)
+		memmove(row->method, row->method + sizeof native - 1,
+			strlen(row->method) - sizeof native + 2);
+	if (m->parent)
+		snprintf(where, sizeof where, "in region '%s'", m->parent);
+	else
+		snprintf(where, sizeof where, "the region it ran in is not "
+			 "known (the program has annotated regions)");
+	if (isnan(m->period_s)) {
+		row->time_s = row->gflops = row->gbs = NAN;
+		row->roof_pct = NAN;
+		snprintf(text, sizeof text,
+			 "loop %s, counts inclusive of its nested loops, "
+			 "charged per loop by the simulator; no time: %s; ",
+			 where, m->no_time ? m->no_time : "not sampled");
+		if (prepend(&row->method, text))
+			return RL_ENOMEM;
+		free(row->diagnosis);
+		snprintf(text, sizeof text,
+			 "no time for this loop (%s): its counts and AI stand, "
+			 "with no rate and no %% of roof",
+			 m->no_time ? m->no_time : "not sampled");
+		return (row->diagnosis = strdup(text)) ? 0 : RL_ENOMEM;
+	}
+	n = nearbyint(row->time_s / m->period_s);
+	row->time_error_s = sqrt(n) * m->period_s;
+	fmt_s(a, sizeof a, row->time_error_s);
+	fmt_s(b, sizeof b, m->period_s);
+	snprintf(text, sizeof text,
+		 "loop %s, counts inclusive of its nested loops, charged per "
+		 "loop by the simulator; time: %.0f samples of the CPU clock "
+		 "in the native run x %s, +- %s (%.0f%%, one standard error); ",
+		 where, n, b, a, n > 0 ? 100 / sqrt(n) : 100.0);
+	if (prepend(&row->method, text))
+		return RL_ENOMEM;
+	if (n >= RL_LOOP_MIN_SAMPLES)
+		return 0;
+	row->roof_pct = NAN;
+	if (row->check) {
+		free(row->check);
+		row->check = NULL;
+		row->check_cause = NULL;
+		if (rep->n_checks && row->thread_count)
+			rep->n_checks--;
+	}
+	free(row->diagnosis);
+	snprintf(text, sizeof text,
+		 "%.0f sample%s (fewer than %d): its time is known to +- %.0f%% "
+		 "only, so no %% of roof is given; run the program longer",
+		 n, n == 1 ? "" : "s", RL_LOOP_MIN_SAMPLES,
+		 n > 0 ? 100 / sqrt(n) : 100.0);
+	return (row->diagnosis = strdup(text)) ? 0 : RL_ENOMEM;
+}
+
+int rl_report_loops_build(const struct rl_run_results *res,
+			  struct rl_report *rep)
+{
+	int rc;
+
+	if ((rc = copy_meta(res, rep)) || !rep->n_loops)
+		return rc;
+	for (size_t i = 0; i < rep->n_summed; i++) {
+		struct rl_region_row *row = &rep->rows[i];
+		const struct rl_loop_meta *m = NULL;
+		for (size_t k = 0; k < rep->n_loops && !m; k++)
+			if (strcmp(rep->loops[k].name, row->region) == 0)
+				m = &rep->loops[k];
+		if (!m)
+			continue;
+		if ((rc = mark_row(rep, row, m)))
+			return rc;
+		for (size_t t = row->thread_first;
+		     t < row->thread_first + row->thread_count; t++)
+			if ((rc = mark_row(rep, &rep->rows[t], m)))
+				return rc;
+	}
+	return 0;
+}

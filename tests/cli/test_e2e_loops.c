@@ -1,0 +1,350 @@
+/* rlprof run --loops: the hot loops as rows of the report (issue 28,
+ * section 4). Real runs of tests/programs/loops/ under the simulator,
+ * placed against a hand-made machine model cached for the run; the
+ * tests read report.json, report.csv and roofline.svg and assert each
+ * loop's flops against its formula, its file:line, its region, and that
+ * it was placed like a region (the same % of roof arithmetic). */
+#include <jansson.h>
+#include <math.h>
+
+#include "inspect/loops.h"
+#include "model/machine.h"
+#include "tests/lib/machine.h"
+#include "tests/lib/run.h"
+
+#define LOOPS_SRC RL_SOURCE_DIR "/tests/programs/loops/loops.c"
+#define STREAM_SRC RL_SOURCE_DIR "/tests/programs/loops/stream.c"
+#define STREAM_N 65536
+
+static void need_sim(void)
+{
+#ifdef RL_TEST_SANITIZED
+	cr_skip_test("the loop programs are built with the sanitizers, which "
+		     "Valgrind cannot run");
+#endif
+	if (!rl_loops_available())
+		cr_skip_test("rlprof was built without libzydis-dev");
+	if (access(RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux",
+		   X_OK) != 0 || system("valgrind --version >/dev/null 2>&1") != 0)
+		cr_skip_test("the simulator is not built or valgrind is missing");
+}
+
+static int marker_line(const char *src_path, const char *name)
+{
+	char *src = e2e_slurp(src_path);
+	char want[64];
+	int line = 1;
+
+	cr_assert_not_null(src);
+	snprintf(want, sizeof want, "/* loop:%s */", name);
+	for (const char *p = src; *p; p++) {
+		if (strncmp(p, want, strlen(want)) == 0) {
+			free(src);
+			return line;
+		}
+		line += *p == '\n';
+	}
+	free(src);
+	cr_assert_fail("no marker %s", want);
+	return 0;
+}
+
+/* The default test machine cached under dir/cache: env gets
+ * XDG_CACHE_HOME for rlprof. */
+static void cache_model(const char *dir, char *env, size_t len)
+{
+	struct rl_machine *m = rl_test_machine_default();
+	char cache[512], path[1024], err[256];
+
+	snprintf(cache, sizeof cache, "%s/cache", dir);
+	snprintf(env, len, "XDG_CACHE_HOME=%s", cache);
+	cr_assert_eq(setenv("XDG_CACHE_HOME", cache, 1), 0);
+	cr_assert_eq(rl_machine_cache_path(path, sizeof path, err, sizeof err),
+		     0, "%s", err);
+	m->version = RL_MACHINE_VERSION;
+	snprintf(m->probed_at, sizeof m->probed_at, "2026-01-01T00:00:00Z");
+	cr_assert_eq(rl_machine_save(path, m, err, sizeof err), 0, "%s", err);
+	free(m);
+}
+
+/* rlprof run -b sim --loops [extra] -o dir/out prog...; returns the
+ * parsed report.json. */
+static json_t *run_loops(const char *dir, const char *extra,
+			 const char *const *prog, struct e2e_result *r)
+{
+	const char *argv[32] = {E2E_RLPROF, "run", "-q", "-b", "sim",
+				"--sim-caches", "4K:4,16K:4,64K:4", "--loops"};
+	char out[512], env[600], *text;
+	const char *envv[] = {env, NULL};
+	size_t n = 8;
+	json_error_t je;
+	json_t *j;
+
+	cache_model(dir, env, sizeof env);
+	snprintf(out, sizeof out, "%s/out", dir);
+	if (extra)
+		argv[n++] = extra;
+	argv[n++] = "-o";
+	argv[n++] = out;
+	for (size_t i = 0; prog[i] && n < 31; i++)
+		argv[n++] = prog[i];
+	argv[n] = NULL;
+	e2e_need(E2E_RLPROF);
+	e2e_need(prog[0]);
+	*r = e2e_run_in(NULL, argv, envv);
+	cr_assert_eq(r->status, 0, "%s\n%s", r->out, r->err);
+	text = e2e_file(out, "report.json");
+	j = json_loads(text, 0, &je);
+	cr_assert_not_null(j, "report.json: %s", je.text);
+	free(text);
+	return j;
+}
+
+/* The summed row of region name, or NULL. */
+static json_t *row_named(json_t *rep, const char *name)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(rep, "regions"), i, o) {
+		const char *r = json_string_value(json_object_get(o, "region"));
+		if (r && strcmp(r, name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The row of the loop at marker's line in function func, checked as a
+ * loop of region parent. */
+static json_t *loop_row(json_t *rep, const char *src, const char *marker,
+			const char *func, const char *parent, char *name,
+			size_t len)
+{
+	const char *base = strrchr(src, '/') + 1;
+	json_t *row, *loop;
+	int line = marker_line(src, marker);
+
+	snprintf(name, len, "%s:%d (%s)", base, line, func);
+	row = row_named(rep, name);
+	cr_assert_not_null(row, "no row '%s' in report.json", name);
+	loop = json_object_get(row, "loop");
+	cr_assert(json_is_object(loop), "row '%s' is not marked a loop", name);
+	cr_expect_str_eq(json_string_value(json_object_get(loop, "function")),
+			 func);
+	cr_expect_eq(json_integer_value(json_object_get(loop, "line")), line);
+	cr_expect(strstr(json_string_value(json_object_get(loop, "file")),
+			 base) != NULL);
+	cr_expect_str_eq(json_string_value(json_object_get(loop, "parent")),
+			 parent);
+	return row;
+}
+
+/* report.html shows each hot loop's source lines, escaped (nest3.k's
+ * line has a '<'); where the source cannot be read (loops.json made to
+ * name a file that is not there, read again by rlprof report), it says
+ * so. */
+static void expect_html_sources(const char *dir)
+{
+	char out[512], html[600], path[600], *text, *json, *at;
+	const char *argv[] = {E2E_RLPROF, "report", out, "-f", "html", "-o",
+			      html, NULL};
+	struct e2e_result r;
+	FILE *f;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(html, sizeof html, "%s/again.html", dir);
+	snprintf(path, sizeof path, "%s/loops.json", out);
+	text = e2e_file(out, "report.html");
+	cr_expect(strstr(text, "<h2>Hot loops</h2>"), "no loops section");
+	cr_expect(strstr(text, "for (int k = 0; k &lt; n; k++) /* "
+			       "loop:nest3.k */"),
+		  "no escaped source line of nest3.k");
+	free(text);
+	json = e2e_file(out, "loops.json");
+	while ((at = strstr(json, "\"source\": \"/")))
+		at[11] = '!'; /* "/..." becomes "!...": not there */
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(json, f);
+	fclose(f);
+	free(json);
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	text = e2e_slurp(html);
+	cr_assert_not_null(text);
+	cr_expect(strstr(text, "source not readable here"), "%s",
+		  strstr(text, "Hot loops") ? strstr(text, "Hot loops") : text);
+	cr_expect(strstr(text, "loops.c:"), "the loops are not read again");
+	free(text);
+	e2e_free(&r);
+}
+
+/* Without samples (--sim-timing sim: no native run), the hot loops are
+ * those of at least 1% of the flops or L1 bytes: nest3's three loops, each
+ * counting 2 n^3 flops exactly (inclusive), a loop of <program>, with no
+ * time and no % of roof, and saying why. */
+Test(e2e_loops, rows_count_the_formula_without_time, .timeout = 240)
+{
+	const char *prog[] = {E2E_PROG("loops-O2"), "40", NULL};
+	char *dir = e2e_tmpdir(), name[256], *csv;
+	static const char *const nest[] = {"nest3.i", "nest3.j", "nest3.k"};
+	struct e2e_result r;
+	json_t *rep;
+
+	need_sim();
+	rep = run_loops(dir, "--sim-timing=sim", prog, &r);
+	cr_expect(strstr(r.out, "loop loops.c:"), "table: %s", r.out);
+	csv = e2e_file(dir, "out/report.csv");
+	for (int k = 0; k < 3; k++) {
+		json_t *row = loop_row(rep, LOOPS_SRC, nest[k], "nest3",
+				       "<program>", name, sizeof name);
+		const char *line;
+		cr_expect_eq(num(row, "flops"), 2.0 * 40 * 40 * 40,
+			     "%s: %g flops", name, num(row, "flops"));
+		cr_expect(isnan(num(row, "time_s")), "%s has a time", name);
+		cr_expect(isnan(num(row, "roof_pct")), "%s has a %% of roof",
+			  name);
+		cr_expect(strstr(json_string_value(json_object_get(
+				     row, "diagnosis")), "no time"),
+			  "%s", json_string_value(json_object_get(row,
+								  "diagnosis")));
+		line = e2e_csv_row(csv, name);
+		cr_expect_not_null(line, "no CSV row for %s", name);
+		if (line)
+			cr_expect(strstr(line, ",<program>,"), "%.300s", line);
+	}
+	/* the region's own method says nothing of loops */
+	cr_expect(strstr(json_string_value(json_object_get(
+			     row_named(rep, "<program>"), "method")), "loop") ==
+		  NULL);
+	expect_html_sources(dir);
+	json_decref(rep);
+	free(csv);
+	e2e_cleanup(&r, dir);
+}
+
+/* Sampled (the native run): the triad loop of stream.c is hot, counts
+ * 2 N x passes flops exactly, has a time with its sampling error, and is
+ * placed as a region is: its % of roof is its GFLOP/s over its roof's;
+ * the chart has its labelled, marked point. */
+Test(e2e_loops, hot_loop_placed_like_a_region, .timeout = 300)
+{
+	const char *prog[] = {E2E_PROG("loops-stream"), "1000", NULL};
+	char *dir = e2e_tmpdir(), name[256], outer[256], *svg, *loops;
+	struct e2e_result r;
+	json_t *rep, *row;
+	double t, err, samples;
+
+	need_sim();
+	rep = run_loops(dir, NULL, prog, &r);
+	loops = e2e_file(dir, "out/loops.json");
+	if (strstr(loops, "\"sampling_missing\"")) {
+		json_decref(rep);
+		free(loops);
+		e2e_cleanup(&r, dir);
+		cr_skip_test("no sampling here (loops.json says why)");
+	}
+	free(loops);
+	row = loop_row(rep, STREAM_SRC, "stream.triad", "main", "<program>",
+		       name, sizeof name);
+	loop_row(rep, STREAM_SRC, "stream.passes", "main", "<program>", outer,
+		 sizeof outer);
+	cr_expect_eq(num(row, "flops"), 2.0 * STREAM_N * 1000, "%g",
+		     num(row, "flops"));
+	t = num(row, "time_s");
+	err = num(row, "time_error_s");
+	samples = (double)json_integer_value(json_object_get(
+		json_object_get(row, "loop"), "samples"));
+	cr_assert(t > 0 && samples > 0, "time %g, %g samples", t, samples);
+	/* one sample per millisecond: +- sqrt(n) periods */
+	cr_expect(fabs(err - sqrt(t / 1e-3) * 1e-3) < 1e-9, "error %g at %g s",
+		  err, t);
+	cr_expect(fabs(num(row, "gflops") - num(row, "flops") / t / 1e9) <
+			  1e-6 * num(row, "gflops"), "gflops %g",
+		  num(row, "gflops"));
+	cr_expect(json_is_string(json_object_get(row, "diagnosis")));
+	if (t / 1e-3 >= 10) {
+		cr_expect(fabs(num(row, "roof_pct") -
+			       num(row, "gflops") / num(row, "roof_gflops") * 100) <
+				  1e-6 * num(row, "roof_pct"),
+			  "roof_pct %g, gflops %g, roof %g", num(row, "roof_pct"),
+			  num(row, "gflops"), num(row, "roof_gflops"));
+		cr_expect_str_eq(json_string_value(json_object_get(row, "bound")),
+				 "memory");
+	} else {
+		cr_expect(isnan(num(row, "roof_pct")));
+		cr_expect(strstr(json_string_value(json_object_get(
+				     row, "diagnosis")), "fewer than 10"));
+	}
+	svg = e2e_file(dir, "out/roofline.svg");
+	cr_expect(strstr(svg, "class=\"region loop\""), "no loop point");
+	cr_expect(strstr(svg, "class=\"loop-mark\""), "no loop mark");
+	cr_expect(strstr(svg, name), "the chart does not name %s", name);
+	cr_expect(strstr(svg, outer), "the chart does not name %s", outer);
+	free(svg);
+	json_decref(rep);
+	e2e_cleanup(&r, dir);
+}
+
+/* rlprof diff and rlprof check on loops: a loop's identity is its source
+ * line and function, so the same loop doing twice the flops in a second
+ * run (stream.c "slow": 4 flops per element on the same bytes) is one
+ * row of the diff, in both runs, its AI up 100%; check finds it by that
+ * name. Counted without time (--sim-timing sim): the counts are exact. */
+Test(e2e_loops, diff_and_check_name_a_changed_loop, .timeout = 300)
+{
+	const char *fast[] = {E2E_PROG("loops-stream"), "20", NULL};
+	const char *slow[] = {E2E_PROG("loops-stream"), "20", "slow", NULL};
+	char *da = e2e_tmpdir(), *db = e2e_tmpdir(), name[256], a[512], b[512];
+	struct e2e_result ra, rb, rd, rc;
+	json_t *ja, *jb, *diff, *o, *found = NULL;
+	json_error_t je;
+	size_t i;
+
+	need_sim();
+	ja = run_loops(da, "--sim-timing=sim", fast, &ra);
+	jb = run_loops(db, "--sim-timing=sim", slow, &rb);
+	loop_row(ja, STREAM_SRC, "stream.triad", "main", "<program>", name,
+		 sizeof name);
+	cr_expect_eq(num(row_named(jb, name), "flops"),
+		     2 * num(row_named(ja, name), "flops"));
+	snprintf(a, sizeof a, "%s/out", da);
+	snprintf(b, sizeof b, "%s/out", db);
+	{
+		const char *argv[] = {E2E_RLPROF, "diff", "-f", "json", a, b,
+				      NULL};
+		rd = e2e_run(argv);
+	}
+	cr_assert_eq(rd.status, 0, "%s", rd.err);
+	diff = json_loads(rd.out, 0, &je);
+	cr_assert_not_null(diff, "%s: %s", je.text, rd.out);
+	json_array_foreach(json_object_get(diff, "regions"), i, o) {
+		const char *r = json_string_value(json_object_get(o, "region"));
+		if (r && strcmp(r, name) == 0)
+			found = o;
+	}
+	cr_assert_not_null(found, "diff does not name %s: %s", name, rd.out);
+	cr_expect_str_eq(json_string_value(json_object_get(found, "presence")),
+			 "both");
+	cr_expect(fabs(num(found, "ai_change_pct") - 100) < 1e-6, "ai %g%%",
+		  num(found, "ai_change_pct"));
+	{
+		const char *argv[] = {E2E_RLPROF, "check", b, "--require-region", name,
+				      NULL};
+		rc = e2e_run(argv);
+	}
+	cr_expect_eq(rc.status, 0, "check --require '%s': %s%s", name, rc.out,
+		     rc.err);
+	json_decref(ja);
+	json_decref(jb);
+	json_decref(diff);
+	e2e_free(&rd);
+	e2e_free(&rc);
+	e2e_cleanup(&rb, db);
+	e2e_cleanup(&ra, da);
+}
