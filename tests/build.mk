@@ -64,15 +64,23 @@ $(CODE_ISA_PROGRAMS): $(TESTBIN)/programs/code-isa-%: tests/programs/code_isa/co
 	$(CC) -O2 -DISA=$* $< -o $@
 tests: $(CODE_ISA_PROGRAMS)
 
+# OMP_OK: the compiler has an OpenMP runtime (-fopenmp links)
+OMP_OK := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo yes)
+
 # tests/mpi/: MPI programs of the MPI end-to-end tests (test_e2e_mpi.c),
 # built with Open MPI's mpicc around $(CC) when it is installed; the tests
-# skip when they are absent.
+# skip when they are absent. The MPI+OpenMP ones (MPI_OMP_SRCS: the
+# conjugate-gradient mini-app of test_e2e_cg.c) are built with -fopenmp,
+# and only when the compiler has OpenMP too.
 MPICC ?= mpicc
+MPI_OMP_SRCS := tests/mpi/cg_mini.c
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
-MPI_TEST_PROGRAMS := $(patsubst tests/mpi/%.c,$(TESTBIN)/mpi/%,$(wildcard tests/mpi/*.c))
+MPI_SRCS := $(filter-out $(if $(filter yes,$(OMP_OK)),,$(MPI_OMP_SRCS)),$(wildcard tests/mpi/*.c))
+MPI_TEST_PROGRAMS := $(patsubst tests/mpi/%.c,$(TESTBIN)/mpi/%,$(MPI_SRCS))
+$(patsubst tests/mpi/%.c,$(TESTBIN)/mpi/%,$(MPI_OMP_SRCS)): MPI_OMP_FLAGS := -fopenmp
 $(MPI_TEST_PROGRAMS): $(TESTBIN)/mpi/%: tests/mpi/%.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) $(PUBLIC_INC) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) $(PUBLIC_INC) $(MPI_OMP_FLAGS) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(MPI_TEST_PROGRAMS)
 endif
 
@@ -80,7 +88,6 @@ include tests/fuzz/build.mk
 
 # tests/omp/: OpenMP programs (-fopenmp) of the process-scope tests
 # (test_e2e_omp.c); skipped when the compiler has no OpenMP runtime.
-OMP_OK := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo yes)
 ifeq ($(OMP_OK),yes)
 OMP_TEST_PROGRAMS := $(patsubst tests/omp/%.c,$(TESTBIN)/omp/%,$(wildcard tests/omp/*.c))
 $(OMP_TEST_PROGRAMS): $(TESTBIN)/omp/%: tests/omp/%.c $(RLPROF_SO)
