@@ -35,17 +35,17 @@ static void usage(FILE *out)
 		"precision. A cached model is printed without measuring again.\n"
 		"\n"
 		"options:\n"
-		"  -f, --force         measure again and replace the cached model\n"
-		"  -q, --quick         fewer trials, same sweep points (about 1.5 s)\n"
+		"      --force         measure again and replace the cached model\n"
+		"      --quick         fewer trials, same sweep points (about 1.5 s)\n"
 		"  -j, --json          print the machine model as JSON\n"
-		"  -t, --threads N     use N CPUs (default: all this process may use;\n"
+		"      --threads N     use N CPUs (default: all this process may use;\n"
 		"                      a model for fewer CPUs is not cached)\n"
 		"  -l, --levels        measure and show the working-set sweep\n"
 		"                      behind the L1..DRAM roofs; with --json, write\n"
 		"                      the whole recording (every point, operation,\n"
 		"                      thread count and trial, with the claimed\n"
 		"                      caches): attach it to a bug report\n"
-		"  -r, --replay FILE   derive levels, roofs and doubts from such a\n"
+		"      --replay FILE   derive levels, roofs and doubts from such a\n"
 		"                      recording without measuring (nothing cached)\n"
 		"      --format FMT    table (default) or csv: one row per roof\n"
 		"  -h, --help          this help\n"
@@ -54,29 +54,58 @@ static void usage(FILE *out)
 		"per CPU model, CPU count and memory size\n");
 }
 
+/* A short option means one thing in every command: probe's -f, -q, -t
+ * and -r (once --force, --quick, --threads, --replay) mean --format,
+ * --quiet, --threshold and --max-regression elsewhere, so probe takes
+ * only the long forms, and says so. */
+static int dropped_short(int c)
+{
+	static const struct {
+		char c;
+		const char *elsewhere, *write;
+	} dropped[] = {
+		{'f', "--format in rlprof report and diff", "--force (or --format FMT)"},
+		{'q', "--quiet in rlprof run and check", "--quick"},
+		{'t', "--threshold in rlprof diff", "--threads N"},
+		{'r', "--max-regression in rlprof check", "--replay FILE"},
+	};
+	for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++)
+		if (dropped[i].c == c)
+			fprintf(stderr, "rlprof probe: '-%c' is not an option of "
+					"probe (a short option means one thing in "
+					"every command, and -%c is %s): write %s\n",
+				c, c, dropped[i].elsewhere, dropped[i].write);
+	return RL_EXIT_USAGE;
+}
+
 static int parse(int argc, char **argv, struct probe_opts *o)
 {
+	/* the long options without a short form return codes above any
+	 * character, so the dropped short ones are told apart */
+	enum { FORCE = 256, QUICK, THREADS, REPLAY };
 	static const struct option opts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "quick", no_argument, NULL, 'q' },
+		{ "force", no_argument, NULL, FORCE },
+		{ "quick", no_argument, NULL, QUICK },
 		{ "json", no_argument, NULL, 'j' },
-		{ "threads", required_argument, NULL, 't' },
+		{ "threads", required_argument, NULL, THREADS },
 		{ "levels", no_argument, NULL, 'l' },
-		{ "replay", required_argument, NULL, 'r' },
+		{ "replay", required_argument, NULL, REPLAY },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+fqjt:lr:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+fqjtlrh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': o->force = 1; break;
-		case 'q': o->quick = 1; break;
+		case 'f': case 'q': case 't': case 'r':
+			return dropped_short(c);
+		case FORCE: o->force = 1; break;
+		case QUICK: o->quick = 1; break;
 		case 'j': o->json = 1; break;
 		case 'l': o->levels = 1; break;
-		case 'r': o->replay = optarg; break;
-		case 't': {
+		case REPLAY: o->replay = optarg; break;
+		case THREADS: {
 			char *end;
 			errno = 0;
 			long n = strtol(optarg, &end, 10);

@@ -283,3 +283,72 @@ Test(man, parallel_programs_section, .timeout = 60)
 	free(sec);
 	free(text);
 }
+
+/* One meaning per short option across commands (issue 26): every "-x,
+ * --long" pair of every command's --help names the same long option for
+ * the same letter. probe's -f, -q, -t and -r meant --force, --quick,
+ * --threads and --replay while report, diff, run and check use them for
+ * --format, --quiet, --threshold and --max-regression. */
+Test(man, each_short_option_means_one_thing, .timeout = 60)
+{
+	static const char *const cmds[] = {"run",      "report", "inspect",
+					   "counters", "probe",  "diff",
+					   "check"};
+	char longs[128][40], owner[128][16];
+
+	e2e_need(E2E_RLPROF);
+	memset(longs, 0, sizeof longs);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		const char *argv[] = {E2E_RLPROF, cmds[i], "--help", NULL};
+		struct e2e_result r = e2e_run(argv);
+		size_t pairs = 0;
+
+		cr_assert_eq(r.status, 0, "rlprof %s --help: %s", cmds[i], r.err);
+		for (const char *p = r.out; (p = strstr(p, "\n  -")); p++) {
+			unsigned char c = (unsigned char)p[4];
+			char lng[40];
+			if (!isalpha(c) || strncmp(p + 5, ", --", 4) != 0 ||
+			    sscanf(p + 9, "%39[a-z-]", lng) != 1)
+				continue;
+			pairs++;
+			if (!longs[c][0]) {
+				snprintf(longs[c], sizeof longs[c], "%s", lng);
+				snprintf(owner[c], sizeof owner[c], "%s", cmds[i]);
+			}
+			cr_expect_str_eq(lng, longs[c],
+					 "-%c is %s in 'rlprof %s' but %s in "
+					 "'rlprof %s'", c, lng, cmds[i],
+					 longs[c], owner[c]);
+		}
+		if (strcmp(cmds[i], "counters") && strcmp(cmds[i], "inspect"))
+			cr_expect_gt(pairs, 1, "no '-x, --long' pair in: %s", r.out);
+		e2e_free(&r);
+	}
+	cr_expect_str_eq(longs['f'], "format");
+	cr_expect_str_eq(longs['q'], "quiet");
+}
+
+/* probe's old short forms are refused with the long form to write, never
+ * taken in their other meaning */
+Test(man, probe_refuses_its_old_short_options, .timeout = 60)
+{
+	static const struct {
+		const char *opt, *want;
+	} cases[] = {{"-f", "write --force"}, {"-q", "write --quick"},
+		     {"-t", "write --threads N"}, {"-r", "write --replay FILE"},
+		     {"-jq", "write --quick"}};
+
+	e2e_need(E2E_RLPROF);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *argv[] = {E2E_RLPROF, "probe", cases[i].opt, NULL};
+		struct e2e_result r = e2e_run(argv);
+		cr_expect_eq(r.status, 2, "probe %s: %d %s", cases[i].opt,
+			     r.status, r.err);
+		cr_expect_not_null(strstr(r.err, cases[i].want), "probe %s: %s",
+				   cases[i].opt, r.err);
+		cr_expect_not_null(strstr(r.err, "a short option means one "
+						 "thing in every command"),
+				   "%s", r.err);
+		e2e_free(&r);
+	}
+}
