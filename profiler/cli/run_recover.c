@@ -7,6 +7,7 @@
  * are then removed.
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include "formats/live.h"
 #include "cli/run.h"
 #include "runtime/results_write.h"
+#include "common/file_read.h"
 #include "common/file_write.h"
 
 /* .rlprof-<digits>-<hex>.live (or .rlprof-<digits>.live of an older
@@ -99,6 +101,67 @@ static int write_json(const char *fin, const struct rl_process_results *p)
 	return rl_file_commit(&o);
 }
 
+/* Whether process pid still runs with the live file live mapped: a child
+ * of the program that outlives it (a daemon, a background job). The map
+ * tells it from a process that took the pid since; a zombie maps
+ * nothing. */
+static bool still_running(long pid, const char *live)
+{
+	char maps[64], line[PATH_MAX + 256];
+	const char *base = strrchr(live, '/');
+	bool found = false;
+	FILE *f;
+
+	if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno != EPERM))
+		return false;
+	snprintf(maps, sizeof maps, "/proc/%ld/maps", pid);
+	if (!(f = fopen(maps, "r")))
+		return errno == EACCES; /* alive, not ours to read */
+	base = base ? base + 1 : live;
+	while (!found && fgets(line, sizeof line, f))
+		found = strstr(line, base) != NULL;
+	fclose(f);
+	return found;
+}
+
+/* A full disk: the live file's own room is what the results file needs
+ * (with 8 KiB free the process kept its records there and nothing else
+ * fitted). Its bytes are held in memory, the file removed and the results
+ * written; when they still do not fit, the live file is put back as it
+ * was. 0 or -errno as write_json. */
+static int write_json_in_place(const char *live, const char *json,
+			       const struct rl_process_results *p)
+{
+	char *bytes, err[256];
+	size_t len;
+	int rc, fd;
+
+	if (rl_file_read_all(live, RL_READ_NOFOLLOW, (size_t)256 << 20,
+			     &bytes, &len, err, sizeof err) != 0)
+		return -ENOSPC;
+	unlink(live);
+	rc = write_json(json, p);
+	if (rc < 0) {
+		fd = open(live, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				       O_CLOEXEC, 0644);
+		size_t off = 0;
+		while (fd >= 0 && off < len) {
+			ssize_t n = write(fd, bytes + off, len - off);
+			if (n <= 0)
+				break;
+			off += (size_t)n;
+		}
+		if (fd < 0 || off < len)
+			rl_run_warn("cannot put back the live file '%s' (%s): "
+				    "the regions it held are lost", live,
+				    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	free(bytes);
+	return rc;
+}
+
 static void recover_one(const struct rl_run *run, const char *dir,
 			const char *name, long pid)
 {
@@ -128,6 +191,17 @@ static void recover_one(const struct rl_run *run, const char *dir,
 			    "%ld%s%s): left out of this run's results",
 			    live, p.pid, p.run_id[0] ? ", run " : "",
 			    p.run_id);
+		rl_results_release(&p);
+		return;
+	}
+	if (still_running(pid, live)) {
+		/* neither recovered as if killed nor removed under it: it
+		 * writes its results file when it ends */
+		rl_run_warn("process %ld, started by the program, was still "
+			    "running when the program ended: its regions are "
+			    "not in this report (it writes '%s' when it ends: "
+			    "then run 'rlprof report %s')",
+			    pid, json, run->out_dir);
 		rl_results_release(&p);
 		return;
 	}
@@ -186,6 +260,8 @@ static void recover_one(const struct rl_run *run, const char *dir,
 		}
 	if (rc == 0)
 		rc = write_json(json, &p);
+	if (rc == -ENOSPC || rc == -EDQUOT)
+		rc = write_json_in_place(live, json, &p);
 	if (rc == -1)
 		rl_run_warn("out of memory recovering '%s'", live);
 	else if (rc < 0)

@@ -85,10 +85,17 @@ static void make_dirs(const char *dir)
 	}
 }
 
-static void write_failed(const char *path, int e)
+/* What a failed write leaves: the regions with completed calls, and
+ * where they are kept, if anywhere (the live file, unless it could not
+ * keep them: then they are lost, and named). */
+static void write_failed(const char *path, int e,
+			 const struct rl_process_results *r)
 {
-	char line[sizeof rl_rt.out_dir + 384];
+	char line[sizeof rl_rt.out_dir + sizeof rl_rt.live_path + 768];
 	struct rl_sb s = {line, sizeof line, 0};
+	uint64_t n_regions = 0, calls = 0;
+	bool kept = rl_rt.live && !rl_rt.live_lost;
+
 	rl_sb_str(&s, "rlprof: cannot write '");
 	rl_sb_str(&s, path);
 	rl_sb_str(&s, "': ");
@@ -97,17 +104,56 @@ static void write_failed(const char *path, int e)
 		rl_sb_str(&s, " ");
 		rl_sb_u64(&s, (uint64_t)e);
 	}
-	rl_sb_str(&s, ": the regions this process measured are lost; keep "
-		      "the output directory (RLPROF_OUT) writable while the "
-		      "program runs\n");
+	for (size_t t = 0; t < r->n_threads; t++)
+		for (size_t k = 0; k < r->threads[t].n_regions; k++) {
+			struct rl_region_stats st;
+			memset(&st, 0, sizeof st);
+			r->threads[t].region_at(r->threads[t].ctx, k, &st);
+			if (!st.calls)
+				continue;
+			if (!kept && n_regions < 4) {
+				rl_sb_str(&s, n_regions ? ", " : ": lost: ");
+				rl_sb_name(&s, st.name);
+			}
+			n_regions++;
+			calls += st.calls;
+		}
+	if (!kept && n_regions > 4) {
+		rl_sb_str(&s, " and ");
+		rl_sb_u64(&s, n_regions - 4);
+		rl_sb_str(&s, " more");
+	}
+	if (n_regions == 0) {
+		rl_sb_str(&s, ": no region of this process completed a call");
+	} else if (kept) {
+		rl_sb_str(&s, ": the ");
+		rl_sb_u64(&s, calls);
+		rl_sb_str(&s, " calls of its ");
+		rl_sb_u64(&s, n_regions);
+		rl_sb_str(&s, " regions (per thread) are kept in its live file ");
+		rl_sb_name(&s, rl_rt.live_path);
+		rl_sb_str(&s, ", which rlprof run recovers");
+	} else {
+		rl_sb_str(&s, " (");
+		rl_sb_u64(&s, n_regions);
+		rl_sb_str(&s, " regions per thread, ");
+		rl_sb_u64(&s, calls);
+		rl_sb_str(&s, " calls, which its live file could not keep "
+			      "either)");
+	}
+	rl_sb_str(&s, "; keep the output directory (RLPROF_OUT) writable "
+		      "while the program runs\n");
 	ssize_t n = write(2, line, s.len);
 	(void)n;
 }
 
-static void write_file(const struct rl_process_results *r)
+/* One try at DIR/rlprof-<pid>.json: 0, else the errno, with the path that
+ * failed in failed (a buffer as large as rl_rt.out_dir + 64). */
+static int try_write(const struct rl_process_results *r, char *failed)
 {
 	char tmp[sizeof rl_rt.out_dir + 64], fin[sizeof rl_rt.out_dir + 64];
 	struct rl_sb a = {tmp, sizeof tmp, 0}, b = {fin, sizeof fin, 0};
+	struct rl_sb f = {failed, sizeof rl_rt.out_dir + 64, 0};
 	rl_sb_str(&a, rl_rt.out_dir);
 	rl_sb_str(&a, "/.rlprof-");
 	rl_sb_u64(&a, (uint64_t)r->pid);
@@ -130,8 +176,9 @@ static void write_file(const struct rl_process_results *r)
 		fd = open(tmp, flags, 0644);
 	}
 	if (fd < 0) {
-		write_failed(tmp, errno);
-		return;
+		int e = errno;
+		rl_sb_str(&f, tmp);
+		return e;
 	}
 	int rc = rl_results_write_fd(fd, r);
 	int saved = errno;
@@ -139,13 +186,30 @@ static void write_file(const struct rl_process_results *r)
 		rc = -1, saved = errno;
 	if (rc < 0) {
 		unlink(tmp);
-		write_failed(tmp, saved);
-		return;
+		rl_sb_str(&f, tmp);
+		return saved ? saved : EIO;
 	}
 	if (rename(tmp, fin) < 0) {
 		saved = errno;
 		unlink(tmp);
-		write_failed(fin, saved);
+		rl_sb_str(&f, fin);
+		return saved;
+	}
+	return 0;
+}
+
+static void write_file(const struct rl_process_results *r)
+{
+	char failed[sizeof rl_rt.out_dir + 64];
+	int e = try_write(r, failed);
+
+	/* a full disk, and a live file that holds no record (with 8 KiB
+	 * free its header took the room): it only takes the room the
+	 * results need, so it goes and the write is tried again */
+	if ((e == ENOSPC || e == EDQUOT) && rl_rt_live_drop_if_empty())
+		e = try_write(r, failed);
+	if (e) {
+		write_failed(failed, e, r);
 		return;
 	}
 	/* written: the live file is not needed (kept when the write failed,

@@ -185,6 +185,9 @@ struct rl_rec *rl_rt_live_rec(struct rl_thread *t, size_t size);
 void rl_rt_live_publish(struct rl_thread *t, struct rl_rec *r);
 /* After the JSON results were written: the live file is not needed. */
 void rl_rt_live_remove(void);
+/* Removes the live file when it holds no record (only its header: the
+ * disk was full at the first block); true when it did. */
+bool rl_rt_live_drop_if_empty(void);
 
 /* rt_clock.c */
 void rl_rt_clock_init(void);

@@ -138,6 +138,18 @@ void rl_rt_live_open(void)
 	rl_rt.live_lost = false;
 }
 
+bool rl_rt_live_drop_if_empty(void)
+{
+	if (!rl_rt.live || rl_rt.live_end > header_size())
+		return false;
+	unlink(rl_rt.live_path);
+	/* a mapped page keeps its room even when its file is gone */
+	munmap(rl_rt.live, header_size());
+	rl_rt.live = NULL;
+	rl_rt.live_lost = true; /* nothing is kept there now */
+	return true;
+}
+
 void rl_rt_live_remove(void)
 {
 	if (rl_rt.live)
@@ -156,6 +168,14 @@ static struct rl_live_block *new_block(struct rl_thread *t, size_t need)
 	struct rl_live_block *b = NULL;
 	if (rl_rt.live) {
 		b = map_range(rl_rt.live_end, size, false);
+		/* a nearly full disk: the smallest block the record needs
+		 * (whole pages) may still fit, so the records stay where
+		 * rlprof run can recover them (with 8 KiB free, none did) */
+		size_t small = (need + RL_LIVE_BLOCK_HEAD + 4095) &
+			       ~(size_t)4095;
+		if (!b && small < size &&
+		    (b = map_range(rl_rt.live_end, small, false)))
+			size = small;
 		if (b) {
 			/* also updated at each block: the rate refined so far */
 			rl_rt.live->tick_mult = rl_rt.clock.mult;

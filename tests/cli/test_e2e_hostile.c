@@ -41,6 +41,63 @@ Test(e2e_hostile, run_json_in_the_way_keeps_the_results, .timeout = 60)
 	e2e_cleanup(&r, dir);
 }
 
+/* A 64 KiB tmpfs nearly full. With 8 KiB free the live file's header
+ * took the room the results file needed and the regions were lost
+ * entirely; now a live file holding no record makes way for the results
+ * file. With 12 KiB free the live file keeps the records in a one-page
+ * block, the process says so, and rlprof run writes the recovered results
+ * into the room the live file held. Either way the report has every
+ * region, not '<program>'. */
+Test(e2e_hostile, nearly_full_disk_keeps_the_regions, .timeout = 60)
+{
+	static const struct {
+		int free_kib;
+		const char *said;
+	} cases[] = {{8, "cannot keep region records in the live file"},
+		     {12, "the 4 calls of its 4 regions (per thread) are kept "
+			  "in its live file"}};
+	const char *prog[] = {E2E_PROG("e2e_regions"), NULL};
+
+	e2e_need(prog[0]);
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char *dir = e2e_tmpdir();
+		char out[600], ballast[600], raw[700];
+		struct e2e_result r;
+		FILE *f;
+
+		if (mount("tmpfs", dir, "tmpfs", 0, "size=64k") != 0) {
+			int e = errno;
+			e2e_rmtree(dir);
+			cr_skip_test("cannot mount a small tmpfs here (%s): "
+				     "needs root", strerror(e));
+		}
+		snprintf(ballast, sizeof ballast, "%s/ballast", dir);
+		f = fopen(ballast, "w");
+		cr_assert_not_null(f);
+		for (int i = 0; i < (64 - cases[k].free_kib) * 1024; i++)
+			fputc('x', f);
+		cr_assert_eq(fclose(f), 0, "ballast: %s", strerror(errno));
+		snprintf(out, sizeof out, "%s/out", dir);
+		r = e2e_profile("time", out, prog);
+		cr_expect(strstr(r.err, cases[k].said) != NULL,
+			  "%d KiB free: stderr: %s", cases[k].free_kib, r.err);
+		cr_expect(strstr(r.err, "lost:") == NULL, "%d KiB free: %s",
+			  cases[k].free_kib, r.err);
+		cr_expect(strstr(r.out, "alpha") != NULL && strstr(r.out, "dyn-1"),
+			  "%d KiB free: stdout: %s", cases[k].free_kib, r.out);
+		cr_expect(strstr(r.out, "<program>") == NULL, "stdout: %s", r.out);
+		snprintf(raw, sizeof raw, "%s/raw", out);
+		cr_expect_eq(e2e_count_entries(raw, "rlprof-", 0), 1,
+			     "%d KiB free: no results file", cases[k].free_kib);
+		cr_expect_eq(e2e_count_entries(raw, ".live", 1), 0,
+			     "%d KiB free: a live file left", cases[k].free_kib);
+		e2e_free(&r);
+		umount(dir);
+		e2e_rmtree(dir);
+		free(dir);
+	}
+}
+
 /* A 64 KiB tmpfs filled but for one page: the results file fits, nothing
  * else does. No partial file is left, the message names ENOSPC, the
  * status is 1; once there is room again `rlprof report` reads the run. */

@@ -122,3 +122,48 @@ Test(e2e_killed, memory_limit_keeps_completed_regions, .timeout = 60)
 	check_kept(&k);
 	killed_free(&k);
 }
+
+/* A child that outlives the program (rt_scenarios orphan: it is still in
+ * "child-late" when its parent exits) was missing from the report with no
+ * word. rlprof run names it, leaves its live file to it (not recovered as
+ * if killed, not removed), and once it has ended `rlprof report` has its
+ * regions from the results file it wrote. */
+Test(e2e_killed, child_outliving_the_program_is_named, .timeout = 60)
+{
+	struct killed k;
+	const char *prog[] = {E2E_PROG("rt_scenarios"), "orphan", NULL};
+	const char *msg;
+	char json[700], *csv;
+	long pid = 0;
+
+	e2e_need(prog[0]);
+	run_killed(&k, prog);
+	cr_expect_eq(k.r.status, 0, "%s", k.r.err);
+	msg = strstr(k.r.err, "rlprof: warning: process ");
+	cr_assert_not_null(msg, "stderr: %s", k.r.err);
+	cr_assert_eq(sscanf(msg, "rlprof: warning: process %ld", &pid), 1);
+	cr_expect_not_null(strstr(msg, ", started by the program, was still "
+				       "running when the program ended: its "
+				       "regions are not in this report"),
+			   "stderr: %s", k.r.err);
+	cr_expect_null(strstr(k.r.err, "recovered from its live file"),
+		       "recovered as if killed: %s", k.r.err);
+	cr_expect_null(e2e_csv_row(k.csv, "child-done"), "csv: %s", k.csv);
+	/* the child ends 2 s after it began and writes its results */
+	snprintf(json, sizeof json, "%s/raw/rlprof-%ld.json", k.out, pid);
+	for (int i = 0; i < 100 && access(json, F_OK) != 0; i++)
+		usleep(100 * 1000);
+	cr_assert_eq(access(json, F_OK), 0, "the child wrote no '%s'", json);
+	{
+		const char *argv[] = {E2E_RLPROF, "report", "--no-probe", "-f",
+				      "csv", k.out, NULL};
+		struct e2e_result r = e2e_run(argv);
+		cr_expect_eq(r.status, 0, "%s", r.err);
+		csv = r.out;
+		cr_expect_not_null(e2e_csv_row(csv, "child-done"), "csv: %s", csv);
+		cr_expect_not_null(e2e_csv_row(csv, "child-late"), "csv: %s", csv);
+		cr_expect_not_null(e2e_csv_row(csv, "parent"), "csv: %s", csv);
+		e2e_free(&r);
+	}
+	killed_free(&k);
+}

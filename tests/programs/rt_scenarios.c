@@ -2,6 +2,7 @@
  * Region scenarios for tests/runtime/test_runtime.c: `rt_scenarios MODE`, one
  * process per mode, results checked from the file librlprof writes.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -95,6 +96,7 @@ static void misuse(void)
 	RL_REGION_BEGIN(longname);
 	RL_REGION_END(longname);
 	RL_REGION_EXPECT("a", -1.0, 5.0); /* bad-expect */
+	RL_REGION_EXPECT("a", NAN, 5.0);  /* bad-expect-nonfinite, its own */
 	pthread_t t;
 	pthread_create(&t, NULL, leave_open, NULL);
 	pthread_join(t, NULL);
@@ -133,6 +135,27 @@ static void do_fork(void)
 	}
 	int st;
 	waitpid(pid, &st, 0);
+	RL_REGION_END("parent");
+}
+
+/* A child that outlives the program: it completes "child-done", then is
+ * still inside "child-late" (2 s) when the parent has exited. */
+static void orphan(void)
+{
+	RL_REGION_BEGIN("parent");
+	pid_t pid = fork();
+	if (pid == 0) {
+		RL_REGION_BEGIN("child-done");
+		sink += 1;
+		RL_REGION_END("child-done");
+		RL_REGION_BEGIN("child-late");
+		struct timespec ts = {2, 0};
+		nanosleep(&ts, NULL);
+		RL_REGION_END("child-late");
+		exit(0);
+	}
+	struct timespec ts = {0, 200 * 1000000L}; /* the child's first region */
+	nanosleep(&ts, NULL);
 	RL_REGION_END("parent");
 }
 
@@ -268,7 +291,7 @@ int main(int argc, char **argv)
 		void (*fn)(void);
 	} modes[] = {{"nest", nest},     {"repeat", repeat},
 		     {"threads", threads}, {"misuse", misuse},
-		     {"expect", expect}, {"fork", do_fork},
+		     {"expect", expect}, {"fork", do_fork}, {"orphan", orphan},
 		     {"escape", escape}, {"fork-thread", fork_thread}, {"busy", busy},
 		     {"deep", deep},     {"many", many},
 		     {"many-threaded", many_threaded},

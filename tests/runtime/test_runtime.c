@@ -266,7 +266,16 @@ Test(runtime, misuse_is_warned_and_never_loses_data)
 		 tid, x255);
 	cr_assert_str_eq(m, want);
 
-	cr_assert_not_null(warning(doc, "bad-expect", "a", NULL));
+	/* a negative and a NaN declaration: two mistakes, two warnings (one
+	 * message said "negative or non-finite" of both) */
+	snprintf(want, sizeof want,
+		 "negative flops or bytes declared for region 'a' (thread "
+		 "%lld): ignored", tid);
+	cr_assert_str_eq(warning(doc, "bad-expect", "a", NULL), want);
+	snprintf(want, sizeof want,
+		 "NaN or infinite flops or bytes declared for region 'a' "
+		 "(thread %lld): ignored", tid);
+	cr_assert_str_eq(warning(doc, "bad-expect-nonfinite", "a", NULL), want);
 	cr_assert_null(json_object_get(reg0(&r, "a"), "expect_calls"),
 		       "nothing declared: left out (the reader's 0)");
 
