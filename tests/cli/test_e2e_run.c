@@ -411,6 +411,21 @@ Test(e2e_run, environment_given_to_the_program, .timeout = 60)
 	e2e_cleanup(&r, dir);
 }
 
+/* The rows of text that start with a and with b (each "\n..." ) hold
+ * what at the same column. */
+static void expect_same_column(const char *text, const char *a,
+			       const char *b, const char *what)
+{
+	const char *ra = strstr(text, a), *rb = strstr(text, b), *wa, *wb;
+
+	cr_assert(ra && rb, "no row '%s' or '%s' in: %s", a + 1, b + 1, text);
+	wa = strstr(ra + 1, what);
+	wb = strstr(rb + 1, what);
+	cr_assert(wa && wb, "no '%s' in: %s", what, text);
+	cr_expect_eq(wa - ra, wb - rb, "'%s' at column %td of '%s' but %td of "
+		     "'%s': %s", what, wa - ra, a + 1, wb - rb, b + 1, text);
+}
+
 Test(e2e_run, warnings_show_control_characters_escaped, .timeout = 60)
 {
 	char *dir = e2e_tmpdir();
@@ -428,6 +443,17 @@ Test(e2e_run, warnings_show_control_characters_escaped, .timeout = 60)
 		  r.out);
 	cr_expect(strstr(r.err, "\xe2\x80\xae") == NULL, "raw U+202E: %s",
 		  r.err);
+	/* the escaped name is as wide as it is shown: the next column of
+	 * its row starts where the other rows' does */
+	expect_same_column(r.out, "\nok ", "\nrtl\\u202ex ", " 1 ");
+	e2e_free(&r);
+	{
+		const char *argv[] = {E2E_RLPROF, "inspect", prog[0], NULL};
+		r = e2e_run(argv);
+		cr_expect_eq(r.status, 0, "inspect: %s", r.err);
+		expect_same_column(r.out, "\n  ok ", "\n  rtl\\u202ex ",
+				   "tests/programs/");
+	}
 	e2e_cleanup(&r, dir);
 }
 
