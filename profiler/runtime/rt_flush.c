@@ -128,18 +128,20 @@ static void write_failed(const char *path, int e,
 	} else if (kept) {
 		rl_sb_str(&s, ": the ");
 		rl_sb_u64(&s, calls);
-		rl_sb_str(&s, " calls of its ");
+		rl_sb_str(&s, calls == 1 ? " call of its " : " calls of its ");
 		rl_sb_u64(&s, n_regions);
-		rl_sb_str(&s, " regions (per thread) are kept in its live file ");
+		rl_sb_str(&s, n_regions == 1 ? " region" : " regions");
+		rl_sb_str(&s, " (per thread) are kept in its live file ");
 		rl_sb_name(&s, rl_rt.live_path);
 		rl_sb_str(&s, ", which rlprof run recovers");
 	} else {
 		rl_sb_str(&s, " (");
 		rl_sb_u64(&s, n_regions);
-		rl_sb_str(&s, " regions per thread, ");
+		rl_sb_str(&s, n_regions == 1 ? " region per thread, "
+					     : " regions per thread, ");
 		rl_sb_u64(&s, calls);
-		rl_sb_str(&s, " calls, which its live file could not keep "
-			      "either)");
+		rl_sb_str(&s, calls == 1 ? " call" : " calls");
+		rl_sb_str(&s, ", which its live file could not keep either)");
 	}
 	rl_sb_str(&s, "; keep the output directory (RLPROF_OUT) writable "
 		      "while the program runs\n");
