@@ -12,7 +12,7 @@
 #                                  (tests/cli/test_e2e_counts.c)
 #   make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=results FUZZ_FLAGS='-jobs=8'
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= results machine elf live ranks
+FUZZ_TARGETS ?= results machine elf live ranks report
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_FLAGS   ?=
 

@@ -15,7 +15,10 @@
 #include "inspect/inspect_elf.h"
 #include "model/machine.h"
 #include "render/render.h"
+#include "render/render_diff.h"
+#include "analysis/compare.h"
 #include "analysis/report.h"
+#include "analysis/report_file.h"
 #include "model/results.h"
 #include "model/results_live.h"
 #include "runtime/results_write.h"
@@ -337,5 +340,32 @@ int rl_fuzz_ranks(const uint8_t *data, size_t size)
 		return 0;
 	render_all(&res, NULL);
 	rl_run_results_release(&res);
+	return 0;
+}
+
+/* A saved report (DIR/report.json) as rlprof diff and rlprof check read
+ * it: member by member, its regions one at a time (report_file.c); then
+ * diffed against itself and the diff rendered in every format. */
+int rl_fuzz_report(const uint8_t *data, size_t size)
+{
+	static const char *const formats[] = {"table", "json", "csv"};
+	struct rl_report_file a;
+	struct rl_diff d;
+	char path[256], err[1024];
+
+	snprintf(path, sizeof path, "%s/report.json", dir());
+	put(path, data, size);
+	if (rl_report_file_load(path, &a, err, sizeof err) != 0)
+		return 0;
+	for (size_t i = 0; i < a.n_regions; i++)
+		if (rl_report_file_find(&a, a.regions[i].region) == NULL)
+			abort(); /* every region is found by its name */
+	if (rl_diff_build(&a, &a, 5.0, &d, err, sizeof err) == 0) {
+		for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+			rl_render_diff(sink, &d, formats[i], &a, &a, err,
+				       sizeof err);
+		rl_diff_release(&d);
+	}
+	rl_report_file_release(&a);
 	return 0;
 }

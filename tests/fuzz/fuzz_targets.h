@@ -18,6 +18,8 @@
  *   ranks    a rank-folder tree (the input split at form feeds into
  *            mpi.json, then rank.json and a results file per rank: 0, 1
  *            and one the first byte names), read and rendered
+ *   report   a saved report.json as rlprof diff and check read it (one
+ *            region at a time), diffed against itself and rendered
  *
  * A finding is what ASan or UBSan reports, or a crash.
  */
@@ -32,5 +34,6 @@ int rl_fuzz_machine(const uint8_t *data, size_t size);
 int rl_fuzz_elf(const uint8_t *data, size_t size);
 int rl_fuzz_live(const uint8_t *data, size_t size);
 int rl_fuzz_ranks(const uint8_t *data, size_t size);
+int rl_fuzz_report(const uint8_t *data, size_t size);
 
 #endif

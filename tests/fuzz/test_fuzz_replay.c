@@ -75,3 +75,8 @@ Test(fuzz_replay, elf_corpus, .timeout = 120)
 {
 	cr_expect_gt(replay(FUZZ_DIR "elf", rl_fuzz_elf), 0);
 }
+
+Test(fuzz_replay, report_corpus, .timeout = 120)
+{
+	cr_expect_gt(replay(FUZZ_DIR "report", rl_fuzz_report), 0);
+}
