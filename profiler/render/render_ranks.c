@@ -376,7 +376,8 @@ void rl_ranks_html(FILE *out, const struct rl_report *r)
 	fputs("<table class=\"ranks\">\n<thead><tr><th>region</th><th>ranks"
 	      "</th><th>flops (sum)</th><th>DRAM bytes (sum)</th><th>time max "
 	      "(s)</th><th>time mean (s)</th><th>load imbalance (max/mean)"
-	      "</th><th>slowest rank</th></tr></thead>\n<tbody>\n", out);
+	      "</th><th>slowest rank</th><th>MPI time mean (s)</th><th>MPI "
+	      "time max/mean</th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < k->n_aggs && i < HTML_MAX_RANK_ROWS; i++) {
 		const struct rl_rank_agg *g = &k->aggs[i];
 		fputs("<tr>", out);
@@ -388,14 +389,17 @@ void rl_ranks_html(FILE *out, const struct rl_report *r)
 		td(out, g->time_mean_s);
 		td(out, g->imbalance);
 		td(out, g->slowest_rank >= 0 ? (double)g->slowest_rank : NAN);
+		td(out, g->mpi_mean_s);
+		td(out, g->mpi_imbalance);
 		fputs("</tr>\n", out);
 	}
 	more_rows(out, k->n_aggs > HTML_MAX_RANK_ROWS
-			       ? k->n_aggs - HTML_MAX_RANK_ROWS : 0, 8);
+			       ? k->n_aggs - HTML_MAX_RANK_ROWS : 0, 10);
 	fputs("</tbody>\n</table>\n<table class=\"ranks\">\n<thead><tr><th>"
 	      "region</th><th>rank</th><th>host</th><th>threads</th><th>calls"
 	      "</th><th>time (s)</th><th>flops</th><th>DRAM bytes</th><th>"
-	      "GFLOP/s</th><th>GB/s</th></tr></thead>\n<tbody>\n", out);
+	      "GFLOP/s</th><th>GB/s</th><th>MPI time (s)</th></tr></thead>\n"
+	      "<tbody>\n", out);
 	for (size_t i = 0; i < k->n_rows; i++) {
 		const struct rl_rank_row *x = &k->rows[i];
 		if (x->n_threads == 0)
@@ -404,7 +408,7 @@ void rl_ranks_html(FILE *out, const struct rl_report *r)
 			size_t left = 1;
 			while (++i < k->n_rows)
 				left += k->rows[i].n_threads != 0;
-			more_rows(out, left, 10);
+			more_rows(out, left, 11);
 			break;
 		}
 		fputs("<tr>", out);
@@ -418,6 +422,7 @@ void rl_ranks_html(FILE *out, const struct rl_report *r)
 		td(out, x->dram_bytes);
 		td(out, x->gflops);
 		td(out, x->gbs);
+		td(out, x->mpi_s);
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);

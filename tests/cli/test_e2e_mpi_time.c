@@ -179,12 +179,16 @@ Test(e2e_mpi_time, region_mpi_time_and_the_rank_that_waited, .timeout = 300)
 		   sizeof mode);
 	cr_expect_str_eq(mode, "out");
 	cr_expect_gt(mpi_ns, 0);
-	/* CSV: the last column; the table: one line */
+	/* CSV: the last column; the table: one line; HTML: columns */
 	csv = e2e_file(out, "report.csv");
 	cr_expect_not_null(strstr(csv, ",diagnosis,mpi_s\n"), "%s", csv);
 	free(csv);
 	cr_expect_not_null(strstr(r.out, "mpi_s (time in MPI calls"), "%s",
 			   r.out);
+	csv = e2e_file(out, "report.html"); /* the MPI tables' columns */
+	cr_expect_not_null(strstr(csv, "<th>MPI time mean (s)</th>"));
+	cr_expect_not_null(strstr(csv, "<th>MPI time (s)</th>"));
+	free(csv);
 	e2e_cleanup(&r, dir);
 }
 
