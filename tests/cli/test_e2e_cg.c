@@ -10,7 +10,8 @@
  * formulas (2 nnz for spmv, 2 rows + threads - 1 for dot, 2 or 3 rows
  * for waxpby...); every region of report.json must count exactly that,
  * to the flop, run serially, with 2 OpenMP threads, and as 2 ranks of
- * 2 threads each under mpirun. Skipped when mpirun, mpicc, OpenMP or
+ * 2 threads each under mpirun (there also each region's MPI time:
+ * inclusive, none in waxpby). Skipped when mpirun, mpicc, OpenMP or
  * Valgrind is missing.
  */
 #include <criterion/criterion.h>
@@ -211,9 +212,16 @@ Test(e2e_cg, two_ranks_count_every_kernel_at_its_formula, .timeout = 300)
 	mpi = json_object_get(rep, "mpi");
 	cr_assert(json_is_object(mpi), "report.json has no mpi object");
 	cr_assert_eq(json_integer_value(json_object_get(mpi, "present")), 2);
-	for (long q = 0; q < 2; q++)
-		check_rows(json_object_get(mpi, "per_rank"), q, &w[q],
-			   "2 ranks, 2 threads");
+	for (long q = 0; q < 2; q++) {
+		json_t *rows = json_object_get(mpi, "per_rank");
+		check_rows(rows, q, &w[q], "2 ranks, 2 threads");
+		/* MPI time per region, inclusive: mg runs inside cg, waxpby
+		 * makes no MPI call, dot one MPI_Allreduce a call */
+		cr_expect_geq(num(row(rows, "cg", q), "mpi_s"),
+			      num(row(rows, "mg", q), "mpi_s"));
+		cr_expect_gt(num(row(rows, "dot", q), "mpi_s"), 0);
+		cr_expect_eq(num(row(rows, "waxpby", q), "mpi_s"), 0);
+	}
 	for (int k = 0; k < CG_REGIONS; k++) {
 		json_t *agg = row(json_object_get(mpi, "regions"),
 				  cg_regions[k], -1);
