@@ -53,8 +53,12 @@ void rs_loops_init(void);
 Bool rs_loops_on(void);
 /* The loop id of the guest instruction at a, or RS_LOOP_INHERIT. */
 Int rs_loop_of(Addr a);
-/* Add live (rs_live) to the loop now charged. */
+/* Add live (rs_live) to the loop now charged, in the thread now
+ * charged. */
 void rs_loops_charge(const ULong *live);
+/* The thread now running (called on its own kernel thread once it is
+ * switched to) is the one charged from here on. */
+void rs_loops_thread_now(void);
 void rs_loops_fini(void);
 /* rs_main.c: fold rs_live into the loop that ran, then charge id */
 VG_REGPARM(1) void rs_loop_switch(UWord id);

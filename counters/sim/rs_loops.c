@@ -17,12 +17,16 @@
  * compare): the counts of rs_live so far are folded into the loop that
  * ran (rs_main.c's fold_live calls rs_loops_charge). Every flop and every
  * byte at every level is charged where rs_live is: to the loop running
- * when it is counted. At exit the totals per loop (exclusive, all
- * threads) are written to --sim-loops-out (%p: the process id):
+ * when it is counted, in the thread then running (by its kernel thread
+ * id: a Valgrind ThreadId is reused after a thread exits). At exit the
+ * totals per loop (exclusive) of each thread are written to
+ * --sim-loops-out (%p: the process id):
  *   rlprof-loop-counts 1
  *   object PATH
  *   levels N
+ *   thread TID             (its kernel thread id; then its loops)
  *   loop ID S0 S1 ... S16  (the slots of rs.h, decimal; loops with counts)
+ * A reader that skips the thread lines gets the process's totals.
  */
 #include "counters/sim/rs.h"
 #include "pub_tool_debuginfo.h"
@@ -30,6 +34,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
@@ -47,7 +52,14 @@ static struct span *spans;
 static UInt n_spans, n_loops;
 static HChar *object;
 static ULong obj_dev, obj_ino;
-static ULong (*acc)[RS_NSLOTS]; /* per loop id, 0: in no loop */
+static ULong (*acc)[RS_NSLOTS]; /* per loop id, 0: in no loop: the
+				   accumulator of the thread charged */
+struct thread_acc {
+	Int lwp;
+	ULong (*acc)[RS_NSLOTS];
+};
+static struct thread_acc *thr_acc; /* every thread seen, exited too */
+static UInt n_thr_acc, cap_thr_acc;
 static Bool obj_seen;
 
 /* the DebugInfo last asked about and whether it is the object */
@@ -129,7 +141,7 @@ void rs_loops_init(void)
 	obj_ino = st.ino;
 	if (!n_loops)
 		n_loops = 1;
-	acc = VG_(calloc)("rlprofsim.loops", n_loops, sizeof *acc);
+	/* each thread's accumulator is made when it first runs */
 }
 
 Int rs_loop_of(Addr a)
@@ -165,8 +177,34 @@ Int rs_loop_of(Addr a)
 				   (PLT stubs): the caller's loop */
 }
 
+/* A thread switch is rare (Valgrind's time slices), so a linear search
+ * over the threads seen costs nothing measurable. */
+void rs_loops_thread_now(void)
+{
+	Int lwp;
+
+	if (!spans)
+		return;
+	lwp = VG_(gettid)();
+	for (UInt i = 0; i < n_thr_acc; i++)
+		if (thr_acc[i].lwp == lwp) {
+			acc = thr_acc[i].acc;
+			return;
+		}
+	if (n_thr_acc == cap_thr_acc) {
+		cap_thr_acc = cap_thr_acc ? 2 * cap_thr_acc : 16;
+		thr_acc = VG_(realloc)("rlprofsim.loops", thr_acc,
+				       cap_thr_acc * sizeof *thr_acc);
+	}
+	thr_acc[n_thr_acc].lwp = lwp;
+	acc = thr_acc[n_thr_acc++].acc =
+		VG_(calloc)("rlprofsim.loops", n_loops, sizeof *acc);
+}
+
 void rs_loops_charge(const ULong *live)
 {
+	if (!acc && spans)
+		rs_loops_thread_now(); /* before the first switch */
 	if (!acc || rs_loop_cur >= n_loops)
 		return;
 	for (Int k = 0; k < RS_NSLOTS; k++)
@@ -179,7 +217,7 @@ void rs_loops_fini(void)
 	SysRes r;
 	Int fd, n;
 
-	if (!acc || !rs_loops_out || !obj_seen)
+	if (!n_thr_acc || !rs_loops_out || !obj_seen)
 		return;
 	path = VG_(expand_file_name)("--sim-loops-out", rs_loops_out);
 	r = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
@@ -196,18 +234,26 @@ void rs_loops_fini(void)
 	n = VG_(snprintf)(line, sizeof line, "\nlevels %d\n",
 			  rs_cache_nlevels());
 	VG_(write)(fd, line, n);
-	for (UInt id = 0; id < n_loops; id++) {
-		Bool any = False;
-		for (Int k = 0; k < RS_NSLOTS; k++)
-			any |= acc[id][k] != 0;
-		if (!any)
-			continue;
-		n = VG_(snprintf)(line, sizeof line, "loop %u", id);
-		for (Int k = 0; k < RS_NSLOTS; k++)
-			n += VG_(snprintf)(line + n, sizeof line - n, " %llu",
-					   k == RS_VERSION ? 0ULL : acc[id][k]);
-		line[n++] = '\n';
+	for (UInt t = 0; t < n_thr_acc; t++) {
+		ULong (*a)[RS_NSLOTS] = thr_acc[t].acc;
+		n = VG_(snprintf)(line, sizeof line, "thread %d\n",
+				  thr_acc[t].lwp);
 		VG_(write)(fd, line, n);
+		for (UInt id = 0; id < n_loops; id++) {
+			Bool any = False;
+			for (Int k = 0; k < RS_NSLOTS; k++)
+				any |= a[id][k] != 0;
+			if (!any)
+				continue;
+			n = VG_(snprintf)(line, sizeof line, "loop %u", id);
+			for (Int k = 0; k < RS_NSLOTS; k++)
+				n += VG_(snprintf)(line + n, sizeof line - n,
+						   " %llu",
+						   k == RS_VERSION ? 0ULL
+								   : a[id][k]);
+			line[n++] = '\n';
+			VG_(write)(fd, line, n);
+		}
 	}
 	VG_(close)(fd);
 	VG_(free)(path);

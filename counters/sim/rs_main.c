@@ -93,6 +93,7 @@ static void switch_to(ThreadId tid)
 			rs_loop_cur = thr_loop[tid];
 		}
 		cur_tid = tid;
+		rs_loops_thread_now();
 	}
 }
 
