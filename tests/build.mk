@@ -82,6 +82,11 @@ $(MPI_TEST_PROGRAMS): $(TESTBIN)/mpi/%: tests/mpi/%.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
 	OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) $(PUBLIC_INC) $(MPI_OMP_FLAGS) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(MPI_TEST_PROGRAMS)
+# loops per rank: an unannotated MPI triad (tests/programs/loops/)
+$(TESTBIN)/programs/loops-mpi: tests/programs/loops/mpi_loops.c
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CC) $(MPICC) -O1 -g -gdwarf-4 $< -o $@
+tests: $(TESTBIN)/programs/loops-mpi
 endif
 
 include tests/fuzz/build.mk
@@ -117,6 +122,13 @@ $(TESTBIN)/programs/loops-stream: tests/programs/loops/stream.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LOOPS_FLAGS) $< -o $@
 tests: $(LOOPS_PROGRAMS)
+# loops per thread: an OpenMP triad (when the compiler has OpenMP)
+ifeq ($(OMP_OK),yes)
+$(TESTBIN)/programs/loops-omp: tests/programs/loops/omp_loops.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -gdwarf-4 -fopenmp $< -o $@
+tests: $(TESTBIN)/programs/loops-omp
+endif
 
 # The project's kernels (kernels/) without annotation (-DRLPROF_DISABLE),
 # built as rlprof-kernels-sim is with -g: test_sim_loops.c counts each

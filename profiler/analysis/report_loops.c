@@ -107,14 +107,33 @@ static int mark_row(struct rl_report *rep, struct rl_region_row *row,
 		return (row->diagnosis = strdup(text)) ? 0 : RL_ENOMEM;
 	}
 	n = nearbyint(row->time_s / m->period_s);
+	if (n == 0) { /* a thread with no sample of it: under one period */
+		row->time_s = row->gflops = row->gbs = row->roof_pct = NAN;
+		snprintf(text, sizeof text,
+			 "loop %s, counts inclusive of its nested loops%s; no "
+			 "time: no sample of it in this thread (under %g ms of "
+			 "its CPU time, or a thread the sampler did not see); ",
+			 where, row->simulated ? ", charged per loop by the "
+			 "simulator" : "", m->period_s * 1e3);
+		if (prepend(&row->method, text))
+			return RL_ENOMEM;
+		free(row->diagnosis);
+		return (row->diagnosis = strdup("no sample of this loop in this "
+						"thread: its counts and AI "
+						"stand, with no rate and no "
+						"% of roof"))
+			       ? 0 : RL_ENOMEM;
+	}
 	row->time_error_s = sqrt(n) * m->period_s;
 	fmt_s(a, sizeof a, row->time_error_s);
 	fmt_s(b, sizeof b, m->period_s);
 	snprintf(text, sizeof text,
-		 "loop %s, counts inclusive of its nested loops, charged per "
-		 "loop by the simulator; time: %.0f samples of the CPU clock "
-		 "in the native run x %s, +- %s (%.0f%%, one standard error); ",
-		 where, n, b, a, n > 0 ? 100 / sqrt(n) : 100.0);
+		 "loop %s, counts inclusive of its nested loops%s; time: %.0f "
+		 "samples of the CPU clock in the native run x %s, +- %s "
+		 "(%.0f%%, one standard error); ",
+		 where, row->simulated ? ", charged per loop by the simulator"
+				       : "",
+		 n, b, a, n > 0 ? 100 / sqrt(n) : 100.0);
 	if (prepend(&row->method, text))
 		return RL_ENOMEM;
 	if (n >= RL_LOOP_MIN_SAMPLES)

@@ -117,6 +117,33 @@ static long loop_of(const struct rl_loops *l, uint64_t fa)
 	return -1;
 }
 
+void rl_loop_samples_free(struct rl_loop_samples *s)
+{
+	free(s->self);
+	s->self = NULL;
+	for (unsigned i = 0; i < s->n_thread; i++) {
+		free(s->thread_self[i]);
+		s->thread_self[i] = NULL;
+	}
+	s->n_thread = 0;
+}
+
+/* The per-thread samples of tid (made on its first sample), NULL beyond
+ * RL_LOOP_SAMPLE_THREADS threads or out of memory. */
+static uint64_t *thread_samples(struct rl_loop_sampler *s, pid_t tid)
+{
+	struct rl_loop_samples *o = &s->out;
+	for (unsigned i = 0; i < o->n_thread; i++)
+		if (o->tid[i] == tid)
+			return o->thread_self[i];
+	if (o->n_thread == RL_LOOP_SAMPLE_THREADS ||
+	    !(o->thread_self[o->n_thread] = calloc(o->n_loops + 1,
+						   sizeof (uint64_t))))
+		return NULL;
+	o->tid[o->n_thread] = tid;
+	return o->thread_self[o->n_thread++];
+}
+
 static void note_tid(struct rl_loop_sampler *s, pid_t tid)
 {
 	for (unsigned i = 0; i < s->n_tids; i++)
@@ -159,8 +186,12 @@ static void drain_one(struct rl_loop_sampler *s, int c)
 			id = loop_of(s->loops, ip - s->bias);
 			if (id < 0)
 				s->out.elsewhere++;
-			else if ((uint64_t)id <= s->out.n_loops)
+			else if ((uint64_t)id <= s->out.n_loops) {
+				uint64_t *t = thread_samples(s, (pid_t)pt[1]);
 				s->out.self[id]++;
+				if (t)
+					t[id]++;
+			}
 		} else if (h.type == PERF_RECORD_LOST && size >= sizeof h + 16) {
 			uint64_t lost;
 			memcpy(&lost, rec + sizeof h + 8, 8);

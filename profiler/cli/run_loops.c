@@ -34,6 +34,16 @@ struct rl_run_loops {
 	uint64_t *samples_incl;
 	char sample_why[512]; /* why no time per loop, when not sampled */
 	bool *is_hot;   /* per loop: a row of the report (hot()) */
+	/* per process and thread (the simulator's "thread" lines): its
+	 * counts per id, self and inclusive, and the native thread whose
+	 * samples are paired with it (-1 none) */
+	struct thr_counts {
+		long pid, tid;
+		uint64_t (*self)[RS_NSLOTS], (*incl)[RS_NSLOTS];
+		int sampled;
+		uint64_t *samples_incl;
+	} *thr;
+	size_t n_thr;
 	bool collected; /* rl_run_loops_collect ran and found something */
 };
 
@@ -69,11 +79,17 @@ void rl_run_loops_release(struct rl_run *run)
 	if (x->sampler) {
 		struct rl_loop_samples s;
 		rl_loop_sampler_stop(x->sampler, &s);
-		free(s.self);
+		rl_loop_samples_free(&s);
 	}
-	free(x->samples.self);
+	rl_loop_samples_free(&x->samples);
 	free(x->samples_incl);
 	free(x->is_hot);
+	for (size_t t = 0; t < x->n_thr; t++) {
+		free(x->thr[t].self);
+		free(x->thr[t].incl);
+		free(x->thr[t].samples_incl);
+	}
+	free(x->thr);
 	rl_loops_release(&x->l);
 	free(x->self);
 	free(x->incl);
@@ -174,12 +190,52 @@ void rl_run_loops_ended(struct rl_run *run)
 	x->sampled = true;
 }
 
-/* Adds one loop-counts file of the simulator; 0 or -1 (malformed). */
-static int read_counts(struct rl_run_loops *x, const char *path)
+/* The counts of thread tid of process pid, made when new; NULL out of
+ * memory. */
+static struct thr_counts *thread_counts(struct rl_run_loops *x, long pid,
+					long tid)
+{
+	struct thr_counts *t;
+
+	for (size_t i = 0; i < x->n_thr; i++)
+		if (x->thr[i].pid == pid && x->thr[i].tid == tid)
+			return &x->thr[i];
+	if (!(t = realloc(x->thr, (x->n_thr + 1) * sizeof *t)))
+		return NULL;
+	x->thr = t;
+	t += x->n_thr;
+	memset(t, 0, sizeof *t);
+	t->pid = pid;
+	t->tid = tid;
+	t->sampled = -1;
+	if (!(t->self = calloc(x->l.n + 1, sizeof *t->self)) ||
+	    !(t->incl = calloc(x->l.n + 1, sizeof *t->incl))) {
+		free(t->self);
+		return NULL;
+	}
+	x->n_thr++;
+	return t;
+}
+
+static void inclusive(const struct rl_loops *l, uint64_t (*incl)[RS_NSLOTS],
+		      uint64_t (*self)[RS_NSLOTS])
+{
+	memcpy(incl, self, (l->n + 1) * sizeof *incl);
+	/* preorder: children after parents, so walk backwards */
+	for (size_t i = l->n; i-- > 0;)
+		if (l->v[i].parent >= 0)
+			for (int k = 0; k < RS_NSLOTS; k++)
+				incl[l->v[i].parent + 1][k] += incl[i + 1][k];
+}
+
+/* Adds one loop-counts file of the simulator (process pid); 0 or -1
+ * (malformed). */
+static int read_counts(struct rl_run_loops *x, const char *path, long pid)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024];
 	int ok = 0;
+	struct thr_counts *cur = NULL;
 
 	if (!f)
 		return -1;
@@ -194,6 +250,10 @@ static int read_counts(struct rl_run_loops *x, const char *path)
 			x->levels = atoi(line + 7);
 			continue;
 		}
+		if (strncmp(line, "thread ", 7) == 0) {
+			cur = thread_counts(x, pid, atol(line + 7));
+			continue;
+		}
 		if (strncmp(line, "loop ", 5) != 0)
 			continue;
 		p += 5;
@@ -206,8 +266,11 @@ static int read_counts(struct rl_run_loops *x, const char *path)
 			if (end == p)
 				goto bad;
 		}
-		for (int k = 0; k < RS_NSLOTS; k++)
+		for (int k = 0; k < RS_NSLOTS; k++) {
 			x->self[id][k] += v[k];
+			if (cur)
+				cur->self[id][k] += v[k];
+		}
 	}
 	fclose(f);
 	return ok ? 0 : -1;
@@ -231,22 +294,17 @@ static size_t gather(struct rl_run *run, struct rl_run_loops *x)
 		if (strncmp(e->d_name, "loop-counts-", 12) != 0)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", run->raw_dir, e->d_name);
-		if (read_counts(x, path) < 0)
+		if (read_counts(x, path, atol(e->d_name + 12)) < 0)
 			rl_run_warn("--loops: '%s' is malformed: its counts "
 				    "are left out", path);
 		else
 			x->n_files++;
 	}
 	closedir(d);
-	if (n)
-		memcpy(x->incl, x->self, n * sizeof *x->incl);
-	/* preorder: children after parents, so walk backwards */
-	for (size_t i = x->l.n; i-- > 0;) {
-		int p = x->l.v[i].parent;
-		if (p >= 0)
-			for (int k = 0; k < RS_NSLOTS; k++)
-				x->incl[p + 1][k] += x->incl[i + 1][k];
-	}
+	(void)n;
+	inclusive(&x->l, x->incl, x->self);
+	for (size_t t = 0; t < x->n_thr; t++)
+		inclusive(&x->l, x->thr[t].incl, x->thr[t].self);
 	return x->n_files;
 }
 
@@ -368,9 +426,33 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 			json_object_set_new(o, "inclusive",
 					    counts_json(x->incl[i + 1], x->levels));
 		}
-		if (x->is_hot[i]) {
-			/* its share of the run, as the report's rows take it:
-			 * all processes and threads as one */
+		if (x->is_hot[i] && x->n_thr) {
+			/* its share in each process and thread: the report's
+			 * records, merged by name as regions are */
+			json_t *per = json_array();
+			for (size_t t = 0; t < x->n_thr; t++) {
+				const struct thr_counts *c = &x->thr[t];
+				uint64_t ns = c->samples_incl
+						      ? c->samples_incl[i + 1] : 0;
+				json_t *e;
+				if (!ns && !(x->counting &&
+					     (flops(c->incl[i + 1]) ||
+					      c->incl[i + 1][RS_L1_R] ||
+					      c->incl[i + 1][RS_L1_W])))
+					continue;
+				e = json_object();
+				json_object_set_new(e, "pid", json_integer(c->pid));
+				json_object_set_new(e, "tid", json_integer(c->tid));
+				json_object_set_new(e, "samples",
+						    json_integer((json_int_t)ns));
+				if (x->counting)
+					json_object_set_new(e, "counts", counts_json(
+						c->incl[i + 1], x->levels));
+				json_array_append_new(per, e);
+			}
+			json_object_set_new(o, "per", per);
+		} else if (x->is_hot[i]) {
+			/* a simulator without threads' counts: all as one */
 			json_t *per = json_array(), *e = json_object();
 			json_object_set_new(e, "samples", json_integer(
 				(json_int_t)(sampled(x) ? x->samples_incl[i + 1]
@@ -605,6 +687,54 @@ static void print_table(struct rl_run_loops *x)
 		printf("  no time per loop: %s\n", x->sample_why);
 }
 
+static int by_tid(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Each sampled thread's samples, inclusive, given to a thread of the
+ * counts: the k-th sampled thread by kernel thread id to the k-th thread
+ * of the first process counted (threads are paired by the order they
+ * were made; the timing run and the counting run are two processes).
+ * Without counts, the sampled threads themselves (the run was timed and
+ * sampled in one). */
+static void pair_samples(struct rl_run *run, struct rl_run_loops *x)
+{
+	const struct rl_loop_samples *s = &x->samples;
+	long order[RL_LOOP_SAMPLE_THREADS][2], sim[RL_LOOP_SAMPLE_THREADS][2];
+	long first = -1;
+	size_t n_sim = 0;
+
+	if (!sampled(x))
+		return;
+	for (unsigned k = 0; k < s->n_thread; k++)
+		order[k][0] = s->tid[k], order[k][1] = (long)k;
+	qsort(order, s->n_thread, sizeof order[0], by_tid);
+	if (!x->counting)
+		for (unsigned k = 0; k < s->n_thread; k++)
+			thread_counts(x, (long)run->pid, order[k][0]);
+	for (size_t t = 0; t < x->n_thr; t++)
+		if (first < 0 || x->thr[t].pid < first)
+			first = x->thr[t].pid;
+	for (size_t t = 0; t < x->n_thr && n_sim < RL_LOOP_SAMPLE_THREADS; t++)
+		if (x->thr[t].pid == first)
+			sim[n_sim][0] = x->thr[t].tid, sim[n_sim++][1] = (long)t;
+	qsort(sim, n_sim, sizeof sim[0], by_tid);
+	for (size_t k = 0; k < n_sim && k < s->n_thread; k++) {
+		struct thr_counts *c = &x->thr[sim[k][1]];
+		const uint64_t *ts = s->thread_self[order[k][1]];
+		if (!(c->samples_incl = calloc(x->l.n + 1, sizeof *c->samples_incl)))
+			return;
+		memcpy(c->samples_incl, ts, (x->l.n + 1) * sizeof *ts);
+		for (size_t i = x->l.n; i-- > 0;)
+			if (x->l.v[i].parent >= 0)
+				c->samples_incl[x->l.v[i].parent + 1] +=
+					c->samples_incl[i + 1];
+		c->sampled = (int)order[k][1];
+	}
+}
+
 void rl_run_loops_collect(struct rl_run *run)
 {
 	struct rl_run_loops *x = run->loops;
@@ -648,6 +778,7 @@ void rl_run_loops_collect(struct rl_run *run)
 	for (size_t i = 0; i < x->l.n; i++)
 		if (hot(x, i) && shown < HOT_MAX)
 			x->is_hot[i] = true, shown++;
+	pair_samples(run, x);
 	x->collected = true;
 	if (!run->no_files)
 		write_json(run, x);

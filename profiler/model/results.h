@@ -115,6 +115,10 @@ void rl_results_release(struct rl_process_results *r);
  * process. 0 or RL_ENOMEM. */
 int rl_results_add_loops(const char *dir, struct rl_run_results *out);
 void rl_loop_meta_release(struct rl_loop_meta *m, size_t n);
+/* An MPI rank's hot loops (from) into the run's (out): a loop of the same
+ * name is one, its samples summed. 0 or RL_ENOMEM. */
+int rl_results_take_loops(struct rl_run_results *out,
+			  struct rl_run_results *from);
 void rl_run_results_release(struct rl_run_results *r);
 /* results_scope.c (called by rl_results_load): the other threads' share
  * of a region's process-scope calls (scope_counters) is added to its

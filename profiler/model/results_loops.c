@@ -231,3 +231,29 @@ int rl_results_add_loops(const char *dir, struct rl_run_results *out)
 	json_decref(root);
 	return rc;
 }
+
+int rl_results_take_loops(struct rl_run_results *out,
+			  struct rl_run_results *from)
+{
+	for (size_t i = 0; i < from->n_loops; i++) {
+		struct rl_loop_meta *m = &from->loops[i], *t;
+		size_t k;
+		for (k = 0; k < out->n_loops; k++)
+			if (strcmp(out->loops[k].name, m->name) == 0)
+				break;
+		if (k < out->n_loops) { /* another rank's share of it */
+			out->loops[k].samples += m->samples;
+			continue;
+		}
+		if (!(t = realloc(out->loops, (out->n_loops + 1) * sizeof *t)))
+			return RL_ENOMEM;
+		out->loops = t;
+		out->loops[out->n_loops++] = *m;
+		memset(m, 0, sizeof *m);
+	}
+	if (!out->loops_rule) {
+		out->loops_rule = from->loops_rule;
+		from->loops_rule = NULL;
+	}
+	return 0;
+}

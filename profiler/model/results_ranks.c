@@ -277,6 +277,8 @@ static int take(struct rl_run_results *out, struct rl_run_results *rr,
 	rr->procs = NULL;
 	rr->n_procs = 0;
 	out->sim_timing_native |= rr->sim_timing_native;
+	if (rl_results_take_loops(out, rr)) /* rlprof run --loops */
+		return RL_ENOMEM;
 	if (header && !out->command) {
 		out->command = rr->command;
 		out->backend_requested = rr->backend_requested;

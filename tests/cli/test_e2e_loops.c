@@ -348,3 +348,109 @@ Test(e2e_loops, diff_and_check_name_a_changed_loop, .timeout = 300)
 	e2e_cleanup(&rb, db);
 	e2e_cleanup(&ra, da);
 }
+
+/* The triad loop's row in rep: n_threads rows in "threads", each of
+ * per_thread flops, from pids (distinct processes) or one process. */
+static void expect_split(json_t *rep, const char *name, int n_threads,
+			 double per_thread, int distinct_pids)
+{
+	json_t *row = row_named(rep, name), *t;
+	long pid0 = -1;
+	size_t i;
+
+	cr_assert_not_null(row, "no row '%s'", name);
+	cr_expect_eq(json_integer_value(json_object_get(row, "n_threads")),
+		     n_threads);
+	cr_expect_eq(num(row, "flops"), n_threads * per_thread, "%g",
+		     num(row, "flops"));
+	cr_assert_eq(json_array_size(json_object_get(row, "threads")),
+		     (size_t)n_threads);
+	json_array_foreach(json_object_get(row, "threads"), i, t) {
+		long pid = (long)json_integer_value(json_object_get(t, "pid"));
+		cr_expect_eq(num(t, "flops"), per_thread, "thread %zu: %g", i,
+			     num(t, "flops"));
+		if (i == 0)
+			pid0 = pid;
+		else if (distinct_pids)
+			cr_expect_neq(pid, pid0, "one process for two ranks");
+		else
+			cr_expect_eq(pid, pid0, "two processes for threads");
+	}
+}
+
+/* Loops per thread: a 2-thread OpenMP triad (no annotation) counts
+ * N x passes flops in each thread, one row of 2 threads, merged as a
+ * region is. */
+Test(e2e_loops, openmp_loop_per_thread, .timeout = 300)
+{
+	const char *prog[] = {E2E_PROG("loops-omp"), "30", NULL};
+	char *dir = e2e_tmpdir(), name[256];
+	struct e2e_result r;
+	json_t *rep;
+
+	need_sim();
+	if (access(prog[0], X_OK) != 0)
+		cr_skip_test("the compiler has no OpenMP: %s not built", prog[0]);
+	rep = run_loops(dir, "--sim-timing=sim", prog, &r);
+	/* the loop GCC outlined: named by its function (its line is the
+	 * outlined body's, not always the for statement's) */
+	name[0] = '\0';
+	{
+		json_t *o, *loop;
+		size_t i;
+		json_array_foreach(json_object_get(rep, "regions"), i, o)
+			if ((loop = json_object_get(o, "loop")) &&
+			    strcmp(json_string_value(json_object_get(
+					   loop, "function")),
+				   "main._omp_fn.0") == 0) {
+				snprintf(name, sizeof name, "%s",
+					 json_string_value(json_object_get(
+						 o, "region")));
+				cr_expect_str_eq(json_string_value(
+					json_object_get(loop, "parent")),
+					"<program>");
+			}
+	}
+	cr_assert(name[0], "no loop of main._omp_fn.0 is a row");
+	expect_split(rep, name, 2, (double)STREAM_N * 30, 0);
+	json_decref(rep);
+	e2e_cleanup(&r, dir);
+}
+
+/* Loops per rank: `mpirun -np 2 rlprof run --loops` on an unannotated
+ * MPI triad: each rank's loop counts 2 N x passes flops, the merged row
+ * the sum over its 2 ranks. */
+Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
+{
+	const char *app = E2E_PROG("loops-mpi");
+	const char *mpirun;
+	char *dir = e2e_tmpdir(), out[512], env[600], name[256], *text;
+	const char *envv[] = {env, "OMPI_MCA_btl_vader_single_copy_mechanism=none",
+			      "RLPROF_MPI_WAIT=120", NULL};
+	struct e2e_result r;
+	json_error_t je;
+	json_t *rep;
+
+	need_sim();
+	mpirun = e2e_need_mpirun(app);
+	cache_model(dir, env, sizeof env);
+	snprintf(out, sizeof out, "%s/out", dir);
+	{
+		const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
+				      "--allow-run-as-root", E2E_RLPROF, "run",
+				      "-q", "-b", "sim", "--sim-caches",
+				      "4K:4,16K:4,64K:4", "--loops", "-o", out,
+				      app, "20", NULL};
+		r = e2e_run_in(NULL, argv, envv);
+	}
+	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+	text = e2e_file(out, "report.json");
+	rep = json_loads(text, 0, &je);
+	free(text);
+	cr_assert_not_null(rep, "%s", je.text);
+	loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
+		 "mpi.triad", "main", "<program>", name, sizeof name);
+	expect_split(rep, name, 2, 2.0 * STREAM_N * 20, 1);
+	json_decref(rep);
+	e2e_cleanup(&r, dir);
+}
