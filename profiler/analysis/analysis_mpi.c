@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fmt_seconds.h"
 #include "analysis/report.h"
 #include "common/rl_error.h"
 
@@ -47,17 +48,6 @@ const char *rl_mpi_method(int mpi_calls, uint64_t provided)
 	}
 }
 
-/* "1.38 ms" */
-static void fmt_s(char *b, size_t n, double s)
-{
-	if (s >= 1)
-		snprintf(b, n, "%.3g s", s);
-	else if (s >= 1e-3)
-		snprintf(b, n, "%.3g ms", s * 1e3);
-	else
-		snprintf(b, n, "%.3g us", s * 1e6);
-}
-
 char *rl_mpi_diagnosis(const struct rl_region_row *row)
 {
 	char a[32], b[32], *d;
@@ -65,8 +55,8 @@ char *rl_mpi_diagnosis(const struct rl_region_row *row)
 
 	if (!(d = malloc(n)))
 		return NULL;
-	fmt_s(a, sizeof a, row->mpi_s);
-	fmt_s(b, sizeof b, row->time_s);
+	rl_fmt_seconds(a, sizeof a, row->mpi_s);
+	rl_fmt_seconds(b, sizeof b, row->time_s);
 	snprintf(d, n,
 		 "its work is MPI: %.0f%% of its time in MPI calls (mpi_s %s "
 		 "of %s), %s: no roofline advice",

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fmt_seconds.h"
 #include "analysis/report.h"
 #include "common/rl_error.h"
 
@@ -57,16 +58,6 @@ static int prepend(char **line, const char *text)
 	free(*line);
 	*line = m;
 	return 0;
-}
-
-static void fmt_s(char *buf, size_t len, double t)
-{
-	if (t >= 1)
-		snprintf(buf, len, "%.2f s", t);
-	else if (t >= 1e-3)
-		snprintf(buf, len, "%.1f ms", t * 1e3);
-	else
-		snprintf(buf, len, "%.0f us", t * 1e6);
 }
 
 /* One loop row: its sampling error, method and, under too few samples,
@@ -125,8 +116,8 @@ static int mark_row(struct rl_report *rep, struct rl_region_row *row,
 			       ? 0 : RL_ENOMEM;
 	}
 	row->time_error_s = sqrt(n) * m->period_s;
-	fmt_s(a, sizeof a, row->time_error_s);
-	fmt_s(b, sizeof b, m->period_s);
+	rl_fmt_seconds_fixed(a, sizeof a, row->time_error_s);
+	rl_fmt_seconds_fixed(b, sizeof b, m->period_s);
 	snprintf(text, sizeof text,
 		 "loop %s, counts inclusive of its nested loops%s; time: %.0f "
 		 "samples of the CPU clock in the native run x %s, +- %s "

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fmt_seconds.h"
 #include "cli/commands.h"
 #include "analysis/compare.h"
 #include "cli/parse_pct.h"
@@ -118,16 +119,6 @@ static void check_roof(struct check_state *st, const struct rl_report_file *f,
 	}
 }
 
-static void fmt_s(char *b, size_t n, double s)
-{
-	if (s >= 1)
-		snprintf(b, n, "%.3g s", s);
-	else if (s >= 1e-3)
-		snprintf(b, n, "%.3g ms", s * 1e3);
-	else
-		snprintf(b, n, "%.3g us", s * 1e6);
-}
-
 static void check_regression(struct check_state *st,
 			     const struct rl_report_file *cur,
 			     const struct rl_report_file *base, double max)
@@ -150,8 +141,8 @@ static void check_regression(struct check_state *st,
 		rl_compare_time(b, r, max, &tc);
 		pct = tc.change_pct;
 		if (tc.verdict == RL_CHANGE_WORSE) {
-			fmt_s(ta, sizeof ta, tc.a_s);
-			fmt_s(tb, sizeof tb, tc.b_s);
+			rl_fmt_seconds(ta, sizeof ta, tc.a_s);
+			rl_fmt_seconds(tb, sizeof tb, tc.b_s);
 			if (!isnan(tc.noise_pct))
 				snprintf(msg, sizeof msg,
 					 "takes %.1f%% more time than in the "

@@ -2,6 +2,7 @@
  * run (inspect/loops.h) and given to the simulator, its counts per loop
  * read back after it, summed up the nest, printed and written to
  * DIR/loops.json. */
+#include "common/fmt_seconds.h"
 #include "cli/run_loops.h"
 
 #include <dirent.h>
@@ -516,16 +517,6 @@ static double loop_time(const struct rl_run_loops *x, size_t id, double *err)
 	return n * period;
 }
 
-static void fmt_time(double t, char *buf, size_t len)
-{
-	if (t >= 1)
-		snprintf(buf, len, "%.2f s", t);
-	else if (t >= 1e-3)
-		snprintf(buf, len, "%.1f ms", t * 1e3);
-	else
-		snprintf(buf, len, "%.0f us", t * 1e6);
-}
-
 #define HOT_PCT 1   /* a hot loop: at least 1% of the run's time */
 #define HOT_MAX 50  /* at most this many, the first in the nest's order */
 
@@ -627,8 +618,8 @@ static void print_table(struct rl_run_loops *x)
 		rl_loop_label(&x->l, i, label, sizeof label);
 		rl_term_cut(name, sizeof name, x->l.v[i].func, 16);
 		if (st) {
-			fmt_time(t, tm, sizeof tm);
-			fmt_time(err, te, sizeof te);
+			rl_fmt_seconds_fixed(tm, sizeof tm, t);
+			rl_fmt_seconds_fixed(te, sizeof te, err);
 			snprintf(pt, sizeof pt, "%.1f%%",
 				 100.0 * (double)ns / (double)x->samples.total);
 			if (ns < MIN_SAMPLES)

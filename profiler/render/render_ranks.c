@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fmt_seconds.h"
 #include "render/render_ranks.h"
 #include "render/svg_chart.h"
 #include "common/term_text.h"
@@ -166,12 +167,8 @@ static const char *secs(char *b, size_t n, double s)
 {
 	if (!rl_known(s) || !isfinite(s))
 		snprintf(b, n, "-");
-	else if (s >= 1)
-		snprintf(b, n, "%.3g s", s);
-	else if (s >= 1e-3)
-		snprintf(b, n, "%.3g ms", s * 1e3);
 	else
-		snprintf(b, n, "%.3g us", s * 1e6);
+		rl_fmt_seconds(b, n, s);
 	return b;
 }
 
