@@ -112,10 +112,13 @@ static int run_rec(struct bw_ctx *b, const struct rl_triad_params *p,
 
 /* The sweep may stop: the last three points agree within DROP, and
  * either the last is beyond `beyond` (4x every believable claim per
- * thread), or the fall from the last cache has been seen (the last point
- * where the sweep was still 1.5x faster than its end lies at least twice
- * beyond the level before the last claimed one: `llc_from`) and the last
- * point is 4x beyond it: a VM's share of a big claimed L3 ends there. */
+ * thread), or the fall from the last cache has been seen (a point still
+ * 1.5x faster than the sweep's end lies at least twice beyond the level
+ * before the last claimed one: `llc_from`) and the last point is 4x
+ * beyond where the sweep was last 1.2x faster than its end: a VM's share
+ * of a big claimed L3 ends there. 1.2x, not 1.5x: past the fall's
+ * halfway point, where the derivation (derive.c) places the level's
+ * effective capacity and DRAM at four times it. */
 static int sweep_done(const struct rl_probe_sweep *s, uint64_t beyond,
 		      uint64_t llc_from)
 {
@@ -134,11 +137,14 @@ static int sweep_done(const struct rl_probe_sweep *s, uint64_t beyond,
 	uint64_t last = s->pts[n - 1].bytes;
 	if (beyond && last >= beyond)
 		return 1;
-	uint64_t cache_end = 0;
-	for (size_t i = 0; i < n; i++)
+	uint64_t fell = 0, cache_end = 0;
+	for (size_t i = 0; i < n; i++) {
 		if (s->pts[i].gbs >= 1.5 * hi)
+			fell = s->pts[i].bytes;
+		if (s->pts[i].gbs >= 1.2 * hi)
 			cache_end = s->pts[i].bytes;
-	return cache_end && cache_end >= llc_from && last >= 6 * cache_end;
+	}
+	return fell && fell >= llc_from && last >= 4 * cache_end;
 }
 
 /* The sweep on `threads` threads; every point's trials recorded. */
@@ -180,7 +186,8 @@ static int sweep(struct bw_ctx *b, unsigned threads,
 		int big = ws > 32.0 * (1 << 20);
 		struct rl_triad_params p = {
 			.isa = triad_isa(c->cpu), .nt = 0, .threads = threads,
-			.elems = elems, .trials = big ? 2 : (quick ? 3 : 5),
+			.elems = elems,
+			.trials = big ? (quick ? 1 : 2) : (quick ? 3 : 5),
 			.min_trial_s = quick ? 0.0002 : 0.0005,
 			.private_level = bytes <= private_bytes(b),
 		};
@@ -247,7 +254,7 @@ static int item_kernel(const struct bw_ctx *b, const struct item *it,
 	p->op = op;
 	p->threads = it->threads;
 	p->elems = (size_t)(it->bytes / RL_TRIAD_STREAM_BYTES) & ~(size_t)15;
-	p->trials = it->dram ? 2 : (quick ? 3 : 5);
+	p->trials = it->dram ? (quick ? 1 : 2) : (quick ? 3 : 5);
 	p->min_trial_s = quick ? 0.0003 : 0.0008;
 	p->private_level = it->bytes <= private_bytes(b);
 	if (p->elems < 16 || p->elems > b->max_elems)
