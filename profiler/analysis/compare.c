@@ -47,12 +47,17 @@ void rl_compare_time(const struct rl_report_region *a,
 	if (rb && !isnan(b->spread_pct) &&
 	    (isnan(out->noise_pct) || b->spread_pct > out->noise_pct))
 		out->noise_pct = b->spread_pct;
-	out->verdict = classify(out->change_pct, thr, false);
-	if (out->verdict != RL_CHANGE_NONE && !isnan(out->noise_pct) &&
-	    fabs(out->change_pct) <= out->noise_pct)
-		out->verdict = RL_CHANGE_NONE; /* within the runs' noise */
+	/* with repeats the change is known to within the runs' noise: a
+	 * region is slower only when even the change less its noise is
+	 * beyond the threshold (a loaded machine moving every run of one
+	 * side by a few percent does not fail the gate) */
+	double margin = thr;
+	if (!isnan(out->noise_pct))
+		margin += out->noise_pct;
+	out->verdict = classify(out->change_pct, margin, false);
 	out->noisy = out->verdict == RL_CHANGE_NONE &&
-		     !isnan(out->noise_pct) && out->noise_pct > thr;
+		     !isnan(out->noise_pct) &&
+		     (out->noise_pct > thr || fabs(out->change_pct) > thr);
 }
 
 static void compare_row(struct rl_diff_row *r, double thr)

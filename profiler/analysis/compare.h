@@ -54,9 +54,11 @@ struct rl_diff {
  * rlprof run --repeat on both sides the fastest runs are compared (on one
  * side only: its median against the other's single time); noise_pct is
  * the larger spread of the two ((slowest - fastest) / fastest x 100,
- * NAN without repeats). A region is slower (or faster) only beyond both
- * the threshold and the noise; noisy when the noise alone exceeds the
- * threshold and the change stays within it. */
+ * NAN without repeats). A region is slower (or faster) only when its
+ * change is beyond the threshold plus the noise (the change less its
+ * uncertainty still beyond the threshold); noisy when it is neither and
+ * the noise alone exceeds the threshold or the change does (beyond the
+ * threshold, within it plus the noise). */
 struct rl_time_cmp {
 	double a_s, b_s;     /* the times compared */
 	double change_pct;   /* (b - a) / a x 100, NAN */

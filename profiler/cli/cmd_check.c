@@ -42,10 +42,11 @@ static void usage(FILE *out)
 	      "  -B, --baseline BASE  the run to compare with (its output\n"
 	      "                       directory or report.json); with\n"
 	      "                       'rlprof run --repeat N' on either side,\n"
-	      "                       a region fails only beyond both PCT and\n"
-	      "                       the runs' noise (their spread), and one\n"
-	      "                       whose spread alone exceeds PCT is said\n"
-	      "                       'noisy', not failed\n"
+	      "                       a region fails only beyond PCT plus\n"
+	      "                       the runs' noise (their spread); one\n"
+	      "                       beyond PCT within that, or whose spread\n"
+	      "                       alone exceeds PCT, is said 'noisy', not\n"
+	      "                       failed\n"
 	      "  -R, --require-region NAME\n"
 	      "                       the report has a region NAME\n"
 	      "  -q, --quiet          say nothing when every check holds\n"
@@ -147,7 +148,7 @@ static void check_regression(struct check_state *st,
 				snprintf(msg, sizeof msg,
 					 "takes %.1f%% more time than in the "
 					 "baseline (fastest of the runs: %s -> "
-					 "%s), over the maximum %g%% and the "
+					 "%s), over the maximum %g%% plus the "
 					 "runs' noise %.1f%%",
 					 pct, ta, tb, max, tc.noise_pct);
 			else
@@ -161,11 +162,19 @@ static void check_regression(struct check_state *st,
 			/* said, not failed: the gate cannot tell */
 			printf("noisy: region '");
 			rl_term_put(stdout, b->region);
-			printf("' varies by %.1f%% between its runs, more than "
-			       "the maximum %g%%: its %+.1f%% is not judged "
-			       "(rlprof run --repeat more, on a quieter "
-			       "machine)\n",
-			       tc.noise_pct, max, pct);
+			if (tc.noise_pct > max)
+				printf("' varies by %.1f%% between its runs, "
+				       "more than the maximum %g%%: its %+.1f%% "
+				       "is not judged (rlprof run --repeat "
+				       "more, on a quieter machine)\n",
+				       tc.noise_pct, max, pct);
+			else
+				printf("' changed by %+.1f%%, beyond the "
+				       "maximum %g%% but within it plus the "
+				       "runs' noise %.1f%%: not judged (rlprof "
+				       "run --repeat more, on a quieter "
+				       "machine)\n",
+				       pct, max, tc.noise_pct);
 		}
 	}
 }
