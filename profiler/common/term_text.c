@@ -131,6 +131,43 @@ void rl_term_put(FILE *out, const char *s)
 	}
 }
 
+void rl_term_wrap(FILE *out, const char *s, size_t col, size_t width,
+		  size_t indent)
+{
+	size_t n = strlen(s ? s : "");
+	size_t len = 6 * n + 16; /* the longest escape, \u202e, per byte */
+	char *buf = width ? malloc(len) : NULL;
+
+	if (!buf) {
+		rl_term_put(out, s);
+		return;
+	}
+	rl_term_cut(buf, len, s, (size_t)-1);
+	int first = 1;
+	for (char *w = buf, *end; *w; w = end) {
+		end = strchr(w, ' ');
+		if (!end)
+			end = w + strlen(w);
+		char keep = *end;
+		*end = '\0';
+		size_t cols = rl_term_width(w);
+		if (!first && col + 1 + cols > width && col > indent) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fputs(w, out);
+		col += cols;
+		first = 0;
+		*end = keep;
+		if (*end)
+			end++;
+	}
+	free(buf);
+}
+
 size_t rl_term_width(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");

@@ -20,6 +20,11 @@
 size_t rl_term_cut(char *buf, size_t len, const char *s, size_t max_cols);
 /* s escaped, whole, to out. */
 void rl_term_put(FILE *out, const char *s);
+/* s escaped, to out, its words wrapped at width columns (0: not wrapped)
+ * with continuation lines indented by indent; col is where the cursor
+ * stands. A word longer than a line stands on its own line whole. */
+void rl_term_wrap(FILE *out, const char *s, size_t col, size_t width,
+		  size_t indent);
 /* Columns of s, an already escaped (valid UTF-8) string. */
 size_t rl_term_width(const char *s);
 /* Bytes of the valid UTF-8 character at s, 0 when s[0] starts none. */

@@ -446,8 +446,17 @@ static int group_diagnoses(const struct rl_report *r, size_t *group,
 /* "region: diagnosis" per region; a diagnosis DIAG_GROUP or more regions
  * share is one line, where its first region is: "a, b, c and 99997 more
  * regions: diagnosis" (every region's own is in report.csv/json). */
-static void print_diagnoses(FILE *out, const struct rl_report *r)
+static size_t put_name(FILE *out, const char *name)
 {
+	char buf[512];
+	rl_term_put(out, name);
+	return rl_term_cut(buf, sizeof buf, name, (size_t)-1);
+}
+
+static void print_diagnoses(FILE *out, const struct rl_report *r,
+			    const struct rl_render_options *opt)
+{
+	unsigned width = opt && !opt->verbose ? opt->width : 0;
 	size_t n = r->n_summed ? r->n_summed : 1;
 	size_t *group = calloc(n, sizeof *group);
 	struct diag_group *g = calloc(n, sizeof *g);
@@ -458,17 +467,22 @@ static void print_diagnoses(FILE *out, const struct rl_report *r)
 		const struct diag_group *k = grouped ? &g[group[i]] : NULL;
 		if (!d || (k && k->n >= DIAG_GROUP && group[i] != i))
 			continue;
+		size_t col = 0;
 		if (k && k->n >= DIAG_GROUP) {
 			for (size_t j = 0; j < DIAG_NAMED; j++) {
 				fputs(j ? ", " : "", out);
-				rl_term_put(out, r->rows[k->named[j]].region);
+				col += (j ? 2 : 0) +
+				       put_name(out, r->rows[k->named[j]].region);
 			}
-			fprintf(out, " and %zu more regions", k->n - DIAG_NAMED);
+			col += (size_t)fprintf(out, " and %zu more regions",
+					       k->n - DIAG_NAMED);
 		} else {
-			rl_term_put(out, r->rows[i].region);
+			col += put_name(out, r->rows[i].region);
 		}
 		fputs(": ", out);
-		rl_term_put(out, d);
+		/* at the terminal's width: words wrapped, the rest of a
+		 * diagnosis indented under its first line */
+		rl_term_wrap(out, d, col + 2, width, 4);
 		fputc('\n', out);
 	}
 	free(group);
@@ -541,7 +555,7 @@ static void print_footer(FILE *out, const struct rl_report *r,
 	}
 	print_mpi(out, r);
 	print_legend(out, r, opt);
-	print_diagnoses(out, r);
+	print_diagnoses(out, r, opt);
 	for (size_t i = 0; i < r->n_summed; i++)
 		if (r->rows[i].check) {
 			fputs("check: ", out);

@@ -69,3 +69,34 @@ Test(term_text, plain_runs_mixed_with_escapes)
 	cr_expect_eq(rl_term_cut(buf, 5, "region", 40), 2);
 	cr_expect_str_eq(buf, "r\xe2\x80\xa6");
 }
+
+static char *wrapped(const char *s, size_t col, size_t width)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	rl_term_wrap(f, s, col, width, 4);
+	fclose(f);
+	return text;
+}
+
+/* Prose (a diagnosis) wrapped at word boundaries to the width, the
+ * continuation indented; escapes kept; a word longer than a line whole on
+ * its own; width 0 leaves it one line. */
+Test(term_text, wrap_at_words)
+{
+	char *t = wrapped("raise AI: tiling, fusion, smaller types", 6, 20);
+	cr_expect_str_eq(t, "raise AI:\n    tiling, fusion,\n    smaller types");
+	free(t);
+	t = wrapped("ab \x1b[31m b", 5, 10);
+	cr_expect_str_eq(t, "ab\n    \\x1b[31m\n    b");
+	free(t);
+	t = wrapped("short", 90, 100);
+	cr_expect_str_eq(t, "short");
+	free(t);
+	t = wrapped("one two three", 0, 0);
+	cr_expect_str_eq(t, "one two three");
+	free(t);
+}
