@@ -365,6 +365,10 @@ static void say_deep(const struct rl_thread *t, const struct rl_rec *rec)
  * thread): its index, -1 when none is free. */
 static int cover_open(const char *name)
 {
+	/* nothing counted per thread (the time backend): nothing to leave
+	 * out, and a region pays nothing for it */
+	if (!rl_rt.n_prov)
+		return -1;
 	for (int i = 0; i < RL_SCOPE_DEPTH; i++) {
 		struct scope_cover *c = &covers[i];
 		uint32_t g = __atomic_load_n(&c->gen, __ATOMIC_RELAXED);
@@ -372,25 +376,32 @@ static int cover_open(const char *name)
 		if (g & 1)
 			continue;
 		c->name = name;
-		for (int k = 0; k < RL_COUNTER_COUNT; k++)
-			__atomic_store_n(&c->covered[k], 0, __ATOMIC_RELAXED);
+		for (size_t k = 0; k < rl_rt.n_prov; k++)
+			__atomic_store_n(&c->covered[rl_rt.prov[k]], 0,
+					 __ATOMIC_RELAXED);
+		/* the main thread alone opens and closes: stores, not
+		 * locked read-modify-writes */
 		__atomic_store_n(&c->gen, g + 1, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&rl_scope_open_calls, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&rl_scope_open_calls, rl_scope_open_calls + 1,
+				 __ATOMIC_RELEASE);
 		return i;
 	}
 	return -1;
 }
 
 /* Closes slot i: the counts the other threads' calls left there, into
- * covered[] (indexed by counter id). */
+ * covered[] (indexed by counter id; the counters provided only). */
 static void cover_close(int i, uint64_t *covered)
 {
 	struct scope_cover *c = &covers[i];
 
-	for (int k = 0; k < RL_COUNTER_COUNT; k++)
-		covered[k] = __atomic_load_n(&c->covered[k], __ATOMIC_ACQUIRE);
-	__atomic_add_fetch(&c->gen, 1, __ATOMIC_RELEASE);
-	__atomic_sub_fetch(&rl_scope_open_calls, 1, __ATOMIC_RELEASE);
+	for (size_t k = 0; k < rl_rt.n_prov; k++) {
+		int id = rl_rt.prov[k];
+		covered[id] = __atomic_load_n(&c->covered[id], __ATOMIC_ACQUIRE);
+	}
+	__atomic_store_n(&c->gen, c->gen + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&rl_scope_open_calls, rl_scope_open_calls - 1,
+			 __ATOMIC_RELEASE);
 }
 
 /* Names compared without libc (the simulator counts libc's loads in the
@@ -629,7 +640,7 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 {
 	struct rl_counter_value pv[RL_COUNTER_COUNT], p0[RL_COUNTER_COUNT];
 	struct scope_entry *e = b->e;
-	uint64_t covered[RL_COUNTER_COUNT] = {0};
+	uint64_t covered[RL_COUNTER_COUNT]; /* the provided ones set */
 	uint64_t cpu = 0, faults, csw, dt_ns, wall_ns, cover = 0;
 	bool have_proc, cpu_known = true;
 	struct ran ran;
@@ -638,6 +649,9 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 	if (b->cover >= 0) {
 		cover_close(b->cover, covered);
 		b->cover = -1;
+	} else {
+		for (size_t k = 0; k < rl_rt.n_prov; k++)
+			covered[rl_rt.prov[k]] = 0;
 	}
 	if (b->lazy && RL_SINGLE_THREADED()) {
 		/* one thread all along: its own counts are the process's,
