@@ -18,7 +18,7 @@ RUNTIME_COMMON := $(addprefix profiler/common/,rl_error.c utf8.c json_writer.c) 
                   profiler/formats/counter_ids.c
 REPORT_SRCS  := $(filter-out $(RUNTIME_COMMON),\
                 $(foreach d,common formats model analysis render inspect,$(wildcard profiler/$(d)/*.c)))
-CLI_SRCS     := $(wildcard profiler/cli/*.c)
+CLI_SRCS     := $(wildcard profiler/cli/*.c profiler/cli/run/*.c)
 
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(OBJ)/%.o)
 REPORT_OBJS  := $(REPORT_SRCS:%.c=$(OBJ)/%.o)

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/run.h"
-#include "cli/run_loops.h"
+#include "cli/run/run.h"
+#include "cli/run/run_loops.h"
 
 static void usage(FILE *out)
 {

@@ -1,6 +1,6 @@
 /*
  * rlprof run --loops: the hot loops of DIR/loops.json (written by
- * cli/run_loops.c) made region records, so that the analysis places each
+ * cli/run/run_loops.c) made region records, so that the analysis places each
  * against its roofs like a region, and the report, diff and check carry
  * it. A hot loop's "per" entries are its counts (inclusive of nested
  * loops) and samples in one thread of one process; each becomes a record

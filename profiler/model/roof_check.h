@@ -4,7 +4,7 @@
  * the machine model's DRAM triad roof. Where the machine now moves more
  * than the roof, the roof is stale (probed under load, or the machine
  * changed); where it moves much less, the machine was busy around the run.
- * rlprof run measures it (cli/run_roof_check.c) and writes it into
+ * rlprof run measures it (cli/run/run_roof_check.c) and writes it into
  * DIR/run.json ("roof_check"); the report reads it back (results_dir.c)
  * and the analysis warns and uses it in the self-check.
  */

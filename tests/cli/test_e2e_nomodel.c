@@ -1,7 +1,7 @@
 /*
  * Counting never waits on a probe (issue 23): `rlprof run -b sim` with no
  * machine model and a probe that cannot run (RLPROF_TEST_PROBE_FAIL, a
- * test hook of profiler/cli/run_model.c) simulates the caches the machine
+ * test hook of profiler/cli/run/run_model.c) simulates the caches the machine
  * claims, counts exactly, writes the whole report with its roofs marked
  * not measured and why, and exits with the program's status; the same
  * under mpirun in both forms, where the node is probed once

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 #include "common/file_read.h"
 
 /* ---- the rank, from the launcher's environment ---------------------- */

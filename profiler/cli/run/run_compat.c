@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/rl_error.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 
 #define LIKWID_SHIM "librlprof-likwid.so"
 #define PAPIHL_SHIM "librlprof-papihl.so"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cli/run.h"
+#include "cli/run/run.h"
 
 /* Signals by which a user stops a run (Ctrl-C, Ctrl-\, kill, hangup). */
 static bool stopped_by_user(int sig)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/run.h"
+#include "cli/run/run.h"
 #include "common/term_text.h"
 
 static void say(const char *prefix, const char *fmt, va_list ap)

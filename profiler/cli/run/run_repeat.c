@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/run.h"
+#include "cli/run/run.h"
 
 static int rm_one(const char *p, const struct stat *st, int flag,
 		  struct FTW *ftw)

@@ -20,7 +20,7 @@
 #include "inspect/elf_imports.h"
 #include "inspect/inspect_elf.h"
 #include "counters/launch.h"
-#include "cli/run_mpi.h"
+#include "cli/run/run_mpi.h"
 #include "model/results.h"
 #include "model/roof_check.h"
 

@@ -5,7 +5,7 @@
 #ifndef RL_RUN_LOOPS_H
 #define RL_RUN_LOOPS_H
 
-#include "cli/run.h"
+#include "cli/run/run.h"
 
 /* With --loops and -b sim: *spans_path (the file for the simulator's
  * --sim-loops) set; else NULL, with a warning when --loops cannot count.

@@ -1,6 +1,6 @@
 /* Time per loop: a CPU-clock sampling event on the running program, its
  * samples mapped to the loops of its code. */
-#include "cli/loop_samples.h"
+#include "cli/run/loop_samples.h"
 
 #include <errno.h>
 #include <gelf.h>

@@ -20,7 +20,7 @@
 
 #include "model/results_live.h"
 #include "formats/live.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 #include "runtime/results_write.h"
 #include "common/file_read.h"
 #include "common/file_write.h"

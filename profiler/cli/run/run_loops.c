@@ -3,7 +3,7 @@
  * read back after it, summed up the nest, printed and written to
  * DIR/loops.json. */
 #include "common/fmt_seconds.h"
-#include "cli/run_loops.h"
+#include "cli/run/run_loops.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/loop_samples.h"
+#include "cli/run/loop_samples.h"
 #include "formats/sim_protocol.h"
 #include "inspect/loops.h"
 #include "common/rl_error.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/run.h"
+#include "cli/run/run.h"
 #include "common/rl_error.h"
 #include "model/machine.h"
 #include "probes/probe.h"

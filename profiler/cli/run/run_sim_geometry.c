@@ -9,7 +9,7 @@
 
 #include "model/machine.h"
 #include "model/machine_claims.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 #include "model/sim_geometry.h"
 
 #define ADVICE "give it with --sim-caches SIZE:WAYS,... from L1 out (e.g. " \

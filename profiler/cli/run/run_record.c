@@ -13,7 +13,7 @@
 
 #include "cli/commands.h"
 #include "common/file_write.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 
 #define RL_RUN_FORMAT "rlprof-run"
 #define RL_RUN_VERSION 1

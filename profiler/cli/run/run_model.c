@@ -34,7 +34,7 @@
 #include "cli/machine_obtain.h"
 #include "model/machine.h"
 #include "common/rl_error.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 
 /* the rlprof process's affinity, widened to every CPU of the node */
 struct affinity {

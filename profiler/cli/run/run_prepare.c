@@ -12,9 +12,9 @@
 
 #include "render/render.h"
 #include "model/machine.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 #include "common/file_write.h"
-#include "cli/run_loops.h"
+#include "cli/run/run_loops.h"
 
 /* strlcpy: 0, or -1 when src does not fit (dst then truncated) */
 static int copy_str(char *dst, size_t len, const char *src)

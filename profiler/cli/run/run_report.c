@@ -15,7 +15,7 @@
 #include "render/render.h"
 #include "cli/render_file.h"
 #include "analysis/report.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 #include "common/shell_quote.h"
 #include "common/term_color.h"
 #include "common/term_text.h"

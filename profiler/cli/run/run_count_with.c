@@ -14,7 +14,7 @@
 #include "cli/commands.h"
 #include "inspect/elf_code_isa.h"
 #include "inspect/elf_isa.h"
-#include "cli/run.h"
+#include "cli/run/run.h"
 #include "common/name_index.h"
 #include "common/rl_error.h"
 
