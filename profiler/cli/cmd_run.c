@@ -225,35 +225,35 @@ static int check_program(struct rl_run *run)
 	const char *slash;
 	int rc;
 
-	rc = rl_resolve_program(run->opt.argv[0], run->program,
-				sizeof run->program, msg, sizeof msg);
+	rc = rl_resolve_program(run->opt.argv[0], run->target.program,
+				sizeof run->target.program, msg, sizeof msg);
 	if (rc != 0) {
 		fprintf(stderr, "rlprof: %s\n", msg);
 		return rc;
 	}
-	slash = strrchr(run->program, '/');
-	run->name = slash ? slash + 1 : run->program;
-	if (rl_elf_inspect(run->program, &run->elf, err, sizeof err) < 0) {
+	slash = strrchr(run->target.program, '/');
+	run->target.name = slash ? slash + 1 : run->target.program;
+	if (rl_elf_inspect(run->target.program, &run->target.elf, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		return RL_EXIT_NOEXEC;
 	}
-	if (run->elf.kind == RL_FILE_OTHER) {
+	if (run->target.elf.kind == RL_FILE_OTHER) {
 		fprintf(stderr,
 			"rlprof: cannot run '%s': not an ELF executable or a "
 			"script starting with '#!'; run it through its "
 			"interpreter\n",
-			run->program);
+			run->target.program);
 		return RL_EXIT_NOEXEC;
 	}
-	if (run->elf.damage)
+	if (run->target.elf.damage)
 		rl_run_warn("'%s' is damaged: %s: its declared regions may "
 			    "not all be known; 'readelf -S' shows the errors",
-			    run->program, run->elf.damage);
-	if (run->elf.kind == RL_FILE_ELF_OTHER) {
+			    run->target.program, run->target.elf.damage);
+	if (run->target.elf.kind == RL_FILE_ELF_OTHER) {
 		fprintf(stderr,
 			"rlprof: cannot run '%s': an ELF file but not a "
 			"program (an object file?); link it first\n",
-			run->program);
+			run->target.program);
 		return RL_EXIT_NOEXEC;
 	}
 	return 0;
@@ -275,13 +275,13 @@ static void append_other(char *buf, size_t len,
 static int choose_named_backend(struct rl_run *run)
 {
 	const struct rl_backend *b = rl_backend_find(run->opt.backend);
-	const struct rl_backend_probe *p = &run->probes[0];
+	const struct rl_backend_probe *p = &run->backend.probes[0];
 
 	if (!b) /* checked by parse_options */
 		return RL_EXIT_USAGE;
-	rl_backend_probe_one(&run->probes[0], b);
-	run->n_probes = 1;
-	run->chosen = 0;
+	rl_backend_probe_one(&run->backend.probes[0], b);
+	run->backend.n_probes = 1;
+	run->backend.chosen = 0;
 	if (p->capability == RL_CAP_NONE) {
 		fprintf(stderr,
 			"rlprof: backend '%s' does not work here: %s; see "
@@ -289,7 +289,7 @@ static int choose_named_backend(struct rl_run *run)
 			p->backend->name, p->why);
 		return RL_EXIT_FAILURE;
 	}
-	snprintf(run->reason, sizeof run->reason,
+	snprintf(run->backend.reason, sizeof run->backend.reason,
 		 "requested with -b %s; capability here: %s", p->backend->name,
 		 rl_capability_name(p->capability));
 	return 0;
@@ -303,21 +303,21 @@ static int choose_backend(struct rl_run *run)
 
 	if (strcmp(run->opt.backend, "auto") != 0)
 		return choose_named_backend(run);
-	run->n_probes = rl_backends_probe_all(run->probes, RL_MAX_BACKENDS);
-	run->chosen = rl_backend_pick_auto(run->probes, run->n_probes);
-	if (run->chosen < 0) {
+	run->backend.n_probes = rl_backends_probe_all(run->backend.probes, RL_MAX_BACKENDS);
+	run->backend.chosen = rl_backend_pick_auto(run->backend.probes, run->backend.n_probes);
+	if (run->backend.chosen < 0) {
 		fprintf(stderr, "rlprof: no counter backend works here, not even "
 				"'time'; see 'rlprof counters'\n");
 		return RL_EXIT_FAILURE;
 	}
-	p = &run->probes[run->chosen];
-	snprintf(run->reason, sizeof run->reason,
+	p = &run->backend.probes[run->backend.chosen];
+	snprintf(run->backend.reason, sizeof run->backend.reason,
 		 "picked by -b auto: the best capability here (%s)",
 		 rl_capability_name(p->capability));
-	for (size_t i = 0; i < run->n_probes; i++)
-		if ((int)i != run->chosen)
-			append_other(run->reason, sizeof run->reason,
-				     &run->probes[i]);
+	for (size_t i = 0; i < run->backend.n_probes; i++)
+		if ((int)i != run->backend.chosen)
+			append_other(run->backend.reason, sizeof run->backend.reason,
+				     &run->backend.probes[i]);
 	if (strcmp(p->backend->name, "sim") == 0 && !run->opt.quiet)
 		fprintf(stderr,
 			"rlprof: no hardware counters work here (see 'rlprof "
@@ -335,7 +335,7 @@ int cmd_run(int argc, char **argv)
 
 	run = calloc(1, sizeof *run);
 	if (run)
-		run->dir_fd = -1;
+		run->place.dir_fd = -1;
 	if (!run) {
 		fprintf(stderr, "rlprof: out of memory\n");
 		return RL_EXIT_FAILURE;
@@ -346,8 +346,8 @@ int cmd_run(int argc, char **argv)
 	if ((rc = rl_mpi_setup(run)) != 0 || (rc = check_program(run)) != 0 ||
 	    (rc = choose_backend(run)) != 0)
 		goto out;
-	run->native_timing =
-		strcmp(run->probes[run->chosen].backend->name, "sim") == 0 &&
+	run->native.timing =
+		strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0 &&
 		strcmp(run->opt.sim_timing, "native") == 0 &&
 		run->mpi.mode != RL_MPI_RANK && run->mpi.mode != RL_MPI_RANK_ONLY;
 	if ((rc = rl_run_check_count_with(run)) != 0)
@@ -360,13 +360,13 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	rl_mpi_after_prepare(run);
-	rl_run_say(run, "profiling '%s' with backend '%s' (%s)", run->name,
-		   run->probes[run->chosen].backend->name,
+	rl_run_say(run, "profiling '%s' with backend '%s' (%s)", run->target.name,
+		   run->backend.probes[run->backend.chosen].backend->name,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"
 							 : "requested");
 	/* the DRAM roof checked just before and after the timing run */
 	rl_run_roof_check(run, 0);
-	if (!run->native_timing) {
+	if (!run->native.timing) {
 		rl_run_spawn_wait(run);
 		rl_run_roof_check(run, 1);
 	} else {
@@ -387,7 +387,7 @@ int cmd_run(int argc, char **argv)
 		rl_run_warn("%s", err);
 		run->no_record = true;
 	}
-	rc = run->exit_status;
+	rc = run->outcome.exit_status;
 	rl_run_loops_collect(run);
 	if (!rl_mpi_reports(run))
 		goto out;
@@ -396,14 +396,14 @@ int cmd_run(int argc, char **argv)
 		rc = RL_EXIT_FAILURE;
 	rl_run_loops_report(run);
 out:
-	if (run->dir_fd >= 0)
-		close(run->dir_fd); /* the lock on DIR goes with it */
+	if (run->place.dir_fd >= 0)
+		close(run->place.dir_fd); /* the lock on DIR goes with it */
 	rl_run_loops_release(run);
 	rl_run_model_release(run);
-	rl_launch_release(&run->launch);
-	rl_launch_release(&run->native_launch);
-	rl_elf_info_release(&run->elf);
-	rl_elf_info_release(&run->count_elf);
+	rl_launch_release(&run->setup.launch);
+	rl_launch_release(&run->setup.native_launch);
+	rl_elf_info_release(&run->target.elf);
+	rl_elf_info_release(&run->count.elf);
 	free(run);
 	return rc;
 }

@@ -54,30 +54,47 @@ struct rl_run_options {
 	int argc;
 };
 
-struct rl_run {
-	struct rl_run_options opt;
+/* The program (cmd_run.c's check_program): its resolved path, its name for
+ * messages and what its ELF file declares. */
+struct rl_run_target {
 	char program[PATH_MAX];  /* resolved path */
 	const char *name;        /* basename of the program, for messages */
+	struct rl_elf_info elf;
+};
+
+/* Where the run writes (rl_run_prepare_dir). */
+struct rl_run_place {
 	char out_dir[PATH_MAX];  /* absolute */
 	char run_id[RL_RUN_ID_LEN + 1]; /* RLPROF_RUN_ID: this run's files */
 	int dir_fd;              /* out_dir, locked (flock) while rlprof runs;
 				    -1 before */
 	char raw_dir[PATH_MAX];  /* absolute, out_dir/raw */
+	char native_dir[PATH_MAX]; /* absolute, out_dir/raw-native (native
+				      timing) */
 	char lib_dir[PATH_MAX];  /* rlprof's ../lib */
 	char libexec_dir[PATH_MAX];
-	char options[2048];      /* RLPROF_BACKEND_OPTIONS */
-	struct rl_elf_info elf;
+};
+
+/* The counter backend (cmd_run.c's choose_backend). */
+struct rl_run_backend {
 	struct rl_backend_probe probes[RL_MAX_BACKENDS];
 	size_t n_probes;
 	int chosen;              /* index into probes */
 	char reason[2048];       /* why the chosen backend */
+};
+
+/* The launches (rl_run_prepare_launch, rl_mpi_launch). */
+struct rl_run_setup {
+	char options[2048];      /* RLPROF_BACKEND_OPTIONS */
 	bool whole_program, preloaded;
-	bool no_files;           /* DIR unusable after the run: table only */
-	bool no_record;          /* DIR/run.json could not be written */
 	char no_preload_why[PATH_MAX + 128];/* when whole_program && !preloaded */
 	struct rl_launch launch;
+	struct rl_launch native_launch; /* the native timing run's */
+};
 
-	/* outcome */
+/* How the program ended (rl_run_spawn_wait; the native timing run leaves
+ * it as it was unless a user stopped that run). */
+struct rl_run_outcome {
 	bool started;
 	int spawn_errno;         /* posix_spawn's error when !started */
 	pid_t pid;
@@ -85,53 +102,75 @@ struct rl_run {
 	int exit_status;         /* what rlprof run returns */
 	uint64_t start_ns, end_ns;   /* CLOCK_REALTIME */
 	uint64_t elapsed_ns;         /* CLOCK_MONOTONIC */
+};
 
-	/* -b sim with --sim-timing native: the program first runs natively
-	 * under the time backend, its results into native_dir */
-	bool native_timing;
-	char native_dir[PATH_MAX];   /* absolute, out_dir/raw-native */
-	struct rl_launch native_launch;
-	bool native_phase;           /* the spawn is the timing run */
-	bool native_done;            /* the timing run was attempted */
-	int native_exit_status;      /* its exit status (128+N on signal N) */
-	int native_signal;           /* 0, or the signal that ended it */
+/* -b sim with --sim-timing native: the program first runs natively under
+ * the time backend, its results into place.native_dir (rl_run_native). */
+struct rl_run_native {
+	bool timing;             /* there is a timing run (cmd_run.c) */
+	bool phase;              /* the spawn is the timing run */
+	bool done;               /* the timing run was attempted */
+	int exit_status;         /* its exit status (128+N on signal N) */
+	int signal;              /* 0, or the signal that ended it */
+};
 
-	/* --count-with: the build that is counted (the timed one is
-	 * program); timed_isa names the timed build's compute ceiling ("" when
-	 * unknown) and timed_isa_source says where that came from */
-	char count_program[PATH_MAX];
-	struct rl_elf_info count_elf;
+/* --count-with: the build that is counted (the timed one is
+ * target.program); timed_isa names the timed build's compute ceiling (""
+ * when unknown) and timed_isa_source says where that came from
+ * (rl_run_check_count_with). */
+struct rl_run_count {
+	char program[PATH_MAX];
+	struct rl_elf_info elf;
 	char timed_isa[16];
 	char timed_isa_source[2 * PATH_MAX + 512];
 	int timed_fma; /* read from its code: 1 it has FMAs at its widest
 			  width, 0 none there, -1 unknown */
+};
 
-	/* --compat (run_compat.c): the region APIs the program imports and
-	 * the shims preloaded for them */
+/* --compat (run_compat.c): the region APIs the program imports and the
+ * shims preloaded for them. */
+struct rl_run_compat {
 	struct rl_elf_imports imports;
 	bool imports_read;
-	bool compat_likwid, compat_papihl;
+	bool likwid, papihl;
 	bool mpi_send; /* librlprof-mpi preloaded: results sent to rank 0 at
 			  MPI_Finalize (profiler/mpi/) */
+};
 
+/* -b sim without --sim-caches: the geometry derived from the machine
+ * model, and where each level's size came from (run_sim_geometry.c). */
+struct rl_run_sim {
+	char caches[128];
+	char origin[512];
+	bool claims;             /* taken from the claims: no usable model */
+};
+
+/* The machine model, obtained once (run_model.c): NULL when none is
+ * usable, why then says why. */
+struct rl_run_model {
+	struct rl_machine *machine;
+	bool tried, probed;
+	char why[1280];
+};
+
+struct rl_run {
+	struct rl_run_options opt;
+	struct rl_run_target target;
+	struct rl_run_place place;
+	struct rl_run_backend backend;
+	struct rl_run_setup setup;
+	struct rl_run_count count;
+	struct rl_run_compat compat;
 	struct rl_mpi_run mpi;       /* the role in an MPI job (run_mpi.h) */
-
-	/* -b sim without --sim-caches: the geometry derived from the machine
-	 * model, and where each level's size came from (run_sim_geometry.c) */
-	char sim_caches[128];
-	char sim_origin[512];
-
-	struct rl_run_loops *loops; /* --loops (run_loops.c), NULL without */
-	bool sim_claims;     /* taken from the claims: no usable model */
-
-	/* the machine model, obtained once (run_model.c): NULL when none is
-	 * usable, model_why then says why */
-	struct rl_machine *model;
-	bool model_tried, model_probed;
-	char model_why[1280];
-
+	struct rl_run_sim sim;
+	struct rl_run_native native;
+	struct rl_run_outcome outcome;
+	struct rl_run_model model;
 	/* the DRAM triad before and after the timing run (run_roof_check.c) */
 	struct rl_roof_check roof_check;
+	struct rl_run_loops *loops; /* --loops (run_loops.c), NULL without */
+	bool no_files;           /* DIR unusable after the run: table only */
+	bool no_record;          /* DIR/run.json could not be written */
 };
 
 /* run_prepare.c */

@@ -25,14 +25,14 @@ static void decide_mpi(struct rl_run *run, const char *mode)
 {
 	char path[PATH_MAX + 32];
 
-	run->mpi_send = false;
-	if (strcmp(mode, "none") == 0 || !run->imports.mpi_finalize ||
+	run->compat.mpi_send = false;
+	if (strcmp(mode, "none") == 0 || !run->compat.imports.mpi_finalize ||
 	    (run->mpi.mode != RL_MPI_RANK &&
 	     run->mpi.mode != RL_MPI_RANK_ONLY) ||
-	    !run->elf.dynamic)
+	    !run->target.elf.dynamic)
 		return;
-	snprintf(path, sizeof path, "%s/%s", run->lib_dir, MPI_SHIM);
-	run->mpi_send = access(path, R_OK) == 0;
+	snprintf(path, sizeof path, "%s/%s", run->place.lib_dir, MPI_SHIM);
+	run->compat.mpi_send = access(path, R_OK) == 0;
 }
 
 /* The program holds LIKWID's marker API or PAPI's high-level API itself
@@ -40,9 +40,9 @@ static void decide_mpi(struct rl_run *run, const char *mode)
  * import it: no shim can take its place, said plainly. true when said. */
 static bool say_inside(struct rl_run *run, const char *mode)
 {
-	bool lk = run->imports.likwid_marker_inside &&
-		  !run->imports.likwid_marker;
-	bool ph = run->imports.papi_hl_inside && !run->imports.papi_hl;
+	bool lk = run->compat.imports.likwid_marker_inside &&
+		  !run->compat.imports.likwid_marker;
+	bool ph = run->compat.imports.papi_hl_inside && !run->compat.imports.papi_hl;
 	const char *api, *lib;
 
 	if (strcmp(mode, "likwid") == 0)
@@ -53,14 +53,14 @@ static bool say_inside(struct rl_run *run, const char *mode)
 		return false;
 	api = lk ? "LIKWID's marker API" : "PAPI's high-level API";
 	lib = lk ? "liblikwid" : "libpapi";
-	if (!run->elf.dynamic)
+	if (!run->target.elf.dynamic)
 		rl_run_warn("'%s' is statically linked and holds %s itself, so "
 			    "rlprof cannot intercept its regions (a shim is "
 			    "preloaded only into a dynamically linked program): "
 			    "it is profiled as one region '<program>', and %s "
 			    "runs as it would without rlprof; link it with "
 			    "%s.so to see its regions",
-			    run->name, api, api, lib);
+			    run->target.name, api, api, lib);
 	else
 		rl_run_warn("'%s' holds %s itself (%s.a linked in), so rlprof "
 			    "cannot intercept its regions (a preloaded shim "
@@ -68,7 +68,7 @@ static bool say_inside(struct rl_run *run, const char *mode)
 			    "%s.so): it is profiled as one region '<program>', "
 			    "and %s runs as it would without rlprof; link it "
 			    "with -l%s against %s.so to see its regions",
-			    run->name, api, lib, lib, api, lib + 3, lib);
+			    run->target.name, api, lib, lib, api, lib + 3, lib);
 	return true;
 }
 
@@ -77,51 +77,51 @@ static void decide(struct rl_run *run)
 	const char *mode = run->opt.compat ? run->opt.compat : "auto";
 	char err[512];
 
-	if (run->elf.kind != RL_FILE_SCRIPT &&
-	    rl_elf_imports(run->program, &run->imports, err, sizeof err) < 0)
-		memset(&run->imports, 0, sizeof run->imports);
-	run->imports_read = true;
+	if (run->target.elf.kind != RL_FILE_SCRIPT &&
+	    rl_elf_imports(run->target.program, &run->compat.imports, err, sizeof err) < 0)
+		memset(&run->compat.imports, 0, sizeof run->compat.imports);
+	run->compat.imports_read = true;
 	decide_mpi(run, mode);
 	if (strcmp(mode, "none") == 0)
 		return;
-	if (run->elf.kind != RL_FILE_SCRIPT && say_inside(run, mode))
+	if (run->target.elf.kind != RL_FILE_SCRIPT && say_inside(run, mode))
 		return;
-	run->compat_likwid = strcmp(mode, "likwid") == 0 ||
+	run->compat.likwid = strcmp(mode, "likwid") == 0 ||
 			     (strcmp(mode, "auto") == 0 &&
-			      run->imports.likwid_marker);
-	run->compat_papihl = strcmp(mode, "papi") == 0 ||
-			     (strcmp(mode, "auto") == 0 && run->imports.papi_hl);
-	if (!run->compat_likwid && !run->compat_papihl)
+			      run->compat.imports.likwid_marker);
+	run->compat.papihl = strcmp(mode, "papi") == 0 ||
+			     (strcmp(mode, "auto") == 0 && run->compat.imports.papi_hl);
+	if (!run->compat.likwid && !run->compat.papihl)
 		return;
-	if (!run->elf.dynamic && run->elf.kind != RL_FILE_SCRIPT) {
+	if (!run->target.elf.dynamic && run->target.elf.kind != RL_FILE_SCRIPT) {
 		rl_run_warn("'%s' is statically linked, so no shim can be "
 			    "preloaded into it: its %s regions are not seen "
 			    "(link it dynamically)",
-			    run->name,
-			    run->compat_likwid ? "LIKWID marker" : "PAPI "
+			    run->target.name,
+			    run->compat.likwid ? "LIKWID marker" : "PAPI "
 								 "high-level");
-		run->compat_likwid = run->compat_papihl = false;
+		run->compat.likwid = run->compat.papihl = false;
 		return;
 	}
-	if (run->compat_likwid)
+	if (run->compat.likwid)
 		rl_run_say(run, "'%s' %s LIKWID's marker API: its regions are "
 				"rlprof regions (" LIKWID_SHIM " preloaded; "
 				"--compat none turns this off)",
-			   run->name,
-			   run->imports.likwid_marker ? "calls" : "is taken to "
+			   run->target.name,
+			   run->compat.imports.likwid_marker ? "calls" : "is taken to "
 								  "call");
-	if (run->compat_papihl)
+	if (run->compat.papihl)
 		rl_run_say(run, "'%s' %s PAPI's high-level API: its regions are "
 				"rlprof regions (" PAPIHL_SHIM " preloaded; "
 				"--compat none turns this off)",
-			   run->name,
-			   run->imports.papi_hl ? "calls" : "is taken to call");
+			   run->target.name,
+			   run->compat.imports.papi_hl ? "calls" : "is taken to call");
 }
 
 bool rl_run_has_regions(const struct rl_run *run)
 {
-	return run->elf.n_sites > 0 || run->imports.rl_regions ||
-	       run->compat_likwid || run->compat_papihl;
+	return run->target.elf.n_sites > 0 || run->compat.imports.rl_regions ||
+	       run->compat.likwid || run->compat.papihl;
 }
 
 /* dir/name, when readable, appended to buf with a ':' */
@@ -131,13 +131,13 @@ static int add_shim(const struct rl_run *run, char *buf, size_t len,
 	char path[PATH_MAX + 32];
 	size_t used = strlen(buf);
 
-	snprintf(path, sizeof path, "%s/%s", run->lib_dir, name);
+	snprintf(path, sizeof path, "%s/%s", run->place.lib_dir, name);
 	if (access(path, R_OK) != 0)
 		return rl_fail(err, errlen, RL_ENOENT,
 			       "'%s' is missing, so '%s' cannot be profiled by "
 			       "its own regions: reinstall rlprof, or run with "
 			       "--compat none",
-			       path, run->name);
+			       path, run->target.name);
 	snprintf(buf + used, len - used, "%s%s", used ? ":" : "", path);
 	return 0;
 }
@@ -149,17 +149,17 @@ int rl_run_compat(struct rl_run *run, struct rl_launch *l, char *err,
 	const char *old = getenv("LD_PRELOAD");
 	int rc;
 
-	if (!run->imports_read)
+	if (!run->compat.imports_read)
 		decide(run);
-	if (run->compat_likwid &&
+	if (run->compat.likwid &&
 	    (rc = add_shim(run, value, sizeof value, LIKWID_SHIM, err,
 			   errlen)) < 0)
 		return rc;
-	if (run->compat_papihl &&
+	if (run->compat.papihl &&
 	    (rc = add_shim(run, value, sizeof value, PAPIHL_SHIM, err,
 			   errlen)) < 0)
 		return rc;
-	if (run->mpi_send &&
+	if (run->compat.mpi_send &&
 	    (rc = add_shim(run, value, sizeof value, MPI_SHIM, err, errlen)) < 0)
 		return rc;
 	if (!value[0])

@@ -42,7 +42,7 @@ static int index_sites(const struct rl_elf_info *e, struct rl_name_index *ix)
 /* Region records (name expressions) in one build and not the other. */
 static void compare_sites(const struct rl_run *run)
 {
-	const struct rl_elf_info *a = &run->elf, *b = &run->count_elf;
+	const struct rl_elf_info *a = &run->target.elf, *b = &run->count.elf;
 	struct rl_name_index ix[2] = {{0}, {0}};
 	size_t said = 0, at;
 
@@ -65,8 +65,8 @@ static void compare_sites(const struct rl_run *run)
 				    "and times may not match",
 				    x->sites[i].expr, x->sites[i].file,
 				    x->sites[i].line,
-				    pass ? run->count_program : run->program,
-				    pass ? run->program : run->count_program);
+				    pass ? run->count.program : run->target.program,
+				    pass ? run->target.program : run->count.program);
 		}
 	}
 	if (said > 8)
@@ -82,12 +82,12 @@ static void note_said(char *buf, size_t len, const struct rl_run *run,
 {
 	if (level == RL_ISA_LEVEL_NONE)
 		snprintf(buf, len, "'%s' has no GNU property note of its ISA",
-			 run->name);
+			 run->target.name);
 	else
 		snprintf(buf, len,
 			 "the GNU property note of '%s' says %s, which "
 			 "compilers write whatever -march was",
-			 run->name, rl_isa_level_name(level));
+			 run->target.name, rl_isa_level_name(level));
 }
 
 /* The widest floating-point arithmetic of the timed build's own code
@@ -99,7 +99,7 @@ static bool timed_isa_from_code(struct rl_run *run, const char *note,
 	char err[PATH_MAX + 128];
 	const char *isa;
 
-	if (rl_elf_code_isa(run->program, &c, err, sizeof err) < 0) {
+	if (rl_elf_code_isa(run->target.program, &c, err, sizeof err) < 0) {
 		snprintf(why, whylen, "%s", err);
 		return false;
 	}
@@ -109,14 +109,14 @@ static bool timed_isa_from_code(struct rl_run *run, const char *note,
 			 "libraries are not read)");
 		return false;
 	}
-	run->timed_fma = c.widest_fma;
-	snprintf(run->timed_isa, sizeof run->timed_isa, "%s", isa);
-	snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
+	run->count.timed_fma = c.widest_fma;
+	snprintf(run->count.timed_isa, sizeof run->count.timed_isa, "%s", isa);
+	snprintf(run->count.timed_isa_source, sizeof run->count.timed_isa_source,
 		 "the code of '%s': its widest floating-point arithmetic is "
 		 "%u-bit, %s (%lu scalar, %lu 128-bit, %lu 256-bit, %lu "
 		 "512-bit instructions; shared libraries not read; %s)",
-		 run->name, c.widest_bits,
-		 run->timed_fma ? "with FMA" : "without FMA", c.n[0], c.n[1],
+		 run->target.name, c.widest_bits,
+		 run->count.timed_fma ? "with FMA" : "without FMA", c.n[0], c.n[1],
 		 c.n[2], c.n[3], note);
 	return true;
 }
@@ -126,35 +126,35 @@ static void find_timed_isa(struct rl_run *run)
 	enum rl_isa_level level;
 	char err[PATH_MAX + 128], note[PATH_MAX + 128];
 
-	run->timed_fma = -1;
+	run->count.timed_fma = -1;
 	if (run->opt.timed_isa) {
-		snprintf(run->timed_isa, sizeof run->timed_isa, "%s",
+		snprintf(run->count.timed_isa, sizeof run->count.timed_isa, "%s",
 			 run->opt.timed_isa);
-		snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
+		snprintf(run->count.timed_isa_source, sizeof run->count.timed_isa_source,
 			 "--timed-isa %s", run->opt.timed_isa);
 		return;
 	}
-	if (rl_elf_isa_level(run->program, &level, err, sizeof err) < 0)
+	if (rl_elf_isa_level(run->target.program, &level, err, sizeof err) < 0)
 		level = RL_ISA_LEVEL_NONE;
 	if (level >= RL_ISA_LEVEL_V2) {
-		snprintf(run->timed_isa, sizeof run->timed_isa, "%s",
+		snprintf(run->count.timed_isa, sizeof run->count.timed_isa, "%s",
 			 rl_isa_level_ceiling(level));
-		snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
-			 "the GNU property note of '%s' (%s)", run->name,
+		snprintf(run->count.timed_isa_source, sizeof run->count.timed_isa_source,
+			 "the GNU property note of '%s' (%s)", run->target.name,
 			 rl_isa_level_name(level));
 		return;
 	}
 	note_said(note, sizeof note, run, level);
 	if (timed_isa_from_code(run, note, err, sizeof err))
 		return;
-	run->timed_isa[0] = '\0';
-	snprintf(run->timed_isa_source, sizeof run->timed_isa_source,
+	run->count.timed_isa[0] = '\0';
+	snprintf(run->count.timed_isa_source, sizeof run->count.timed_isa_source,
 		 "unknown: %s, and %s; say it with --timed-isa", note, err);
 }
 
 int rl_run_check_count_with(struct rl_run *run)
 {
-	const char *backend = run->probes[run->chosen].backend->name;
+	const char *backend = run->backend.probes[run->backend.chosen].backend->name;
 	char msg[PATH_MAX + 256], err[1024];
 	int rc;
 
@@ -179,43 +179,43 @@ int rl_run_check_count_with(struct rl_run *run)
 				"rlprof run: option '--count-with' goes with "
 				"the simulated PMU ('-b sim'), not '-b %s', "
 				"which counts '%s' itself\n",
-				backend, run->name);
+				backend, run->target.name);
 			return RL_EXIT_USAGE;
 		}
 		rl_run_warn("'--count-with %s' is not used: backend '%s' "
 			    "counts '%s' itself",
-			    run->opt.count_with, backend, run->name);
+			    run->opt.count_with, backend, run->target.name);
 		return 0;
 	}
-	if (!run->native_timing) {
+	if (!run->native.timing) {
 		fprintf(stderr,
 			"rlprof run: options '--count-with' and '--sim-timing "
 			"sim' do not go together: the timed build runs natively; "
 			"see 'rlprof run --help'\n");
 		return RL_EXIT_USAGE;
 	}
-	rc = rl_resolve_program(run->opt.count_with, run->count_program,
-				sizeof run->count_program, msg, sizeof msg);
+	rc = rl_resolve_program(run->opt.count_with, run->count.program,
+				sizeof run->count.program, msg, sizeof msg);
 	if (rc != 0) {
 		fprintf(stderr, "rlprof: --count-with: %s\n", msg);
 		return rc;
 	}
-	if (rl_elf_inspect(run->count_program, &run->count_elf, err,
+	if (rl_elf_inspect(run->count.program, &run->count.elf, err,
 			   sizeof err) < 0) {
 		fprintf(stderr, "rlprof: --count-with: %s\n", err);
 		return RL_EXIT_NOEXEC;
 	}
 	compare_sites(run);
 	find_timed_isa(run);
-	if (run->timed_isa[0])
+	if (run->count.timed_isa[0])
 		rl_run_say(run, "--count-with: '%s' is held against the %s "
 				"ceiling%s: from %s",
-			   run->name, run->timed_isa,
-			   run->timed_fma == 0 ? " without FMA" : "",
-			   run->timed_isa_source);
+			   run->target.name, run->count.timed_isa,
+			   run->count.timed_fma == 0 ? " without FMA" : "",
+			   run->count.timed_isa_source);
 	else
 		rl_run_say(run, "--count-with: the ISA of '%s' is %s; the best "
 				"peak is its ceiling",
-			   run->name, run->timed_isa_source);
+			   run->target.name, run->count.timed_isa_source);
 	return 0;
 }

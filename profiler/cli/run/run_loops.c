@@ -101,8 +101,8 @@ void rl_run_loops_release(struct rl_run *run)
 int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 			 char *err, size_t errlen)
 {
-	const char *prog = run->count_program[0] ? run->count_program
-						 : run->program;
+	const char *prog = run->count.program[0] ? run->count.program
+						 : run->target.program;
 	struct rl_run_loops *x;
 	FILE *f;
 	int rc;
@@ -110,16 +110,16 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 	*spans_path = NULL;
 	if (!run->opt.loops)
 		return 0;
-	if (run->elf.kind == RL_FILE_SCRIPT) {
+	if (run->target.elf.kind == RL_FILE_SCRIPT) {
 		rl_run_warn("--loops: '%s' is a script: its loops are its "
-			    "interpreter's; none counted", run->program);
+			    "interpreter's; none counted", run->target.program);
 		return 0;
 	}
-	if (strchr(run->raw_dir, ';'))
+	if (strchr(run->place.raw_dir, ';'))
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "--loops: the output directory '%s' has a ';', "
 			       "which the simulator's options cannot carry: "
-			       "choose another with -o", run->out_dir);
+			       "choose another with -o", run->place.out_dir);
 	if (!(x = calloc(1, sizeof *x)))
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	run->loops = x;
@@ -135,7 +135,7 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 		rl_run_warn("--loops: '%s' has no line table: loops are named "
 			    "by function and address (build it with -g for "
 			    "source lines)", prog);
-	snprintf(x->spans, sizeof x->spans, "%s/loop-spans.txt", run->raw_dir);
+	snprintf(x->spans, sizeof x->spans, "%s/loop-spans.txt", run->place.raw_dir);
 	if (!(f = fopen(x->spans, "w")))
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot write '%s': %s", x->spans,
@@ -146,21 +146,21 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 			       x->spans);
 	rl_run_say(run, "--loops: %zu loops found in '%s'%s", x->l.n, prog,
 		   x->l.have_lines ? "" : " (no line table)");
-	if (strcmp(run->probes[run->chosen].backend->name, "sim") == 0) {
+	if (strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0) {
 		*spans_path = x->spans;
 		x->counting = true;
 	} else {
 		rl_run_warn("--loops counts flops and bytes per loop under the "
 			    "simulator only (-b sim); with backend '%s' loops "
 			    "get their time alone",
-			    run->probes[run->chosen].backend->name);
+			    run->backend.probes[run->backend.chosen].backend->name);
 	}
-	if (run->count_program[0])
+	if (run->count.program[0])
 		snprintf(x->sample_why, sizeof x->sample_why,
 			 "--count-with: the timed build is not the one whose "
 			 "loops were found");
-	else if (strcmp(run->probes[run->chosen].backend->name, "sim") == 0 &&
-		 !run->native_timing)
+	else if (strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0 &&
+		 !run->native.timing)
 		snprintf(x->sample_why, sizeof x->sample_why,
 			 "--sim-timing sim: no native run to sample");
 	return 0;
@@ -170,12 +170,12 @@ void rl_run_loops_started(struct rl_run *run)
 {
 	struct rl_run_loops *x = run->loops;
 	char err[512];
-	bool timed = run->native_phase ||
-		     strcmp(run->probes[run->chosen].backend->name, "sim") != 0;
+	bool timed = run->native.phase ||
+		     strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") != 0;
 
 	if (!x || !timed || x->sample_why[0] || x->sampler || x->sampled)
 		return;
-	if (rl_loop_sampler_start(run->pid, run->program, &x->l, &x->sampler,
+	if (rl_loop_sampler_start(run->outcome.pid, run->target.program, &x->l, &x->sampler,
 				  err, sizeof err) < 0)
 		snprintf(x->sample_why, sizeof x->sample_why, "%s", err);
 }
@@ -284,7 +284,7 @@ bad:
  * totals up the nest. Returns the files read. */
 static size_t gather(struct rl_run *run, struct rl_run_loops *x)
 {
-	DIR *d = opendir(run->raw_dir);
+	DIR *d = opendir(run->place.raw_dir);
 	struct dirent *e;
 	size_t n = x->l.n + 1;
 
@@ -294,7 +294,7 @@ static size_t gather(struct rl_run *run, struct rl_run_loops *x)
 		char path[PATH_MAX + 300];
 		if (strncmp(e->d_name, "loop-counts-", 12) != 0)
 			continue;
-		snprintf(path, sizeof path, "%s/%s", run->raw_dir, e->d_name);
+		snprintf(path, sizeof path, "%s/%s", run->place.raw_dir, e->d_name);
 		if (read_counts(x, path, atol(e->d_name + 12)) < 0)
 			rl_run_warn("--loops: '%s' is malformed: its counts "
 				    "are left out", path);
@@ -360,7 +360,7 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 			    "to the loop that called it); inclusive sums "
 			    "nested loops; all threads and processes"));
 	json_object_set_new(root, "program", json_string(
-		run->count_program[0] ? run->count_program : run->program));
+		run->count.program[0] ? run->count.program : run->target.program));
 	json_object_set_new(root, "lines", json_boolean(x->l.have_lines));
 	json_object_set_new(root, "cache_levels", json_integer(x->levels));
 	json_object_set_new(root, "processes", json_integer((json_int_t)x->n_files));
@@ -474,7 +474,7 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 			json_object_set_new(o, "time_error_s", json_real(err));
 		}
 	}
-	snprintf(path, sizeof path, "%s/loops.json", run->out_dir);
+	snprintf(path, sizeof path, "%s/loops.json", run->place.out_dir);
 	rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 				       JSON_ENSURE_ASCII);
 	if (rc < 0)
@@ -704,7 +704,7 @@ static void pair_samples(struct rl_run *run, struct rl_run_loops *x)
 	qsort(order, s->n_thread, sizeof order[0], by_tid);
 	if (!x->counting)
 		for (unsigned k = 0; k < s->n_thread; k++)
-			thread_counts(x, (long)run->pid, order[k][0]);
+			thread_counts(x, (long)run->outcome.pid, order[k][0]);
 	for (size_t t = 0; t < x->n_thr; t++)
 		if (first < 0 || x->thr[t].pid < first)
 			first = x->thr[t].pid;
@@ -741,7 +741,7 @@ void rl_run_loops_collect(struct rl_run *run)
 	}
 	if (x->counting && gather(run, x) == 0) {
 		rl_run_warn("--loops: the simulator wrote no counts per loop "
-			    "(in '%s'): did the program run?", run->raw_dir);
+			    "(in '%s'): did the program run?", run->place.raw_dir);
 		x->counting = false;
 	}
 	if (x->sampled && x->samples.self) {

@@ -145,7 +145,7 @@ static int probe_locked(struct rl_run *run, struct rl_machine *m,
 	rc = rl_machine_obtain(m, 0, &probed, err, sizeof err);
 	if (rc == 0 || rc != RL_ENOENT) {
 		if (rc)
-			snprintf(run->model_why, sizeof run->model_why, "%s",
+			snprintf(run->model.why, sizeof run->model.why, "%s",
 				 err);
 		goto out;
 	}
@@ -160,10 +160,10 @@ static int probe_locked(struct rl_run *run, struct rl_machine *m,
 		rc = rl_machine_obtain(m, 1, &probed, err, sizeof err);
 	probe_log("end");
 	if (rc) {
-		snprintf(run->model_why, sizeof run->model_why,
+		snprintf(run->model.why, sizeof run->model.why,
 			 "this machine could not be measured: %s", err);
 	} else {
-		run->model_probed = true;
+		run->model.probed = true;
 	}
 out:
 	if (fd >= 0)
@@ -171,7 +171,7 @@ out:
 	return rc;
 }
 
-/* The cached model into run->model; RL_ENOENT when none is cached (why
+/* The cached model into run->model.machine; RL_ENOENT when none is cached (why
  * said), another code when the file is unusable (then final). */
 static int load_cached(struct rl_run *run)
 {
@@ -179,13 +179,13 @@ static int load_cached(struct rl_run *run)
 	char err[1024];
 	int probed = 0, rc;
 
-	if (!run->model && !(run->model = calloc(1, sizeof *run->model)))
+	if (!run->model.machine && !(run->model.machine = calloc(1, sizeof *run->model.machine)))
 		return RL_ENOMEM;
 	widen(run, &a);
-	rc = rl_machine_obtain(run->model, 0, &probed, err, sizeof err);
+	rc = rl_machine_obtain(run->model.machine, 0, &probed, err, sizeof err);
 	restore(&a);
 	if (rc)
-		snprintf(run->model_why, sizeof run->model_why, "%s", err);
+		snprintf(run->model.why, sizeof run->model.why, "%s", err);
 	return rc;
 }
 
@@ -193,16 +193,16 @@ const struct rl_machine *rl_run_model_cached(struct rl_run *run)
 {
 	int rc;
 
-	if (run->model_tried)
-		return run->model;
+	if (run->model.tried)
+		return run->model.machine;
 	if ((rc = load_cached(run)) == 0 || rc != RL_ENOENT) {
-		run->model_tried = true;
+		run->model.tried = true;
 		if (rc) {
-			free(run->model);
-			run->model = NULL;
+			free(run->model.machine);
+			run->model.machine = NULL;
 		}
 	}
-	return rc == 0 ? run->model : NULL;
+	return rc == 0 ? run->model.machine : NULL;
 }
 
 const struct rl_machine *rl_run_model(struct rl_run *run)
@@ -211,32 +211,32 @@ const struct rl_machine *rl_run_model(struct rl_run *run)
 	char path[4096], err[1024];
 	int rc;
 
-	if (run->model_tried)
-		return run->model;
-	run->model_tried = true;
+	if (run->model.tried)
+		return run->model.machine;
+	run->model.tried = true;
 	rc = load_cached(run);
 	if (rc == RL_ENOENT && run->opt.no_probe) {
-		rl_appendf(run->model_why, sizeof run->model_why,
+		rl_appendf(run->model.why, sizeof run->model.why,
 			   " (--no-probe)");
 	} else if (rc == RL_ENOENT) {
 		widen(run, &a);
 		rc = rl_machine_cache_path(path, sizeof path, err, sizeof err);
 		if (rc == 0)
-			rc = probe_locked(run, run->model, path);
+			rc = probe_locked(run, run->model.machine, path);
 		else
-			snprintf(run->model_why, sizeof run->model_why, "%s",
+			snprintf(run->model.why, sizeof run->model.why, "%s",
 				 err);
 		restore(&a);
 	}
 	if (rc != 0) {
-		free(run->model);
-		run->model = NULL;
+		free(run->model.machine);
+		run->model.machine = NULL;
 	}
-	return run->model;
+	return run->model.machine;
 }
 
 void rl_run_model_release(struct rl_run *run)
 {
-	free(run->model);
-	run->model = NULL;
+	free(run->model.machine);
+	run->model.machine = NULL;
 }

@@ -269,12 +269,12 @@ void rl_mpi_after_prepare(struct rl_run *run)
 
 	if (m->mode == RL_MPI_NONE) {
 		/* a plain run into a directory an MPI run used before */
-		remove_rank_dirs(run->out_dir, 0);
+		remove_rank_dirs(run->place.out_dir, 0);
 		return;
 	}
 	if (m->mode == RL_MPI_LAUNCHER) {
-		remove_rank_dirs(run->out_dir, 0);
-		snprintf(path, sizeof path, "%s/mpi.json", run->out_dir);
+		remove_rank_dirs(run->place.out_dir, 0);
+		snprintf(path, sizeof path, "%s/mpi.json", run->place.out_dir);
 		if ((o = rl_mpi_record(run))) {
 			json_object_set_new(o, "format", json_string("rlprof-mpi"));
 			json_object_set_new(o, "version", json_integer(1));
@@ -284,7 +284,7 @@ void rl_mpi_after_prepare(struct rl_run *run)
 		return;
 	}
 	/* a rank: rank.json says who it is before the program runs */
-	snprintf(path, sizeof path, "%s/rank.json", run->out_dir);
+	snprintf(path, sizeof path, "%s/rank.json", run->place.out_dir);
 	if ((o = rl_mpi_record(run))) {
 		json_object_set_new(o, "format", json_string("rlprof-rank"));
 		json_object_set_new(o, "version", json_integer(1));
@@ -301,7 +301,7 @@ void rl_mpi_after_prepare(struct rl_run *run)
 		}
 	}
 	if (m->mode == RL_MPI_RANK && m->rank == 0 &&
-	    strcmp(run->probes[run->chosen].backend->name, "sim") == 0)
+	    strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0)
 		rl_run_say(run,
 			   "under mpirun each rank runs once, under the "
 			   "simulator: region times are Valgrind's (10-60x "
@@ -331,7 +331,7 @@ static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
 
 	if (!v)
 		return RL_ENOMEM;
-	v[n++] = run->program;
+	v[n++] = run->target.program;
 	for (int i = 1; i < m->app_index; i++)
 		v[n++] = run->opt.argv[i];
 	add(v, &n, m->self);
@@ -377,7 +377,7 @@ static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
 int rl_mpi_launch(struct rl_run *run, char *err, size_t errlen)
 {
 	struct rl_mpi_run *m = &run->mpi;
-	const char *b = run->probes[run->chosen].backend->name;
+	const char *b = run->backend.probes[run->backend.chosen].backend->name;
 	char native[PATH_MAX + 16];
 	ssize_t k;
 
@@ -390,15 +390,15 @@ int rl_mpi_launch(struct rl_run *run, char *err, size_t errlen)
 			       "each rank: %s", strerror(errno));
 	m->self[k] = '\0';
 	/* the launcher itself is not profiled: no preload, no region */
-	run->whole_program = false;
-	run->preloaded = false;
-	if (build(run, &run->launch, run->out_dir, b,
+	run->setup.whole_program = false;
+	run->setup.preloaded = false;
+	if (build(run, &run->setup.launch, run->place.out_dir, b,
 		  strcmp(b, "sim") == 0) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	if (!run->native_timing)
+	if (!run->native.timing)
 		return 0;
-	snprintf(native, sizeof native, "%s/native", run->out_dir);
-	if (build(run, &run->native_launch, native, "time", false) < 0)
+	snprintf(native, sizeof native, "%s/native", run->place.out_dir);
+	if (build(run, &run->setup.native_launch, native, "time", false) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	return 0;
 }
@@ -531,6 +531,6 @@ bool rl_mpi_reports(struct rl_run *run)
 		   "into '%s'", m->size, m->host, m->job_dir);
 	wait_ranks(run, dir);
 	widen_affinity();
-	snprintf(run->out_dir, sizeof run->out_dir, "%s", dir);
+	snprintf(run->place.out_dir, sizeof run->place.out_dir, "%s", dir);
 	return true;
 }

@@ -26,7 +26,7 @@ static bool stopped_by_user(int sig)
  * into DIR/raw (the directory is left empty, then removed). */
 static void keep_native_results(struct rl_run *run)
 {
-	DIR *d = opendir(run->native_dir);
+	DIR *d = opendir(run->place.native_dir);
 	struct dirent *de;
 
 	if (!d)
@@ -35,39 +35,39 @@ static void keep_native_results(struct rl_run *run)
 		char from[PATH_MAX + 256], to[PATH_MAX + 256];
 		if (strncmp(de->d_name, "rlprof-", 7) != 0)
 			continue;
-		snprintf(from, sizeof from, "%s/%s", run->native_dir,
+		snprintf(from, sizeof from, "%s/%s", run->place.native_dir,
 			 de->d_name);
-		snprintf(to, sizeof to, "%s/%s", run->raw_dir, de->d_name);
+		snprintf(to, sizeof to, "%s/%s", run->place.raw_dir, de->d_name);
 		if (rename(from, to) != 0)
 			rl_run_warn("cannot move '%s' to '%s': %s", from, to,
 				    strerror(errno));
 	}
 	closedir(d);
-	rmdir(run->native_dir);
+	rmdir(run->place.native_dir);
 }
 
 int rl_run_native(struct rl_run *run)
 {
 	struct rl_launch counting;
 
-	if (!run->native_timing)
+	if (!run->native.timing)
 		return 0;
-	/* the spawn path runs run->launch and fills the outcome fields:
+	/* the spawn path runs run->setup.launch and fills the outcome fields:
 	 * lend it the timing launch, then give the counting run a clean
 	 * outcome */
-	counting = run->launch;
-	run->launch = run->native_launch;
-	run->native_phase = true;
+	counting = run->setup.launch;
+	run->setup.launch = run->setup.native_launch;
+	run->native.phase = true;
 	rl_run_spawn_wait(run);
-	run->native_phase = false;
-	run->native_launch = run->launch;
-	run->launch = counting;
+	run->native.phase = false;
+	run->setup.native_launch = run->setup.launch;
+	run->setup.launch = counting;
 
-	run->native_done = true;
-	run->native_exit_status = run->exit_status;
-	run->native_signal = run->started && WIFSIGNALED(run->wait_status)
-				     ? WTERMSIG(run->wait_status) : 0;
-	if (stopped_by_user(run->native_signal)) {
+	run->native.done = true;
+	run->native.exit_status = run->outcome.exit_status;
+	run->native.signal = run->outcome.started && WIFSIGNALED(run->outcome.wait_status)
+				     ? WTERMSIG(run->outcome.wait_status) : 0;
+	if (stopped_by_user(run->native.signal)) {
 		/* Ctrl-C means stop: no simulator run; the outcome stays
 		 * this run's (exit status 128+N) and so do its results */
 		fprintf(stderr,
@@ -75,32 +75,32 @@ int rl_run_native(struct rl_run *run)
 			"native timing run: the simulator run was not "
 			"started; the report has the region times of what "
 			"ran, no counts\n",
-			run->name, run->native_signal,
-			strsignal(run->native_signal));
+			run->target.name, run->native.signal,
+			strsignal(run->native.signal));
 		keep_native_results(run);
-		run->native_timing = false;
-		run->native_done = false;
+		run->native.timing = false;
+		run->native.done = false;
 		return 1;
 	}
-	if (!run->started)
+	if (!run->outcome.started)
 		rl_run_warn("the native timing run of '%s' could not start "
 			    "(%s): times will be the simulator's",
-			    run->name, strerror(run->spawn_errno));
-	else if (run->native_signal)
+			    run->target.name, strerror(run->outcome.spawn_errno));
+	else if (run->native.signal)
 		rl_run_warn("the native timing run of '%s' was killed by "
 			    "signal %d (%s): times will be the simulator's",
-			    run->name, run->native_signal,
-			    strsignal(run->native_signal));
-	else if (run->native_exit_status != 0)
+			    run->target.name, run->native.signal,
+			    strsignal(run->native.signal));
+	else if (run->native.exit_status != 0)
 		rl_run_warn("the native timing run of '%s' exited with status "
 			    "%d: times will be the simulator's",
-			    run->name, run->native_exit_status);
+			    run->target.name, run->native.exit_status);
 
-	run->started = false;
-	run->spawn_errno = 0;
-	run->pid = 0;
-	run->wait_status = 0;
-	run->exit_status = 0;
-	run->start_ns = run->end_ns = run->elapsed_ns = 0;
+	run->outcome.started = false;
+	run->outcome.spawn_errno = 0;
+	run->outcome.pid = 0;
+	run->outcome.wait_status = 0;
+	run->outcome.exit_status = 0;
+	run->outcome.start_ns = run->outcome.end_ns = run->outcome.elapsed_ns = 0;
 	return 0;
 }

@@ -156,19 +156,19 @@ static void own_dirs(struct rl_run *run)
 	char *dir;
 
 	if (n <= 0) {
-		snprintf(run->lib_dir, sizeof run->lib_dir, "/usr/local/lib");
-		snprintf(run->libexec_dir, sizeof run->libexec_dir,
+		snprintf(run->place.lib_dir, sizeof run->place.lib_dir, "/usr/local/lib");
+		snprintf(run->place.libexec_dir, sizeof run->place.libexec_dir,
 			 "/usr/local/libexec/rlprof");
 		return;
 	}
 	exe[n] = '\0';
 	dir = dirname(exe);
 	snprintf(tmp, sizeof tmp, "%s/../lib", dir);
-	if (!realpath(tmp, run->lib_dir))
-		copy_str(run->lib_dir, sizeof run->lib_dir, tmp);
+	if (!realpath(tmp, run->place.lib_dir))
+		copy_str(run->place.lib_dir, sizeof run->place.lib_dir, tmp);
 	snprintf(tmp, sizeof tmp, "%s/../libexec/rlprof", dir);
-	if (!realpath(tmp, run->libexec_dir))
-		copy_str(run->libexec_dir, sizeof run->libexec_dir, tmp);
+	if (!realpath(tmp, run->place.libexec_dir))
+		copy_str(run->place.libexec_dir, sizeof run->place.libexec_dir, tmp);
 }
 
 /* DIR/NAME must be a folder of its own, not a link to one elsewhere
@@ -191,16 +191,16 @@ static int check_own_dir(const char *path, const char *shown,
 }
 
 /* The run owns DIR while it runs: an advisory lock (flock) on DIR, held
- * by run->dir_fd until rlprof ends; a second run into DIR is told. */
+ * by run->place.dir_fd until rlprof ends; a second run into DIR is told. */
 static int lock_dir(struct rl_run *run, char *err, size_t errlen)
 {
-	run->dir_fd = open(run->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (run->dir_fd < 0)
+	run->place.dir_fd = open(run->place.out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (run->place.dir_fd < 0)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot open output directory '%s': %s; choose "
 			       "another with -o DIR",
 			       run->opt.out_dir, strerror(errno));
-	if (flock(run->dir_fd, LOCK_EX | LOCK_NB) == 0)
+	if (flock(run->place.dir_fd, LOCK_EX | LOCK_NB) == 0)
 		return 0;
 	if (errno == EWOULDBLOCK)
 		return rl_fail(err, errlen, RL_EBUSY,
@@ -218,25 +218,25 @@ static int prepare_native_dir(struct rl_run *run, char *err, size_t errlen)
 	char dir[PATH_MAX + 16];
 	int rc;
 
-	snprintf(dir, sizeof dir, "%s/raw-native", run->out_dir);
-	if (copy_str(run->native_dir, sizeof run->native_dir, dir) < 0)
+	snprintf(dir, sizeof dir, "%s/raw-native", run->place.out_dir);
+	if (copy_str(run->place.native_dir, sizeof run->place.native_dir, dir) < 0)
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "output directory '%s': path too long",
 			       run->opt.out_dir);
-	remove_stale(run->native_dir, NULL);
-	if (!run->native_timing) {
-		rmdir(run->native_dir); /* fails harmlessly when absent or
+	remove_stale(run->place.native_dir, NULL);
+	if (!run->native.timing) {
+		rmdir(run->place.native_dir); /* fails harmlessly when absent or
 					   holding the user's own files */
 		return 0;
 	}
-	if (mkdir(run->native_dir, 0777) != 0 && errno != EEXIST)
+	if (mkdir(run->place.native_dir, 0777) != 0 && errno != EEXIST)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot create '%s/raw-native': %s; choose "
 			       "another output directory with -o DIR",
 			       run->opt.out_dir, strerror(errno));
-	if ((rc = check_own_dir(run->native_dir, run->opt.out_dir,
+	if ((rc = check_own_dir(run->place.native_dir, run->opt.out_dir,
 				"raw-native", err, errlen)) < 0 ||
-	    (rc = check_writable(run->native_dir, run->native_dir, err,
+	    (rc = check_writable(run->place.native_dir, run->place.native_dir, err,
 				 errlen)) < 0)
 		return rc;
 	return 0;
@@ -252,26 +252,26 @@ int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
 	if ((rc = make_dirs(dir, err, errlen)) < 0 ||
 	    (rc = check_writable(dir, dir, err, errlen)) < 0)
 		return rc;
-	if (!realpath(dir, run->out_dir))
+	if (!realpath(dir, run->place.out_dir))
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot use output directory '%s': %s", dir,
 			       strerror(errno));
-	snprintf(raw, sizeof raw, "%s/raw", run->out_dir);
-	if (copy_str(run->raw_dir, sizeof run->raw_dir, raw) < 0)
+	snprintf(raw, sizeof raw, "%s/raw", run->place.out_dir);
+	if (copy_str(run->place.raw_dir, sizeof run->place.raw_dir, raw) < 0)
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "output directory '%s': path too long", dir);
 	if ((rc = lock_dir(run, err, errlen)) < 0)
 		return rc;
-	rl_file_random_hex(run->run_id, RL_RUN_ID_LEN);
-	if (mkdir(run->raw_dir, 0777) != 0 && errno != EEXIST)
+	rl_file_random_hex(run->place.run_id, RL_RUN_ID_LEN);
+	if (mkdir(run->place.raw_dir, 0777) != 0 && errno != EEXIST)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot create '%s/raw': %s; choose another "
 			       "output directory with -o DIR",
 			       dir, strerror(errno));
-	if ((rc = check_own_dir(run->raw_dir, dir, "raw", err, errlen)) < 0 ||
-	    (rc = check_writable(run->raw_dir, run->raw_dir, err, errlen)) < 0)
+	if ((rc = check_own_dir(run->place.raw_dir, dir, "raw", err, errlen)) < 0 ||
+	    (rc = check_writable(run->place.raw_dir, run->place.raw_dir, err, errlen)) < 0)
 		return rc;
-	n = remove_stale(run->raw_dir, &live);
+	n = remove_stale(run->place.raw_dir, &live);
 	if (n > 0)
 		rl_run_say(run,
 			   "removed %d results file%s of a previous run from '%s/raw'",
@@ -281,7 +281,7 @@ int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
 			    "killed with its rlprof from '%s/raw': its regions "
 			    "are not merged into this run's",
 			    live, live == 1 ? "" : "s", dir);
-	remove_old_reports(run->dir_fd);
+	remove_old_reports(run->place.dir_fd);
 	return prepare_native_dir(run, err, errlen);
 }
 
@@ -289,8 +289,8 @@ int rl_run_recheck_dir(const struct rl_run *run, char *err, size_t errlen)
 {
 	char why[PATH_MAX + 512];
 
-	if (make_dirs(run->out_dir, why, sizeof why) == 0 &&
-	    check_writable(run->out_dir, run->opt.out_dir, why,
+	if (make_dirs(run->place.out_dir, why, sizeof why) == 0 &&
+	    check_writable(run->place.out_dir, run->opt.out_dir, why,
 			   sizeof why) == 0)
 		return 0;
 	return rl_fail(err, errlen, RL_EIO,
@@ -315,17 +315,17 @@ static int set_preload(struct rl_run *run, struct rl_launch *l, char *err,
 	char lib[PATH_MAX + 32], value[2 * PATH_MAX + 64];
 	const char *old = getenv("LD_PRELOAD");
 
-	if (run->elf.links_rlprof)
+	if (run->target.elf.links_rlprof)
 		return 0; /* the runtime is there already */
-	if (!run->elf.dynamic && run->elf.kind != RL_FILE_SCRIPT) {
-		snprintf(run->no_preload_why, sizeof run->no_preload_why,
+	if (!run->target.elf.dynamic && run->target.elf.kind != RL_FILE_SCRIPT) {
+		snprintf(run->setup.no_preload_why, sizeof run->setup.no_preload_why,
 			 "it is statically linked, so librlprof cannot be "
 			 "preloaded into it");
 		return 0;
 	}
-	snprintf(lib, sizeof lib, "%s/librlprof.so", run->lib_dir);
+	snprintf(lib, sizeof lib, "%s/librlprof.so", run->place.lib_dir);
 	if (access(lib, R_OK) != 0) {
-		snprintf(run->no_preload_why, sizeof run->no_preload_why,
+		snprintf(run->setup.no_preload_why, sizeof run->setup.no_preload_why,
 			 "'%s' is missing, so librlprof could not be preloaded",
 			 lib);
 		return 0;
@@ -336,11 +336,11 @@ static int set_preload(struct rl_run *run, struct rl_launch *l, char *err,
 		snprintf(value, sizeof value, "%s", lib);
 	if (rl_launch_setenv(l, "LD_PRELOAD", value) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	run->preloaded = true;
+	run->setup.preloaded = true;
 	return 0;
 }
 
-/* The launch of program (run->program, or --count-with's) under backend
+/* The launch of program (run->target.program, or --count-with's) under backend
  * b, results into raw_dir. */
 static int fill_launch(struct rl_run *run, struct rl_launch *l,
 		       const char *program, const struct rl_backend *b,
@@ -360,8 +360,8 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 	free(argv);
 	if (rc < 0)
 		return rl_fail(err, errlen, rc, "out of memory");
-	l->libexec_dir = run->libexec_dir;
-	l->options = run->options;
+	l->libexec_dir = run->place.libexec_dir;
+	l->options = run->setup.options;
 	l->raw_dir = raw_dir;
 
 	/* the machine model's file as rlprof sees it: the same for the
@@ -370,24 +370,24 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 	    rl_launch_setenv(l, "RLPROF_MACHINE", model) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if (rl_launch_setenv(l, "RLPROF_OUT", raw_dir) < 0 ||
-	    rl_launch_setenv(l, "RLPROF_RUN_ID", run->run_id) < 0 ||
+	    rl_launch_setenv(l, "RLPROF_RUN_ID", run->place.run_id) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND", b->name) < 0 ||
-	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS", run->options) < 0)
+	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS", run->setup.options) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if ((rc = rl_run_compat(run, l, err, errlen)) < 0)
 		return rc;
 	/* an MPI program gets librlprof-mpi's PMPI wrappers: its MPI calls
 	 * are out of the counts unless --mpi-calls in (the backend says
 	 * which in its note) */
-	if (run->mpi_send && !strstr(run->options, "mpi-calls="))
-		add_option(run->options, sizeof run->options, "mpi-calls",
+	if (run->compat.mpi_send && !strstr(run->setup.options, "mpi-calls="))
+		add_option(run->setup.options, sizeof run->setup.options, "mpi-calls",
 			   run->opt.mpi_calls ? run->opt.mpi_calls : "out");
-	if (run->mpi_send && run->opt.mpi_calls &&
+	if (run->compat.mpi_send && run->opt.mpi_calls &&
 	    strcmp(run->opt.mpi_calls, "in") == 0 &&
 	    rl_launch_setenv(l, "RLPROF_MPI_CALLS", "in") < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	run->whole_program = !rl_run_has_regions(run);
-	if (run->whole_program) {
+	run->setup.whole_program = !rl_run_has_regions(run);
+	if (run->setup.whole_program) {
 		if (rl_launch_setenv(l, "RLPROF_WHOLE_PROGRAM", "1") < 0)
 			return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 		if ((rc = set_preload(run, l, err, errlen)) < 0)
@@ -399,7 +399,7 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 		if (rc < 0)
 			return rl_fail(err, errlen, rc,
 				       "backend '%s' cannot start '%s': %s",
-				       b->name, run->name,
+				       b->name, run->target.name,
 				       berr[0] ? berr : rl_strerror(rc));
 	}
 	return 0;
@@ -414,41 +414,41 @@ int rl_run_prepare_timing_launch(struct rl_run *run, struct rl_launch *l,
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "this rlprof has no 'time' backend for timing "
 			       "runs");
-	return fill_launch(run, l, run->program, timer, raw_dir, err, errlen);
+	return fill_launch(run, l, run->target.program, timer, raw_dir, err, errlen);
 }
 
 int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 {
-	const struct rl_backend *b = run->probes[run->chosen].backend;
+	const struct rl_backend *b = run->backend.probes[run->backend.chosen].backend;
 	const struct rl_backend *timer;
 	int rc;
 
-	add_option(run->options, sizeof run->options, "events", run->opt.events);
+	add_option(run->setup.options, sizeof run->setup.options, "events", run->opt.events);
 	if ((rc = rl_run_sim_geometry(run, err, errlen)) < 0)
 		return rc;
-	add_option(run->options, sizeof run->options, "sim-caches",
+	add_option(run->setup.options, sizeof run->setup.options, "sim-caches",
 		   run->opt.sim_caches ? run->opt.sim_caches
-		   : run->sim_caches[0] ? run->sim_caches : NULL);
-	if (!run->opt.sim_caches && run->sim_origin[0])
-		add_option(run->options, sizeof run->options, "sim-origin",
-			   run->sim_origin);
-	if (!run->opt.sim_caches && run->sim_claims)
-		add_option(run->options, sizeof run->options, "sim-claims",
+		   : run->sim.caches[0] ? run->sim.caches : NULL);
+	if (!run->opt.sim_caches && run->sim.origin[0])
+		add_option(run->setup.options, sizeof run->setup.options, "sim-origin",
+			   run->sim.origin);
+	if (!run->opt.sim_caches && run->sim.claims)
+		add_option(run->setup.options, sizeof run->setup.options, "sim-claims",
 			   "1");
-	add_option(run->options, sizeof run->options, "sim-bounds",
+	add_option(run->setup.options, sizeof run->setup.options, "sim-bounds",
 		   run->opt.sim_bounds);
 	{
 		const char *spans;
 		if ((rc = rl_run_loops_prepare(run, &spans, err, errlen)) < 0)
 			return rc;
-		add_option(run->options, sizeof run->options, "sim-loops",
+		add_option(run->setup.options, sizeof run->setup.options, "sim-loops",
 			   spans);
 	}
-	if ((rc = fill_launch(run, &run->launch,
-			      run->count_program[0] ? run->count_program
-						    : run->program,
-			      b, run->raw_dir, err, errlen)) < 0 ||
-	    !run->native_timing)
+	if ((rc = fill_launch(run, &run->setup.launch,
+			      run->count.program[0] ? run->count.program
+						    : run->target.program,
+			      b, run->place.raw_dir, err, errlen)) < 0 ||
+	    !run->native.timing)
 		return rc;
 	/* the timing run: the same program, environment and preload, under
 	 * the time backend */
@@ -456,6 +456,6 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "this rlprof has no 'time' backend for the "
 			       "native timing run; use --sim-timing sim");
-	return fill_launch(run, &run->native_launch, run->program, timer,
-			   run->native_dir, err, errlen);
+	return fill_launch(run, &run->setup.native_launch, run->target.program, timer,
+			   run->place.native_dir, err, errlen);
 }

@@ -44,8 +44,8 @@ static json_t *backends(const struct rl_run *run)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; a && i < run->n_probes; i++) {
-		const struct rl_backend_probe *p = &run->probes[i];
+	for (size_t i = 0; a && i < run->backend.n_probes; i++) {
+		const struct rl_backend_probe *p = &run->backend.probes[i];
 		json_t *o = json_object();
 		if (!o)
 			break;
@@ -55,7 +55,7 @@ static json_t *backends(const struct rl_run *run)
 				    json_string(rl_capability_name(p->capability)));
 		json_object_set_new(o, "why", p->why[0] ? json_string(p->why)
 							: json_null());
-		json_object_set_new(o, "chosen", json_boolean((int)i == run->chosen));
+		json_object_set_new(o, "chosen", json_boolean((int)i == run->backend.chosen));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -95,71 +95,71 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 16], *text;
 	json_t *o = json_object(), *mpi;
-	int st = run->wait_status, rc;
+	int st = run->outcome.wait_status, rc;
 
 	if (!o)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	json_object_set_new(o, "format", json_string(RL_RUN_FORMAT));
 	json_object_set_new(o, "version", json_integer(RL_RUN_VERSION));
 	json_object_set_new(o, "rlprof_version", json_string(rl_version_string()));
-	json_object_set_new(o, "run_id", json_string(run->run_id));
+	json_object_set_new(o, "run_id", json_string(run->place.run_id));
 	json_object_set_new(o, "command",
 			    string_array(run->opt.argv, (size_t)run->opt.argc));
-	json_object_set_new(o, "program", json_string(run->program));
+	json_object_set_new(o, "program", json_string(run->target.program));
 	json_object_set_new(o, "launched",
-			    string_array(run->launch.argv, run->launch.argc));
+			    string_array(run->setup.launch.argv, run->setup.launch.argc));
 	json_object_set_new(o, "backend_requested", json_string(run->opt.backend));
 	json_object_set_new(o, "backend",
-			    json_string(run->probes[run->chosen].backend->name));
-	json_object_set_new(o, "backend_reason", json_string(run->reason));
-	json_object_set_new(o, "backend_options", json_string(run->options));
+			    json_string(run->backend.probes[run->backend.chosen].backend->name));
+	json_object_set_new(o, "backend_reason", json_string(run->backend.reason));
+	json_object_set_new(o, "backend_options", json_string(run->setup.options));
 	json_object_set_new(o, "backends", backends(run));
 	json_object_set_new(o, "regions_declared",
-			    json_integer((json_int_t)run->elf.n_sites));
-	json_object_set_new(o, "whole_program", json_boolean(run->whole_program));
-	json_object_set_new(o, "preloaded", json_boolean(run->preloaded));
-	json_object_set_new(o, "started", json_boolean(run->started));
-	json_object_set_new(o, "exit_status", json_integer(run->exit_status));
+			    json_integer((json_int_t)run->target.elf.n_sites));
+	json_object_set_new(o, "whole_program", json_boolean(run->setup.whole_program));
+	json_object_set_new(o, "preloaded", json_boolean(run->setup.preloaded));
+	json_object_set_new(o, "started", json_boolean(run->outcome.started));
+	json_object_set_new(o, "exit_status", json_integer(run->outcome.exit_status));
 	json_object_set_new(o, "signal",
-			    run->started && WIFSIGNALED(st)
+			    run->outcome.started && WIFSIGNALED(st)
 				    ? json_integer(WTERMSIG(st)) : json_null());
-	json_object_set_new(o, "start_time", iso_time(run->start_ns));
-	json_object_set_new(o, "end_time", iso_time(run->end_ns));
-	json_object_set_new(o, "start_ns", json_integer((json_int_t)run->start_ns));
-	json_object_set_new(o, "end_ns", json_integer((json_int_t)run->end_ns));
-	json_object_set_new(o, "elapsed_s", json_real((double)run->elapsed_ns / 1e9));
-	json_object_set_new(o, "output_dir", json_string(run->out_dir));
+	json_object_set_new(o, "start_time", iso_time(run->outcome.start_ns));
+	json_object_set_new(o, "end_time", iso_time(run->outcome.end_ns));
+	json_object_set_new(o, "start_ns", json_integer((json_int_t)run->outcome.start_ns));
+	json_object_set_new(o, "end_ns", json_integer((json_int_t)run->outcome.end_ns));
+	json_object_set_new(o, "elapsed_s", json_real((double)run->outcome.elapsed_ns / 1e9));
+	json_object_set_new(o, "output_dir", json_string(run->place.out_dir));
 	/* -b sim: where the region times come from (README "run.json") */
 	json_object_set_new(o, "sim_timing",
-			    strcmp(run->probes[run->chosen].backend->name,
+			    strcmp(run->backend.probes[run->backend.chosen].backend->name,
 				   "sim") != 0
 				    ? json_null()
-				    : json_string(run->native_timing ? "native"
+				    : json_string(run->native.timing ? "native"
 								     : "sim"));
 	json_object_set_new(o, "native_exit_status",
-			    run->native_done
-				    ? json_integer(run->native_exit_status)
+			    run->native.done
+				    ? json_integer(run->native.exit_status)
 				    : json_null());
 	json_object_set_new(o, "native_signal",
-			    run->native_done && run->native_signal
-				    ? json_integer(run->native_signal)
+			    run->native.done && run->native.signal
+				    ? json_integer(run->native.signal)
 				    : json_null());
 
 	/* --count-with: the counted build, and the ceiling of the timed one */
 	json_object_set_new(o, "count_with",
-			    run->count_program[0]
-				    ? json_string(run->count_program)
+			    run->count.program[0]
+				    ? json_string(run->count.program)
 				    : json_null());
 	json_object_set_new(o, "timed_isa",
-			    run->timed_isa[0] ? json_string(run->timed_isa)
+			    run->count.timed_isa[0] ? json_string(run->count.timed_isa)
 					      : json_null());
 	json_object_set_new(o, "timed_isa_source",
-			    run->count_program[0]
-				    ? json_string(run->timed_isa_source)
+			    run->count.program[0]
+				    ? json_string(run->count.timed_isa_source)
 				    : json_null());
 	json_object_set_new(o, "timed_fma",
-			    run->count_program[0] && run->timed_fma >= 0
-				    ? json_boolean(run->timed_fma)
+			    run->count.program[0] && run->count.timed_fma >= 0
+				    ? json_boolean(run->count.timed_fma)
 				    : json_null());
 
 	json_object_set_new(o, "roof_check", roof_check(&run->roof_check));
@@ -167,7 +167,7 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 	mpi = rl_mpi_record(run);
 	json_object_set_new(o, "mpi", mpi ? mpi : json_null());
 
-	snprintf(path, sizeof path, "%s/run.json", run->out_dir);
+	snprintf(path, sizeof path, "%s/run.json", run->place.out_dir);
 	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	if (!text)

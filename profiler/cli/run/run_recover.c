@@ -55,12 +55,12 @@ static int add_warning(struct rl_process_results *p, const char *kind,
 static void how_it_ended(const struct rl_run *run, struct rl_process_results *p,
 			 char *buf, size_t len)
 {
-	int st = run->wait_status;
-	bool top = run->started && p->pid == (long)run->pid;
+	int st = run->outcome.wait_status;
+	bool top = run->outcome.started && p->pid == (long)run->outcome.pid;
 	if (top && WIFSIGNALED(st)) {
 		int sig = WTERMSIG(st);
 		p->signal = sig;
-		p->end_ns = run->end_ns;
+		p->end_ns = run->outcome.end_ns;
 		snprintf(buf, len, "process %ld was killed by signal %d%s "
 			 "before librlprof could write its results: the "
 			 "regions it completed were recovered from its live "
@@ -69,7 +69,7 @@ static void how_it_ended(const struct rl_run *run, struct rl_process_results *p,
 					  "time limit or the out-of-memory "
 					  "killer)" : "");
 	} else if (top) {
-		p->end_ns = run->end_ns;
+		p->end_ns = run->outcome.end_ns;
 		snprintf(buf, len, "process %ld ended without writing its "
 			 "results (through _exit() or exec, exit status %d): "
 			 "the regions it completed were recovered from its "
@@ -186,7 +186,7 @@ static void recover_one(const struct rl_run *run, const char *dir,
 	/* another run's (an earlier one killed with its rlprof, or a
 	 * program started outside rlprof with this RLPROF_OUT): named and
 	 * left out, never merged into this run's results */
-	if (strcmp(p.run_id, run->run_id) != 0) {
+	if (strcmp(p.run_id, run->place.run_id) != 0) {
 		rl_run_warn("'%s' is the live file of another run (process "
 			    "%ld%s%s): left out of this run's results",
 			    live, p.pid, p.run_id[0] ? ", run " : "",
@@ -201,7 +201,7 @@ static void recover_one(const struct rl_run *run, const char *dir,
 			    "running when the program ended: its regions are "
 			    "not in this report (it writes '%s' when it ends: "
 			    "then run 'rlprof report %s')",
-			    pid, json, run->out_dir);
+			    pid, json, run->place.out_dir);
 		rl_results_release(&p);
 		return;
 	}
@@ -289,7 +289,7 @@ static void recover_dir(const struct rl_run *run, const char *dir)
 
 void rl_run_recover(const struct rl_run *run)
 {
-	recover_dir(run, run->raw_dir);
-	if (run->native_timing)
-		recover_dir(run, run->native_dir);
+	recover_dir(run, run->place.raw_dir);
+	if (run->native.timing)
+		recover_dir(run, run->place.native_dir);
 }

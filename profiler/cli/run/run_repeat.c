@@ -43,17 +43,17 @@ static int make_dir(const char *path)
 void rl_run_repeat(struct rl_run *run)
 {
 	char dir[PATH_MAX + 32], raw[PATH_MAX + 64], err[1024];
-	struct rl_launch profiling = run->launch;
+	struct rl_launch profiling = run->setup.launch;
 	/* the outcome fields are the profiling run's: kept */
-	bool started = run->started;
-	int spawn_errno = run->spawn_errno, wait_status = run->wait_status,
-	    exit_status = run->exit_status;
-	pid_t pid = run->pid;
-	uint64_t start_ns = run->start_ns, end_ns = run->end_ns,
-		 elapsed_ns = run->elapsed_ns;
+	bool started = run->outcome.started;
+	int spawn_errno = run->outcome.spawn_errno, wait_status = run->outcome.wait_status,
+	    exit_status = run->outcome.exit_status;
+	pid_t pid = run->outcome.pid;
+	uint64_t start_ns = run->outcome.start_ns, end_ns = run->outcome.end_ns,
+		 elapsed_ns = run->outcome.elapsed_ns;
 	unsigned done = 1;
 
-	snprintf(dir, sizeof dir, "%s/repeat", run->out_dir);
+	snprintf(dir, sizeof dir, "%s/repeat", run->place.out_dir);
 	remove_old(dir);
 	if (run->opt.repeat <= 1 || run->no_files)
 		return;
@@ -62,8 +62,8 @@ void rl_run_repeat(struct rl_run *run)
 			    "ran once");
 		return;
 	}
-	if (strcmp(run->probes[run->chosen].backend->name, "sim") == 0 &&
-	    !run->native_timing) {
+	if (strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0 &&
+	    !run->native.timing) {
 		rl_run_warn("--repeat needs native region times: with "
 			    "--sim-timing sim the times are Valgrind's, so no "
 			    "more runs were made");
@@ -71,7 +71,7 @@ void rl_run_repeat(struct rl_run *run)
 	}
 	if (!started || exit_status != 0) {
 		rl_run_warn("'%s' did not succeed in the profiling run: no "
-			    "more timing runs (--repeat)", run->name);
+			    "more timing runs (--repeat)", run->target.name);
 		return;
 	}
 	if (make_dir(dir) < 0) {
@@ -92,38 +92,38 @@ void rl_run_repeat(struct rl_run *run)
 		    rl_run_prepare_timing_launch(run, &l, raw, err,
 						 sizeof err) < 0) {
 			rl_run_warn("timing run %u of '%s' not made: %s", k,
-				    run->name, errno ? strerror(errno) : err);
+				    run->target.name, errno ? strerror(errno) : err);
 			rl_launch_release(&l);
 			break;
 		}
-		run->launch = l;
-		run->native_phase = true; /* no "program exited" lines */
+		run->setup.launch = l;
+		run->native.phase = true; /* no "program exited" lines */
 		rl_run_spawn_wait(run);
-		run->native_phase = false;
-		if (!run->started || run->exit_status != 0) {
+		run->native.phase = false;
+		if (!run->outcome.started || run->outcome.exit_status != 0) {
 			rl_run_warn("timing run %u of '%s' %s: left out of the "
-				    "region times", k, run->name,
-				    !run->started ? "could not start"
+				    "region times", k, run->target.name,
+				    !run->outcome.started ? "could not start"
 						  : "failed");
 			snprintf(raw, sizeof raw, "%s/%u", dir, k);
 			remove_old(raw);
 		} else {
 			done++;
 		}
-		run->launch = profiling;
+		run->setup.launch = profiling;
 		rl_launch_release(&l);
-		if (run->started && WIFSIGNALED(run->wait_status) &&
-		    (WTERMSIG(run->wait_status) == SIGINT ||
-		     WTERMSIG(run->wait_status) == SIGTERM))
+		if (run->outcome.started && WIFSIGNALED(run->outcome.wait_status) &&
+		    (WTERMSIG(run->outcome.wait_status) == SIGINT ||
+		     WTERMSIG(run->outcome.wait_status) == SIGTERM))
 			break; /* stopped by the user: no more runs */
 	}
-	run->started = started;
-	run->spawn_errno = spawn_errno;
-	run->pid = pid;
-	run->wait_status = wait_status;
-	run->exit_status = exit_status;
-	run->start_ns = start_ns;
-	run->end_ns = end_ns;
-	run->elapsed_ns = elapsed_ns;
+	run->outcome.started = started;
+	run->outcome.spawn_errno = spawn_errno;
+	run->outcome.pid = pid;
+	run->outcome.wait_status = wait_status;
+	run->outcome.exit_status = exit_status;
+	run->outcome.start_ns = start_ns;
+	run->outcome.end_ns = end_ns;
+	run->outcome.elapsed_ns = elapsed_ns;
 	rl_run_say(run, "%u timing runs of %u made", done, run->opt.repeat);
 }

@@ -30,26 +30,26 @@ static char *dup_or_empty(const char *s)
 static void no_results_why(const struct rl_run *run, const char *unread,
 			   char *buf, size_t len)
 {
-	int st = run->wait_status;
+	int st = run->outcome.wait_status;
 
 	if (unread)
 		snprintf(buf, len, "no counts for '%s': its results could not "
 			 "be read (%s); only its wall time is shown, by "
-			 "rlprof's clock", run->name, unread);
-	else if (!run->started)
+			 "rlprof's clock", run->target.name, unread);
+	else if (!run->outcome.started)
 		snprintf(buf, len, "'%s' could not be started (%s): only "
 			 "rlprof's own clock measured the attempt",
-			 run->name, strerror(run->spawn_errno));
+			 run->target.name, strerror(run->outcome.spawn_errno));
 	else if (run->no_files)
 		snprintf(buf, len, "no counts for '%s': its results could not "
 			 "be written (the output directory changed while it "
 			 "ran); only its wall time was measured, by rlprof's "
-			 "clock", run->name);
-	else if (run->whole_program && run->no_preload_why[0])
+			 "clock", run->target.name);
+	else if (run->setup.whole_program && run->setup.no_preload_why[0])
 		snprintf(buf, len, "no counts for '%s': %s; only its wall time "
 			 "was measured, by rlprof's clock (link it with "
 			 "librlprof and mark regions to count)",
-			 run->name, run->no_preload_why);
+			 run->target.name, run->setup.no_preload_why);
 	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
 		snprintf(buf, len, "no counts for '%s': it was killed by "
 			 "SIGKILL (kill -9, or the kernel's out-of-memory "
@@ -57,18 +57,18 @@ static void no_results_why(const struct rl_run *run, const char *unread,
 			 "wrote nothing; only its wall time was measured, by "
 			 "rlprof's clock; stop a program with SIGTERM or "
 			 "Ctrl-C to keep the regions measured so far",
-			 run->name);
+			 run->target.name);
 	else if (WIFSIGNALED(st))
 		snprintf(buf, len, "no counts for '%s': it died of signal %d "
 			 "before librlprof wrote its results; only its wall "
 			 "time was measured, by rlprof's clock",
-			 run->name, WTERMSIG(st));
+			 run->target.name, WTERMSIG(st));
 	else
 		snprintf(buf, len, "no counts for '%s': librlprof wrote no "
 			 "results file into '%s' (it was not loaded, or the "
 			 "program left through _exit(), as dash does); only its "
 			 "wall time was measured, by rlprof's clock",
-			 run->name, run->raw_dir);
+			 run->target.name, run->place.raw_dir);
 }
 
 /* The command line as a shell would show it. */
@@ -101,44 +101,44 @@ static int synthesise(const struct rl_run *run, const char *unread,
 	char why[PATH_MAX + 2048];
 
 	memset(res, 0, sizeof *res);
-	res->exit_status = run->exit_status;
+	res->exit_status = run->outcome.exit_status;
 	res->procs = calloc(1, sizeof *res->procs);
 	if (!res->procs)
 		return RL_ENOMEM;
 	res->n_procs = 1;
 	p = res->procs;
 	p->version = RL_RESULTS_VERSION;
-	p->pid = run->pid;
+	p->pid = run->outcome.pid;
 	p->ppid = (long)getpid();
-	p->program = dup_or_empty(run->program);
+	p->program = dup_or_empty(run->target.program);
 	p->backend = dup_or_empty("time");
 	p->backend_note = dup_or_empty("");
-	p->start_ns = run->start_ns;
-	p->end_ns = run->end_ns;
+	p->start_ns = run->outcome.start_ns;
+	p->end_ns = run->outcome.end_ns;
 	/* a program that never started was not cut short either */
-	p->complete = !run->started || WIFEXITED(run->wait_status);
-	p->signal = run->started && WIFSIGNALED(run->wait_status)
-			    ? WTERMSIG(run->wait_status) : 0;
+	p->complete = !run->outcome.started || WIFEXITED(run->outcome.wait_status);
+	p->signal = run->outcome.started && WIFSIGNALED(run->outcome.wait_status)
+			    ? WTERMSIG(run->outcome.wait_status) : 0;
 	p->threads = t = calloc(1, sizeof *t);
 	p->warnings = calloc(1, sizeof *p->warnings);
 	if (!t || !p->warnings)
 		return RL_ENOMEM;
 	p->n_threads = 1;
-	t->tid = (uint64_t)run->pid;
+	t->tid = (uint64_t)run->outcome.pid;
 	t->regions = r = calloc(1, sizeof *r);
 	if (!r)
 		return RL_ENOMEM;
 	t->n_regions = 1;
 	r->name = dup_or_empty("<program>");
 	r->calls = 1;
-	r->time_ns = run->elapsed_ns;
+	r->time_ns = run->outcome.elapsed_ns;
 	r->expected_flops = r->expected_bytes = 0;
 	no_results_why(run, unread, why, sizeof why);
 	p->n_warnings = 1;
 	p->warnings[0].kind = dup_or_empty("backend");
 	p->warnings[0].message = dup_or_empty(why);
 	res->backend_requested = dup_or_empty(run->opt.backend);
-	res->backend_reason = dup_or_empty(run->reason);
+	res->backend_reason = dup_or_empty(run->backend.reason);
 	res->command = join_argv(run->opt.argv, run->opt.argc);
 	if (!p->program || !p->backend || !p->backend_note || !r->name ||
 	    !p->warnings[0].kind || !p->warnings[0].message ||
@@ -154,13 +154,13 @@ static int fill_from_run(const struct rl_run *run, struct rl_run_results *res)
 	    !(res->backend_requested = dup_or_empty(run->opt.backend)))
 		return RL_ENOMEM;
 	if (!res->backend_reason &&
-	    !(res->backend_reason = dup_or_empty(run->reason)))
+	    !(res->backend_reason = dup_or_empty(run->backend.reason)))
 		return RL_ENOMEM;
 	if (!res->command &&
 	    !(res->command = join_argv(run->opt.argv, run->opt.argc)))
 		return RL_ENOMEM;
 	if (res->exit_status < 0)
-		res->exit_status = run->exit_status;
+		res->exit_status = run->outcome.exit_status;
 	return 0;
 }
 
@@ -180,8 +180,8 @@ static int load_results(const struct rl_run *run, struct rl_run_results *res)
 		/* a run.json rlprof could not write is not this run's record:
 		 * the results do not depend on it */
 		rc = rl_results_load_dir_flags(
-			run->out_dir, run->no_record ? RL_LOAD_NO_RUN_RECORD : 0,
-			run->run_id, res, err, sizeof err);
+			run->place.out_dir, run->no_record ? RL_LOAD_NO_RUN_RECORD : 0,
+			run->place.run_id, res, err, sizeof err);
 		if (rc == 0 && res->n_procs > 0) {
 			if (!run->no_record || fill_from_run(run, res) == 0)
 				return 0;
@@ -228,8 +228,8 @@ static int warn_no_roofs(const struct rl_run *run, struct rl_run_results *res)
 		 "roofs not measured: %s; the counts and arithmetic "
 		 "intensities stand, placed against no roof; run 'rlprof "
 		 "probe' on a quiet machine, then 'rlprof report %s'",
-		 run->model_why[0] ? run->model_why : "no machine model",
-		 run->out_dir);
+		 run->model.why[0] ? run->model.why : "no machine model",
+		 run->place.out_dir);
 	return p ? rl_results_add_warning(p, "roofs", msg) : 0;
 }
 
@@ -242,14 +242,14 @@ static void store_machine(const struct rl_run *run, struct rl_machine *m)
 	struct rl_machine *back;
 	char err[1024];
 
-	if (rl_machine_store(run->out_dir, m, err, sizeof err)) {
+	if (rl_machine_store(run->place.out_dir, m, err, sizeof err)) {
 		rl_run_warn("cannot store the machine model with the results "
 			    "(%s): rlprof report will use the cached one", err);
 		return;
 	}
 	if (!(back = malloc(sizeof *back)))
 		return;
-	if (rl_machine_load_stored(run->out_dir, back, err, sizeof err) == 0)
+	if (rl_machine_load_stored(run->place.out_dir, back, err, sizeof err) == 0)
 		*m = *back;
 	free(back);
 }
@@ -267,7 +267,7 @@ static int write_files(const struct rl_run *run, const struct rl_report *rep,
 
 		if (!r || !r->file_name)
 			continue;
-		snprintf(path, sizeof path, "%s/%s", run->out_dir, r->file_name);
+		snprintf(path, sizeof path, "%s/%s", run->place.out_dir, r->file_name);
 		if (rl_render_file(r, path, true, rep, ropt, err, sizeof err) < 0) {
 			rl_run_warn("%s", err);
 			failed = 1;
@@ -278,7 +278,7 @@ static int write_files(const struct rl_run *run, const struct rl_report *rep,
 			 r->file_name);
 	}
 	if (written[0])
-		rl_run_say(run, "report in '%s':%s", run->out_dir, written);
+		rl_run_say(run, "report in '%s':%s", run->place.out_dir, written);
 	return failed ? -1 : 0;
 }
 
@@ -334,7 +334,7 @@ int rl_run_report(struct rl_run *run)
 		fprintf(stderr, "rlprof: cannot build the report: %s\n", err);
 		goto out_res;
 	}
-	if (!run->no_files && rl_report_repeat(&rep, run->out_dir))
+	if (!run->no_files && rl_report_repeat(&rep, run->place.out_dir))
 		rl_run_warn("out of memory: the --repeat timing runs are left "
 			    "out of the report");
 	ropt.plot = run->opt.plot;

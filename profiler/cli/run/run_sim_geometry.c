@@ -33,13 +33,13 @@ static int from_claims(struct rl_run *run, struct rl_sim_geometry *g,
 		return rl_fail(err, errlen, RL_ENOENT,
 			       "no cache geometry for the simulator: no "
 			       "machine model (%s) and nothing claimed: %s; "
-			       ADVICE, run->model_why, why);
-	run->sim_claims = true;
+			       ADVICE, run->model.why, why);
+	run->sim.claims = true;
 	if (absurd[0])
 		rl_appendf(g->origin, sizeof g->origin,
 			   ", claim not believed: %s", absurd);
 	rl_run_say(run, "simulated caches as this machine claims them, "
-		   "unmeasured (no usable machine model: %s)", run->model_why);
+		   "unmeasured (no usable machine model: %s)", run->model.why);
 	return 0;
 }
 
@@ -50,19 +50,19 @@ int rl_run_sim_geometry(struct rl_run *run, char *err, size_t errlen)
 	char why[1024];
 	int rc;
 
-	if (strcmp(run->probes[run->chosen].backend->name, "sim") != 0 ||
+	if (strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") != 0 ||
 	    run->opt.sim_caches)
 		return 0;
 	m = rl_run_model_cached(run);
 	if (!m || rl_sim_geometry_derive(m, &g, why, sizeof why) < 0) {
 		if (m)
-			snprintf(run->model_why, sizeof run->model_why,
+			snprintf(run->model.why, sizeof run->model.why,
 				 "the machine model knows no cache sizes: %s",
 				 why);
 		if ((rc = from_claims(run, &g, err, errlen)) < 0)
 			return rc;
 	}
-	snprintf(run->sim_caches, sizeof run->sim_caches, "%s", g.spec);
-	snprintf(run->sim_origin, sizeof run->sim_origin, "%s", g.origin);
+	snprintf(run->sim.caches, sizeof run->sim.caches, "%s", g.spec);
+	snprintf(run->sim.origin, sizeof run->sim.origin, "%s", g.origin);
 	return 0;
 }

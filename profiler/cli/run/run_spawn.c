@@ -43,46 +43,46 @@ static const char *const rl_dropped_env[] = {
 
 static void say_spawn_error(struct rl_run *run, int e)
 {
-	const char *what = run->launch.argv[0];
+	const char *what = run->setup.launch.argv[0];
 
 	if (e == ENOENT) {
 		fprintf(stderr, "rlprof: cannot run '%s': %s; check that it "
 				"exists (and its interpreter, for a script)\n",
 			what, strerror(e));
-		run->exit_status = RL_EXIT_NOTFOUND;
+		run->outcome.exit_status = RL_EXIT_NOTFOUND;
 	} else {
 		fprintf(stderr, "rlprof: cannot run '%s': %s%s\n", what,
 			strerror(e),
 			e == ENOEXEC ? "; it is not a program for this machine"
 				     : "");
-		run->exit_status = RL_EXIT_NOEXEC;
+		run->outcome.exit_status = RL_EXIT_NOEXEC;
 	}
 }
 
 static void describe_end(const struct rl_run *run)
 {
-	int st = run->wait_status;
+	int st = run->outcome.wait_status;
 
 	if (WIFSIGNALED(st)) {
 		fprintf(stderr, "rlprof: '%s' was killed by signal %d (%s)%s\n",
-			run->name, WTERMSIG(st), strsignal(WTERMSIG(st)),
+			run->target.name, WTERMSIG(st), strsignal(WTERMSIG(st)),
 			WCOREDUMP(st) ? ", core dumped" : "");
 	} else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
-		rl_run_say(run, "'%s' exited with status %d", run->name,
+		rl_run_say(run, "'%s' exited with status %d", run->target.name,
 			   WEXITSTATUS(st));
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		const struct rl_backend *b = run->probes[run->chosen].backend;
+		const struct rl_backend *b = run->backend.probes[run->backend.chosen].backend;
 		char msg[1024] = "";
 		if (b->explain_exit &&
-		    b->explain_exit(run->raw_dir, st, msg, sizeof msg) > 0 &&
+		    b->explain_exit(run->place.raw_dir, st, msg, sizeof msg) > 0 &&
 		    msg[0])
 			fprintf(stderr, "rlprof: %s\n", msg);
 	}
 	/* -b sim: the program ran natively to its end, and died only in the
 	 * counting run */
-	if (!run->native_phase && run->native_done &&
-	    run->native_exit_status == 0 && !run->native_signal &&
+	if (!run->native.phase && run->native.done &&
+	    run->native.exit_status == 0 && !run->native.signal &&
 	    WIFSIGNALED(st))
 		fprintf(stderr,
 			"rlprof: the counting run of '%s' died of signal %d "
@@ -90,7 +90,7 @@ static void describe_end(const struct rl_run *run)
 			"ended normally: the report keeps the native run's "
 			"regions and times, and what the counting run did not "
 			"finish has no counts\n",
-			run->name, WTERMSIG(st), strsignal(WTERMSIG(st)));
+			run->target.name, WTERMSIG(st), strsignal(WTERMSIG(st)));
 }
 
 void rl_run_spawn_wait(struct rl_run *run)
@@ -106,18 +106,18 @@ void rl_run_spawn_wait(struct rl_run *run)
 	int rc;
 	uint64_t t0;
 
-	run->exit_status = RL_EXIT_FAILURE;
-	envp = rl_launch_environ(&run->launch, environ, rl_dropped_env);
+	run->outcome.exit_status = RL_EXIT_FAILURE;
+	envp = rl_launch_environ(&run->setup.launch, environ, rl_dropped_env);
 	if (!envp) {
 		fprintf(stderr, "rlprof: out of memory\n");
 		return;
 	}
 	/* no wrapper: exec the resolved path, the program sees argv[0] as
 	   the user typed it (as execvp does) */
-	path = run->launch.argv[0];
-	if (strcmp(path, run->program) == 0) {
-		argv0 = run->launch.argv[0];
-		run->launch.argv[0] = run->opt.argv[0];
+	path = run->setup.launch.argv[0];
+	if (strcmp(path, run->target.program) == 0) {
+		argv0 = run->setup.launch.argv[0];
+		run->setup.launch.argv[0] = run->opt.argv[0];
 	}
 
 	sigemptyset(&block);
@@ -142,33 +142,33 @@ void rl_run_spawn_wait(struct rl_run *run)
 				 POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
 	fflush(NULL);
-	run->start_ns = clock_ns(CLOCK_REALTIME);
+	run->outcome.start_ns = clock_ns(CLOCK_REALTIME);
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	if (argv0)
-		rc = posix_spawn(&pid, path, NULL, &attr, run->launch.argv, envp);
+		rc = posix_spawn(&pid, path, NULL, &attr, run->setup.launch.argv, envp);
 	else
-		rc = posix_spawnp(&pid, path, NULL, &attr, run->launch.argv, envp);
+		rc = posix_spawnp(&pid, path, NULL, &attr, run->setup.launch.argv, envp);
 	posix_spawnattr_destroy(&attr);
 	if (argv0)
-		run->launch.argv[0] = argv0;
+		run->setup.launch.argv[0] = argv0;
 
 	if (rc != 0) {
-		run->spawn_errno = rc;
-		if (!run->native_phase) /* rl_run_native() says it */
+		run->outcome.spawn_errno = rc;
+		if (!run->native.phase) /* rl_run_native() says it */
 			say_spawn_error(run, rc);
 	} else {
-		run->started = true;
-		run->pid = pid;
+		run->outcome.started = true;
+		run->outcome.pid = pid;
 		child_pid = pid;
 		rl_run_loops_started(run);
 		sigaction(SIGTERM, &fwd, &old_term);
 		sigaction(SIGHUP, &fwd, &old_hup);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
-		while (waitpid(pid, &run->wait_status, 0) < 0) {
+		while (waitpid(pid, &run->outcome.wait_status, 0) < 0) {
 			if (errno != EINTR) {
 				fprintf(stderr, "rlprof: cannot wait for '%s': %s\n",
-					run->name, strerror(errno));
-				run->wait_status = 0;
+					run->target.name, strerror(errno));
+				run->outcome.wait_status = 0;
 				break;
 			}
 		}
@@ -177,19 +177,19 @@ void rl_run_spawn_wait(struct rl_run *run)
 		sigaction(SIGTERM, &old_term, NULL);
 		sigaction(SIGHUP, &old_hup, NULL);
 	}
-	run->elapsed_ns = clock_ns(CLOCK_MONOTONIC) - t0;
-	run->end_ns = clock_ns(CLOCK_REALTIME);
+	run->outcome.elapsed_ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	run->outcome.end_ns = clock_ns(CLOCK_REALTIME);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	free(envp);
 
-	if (!run->started)
+	if (!run->outcome.started)
 		return;
-	if (WIFEXITED(run->wait_status))
-		run->exit_status = WEXITSTATUS(run->wait_status);
-	else if (WIFSIGNALED(run->wait_status))
-		run->exit_status = 128 + WTERMSIG(run->wait_status);
-	if (!run->native_phase) /* rl_run_native() says it in one line */
+	if (WIFEXITED(run->outcome.wait_status))
+		run->outcome.exit_status = WEXITSTATUS(run->outcome.wait_status);
+	else if (WIFSIGNALED(run->outcome.wait_status))
+		run->outcome.exit_status = 128 + WTERMSIG(run->outcome.wait_status);
+	if (!run->native.phase) /* rl_run_native() says it in one line */
 		describe_end(run);
 }
