@@ -219,41 +219,43 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 }
 
 /* The program file: found, and of a kind that can run. */
-static int check_program(struct rl_run *run)
+static int check_program(struct rl_run_target *target,
+			 const struct rl_run_options *opt)
 {
 	char msg[PATH_MAX + 256], err[1024];
 	const char *slash;
 	int rc;
 
-	rc = rl_resolve_program(run->opt.argv[0], run->target.program,
-				sizeof run->target.program, msg, sizeof msg);
+	rc = rl_resolve_program(opt->argv[0], target->program,
+				sizeof target->program, msg, sizeof msg);
 	if (rc != 0) {
 		fprintf(stderr, "rlprof: %s\n", msg);
 		return rc;
 	}
-	slash = strrchr(run->target.program, '/');
-	run->target.name = slash ? slash + 1 : run->target.program;
-	if (rl_elf_inspect(run->target.program, &run->target.elf, err, sizeof err) < 0) {
+	slash = strrchr(target->program, '/');
+	target->name = slash ? slash + 1 : target->program;
+	if (rl_elf_inspect(target->program, &target->elf, err,
+			   sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		return RL_EXIT_NOEXEC;
 	}
-	if (run->target.elf.kind == RL_FILE_OTHER) {
+	if (target->elf.kind == RL_FILE_OTHER) {
 		fprintf(stderr,
 			"rlprof: cannot run '%s': not an ELF executable or a "
 			"script starting with '#!'; run it through its "
 			"interpreter\n",
-			run->target.program);
+			target->program);
 		return RL_EXIT_NOEXEC;
 	}
-	if (run->target.elf.damage)
+	if (target->elf.damage)
 		rl_run_warn("'%s' is damaged: %s: its declared regions may "
 			    "not all be known; 'readelf -S' shows the errors",
-			    run->target.program, run->target.elf.damage);
-	if (run->target.elf.kind == RL_FILE_ELF_OTHER) {
+			    target->program, target->elf.damage);
+	if (target->elf.kind == RL_FILE_ELF_OTHER) {
 		fprintf(stderr,
 			"rlprof: cannot run '%s': an ELF file but not a "
 			"program (an object file?); link it first\n",
-			run->target.program);
+			target->program);
 		return RL_EXIT_NOEXEC;
 	}
 	return 0;
@@ -272,16 +274,17 @@ static void append_other(char *buf, size_t len,
 
 /* A backend named with -b: probe only that one (probing LIKWID alone
  * costs about a second), and say why when it does not work. */
-static int choose_named_backend(struct rl_run *run)
+static int choose_named_backend(struct rl_run_backend *choice,
+				const struct rl_run_options *opt)
 {
-	const struct rl_backend *b = rl_backend_find(run->opt.backend);
-	const struct rl_backend_probe *p = &run->backend.probes[0];
+	const struct rl_backend *b = rl_backend_find(opt->backend);
+	const struct rl_backend_probe *p = &choice->probes[0];
 
 	if (!b) /* checked by parse_options */
 		return RL_EXIT_USAGE;
-	rl_backend_probe_one(&run->backend.probes[0], b);
-	run->backend.n_probes = 1;
-	run->backend.chosen = 0;
+	rl_backend_probe_one(&choice->probes[0], b);
+	choice->n_probes = 1;
+	choice->chosen = 0;
 	if (p->capability == RL_CAP_NONE) {
 		fprintf(stderr,
 			"rlprof: backend '%s' does not work here: %s; see "
@@ -289,7 +292,7 @@ static int choose_named_backend(struct rl_run *run)
 			p->backend->name, p->why);
 		return RL_EXIT_FAILURE;
 	}
-	snprintf(run->backend.reason, sizeof run->backend.reason,
+	snprintf(choice->reason, sizeof choice->reason,
 		 "requested with -b %s; capability here: %s", p->backend->name,
 		 rl_capability_name(p->capability));
 	return 0;
@@ -297,28 +300,30 @@ static int choose_named_backend(struct rl_run *run)
 
 /* -b auto: probe every backend and take the best; say so loudly when the
  * best is the simulator, which runs the program many times slower. */
-static int choose_backend(struct rl_run *run)
+static int choose_backend(struct rl_run_backend *choice,
+			  const struct rl_run_options *opt)
 {
 	const struct rl_backend_probe *p;
 
-	if (strcmp(run->opt.backend, "auto") != 0)
-		return choose_named_backend(run);
-	run->backend.n_probes = rl_backends_probe_all(run->backend.probes, RL_MAX_BACKENDS);
-	run->backend.chosen = rl_backend_pick_auto(run->backend.probes, run->backend.n_probes);
-	if (run->backend.chosen < 0) {
+	if (strcmp(opt->backend, "auto") != 0)
+		return choose_named_backend(choice, opt);
+	choice->n_probes =
+		rl_backends_probe_all(choice->probes, RL_MAX_BACKENDS);
+	choice->chosen = rl_backend_pick_auto(choice->probes, choice->n_probes);
+	if (choice->chosen < 0) {
 		fprintf(stderr, "rlprof: no counter backend works here, not even "
 				"'time'; see 'rlprof counters'\n");
 		return RL_EXIT_FAILURE;
 	}
-	p = &run->backend.probes[run->backend.chosen];
-	snprintf(run->backend.reason, sizeof run->backend.reason,
+	p = &choice->probes[choice->chosen];
+	snprintf(choice->reason, sizeof choice->reason,
 		 "picked by -b auto: the best capability here (%s)",
 		 rl_capability_name(p->capability));
-	for (size_t i = 0; i < run->backend.n_probes; i++)
-		if ((int)i != run->backend.chosen)
-			append_other(run->backend.reason, sizeof run->backend.reason,
-				     &run->backend.probes[i]);
-	if (strcmp(p->backend->name, "sim") == 0 && !run->opt.quiet)
+	for (size_t i = 0; i < choice->n_probes; i++)
+		if ((int)i != choice->chosen)
+			append_other(choice->reason, sizeof choice->reason,
+				     &choice->probes[i]);
+	if (strcmp(p->backend->name, "sim") == 0 && !opt->quiet)
 		fprintf(stderr,
 			"rlprof: no hardware counters work here (see 'rlprof "
 			"counters'): counting with the simulated PMU, which runs "
@@ -330,6 +335,7 @@ static int choose_backend(struct rl_run *run)
 int cmd_run(int argc, char **argv)
 {
 	struct rl_run *run;
+	const char *backend;
 	char err[2048];
 	int rc;
 
@@ -343,16 +349,23 @@ int cmd_run(int argc, char **argv)
 	rc = parse_options(argc, argv, &run->opt);
 	if (rc >= 0)
 		goto out;
-	if ((rc = rl_mpi_setup(run)) != 0 || (rc = check_program(run)) != 0 ||
-	    (rc = choose_backend(run)) != 0)
+	if ((rc = rl_mpi_setup(run)) != 0 ||
+	    (rc = check_program(&run->target, &run->opt)) != 0 ||
+	    (rc = choose_backend(&run->backend, &run->opt)) != 0)
 		goto out;
-	run->native.timing =
-		strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0 &&
-		strcmp(run->opt.sim_timing, "native") == 0 &&
-		run->mpi.mode != RL_MPI_RANK && run->mpi.mode != RL_MPI_RANK_ONLY;
-	if ((rc = rl_run_check_count_with(run)) != 0)
+	backend = rl_run_backend_name(&run->backend);
+	run->native.timing = strcmp(backend, "sim") == 0 &&
+			     strcmp(run->opt.sim_timing, "native") == 0 &&
+			     run->mpi.mode != RL_MPI_RANK &&
+			     run->mpi.mode != RL_MPI_RANK_ONLY;
+	if ((rc = rl_run_check_count_with(&run->count, &run->target, &run->opt,
+					  &run->backend, &run->native)) != 0)
 		goto out;
-	if (rl_run_prepare_dir(run, err, sizeof err) < 0 ||
+	if (rl_run_prepare_dir(&run->place, &run->opt, &run->native, err,
+			       sizeof err) < 0 ||
+	    rl_run_sim_geometry(&run->sim, &run->model, &run->opt,
+				&run->backend, &run->mpi, err,
+				sizeof err) < 0 ||
 	    rl_run_prepare_launch(run, err, sizeof err) < 0 ||
 	    rl_mpi_launch(run, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
@@ -360,27 +373,30 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	rl_mpi_after_prepare(run);
-	rl_run_say(run, "profiling '%s' with backend '%s' (%s)", run->target.name,
-		   run->backend.probes[run->backend.chosen].backend->name,
+	rl_run_say(&run->opt, "profiling '%s' with backend '%s' (%s)",
+		   run->target.name, backend,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"
 							 : "requested");
 	/* the DRAM roof checked just before and after the timing run */
-	rl_run_roof_check(run, 0);
+	rl_run_roof_check(&run->roof_check, &run->model, &run->opt,
+			  &run->mpi, 0);
 	if (!run->native.timing) {
 		rl_run_spawn_wait(run);
-		rl_run_roof_check(run, 1);
+		rl_run_roof_check(&run->roof_check, &run->model, &run->opt,
+				  &run->mpi, 1);
 	} else {
-		rl_run_say(run, "timing run (native, backend time)...");
+		rl_run_say(&run->opt, "timing run (native, backend time)...");
 		int stopped = rl_run_native(run);
-		rl_run_roof_check(run, 1);
+		rl_run_roof_check(&run->roof_check, &run->model, &run->opt,
+				  &run->mpi, 1);
 		if (stopped == 0) {
-			rl_run_say(run, "counting run (simulator)...");
+			rl_run_say(&run->opt, "counting run (simulator)...");
 			rl_run_spawn_wait(run);
 		}
 	}
-	rl_run_recover(run);
+	rl_run_recover(&run->place, &run->native, &run->outcome);
 	rl_run_repeat(run);
-	if (rl_run_recheck_dir(run, err, sizeof err) < 0) {
+	if (rl_run_recheck_dir(&run->place, &run->opt, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		run->no_files = true;
 	} else if (rl_run_write_record(run, err, sizeof err) < 0) {
@@ -399,7 +415,7 @@ out:
 	if (run->place.dir_fd >= 0)
 		close(run->place.dir_fd); /* the lock on DIR goes with it */
 	rl_run_loops_release(run);
-	rl_run_model_release(run);
+	rl_run_model_release(&run->model);
 	rl_launch_release(&run->setup.launch);
 	rl_launch_release(&run->setup.native_launch);
 	rl_elf_info_release(&run->target.elf);

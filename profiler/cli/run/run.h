@@ -1,12 +1,26 @@
 /*
- * The parts of `rlprof run` (cmd_run.c orchestrates): preparing the output
- * directory and the launch (run_prepare.c), starting and waiting for the
- * program (run_spawn.c), the native timing run before a simulated one
- * (run_native.c), writing DIR/run.json (run_record.c), and turning the
- * results into the report files (run_report.c).
+ * The steps of `rlprof run`; cmd_run.c orchestrates them in this order:
+ *   check_program (cmd_run.c)   fills target            reads opt
+ *   choose_backend (cmd_run.c)  fills backend           reads opt
+ *   rl_run_check_count_with     fills count             reads target, opt,
+ *                                                       backend, native
+ *   rl_run_prepare_dir          fills place             reads opt, native
+ *   rl_run_sim_geometry         fills sim (and model)   reads opt, backend,
+ *                                                       mpi
+ *   rl_run_prepare_launch       fills setup (calls rl_run_compat: compat;
+ *                               rl_run_loops_prepare)   reads the run
+ *   rl_run_roof_check           fills roof_check (and model) reads opt, mpi
+ *   rl_run_native, rl_run_spawn_wait, rl_run_repeat     fill native, outcome
+ *                               (they swap setup's launches and call the
+ *                               --loops hooks: the whole run)
+ *   rl_run_recover              reads place, native, outcome
+ *   rl_run_recheck_dir          reads place, opt
+ *   rl_run_write_record, rl_run_report   read (nearly) every part
+ * MPI (run_mpi.h) and --loops (run_loops.h) take the whole run.
  *
- * One struct rl_run holds the state of one run; cmd_run() owns it and
- * releases what it allocated (elf info, launch) at the end.
+ * One struct rl_run holds the parts of one run; cmd_run() owns it and
+ * releases what it allocated (elf info, launches, model, loops) at the end.
+ * A step that reads a part takes it const; the part it fills, not const.
  */
 #ifndef RL_RUN_H
 #define RL_RUN_H
@@ -82,6 +96,12 @@ struct rl_run_backend {
 	int chosen;              /* index into probes */
 	char reason[2048];       /* why the chosen backend */
 };
+
+/* The chosen backend's name ("sim", "time", "perf"...). */
+static inline const char *rl_run_backend_name(const struct rl_run_backend *b)
+{
+	return b->probes[b->chosen].backend->name;
+}
 
 /* The launches (rl_run_prepare_launch, rl_mpi_launch). */
 struct rl_run_setup {
@@ -174,13 +194,20 @@ struct rl_run {
 };
 
 /* run_prepare.c */
-int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen);
+/* DIR made, locked and emptied of an earlier run's results; raw/ and (for
+ * a native timing run) raw-native/ made. */
+int rl_run_prepare_dir(struct rl_run_place *place,
+		       const struct rl_run_options *opt,
+		       const struct rl_run_native *native, char *err,
+		       size_t errlen);
 int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen);
 /* After the program: DIR made again if it was removed, and writable?
  * 0, or -1 with the message in err. */
-int rl_run_recheck_dir(const struct rl_run *run, char *err, size_t errlen);
+int rl_run_recheck_dir(const struct rl_run_place *place,
+		       const struct rl_run_options *opt, char *err,
+		       size_t errlen);
 
-/* run_spawn.c: starts the launch and waits; fills the outcome fields. */
+/* run_spawn.c: starts setup.launch and waits; fills outcome. */
 void rl_run_spawn_wait(struct rl_run *run);
 
 /* The launch of a native timing run of the program under the time
@@ -194,11 +221,10 @@ int rl_run_prepare_timing_launch(struct rl_run *run, struct rl_launch *l,
  * out. Without --repeat, removes an earlier run's DIR/repeat. */
 void rl_run_repeat(struct rl_run *run);
 
-/* run_native.c: the timing run (native_launch, native_dir) when
- * native_timing; fills the native_* fields and leaves the outcome fields
- * as before it. Warns when the program failed natively. Returns 1 when a
+/* run_native.c: the timing run (setup.native_launch, place.native_dir)
+ * when native.timing; fills native and leaves outcome as before it. Warns when the program failed natively. Returns 1 when a
  * user stopped it (SIGINT, SIGQUIT, SIGTERM, SIGHUP): its outcome and its
- * results (moved into raw_dir) are then the run's, native_timing is
+ * results (moved into place.raw_dir) are then the run's, native.timing is
  * cleared, and the counting run must not start; else 0. */
 int rl_run_native(struct rl_run *run);
 
@@ -206,48 +232,67 @@ int rl_run_native(struct rl_run *run);
  * backend, the counted build found and its regions compared with the timed
  * build's (differences warned), the timed build's ISA found (option, else
  * its GNU property note). Returns 0, or an exit status (message said). */
-int rl_run_check_count_with(struct rl_run *run);
+int rl_run_check_count_with(struct rl_run_count *count,
+			    const struct rl_run_target *target,
+			    const struct rl_run_options *opt,
+			    const struct rl_run_backend *choice,
+			    const struct rl_run_native *native);
 
 /* run_compat.c: reads the program's imports once; with --compat auto
  * (or likwid/papi) adds the shims for LIKWID's marker API and PAPI's
- * high-level API to l's LD_PRELOAD and sets compat_likwid/compat_papihl. */
-int rl_run_compat(struct rl_run *run, struct rl_launch *l, char *err,
+ * high-level API to l's LD_PRELOAD and sets compat->likwid/papihl. */
+int rl_run_compat(struct rl_run_compat *compat,
+		  const struct rl_run_target *target,
+		  const struct rl_run_options *opt,
+		  const struct rl_run_place *place,
+		  const struct rl_mpi_run *mpi, struct rl_launch *l, char *err,
 		  size_t errlen);
 /* The program marks regions some way (records, imports, a shim). */
-bool rl_run_has_regions(const struct rl_run *run);
+bool rl_run_has_regions(const struct rl_run_compat *compat,
+			const struct rl_run_target *target);
 
 /* run_sim_geometry.c: for -b sim without --sim-caches, the geometry
- * into sim_caches and sim_origin: from the cached machine model
- * (rl_run_model_cached: never a probe) when one is usable, else from what the machine claims (sysfs, CPUID:
- * machine_claims.h), the reason said. 0, or RL_ENOENT with the message
+ * into sim->caches and sim->origin: from the cached machine model
+ * (rl_run_model_cached: never a probe) when one is usable, else from what
+ * the machine claims (sysfs, CPUID: machine_claims.h), the reason said. 0, or RL_ENOENT with the message
  * only when neither knows even an L1 (the run then fails: --sim-caches
  * is required). */
-int rl_run_sim_geometry(struct rl_run *run, char *err, size_t errlen);
+int rl_run_sim_geometry(struct rl_run_sim *sim, struct rl_run_model *model,
+			const struct rl_run_options *opt,
+			const struct rl_run_backend *backend,
+			const struct rl_mpi_run *mpi, char *err, size_t errlen);
 
 /* run_model.c: the machine model, obtained on the first call and kept
  * (the cached one, else a quick probe unless --no-probe, under a lock;
  * under MPI with the node's CPUs: see the file).
- * NULL when none is usable: run->model_why says why. */
-const struct rl_machine *rl_run_model(struct rl_run *run);
+ * NULL when none is usable: model->why says why. */
+const struct rl_machine *rl_run_model(struct rl_run_model *model,
+				      const struct rl_run_options *opt,
+				      const struct rl_mpi_run *mpi);
 /* The cached model only (never probes): NULL when none is cached (a later
- * rl_run_model may still probe) or it is unusable; model_why says why. */
-const struct rl_machine *rl_run_model_cached(struct rl_run *run);
-void rl_run_model_release(struct rl_run *run);
+ * rl_run_model may still probe) or it is unusable; model->why says why. */
+const struct rl_machine *rl_run_model_cached(struct rl_run_model *model,
+					     const struct rl_mpi_run *mpi);
+void rl_run_model_release(struct rl_run_model *model);
 /* run_roof_check.c: a short all-thread DRAM triad (at most 0.12 s) into
- * roof_check.before_gbs (after == 0) or after_gbs, against the cached
- * model's DRAM roof; when it cannot be taken, roof_check.why_not says
+ * c->before_gbs (after == 0) or after_gbs, against the cached
+ * model's DRAM roof; when it cannot be taken, c->why_not says
  * why. Prints nothing. */
-void rl_run_roof_check(struct rl_run *run, int after);
+void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
+		       const struct rl_run_options *opt,
+		       const struct rl_mpi_run *mpi, int after);
 /* The model file's path as rl_run_model sees it (under MPI: the node's,
  * whatever this rank's binding). 0 or a negative code. */
-int rl_run_model_path(const struct rl_run *run, char *buf, size_t len);
+int rl_run_model_path(const struct rl_mpi_run *mpi, char *buf, size_t len);
 
 /* run_recover.c: after the program, each live file of a process that
  * died without writing its results (SIGKILL, OOM killer, _exit()) becomes
  * its results file, with warnings; live files are removed. */
-void rl_run_recover(const struct rl_run *run);
+void rl_run_recover(const struct rl_run_place *place,
+		    const struct rl_run_native *native,
+		    const struct rl_run_outcome *outcome);
 
-/* run_record.c */
+/* run_record.c: DIR/run.json, from every part of the run. */
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);
 
 /* run_report.c: loads results (or synthesises them), obtains the machine
@@ -258,7 +303,7 @@ int rl_run_report(struct rl_run *run);
 
 /* run_say.c: a progress line ("rlprof: ...", not with --quiet) and a
  * warning ("rlprof: warning: ..."), both on stderr. */
-void rl_run_say(const struct rl_run *run, const char *fmt, ...)
+void rl_run_say(const struct rl_run_options *opt, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rl_run_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

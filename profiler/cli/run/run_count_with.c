@@ -40,9 +40,10 @@ static int index_sites(const struct rl_elf_info *e, struct rl_name_index *ix)
 }
 
 /* Region records (name expressions) in one build and not the other. */
-static void compare_sites(const struct rl_run *run)
+static void compare_sites(const struct rl_run_count *count,
+			  const struct rl_run_target *target)
 {
-	const struct rl_elf_info *a = &run->target.elf, *b = &run->count.elf;
+	const struct rl_elf_info *a = &target->elf, *b = &count->elf;
 	struct rl_name_index ix[2] = {{0}, {0}};
 	size_t said = 0, at;
 
@@ -60,13 +61,14 @@ static void compare_sites(const struct rl_run *run)
 			if (rl_name_index_get(y, x->sites[i].expr, &at) ||
 			    said++ >= 8)
 				continue;
-			rl_run_warn("region %s (%s:%u) is in '%s' but not in "
-				    "'%s': the two builds differ, so its counts "
-				    "and times may not match",
-				    x->sites[i].expr, x->sites[i].file,
-				    x->sites[i].line,
-				    pass ? run->count.program : run->target.program,
-				    pass ? run->target.program : run->count.program);
+			rl_run_warn(
+				"region %s (%s:%u) is in '%s' but not in "
+				"'%s': the two builds differ, so its counts "
+				"and times may not match",
+				x->sites[i].expr, x->sites[i].file,
+				x->sites[i].line,
+				pass ? count->program : target->program,
+				pass ? target->program : count->program);
 		}
 	}
 	if (said > 8)
@@ -77,29 +79,30 @@ static void compare_sites(const struct rl_run *run)
 }
 
 /* What the timed build's note says, when it says nothing useful. */
-static void note_said(char *buf, size_t len, const struct rl_run *run,
+static void note_said(char *buf, size_t len, const struct rl_run_target *target,
 		      enum rl_isa_level level)
 {
 	if (level == RL_ISA_LEVEL_NONE)
 		snprintf(buf, len, "'%s' has no GNU property note of its ISA",
-			 run->target.name);
+			 target->name);
 	else
 		snprintf(buf, len,
 			 "the GNU property note of '%s' says %s, which "
 			 "compilers write whatever -march was",
-			 run->target.name, rl_isa_level_name(level));
+			 target->name, rl_isa_level_name(level));
 }
 
 /* The widest floating-point arithmetic of the timed build's own code
  * (elf_code_isa.h): true when found; else why not, in why. */
-static bool timed_isa_from_code(struct rl_run *run, const char *note,
-				char *why, size_t whylen)
+static bool timed_isa_from_code(struct rl_run_count *count,
+				const struct rl_run_target *target,
+				const char *note, char *why, size_t whylen)
 {
 	struct rl_code_isa c;
 	char err[PATH_MAX + 128];
 	const char *isa;
 
-	if (rl_elf_code_isa(run->target.program, &c, err, sizeof err) < 0) {
+	if (rl_elf_code_isa(target->program, &c, err, sizeof err) < 0) {
 		snprintf(why, whylen, "%s", err);
 		return false;
 	}
@@ -109,113 +112,122 @@ static bool timed_isa_from_code(struct rl_run *run, const char *note,
 			 "libraries are not read)");
 		return false;
 	}
-	run->count.timed_fma = c.widest_fma;
-	snprintf(run->count.timed_isa, sizeof run->count.timed_isa, "%s", isa);
-	snprintf(run->count.timed_isa_source, sizeof run->count.timed_isa_source,
+	count->timed_fma = c.widest_fma;
+	snprintf(count->timed_isa, sizeof count->timed_isa, "%s", isa);
+	snprintf(count->timed_isa_source, sizeof count->timed_isa_source,
 		 "the code of '%s': its widest floating-point arithmetic is "
 		 "%u-bit, %s (%lu scalar, %lu 128-bit, %lu 256-bit, %lu "
 		 "512-bit instructions; shared libraries not read; %s)",
-		 run->target.name, c.widest_bits,
-		 run->count.timed_fma ? "with FMA" : "without FMA", c.n[0], c.n[1],
+		 target->name, c.widest_bits,
+		 count->timed_fma ? "with FMA" : "without FMA", c.n[0], c.n[1],
 		 c.n[2], c.n[3], note);
 	return true;
 }
 
-static void find_timed_isa(struct rl_run *run)
+static void find_timed_isa(struct rl_run_count *count,
+			   const struct rl_run_target *target,
+			   const struct rl_run_options *opt)
 {
 	enum rl_isa_level level;
 	char err[PATH_MAX + 128], note[PATH_MAX + 128];
 
-	run->count.timed_fma = -1;
-	if (run->opt.timed_isa) {
-		snprintf(run->count.timed_isa, sizeof run->count.timed_isa, "%s",
-			 run->opt.timed_isa);
-		snprintf(run->count.timed_isa_source, sizeof run->count.timed_isa_source,
-			 "--timed-isa %s", run->opt.timed_isa);
+	count->timed_fma = -1;
+	if (opt->timed_isa) {
+		snprintf(count->timed_isa, sizeof count->timed_isa, "%s",
+			 opt->timed_isa);
+		snprintf(count->timed_isa_source,
+			 sizeof count->timed_isa_source, "--timed-isa %s",
+			 opt->timed_isa);
 		return;
 	}
-	if (rl_elf_isa_level(run->target.program, &level, err, sizeof err) < 0)
+	if (rl_elf_isa_level(target->program, &level, err, sizeof err) < 0)
 		level = RL_ISA_LEVEL_NONE;
 	if (level >= RL_ISA_LEVEL_V2) {
-		snprintf(run->count.timed_isa, sizeof run->count.timed_isa, "%s",
+		snprintf(count->timed_isa, sizeof count->timed_isa, "%s",
 			 rl_isa_level_ceiling(level));
-		snprintf(run->count.timed_isa_source, sizeof run->count.timed_isa_source,
-			 "the GNU property note of '%s' (%s)", run->target.name,
+		snprintf(count->timed_isa_source,
+			 sizeof count->timed_isa_source,
+			 "the GNU property note of '%s' (%s)", target->name,
 			 rl_isa_level_name(level));
 		return;
 	}
-	note_said(note, sizeof note, run, level);
-	if (timed_isa_from_code(run, note, err, sizeof err))
+	note_said(note, sizeof note, target, level);
+	if (timed_isa_from_code(count, target, note, err, sizeof err))
 		return;
-	run->count.timed_isa[0] = '\0';
-	snprintf(run->count.timed_isa_source, sizeof run->count.timed_isa_source,
+	count->timed_isa[0] = '\0';
+	snprintf(count->timed_isa_source, sizeof count->timed_isa_source,
 		 "unknown: %s, and %s; say it with --timed-isa", note, err);
 }
 
-int rl_run_check_count_with(struct rl_run *run)
+int rl_run_check_count_with(struct rl_run_count *count,
+			    const struct rl_run_target *target,
+			    const struct rl_run_options *opt,
+			    const struct rl_run_backend *choice,
+			    const struct rl_run_native *native)
 {
-	const char *backend = run->backend.probes[run->backend.chosen].backend->name;
+	const char *backend = rl_run_backend_name(choice);
 	char msg[PATH_MAX + 256], err[1024];
 	int rc;
 
-	if (run->opt.timed_isa && !run->opt.count_with) {
+	if (opt->timed_isa && !opt->count_with) {
 		fprintf(stderr, "rlprof run: option '--timed-isa' goes with "
 				"'--count-with'; see 'rlprof run --help'\n");
 		return RL_EXIT_USAGE;
 	}
-	if (run->opt.timed_isa && !known_isa(run->opt.timed_isa)) {
+	if (opt->timed_isa && !known_isa(opt->timed_isa)) {
 		fprintf(stderr,
 			"rlprof run: option '--timed-isa' takes scalar, sse2, "
 			"sse, avx2 or avx512, not '%s'; see 'rlprof run "
 			"--help'\n",
-			run->opt.timed_isa);
+			opt->timed_isa);
 		return RL_EXIT_USAGE;
 	}
-	if (!run->opt.count_with)
+	if (!opt->count_with)
 		return 0;
 	if (strcmp(backend, "sim") != 0) {
-		if (strcmp(run->opt.backend, "auto") != 0) {
+		if (strcmp(opt->backend, "auto") != 0) {
 			fprintf(stderr,
 				"rlprof run: option '--count-with' goes with "
 				"the simulated PMU ('-b sim'), not '-b %s', "
 				"which counts '%s' itself\n",
-				backend, run->target.name);
+				backend, target->name);
 			return RL_EXIT_USAGE;
 		}
 		rl_run_warn("'--count-with %s' is not used: backend '%s' "
 			    "counts '%s' itself",
-			    run->opt.count_with, backend, run->target.name);
+			    opt->count_with, backend, target->name);
 		return 0;
 	}
-	if (!run->native.timing) {
+	if (!native->timing) {
 		fprintf(stderr,
 			"rlprof run: options '--count-with' and '--sim-timing "
 			"sim' do not go together: the timed build runs natively; "
 			"see 'rlprof run --help'\n");
 		return RL_EXIT_USAGE;
 	}
-	rc = rl_resolve_program(run->opt.count_with, run->count.program,
-				sizeof run->count.program, msg, sizeof msg);
+	rc = rl_resolve_program(opt->count_with, count->program,
+				sizeof count->program, msg, sizeof msg);
 	if (rc != 0) {
 		fprintf(stderr, "rlprof: --count-with: %s\n", msg);
 		return rc;
 	}
-	if (rl_elf_inspect(run->count.program, &run->count.elf, err,
-			   sizeof err) < 0) {
+	if (rl_elf_inspect(count->program, &count->elf, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: --count-with: %s\n", err);
 		return RL_EXIT_NOEXEC;
 	}
-	compare_sites(run);
-	find_timed_isa(run);
-	if (run->count.timed_isa[0])
-		rl_run_say(run, "--count-with: '%s' is held against the %s "
-				"ceiling%s: from %s",
-			   run->target.name, run->count.timed_isa,
-			   run->count.timed_fma == 0 ? " without FMA" : "",
-			   run->count.timed_isa_source);
+	compare_sites(count, target);
+	find_timed_isa(count, target, opt);
+	if (count->timed_isa[0])
+		rl_run_say(opt,
+			   "--count-with: '%s' is held against the %s "
+			   "ceiling%s: from %s",
+			   target->name, count->timed_isa,
+			   count->timed_fma == 0 ? " without FMA" : "",
+			   count->timed_isa_source);
 	else
-		rl_run_say(run, "--count-with: the ISA of '%s' is %s; the best "
-				"peak is its ceiling",
-			   run->target.name, run->count.timed_isa_source);
+		rl_run_say(opt,
+			   "--count-with: the ISA of '%s' is %s; the best "
+			   "peak is its ceiling",
+			   target->name, count->timed_isa_source);
 	return 0;
 }

@@ -112,14 +112,16 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 		return 0;
 	if (run->target.elf.kind == RL_FILE_SCRIPT) {
 		rl_run_warn("--loops: '%s' is a script: its loops are its "
-			    "interpreter's; none counted", run->target.program);
+			    "interpreter's; none counted",
+			    run->target.program);
 		return 0;
 	}
 	if (strchr(run->place.raw_dir, ';'))
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "--loops: the output directory '%s' has a ';', "
 			       "which the simulator's options cannot carry: "
-			       "choose another with -o", run->place.out_dir);
+			       "choose another with -o",
+			       run->place.out_dir);
 	if (!(x = calloc(1, sizeof *x)))
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	run->loops = x;
@@ -135,7 +137,8 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 		rl_run_warn("--loops: '%s' has no line table: loops are named "
 			    "by function and address (build it with -g for "
 			    "source lines)", prog);
-	snprintf(x->spans, sizeof x->spans, "%s/loop-spans.txt", run->place.raw_dir);
+	snprintf(x->spans, sizeof x->spans, "%s/loop-spans.txt",
+		 run->place.raw_dir);
 	if (!(f = fopen(x->spans, "w")))
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot write '%s': %s", x->spans,
@@ -144,22 +147,22 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 	if (fclose(f) != 0 || rc < 0)
 		return rl_fail(err, errlen, RL_EIO, "cannot write '%s'",
 			       x->spans);
-	rl_run_say(run, "--loops: %zu loops found in '%s'%s", x->l.n, prog,
-		   x->l.have_lines ? "" : " (no line table)");
-	if (strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0) {
+	rl_run_say(&run->opt, "--loops: %zu loops found in '%s'%s", x->l.n,
+		   prog, x->l.have_lines ? "" : " (no line table)");
+	if (strcmp(rl_run_backend_name(&run->backend), "sim") == 0) {
 		*spans_path = x->spans;
 		x->counting = true;
 	} else {
 		rl_run_warn("--loops counts flops and bytes per loop under the "
 			    "simulator only (-b sim); with backend '%s' loops "
 			    "get their time alone",
-			    run->backend.probes[run->backend.chosen].backend->name);
+			    rl_run_backend_name(&run->backend));
 	}
 	if (run->count.program[0])
 		snprintf(x->sample_why, sizeof x->sample_why,
 			 "--count-with: the timed build is not the one whose "
 			 "loops were found");
-	else if (strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0 &&
+	else if (strcmp(rl_run_backend_name(&run->backend), "sim") == 0 &&
 		 !run->native.timing)
 		snprintf(x->sample_why, sizeof x->sample_why,
 			 "--sim-timing sim: no native run to sample");
@@ -171,12 +174,12 @@ void rl_run_loops_started(struct rl_run *run)
 	struct rl_run_loops *x = run->loops;
 	char err[512];
 	bool timed = run->native.phase ||
-		     strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") != 0;
+		     strcmp(rl_run_backend_name(&run->backend), "sim") != 0;
 
 	if (!x || !timed || x->sample_why[0] || x->sampler || x->sampled)
 		return;
-	if (rl_loop_sampler_start(run->outcome.pid, run->target.program, &x->l, &x->sampler,
-				  err, sizeof err) < 0)
+	if (rl_loop_sampler_start(run->outcome.pid, run->target.program, &x->l,
+				  &x->sampler, err, sizeof err) < 0)
 		snprintf(x->sample_why, sizeof x->sample_why, "%s", err);
 }
 
@@ -294,7 +297,8 @@ static size_t gather(struct rl_run *run, struct rl_run_loops *x)
 		char path[PATH_MAX + 300];
 		if (strncmp(e->d_name, "loop-counts-", 12) != 0)
 			continue;
-		snprintf(path, sizeof path, "%s/%s", run->place.raw_dir, e->d_name);
+		snprintf(path, sizeof path, "%s/%s", run->place.raw_dir,
+			 e->d_name);
 		if (read_counts(x, path, atol(e->d_name + 12)) < 0)
 			rl_run_warn("--loops: '%s' is malformed: its counts "
 				    "are left out", path);
@@ -359,8 +363,10 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 			    "holding the instruction (code of shared libraries "
 			    "to the loop that called it); inclusive sums "
 			    "nested loops; all threads and processes"));
-	json_object_set_new(root, "program", json_string(
-		run->count.program[0] ? run->count.program : run->target.program));
+	json_object_set_new(root, "program",
+			    json_string(run->count.program[0]
+						? run->count.program
+						: run->target.program));
 	json_object_set_new(root, "lines", json_boolean(x->l.have_lines));
 	json_object_set_new(root, "cache_levels", json_integer(x->levels));
 	json_object_set_new(root, "processes", json_integer((json_int_t)x->n_files));
@@ -741,7 +747,8 @@ void rl_run_loops_collect(struct rl_run *run)
 	}
 	if (x->counting && gather(run, x) == 0) {
 		rl_run_warn("--loops: the simulator wrote no counts per loop "
-			    "(in '%s'): did the program run?", run->place.raw_dir);
+			    "(in '%s'): did the program run?",
+			    run->place.raw_dir);
 		x->counting = false;
 	}
 	if (x->sampled && x->samples.self) {

@@ -42,13 +42,13 @@ struct affinity {
 	bool widened;
 };
 
-static void widen(const struct rl_run *run, struct affinity *a)
+static void widen(const struct rl_mpi_run *mpi, struct affinity *a)
 {
 	cpu_set_t all;
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 
 	a->widened = false;
-	if (run->mpi.mode == RL_MPI_NONE ||
+	if (mpi->mode == RL_MPI_NONE ||
 	    sched_getaffinity(0, sizeof a->saved, &a->saved) != 0)
 		return;
 	CPU_ZERO(&all);
@@ -64,12 +64,12 @@ static void restore(struct affinity *a)
 	a->widened = false;
 }
 
-int rl_run_model_path(const struct rl_run *run, char *buf, size_t len)
+int rl_run_model_path(const struct rl_mpi_run *mpi, char *buf, size_t len)
 {
 	struct affinity a;
 	int rc;
 
-	widen(run, &a);
+	widen(mpi, &a);
 	rc = rl_machine_cache_path(buf, len, NULL, 0);
 	restore(&a);
 	return rc;
@@ -135,7 +135,8 @@ static int lock_model(const char *path)
 }
 
 /* A quick probe under the lock; 0 or an error with why. */
-static int probe_locked(struct rl_run *run, struct rl_machine *m,
+static int probe_locked(struct rl_run_model *model,
+			const struct rl_run_options *opt, struct rl_machine *m,
 			const char *path)
 {
 	char err[1024];
@@ -145,12 +146,11 @@ static int probe_locked(struct rl_run *run, struct rl_machine *m,
 	rc = rl_machine_obtain(m, 0, &probed, err, sizeof err);
 	if (rc == 0 || rc != RL_ENOENT) {
 		if (rc)
-			snprintf(run->model.why, sizeof run->model.why, "%s",
-				 err);
+			snprintf(model->why, sizeof model->why, "%s", err);
 		goto out;
 	}
-	rl_run_say(run, "no machine model cached: probing this machine "
-		   "(--quick)...");
+	rl_run_say(opt, "no machine model cached: probing this machine "
+			"(--quick)...");
 	probe_log("start");
 	if (getenv("RLPROF_TEST_PROBE_FAIL"))
 		rc = rl_fail(err, sizeof err, RL_EIO,
@@ -160,10 +160,10 @@ static int probe_locked(struct rl_run *run, struct rl_machine *m,
 		rc = rl_machine_obtain(m, 1, &probed, err, sizeof err);
 	probe_log("end");
 	if (rc) {
-		snprintf(run->model.why, sizeof run->model.why,
+		snprintf(model->why, sizeof model->why,
 			 "this machine could not be measured: %s", err);
 	} else {
-		run->model.probed = true;
+		model->probed = true;
 	}
 out:
 	if (fd >= 0)
@@ -171,72 +171,74 @@ out:
 	return rc;
 }
 
-/* The cached model into run->model.machine; RL_ENOENT when none is cached (why
+/* The cached model into model->machine; RL_ENOENT when none is cached (why
  * said), another code when the file is unusable (then final). */
-static int load_cached(struct rl_run *run)
+static int load_cached(struct rl_run_model *model, const struct rl_mpi_run *mpi)
 {
 	struct affinity a;
 	char err[1024];
 	int probed = 0, rc;
 
-	if (!run->model.machine && !(run->model.machine = calloc(1, sizeof *run->model.machine)))
+	if (!model->machine &&
+	    !(model->machine = calloc(1, sizeof *model->machine)))
 		return RL_ENOMEM;
-	widen(run, &a);
-	rc = rl_machine_obtain(run->model.machine, 0, &probed, err, sizeof err);
+	widen(mpi, &a);
+	rc = rl_machine_obtain(model->machine, 0, &probed, err, sizeof err);
 	restore(&a);
 	if (rc)
-		snprintf(run->model.why, sizeof run->model.why, "%s", err);
+		snprintf(model->why, sizeof model->why, "%s", err);
 	return rc;
 }
 
-const struct rl_machine *rl_run_model_cached(struct rl_run *run)
+const struct rl_machine *rl_run_model_cached(struct rl_run_model *model,
+					     const struct rl_mpi_run *mpi)
 {
 	int rc;
 
-	if (run->model.tried)
-		return run->model.machine;
-	if ((rc = load_cached(run)) == 0 || rc != RL_ENOENT) {
-		run->model.tried = true;
+	if (model->tried)
+		return model->machine;
+	if ((rc = load_cached(model, mpi)) == 0 || rc != RL_ENOENT) {
+		model->tried = true;
 		if (rc) {
-			free(run->model.machine);
-			run->model.machine = NULL;
+			free(model->machine);
+			model->machine = NULL;
 		}
 	}
-	return rc == 0 ? run->model.machine : NULL;
+	return rc == 0 ? model->machine : NULL;
 }
 
-const struct rl_machine *rl_run_model(struct rl_run *run)
+const struct rl_machine *rl_run_model(struct rl_run_model *model,
+				      const struct rl_run_options *opt,
+				      const struct rl_mpi_run *mpi)
 {
 	struct affinity a;
 	char path[4096], err[1024];
 	int rc;
 
-	if (run->model.tried)
-		return run->model.machine;
-	run->model.tried = true;
-	rc = load_cached(run);
-	if (rc == RL_ENOENT && run->opt.no_probe) {
-		rl_appendf(run->model.why, sizeof run->model.why,
-			   " (--no-probe)");
+	if (model->tried)
+		return model->machine;
+	model->tried = true;
+	rc = load_cached(model, mpi);
+	if (rc == RL_ENOENT && opt->no_probe) {
+		rl_appendf(model->why, sizeof model->why, " (--no-probe)");
 	} else if (rc == RL_ENOENT) {
-		widen(run, &a);
+		widen(mpi, &a);
 		rc = rl_machine_cache_path(path, sizeof path, err, sizeof err);
 		if (rc == 0)
-			rc = probe_locked(run, run->model.machine, path);
+			rc = probe_locked(model, opt, model->machine, path);
 		else
-			snprintf(run->model.why, sizeof run->model.why, "%s",
-				 err);
+			snprintf(model->why, sizeof model->why, "%s", err);
 		restore(&a);
 	}
 	if (rc != 0) {
-		free(run->model.machine);
-		run->model.machine = NULL;
+		free(model->machine);
+		model->machine = NULL;
 	}
-	return run->model.machine;
+	return model->machine;
 }
 
-void rl_run_model_release(struct rl_run *run)
+void rl_run_model_release(struct rl_run_model *model)
 {
-	free(run->model.machine);
-	run->model.machine = NULL;
+	free(model->machine);
+	model->machine = NULL;
 }

@@ -301,8 +301,8 @@ void rl_mpi_after_prepare(struct rl_run *run)
 		}
 	}
 	if (m->mode == RL_MPI_RANK && m->rank == 0 &&
-	    strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0)
-		rl_run_say(run,
+	    strcmp(rl_run_backend_name(&run->backend), "sim") == 0)
+		rl_run_say(&run->opt,
 			   "under mpirun each rank runs once, under the "
 			   "simulator: region times are Valgrind's (10-60x "
 			   "slower than native); 'rlprof run -b sim -- mpirun "
@@ -377,7 +377,7 @@ static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
 int rl_mpi_launch(struct rl_run *run, char *err, size_t errlen)
 {
 	struct rl_mpi_run *m = &run->mpi;
-	const char *b = run->backend.probes[run->backend.chosen].backend->name;
+	const char *b = rl_run_backend_name(&run->backend);
 	char native[PATH_MAX + 16];
 	ssize_t k;
 
@@ -483,9 +483,10 @@ static void wait_ranks(struct rl_run *run, const char *dir)
 		if (!pending || waited_ms >= limit_s * 1000)
 			break;
 		if (waited_ms == 2000)
-			rl_run_say(run, "waiting for %ld rank%s to finish (at "
-				   "most %ld s, RLPROF_MPI_WAIT)", pending,
-				   pending == 1 ? "" : "s", limit_s);
+			rl_run_say(&run->opt,
+				   "waiting for %ld rank%s to finish (at "
+				   "most %ld s, RLPROF_MPI_WAIT)",
+				   pending, pending == 1 ? "" : "s", limit_s);
 		nap(50);
 		waited_ms += 50;
 	}
@@ -527,8 +528,10 @@ bool rl_mpi_reports(struct rl_run *run)
 			    m->job_dir, strerror(errno));
 		return true;
 	}
-	rl_run_say(run, "MPI rank 0 of %ld (%s): merging the ranks' results "
-		   "into '%s'", m->size, m->host, m->job_dir);
+	rl_run_say(&run->opt,
+		   "MPI rank 0 of %ld (%s): merging the ranks' results "
+		   "into '%s'",
+		   m->size, m->host, m->job_dir);
 	wait_ranks(run, dir);
 	widen_affinity();
 	snprintf(run->place.out_dir, sizeof run->place.out_dir, "%s", dir);

@@ -24,9 +24,9 @@ static bool stopped_by_user(int sig)
 
 /* The timing run's results become the run's: DIR/raw-native/rlprof-*.json
  * into DIR/raw (the directory is left empty, then removed). */
-static void keep_native_results(struct rl_run *run)
+static void keep_native_results(const struct rl_run_place *place)
 {
-	DIR *d = opendir(run->place.native_dir);
+	DIR *d = opendir(place->native_dir);
 	struct dirent *de;
 
 	if (!d)
@@ -35,15 +35,15 @@ static void keep_native_results(struct rl_run *run)
 		char from[PATH_MAX + 256], to[PATH_MAX + 256];
 		if (strncmp(de->d_name, "rlprof-", 7) != 0)
 			continue;
-		snprintf(from, sizeof from, "%s/%s", run->place.native_dir,
+		snprintf(from, sizeof from, "%s/%s", place->native_dir,
 			 de->d_name);
-		snprintf(to, sizeof to, "%s/%s", run->place.raw_dir, de->d_name);
+		snprintf(to, sizeof to, "%s/%s", place->raw_dir, de->d_name);
 		if (rename(from, to) != 0)
 			rl_run_warn("cannot move '%s' to '%s': %s", from, to,
 				    strerror(errno));
 	}
 	closedir(d);
-	rmdir(run->place.native_dir);
+	rmdir(place->native_dir);
 }
 
 int rl_run_native(struct rl_run *run)
@@ -65,8 +65,10 @@ int rl_run_native(struct rl_run *run)
 
 	run->native.done = true;
 	run->native.exit_status = run->outcome.exit_status;
-	run->native.signal = run->outcome.started && WIFSIGNALED(run->outcome.wait_status)
-				     ? WTERMSIG(run->outcome.wait_status) : 0;
+	run->native.signal =
+		run->outcome.started && WIFSIGNALED(run->outcome.wait_status)
+			? WTERMSIG(run->outcome.wait_status)
+			: 0;
 	if (stopped_by_user(run->native.signal)) {
 		/* Ctrl-C means stop: no simulator run; the outcome stays
 		 * this run's (exit status 128+N) and so do its results */
@@ -77,7 +79,7 @@ int rl_run_native(struct rl_run *run)
 			"ran, no counts\n",
 			run->target.name, run->native.signal,
 			strsignal(run->native.signal));
-		keep_native_results(run);
+		keep_native_results(&run->place);
 		run->native.timing = false;
 		run->native.done = false;
 		return 1;
@@ -85,7 +87,8 @@ int rl_run_native(struct rl_run *run)
 	if (!run->outcome.started)
 		rl_run_warn("the native timing run of '%s' could not start "
 			    "(%s): times will be the simulator's",
-			    run->target.name, strerror(run->outcome.spawn_errno));
+			    run->target.name,
+			    strerror(run->outcome.spawn_errno));
 	else if (run->native.signal)
 		rl_run_warn("the native timing run of '%s' was killed by "
 			    "signal %d (%s): times will be the simulator's",
@@ -101,6 +104,7 @@ int rl_run_native(struct rl_run *run)
 	run->outcome.pid = 0;
 	run->outcome.wait_status = 0;
 	run->outcome.exit_status = 0;
-	run->outcome.start_ns = run->outcome.end_ns = run->outcome.elapsed_ns = 0;
+	run->outcome.start_ns = run->outcome.end_ns = 0;
+	run->outcome.elapsed_ns = 0;
 	return 0;
 }

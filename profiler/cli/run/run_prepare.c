@@ -149,26 +149,27 @@ static void remove_old_reports(int dir_fd)
 	}
 }
 
-static void own_dirs(struct rl_run *run)
+static void own_dirs(struct rl_run_place *place)
 {
 	char exe[PATH_MAX], tmp[PATH_MAX + 32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	char *dir;
 
 	if (n <= 0) {
-		snprintf(run->place.lib_dir, sizeof run->place.lib_dir, "/usr/local/lib");
-		snprintf(run->place.libexec_dir, sizeof run->place.libexec_dir,
+		snprintf(place->lib_dir, sizeof place->lib_dir,
+			 "/usr/local/lib");
+		snprintf(place->libexec_dir, sizeof place->libexec_dir,
 			 "/usr/local/libexec/rlprof");
 		return;
 	}
 	exe[n] = '\0';
 	dir = dirname(exe);
 	snprintf(tmp, sizeof tmp, "%s/../lib", dir);
-	if (!realpath(tmp, run->place.lib_dir))
-		copy_str(run->place.lib_dir, sizeof run->place.lib_dir, tmp);
+	if (!realpath(tmp, place->lib_dir))
+		copy_str(place->lib_dir, sizeof place->lib_dir, tmp);
 	snprintf(tmp, sizeof tmp, "%s/../libexec/rlprof", dir);
-	if (!realpath(tmp, run->place.libexec_dir))
-		copy_str(run->place.libexec_dir, sizeof run->place.libexec_dir, tmp);
+	if (!realpath(tmp, place->libexec_dir))
+		copy_str(place->libexec_dir, sizeof place->libexec_dir, tmp);
 }
 
 /* DIR/NAME must be a folder of its own, not a link to one elsewhere
@@ -191,107 +192,118 @@ static int check_own_dir(const char *path, const char *shown,
 }
 
 /* The run owns DIR while it runs: an advisory lock (flock) on DIR, held
- * by run->place.dir_fd until rlprof ends; a second run into DIR is told. */
-static int lock_dir(struct rl_run *run, char *err, size_t errlen)
+ * by place->dir_fd until rlprof ends; a second run into DIR is told. */
+static int lock_dir(struct rl_run_place *place,
+		    const struct rl_run_options *opt, char *err, size_t errlen)
 {
-	run->place.dir_fd = open(run->place.out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (run->place.dir_fd < 0)
+	place->dir_fd =
+		open(place->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (place->dir_fd < 0)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot open output directory '%s': %s; choose "
 			       "another with -o DIR",
-			       run->opt.out_dir, strerror(errno));
-	if (flock(run->place.dir_fd, LOCK_EX | LOCK_NB) == 0)
+			       opt->out_dir, strerror(errno));
+	if (flock(place->dir_fd, LOCK_EX | LOCK_NB) == 0)
 		return 0;
 	if (errno == EWOULDBLOCK)
 		return rl_fail(err, errlen, RL_EBUSY,
 			       "output directory '%s' is in use by another "
 			       "rlprof run: wait for it to end, or choose "
 			       "another with -o DIR",
-			       run->opt.out_dir);
+			       opt->out_dir);
 	return 0; /* a file system without locks: run without one */
 }
 
 /* DIR/raw-native: emptied of an earlier run's results; created for a
  * native timing run, else removed (so no stale timing is merged). */
-static int prepare_native_dir(struct rl_run *run, char *err, size_t errlen)
+static int prepare_native_dir(struct rl_run_place *place,
+			      const struct rl_run_options *opt,
+			      const struct rl_run_native *native, char *err,
+			      size_t errlen)
 {
 	char dir[PATH_MAX + 16];
 	int rc;
 
-	snprintf(dir, sizeof dir, "%s/raw-native", run->place.out_dir);
-	if (copy_str(run->place.native_dir, sizeof run->place.native_dir, dir) < 0)
+	snprintf(dir, sizeof dir, "%s/raw-native", place->out_dir);
+	if (copy_str(place->native_dir, sizeof place->native_dir, dir) < 0)
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "output directory '%s': path too long",
-			       run->opt.out_dir);
-	remove_stale(run->place.native_dir, NULL);
-	if (!run->native.timing) {
-		rmdir(run->place.native_dir); /* fails harmlessly when absent or
+			       opt->out_dir);
+	remove_stale(place->native_dir, NULL);
+	if (!native->timing) {
+		rmdir(place->native_dir); /* fails harmlessly when absent or
 					   holding the user's own files */
 		return 0;
 	}
-	if (mkdir(run->place.native_dir, 0777) != 0 && errno != EEXIST)
+	if (mkdir(place->native_dir, 0777) != 0 && errno != EEXIST)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot create '%s/raw-native': %s; choose "
 			       "another output directory with -o DIR",
-			       run->opt.out_dir, strerror(errno));
-	if ((rc = check_own_dir(run->place.native_dir, run->opt.out_dir,
-				"raw-native", err, errlen)) < 0 ||
-	    (rc = check_writable(run->place.native_dir, run->place.native_dir, err,
+			       opt->out_dir, strerror(errno));
+	if ((rc = check_own_dir(place->native_dir, opt->out_dir, "raw-native",
+				err, errlen)) < 0 ||
+	    (rc = check_writable(place->native_dir, place->native_dir, err,
 				 errlen)) < 0)
 		return rc;
 	return 0;
 }
 
-int rl_run_prepare_dir(struct rl_run *run, char *err, size_t errlen)
+int rl_run_prepare_dir(struct rl_run_place *place,
+		       const struct rl_run_options *opt,
+		       const struct rl_run_native *native, char *err,
+		       size_t errlen)
 {
-	const char *dir = run->opt.out_dir;
+	const char *dir = opt->out_dir;
 	char raw[PATH_MAX + 8];
 	int rc, n, live;
 
-	own_dirs(run);
+	own_dirs(place);
 	if ((rc = make_dirs(dir, err, errlen)) < 0 ||
 	    (rc = check_writable(dir, dir, err, errlen)) < 0)
 		return rc;
-	if (!realpath(dir, run->place.out_dir))
+	if (!realpath(dir, place->out_dir))
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot use output directory '%s': %s", dir,
 			       strerror(errno));
-	snprintf(raw, sizeof raw, "%s/raw", run->place.out_dir);
-	if (copy_str(run->place.raw_dir, sizeof run->place.raw_dir, raw) < 0)
+	snprintf(raw, sizeof raw, "%s/raw", place->out_dir);
+	if (copy_str(place->raw_dir, sizeof place->raw_dir, raw) < 0)
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "output directory '%s': path too long", dir);
-	if ((rc = lock_dir(run, err, errlen)) < 0)
+	if ((rc = lock_dir(place, opt, err, errlen)) < 0)
 		return rc;
-	rl_file_random_hex(run->place.run_id, RL_RUN_ID_LEN);
-	if (mkdir(run->place.raw_dir, 0777) != 0 && errno != EEXIST)
+	rl_file_random_hex(place->run_id, RL_RUN_ID_LEN);
+	if (mkdir(place->raw_dir, 0777) != 0 && errno != EEXIST)
 		return rl_fail(err, errlen, RL_EIO,
 			       "cannot create '%s/raw': %s; choose another "
 			       "output directory with -o DIR",
 			       dir, strerror(errno));
-	if ((rc = check_own_dir(run->place.raw_dir, dir, "raw", err, errlen)) < 0 ||
-	    (rc = check_writable(run->place.raw_dir, run->place.raw_dir, err, errlen)) < 0)
+	if ((rc = check_own_dir(place->raw_dir, dir, "raw", err, errlen)) < 0 ||
+	    (rc = check_writable(place->raw_dir, place->raw_dir, err,
+				 errlen)) < 0)
 		return rc;
-	n = remove_stale(run->place.raw_dir, &live);
+	n = remove_stale(place->raw_dir, &live);
 	if (n > 0)
-		rl_run_say(run,
-			   "removed %d results file%s of a previous run from '%s/raw'",
+		rl_run_say(opt,
+			   "removed %d results file%s of a previous run from "
+			   "'%s/raw'",
 			   n, n == 1 ? "" : "s", dir);
 	if (live > 0)
 		rl_run_warn("removed %d live file%s of an earlier run that was "
 			    "killed with its rlprof from '%s/raw': its regions "
 			    "are not merged into this run's",
 			    live, live == 1 ? "" : "s", dir);
-	remove_old_reports(run->place.dir_fd);
-	return prepare_native_dir(run, err, errlen);
+	remove_old_reports(place->dir_fd);
+	return prepare_native_dir(place, opt, native, err, errlen);
 }
 
-int rl_run_recheck_dir(const struct rl_run *run, char *err, size_t errlen)
+int rl_run_recheck_dir(const struct rl_run_place *place,
+		       const struct rl_run_options *opt, char *err,
+		       size_t errlen)
 {
 	char why[PATH_MAX + 512];
 
-	if (make_dirs(run->place.out_dir, why, sizeof why) == 0 &&
-	    check_writable(run->place.out_dir, run->opt.out_dir, why,
-			   sizeof why) == 0)
+	if (make_dirs(place->out_dir, why, sizeof why) == 0 &&
+	    check_writable(place->out_dir, opt->out_dir, why, sizeof why) == 0)
 		return 0;
 	return rl_fail(err, errlen, RL_EIO,
 		       "the output directory changed while the program ran: "
@@ -317,15 +329,18 @@ static int set_preload(struct rl_run *run, struct rl_launch *l, char *err,
 
 	if (run->target.elf.links_rlprof)
 		return 0; /* the runtime is there already */
-	if (!run->target.elf.dynamic && run->target.elf.kind != RL_FILE_SCRIPT) {
-		snprintf(run->setup.no_preload_why, sizeof run->setup.no_preload_why,
+	if (!run->target.elf.dynamic &&
+	    run->target.elf.kind != RL_FILE_SCRIPT) {
+		snprintf(run->setup.no_preload_why,
+			 sizeof run->setup.no_preload_why,
 			 "it is statically linked, so librlprof cannot be "
 			 "preloaded into it");
 		return 0;
 	}
 	snprintf(lib, sizeof lib, "%s/librlprof.so", run->place.lib_dir);
 	if (access(lib, R_OK) != 0) {
-		snprintf(run->setup.no_preload_why, sizeof run->setup.no_preload_why,
+		snprintf(run->setup.no_preload_why,
+			 sizeof run->setup.no_preload_why,
 			 "'%s' is missing, so librlprof could not be preloaded",
 			 lib);
 		return 0;
@@ -366,27 +381,31 @@ static int fill_launch(struct rl_run *run, struct rl_launch *l,
 
 	/* the machine model's file as rlprof sees it: the same for the
 	 * native and the simulated run (README "Environment variables") */
-	if (rl_run_model_path(run, model, sizeof model) == 0 &&
+	if (rl_run_model_path(&run->mpi, model, sizeof model) == 0 &&
 	    rl_launch_setenv(l, "RLPROF_MACHINE", model) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if (rl_launch_setenv(l, "RLPROF_OUT", raw_dir) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_RUN_ID", run->place.run_id) < 0 ||
 	    rl_launch_setenv(l, "RLPROF_BACKEND", b->name) < 0 ||
-	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS", run->setup.options) < 0)
+	    rl_launch_setenv(l, "RLPROF_BACKEND_OPTIONS",
+			     run->setup.options) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	if ((rc = rl_run_compat(run, l, err, errlen)) < 0)
+	if ((rc = rl_run_compat(&run->compat, &run->target, &run->opt,
+				&run->place, &run->mpi, l, err, errlen)) < 0)
 		return rc;
 	/* an MPI program gets librlprof-mpi's PMPI wrappers: its MPI calls
 	 * are out of the counts unless --mpi-calls in (the backend says
 	 * which in its note) */
 	if (run->compat.mpi_send && !strstr(run->setup.options, "mpi-calls="))
-		add_option(run->setup.options, sizeof run->setup.options, "mpi-calls",
+		add_option(run->setup.options, sizeof run->setup.options,
+			   "mpi-calls",
 			   run->opt.mpi_calls ? run->opt.mpi_calls : "out");
 	if (run->compat.mpi_send && run->opt.mpi_calls &&
 	    strcmp(run->opt.mpi_calls, "in") == 0 &&
 	    rl_launch_setenv(l, "RLPROF_MPI_CALLS", "in") < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	run->setup.whole_program = !rl_run_has_regions(run);
+	run->setup.whole_program =
+		!rl_run_has_regions(&run->compat, &run->target);
 	if (run->setup.whole_program) {
 		if (rl_launch_setenv(l, "RLPROF_WHOLE_PROGRAM", "1") < 0)
 			return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
@@ -414,35 +433,37 @@ int rl_run_prepare_timing_launch(struct rl_run *run, struct rl_launch *l,
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "this rlprof has no 'time' backend for timing "
 			       "runs");
-	return fill_launch(run, l, run->target.program, timer, raw_dir, err, errlen);
+	return fill_launch(run, l, run->target.program, timer, raw_dir, err,
+			   errlen);
 }
 
 int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 {
-	const struct rl_backend *b = run->backend.probes[run->backend.chosen].backend;
+	const struct rl_backend *b =
+		run->backend.probes[run->backend.chosen].backend;
 	const struct rl_backend *timer;
 	int rc;
 
-	add_option(run->setup.options, sizeof run->setup.options, "events", run->opt.events);
-	if ((rc = rl_run_sim_geometry(run, err, errlen)) < 0)
-		return rc;
+	add_option(run->setup.options, sizeof run->setup.options, "events",
+		   run->opt.events);
 	add_option(run->setup.options, sizeof run->setup.options, "sim-caches",
-		   run->opt.sim_caches ? run->opt.sim_caches
-		   : run->sim.caches[0] ? run->sim.caches : NULL);
+		   run->opt.sim_caches	? run->opt.sim_caches
+		   : run->sim.caches[0] ? run->sim.caches
+					: NULL);
 	if (!run->opt.sim_caches && run->sim.origin[0])
-		add_option(run->setup.options, sizeof run->setup.options, "sim-origin",
-			   run->sim.origin);
+		add_option(run->setup.options, sizeof run->setup.options,
+			   "sim-origin", run->sim.origin);
 	if (!run->opt.sim_caches && run->sim.claims)
-		add_option(run->setup.options, sizeof run->setup.options, "sim-claims",
-			   "1");
+		add_option(run->setup.options, sizeof run->setup.options,
+			   "sim-claims", "1");
 	add_option(run->setup.options, sizeof run->setup.options, "sim-bounds",
 		   run->opt.sim_bounds);
 	{
 		const char *spans;
 		if ((rc = rl_run_loops_prepare(run, &spans, err, errlen)) < 0)
 			return rc;
-		add_option(run->setup.options, sizeof run->setup.options, "sim-loops",
-			   spans);
+		add_option(run->setup.options, sizeof run->setup.options,
+			   "sim-loops", spans);
 	}
 	if ((rc = fill_launch(run, &run->setup.launch,
 			      run->count.program[0] ? run->count.program
@@ -456,6 +477,6 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "this rlprof has no 'time' backend for the "
 			       "native timing run; use --sim-timing sim");
-	return fill_launch(run, &run->setup.native_launch, run->target.program, timer,
-			   run->place.native_dir, err, errlen);
+	return fill_launch(run, &run->setup.native_launch, run->target.program,
+			   timer, run->place.native_dir, err, errlen);
 }

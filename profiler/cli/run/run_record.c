@@ -55,7 +55,9 @@ static json_t *backends(const struct rl_run *run)
 				    json_string(rl_capability_name(p->capability)));
 		json_object_set_new(o, "why", p->why[0] ? json_string(p->why)
 							: json_null());
-		json_object_set_new(o, "chosen", json_boolean((int)i == run->backend.chosen));
+		json_object_set_new(
+			o, "chosen",
+			json_boolean((int)i == run->backend.chosen));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -106,36 +108,44 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 	json_object_set_new(o, "command",
 			    string_array(run->opt.argv, (size_t)run->opt.argc));
 	json_object_set_new(o, "program", json_string(run->target.program));
-	json_object_set_new(o, "launched",
-			    string_array(run->setup.launch.argv, run->setup.launch.argc));
+	json_object_set_new(
+		o, "launched",
+		string_array(run->setup.launch.argv, run->setup.launch.argc));
 	json_object_set_new(o, "backend_requested", json_string(run->opt.backend));
 	json_object_set_new(o, "backend",
-			    json_string(run->backend.probes[run->backend.chosen].backend->name));
-	json_object_set_new(o, "backend_reason", json_string(run->backend.reason));
-	json_object_set_new(o, "backend_options", json_string(run->setup.options));
+			    json_string(rl_run_backend_name(&run->backend)));
+	json_object_set_new(o, "backend_reason",
+			    json_string(run->backend.reason));
+	json_object_set_new(o, "backend_options",
+			    json_string(run->setup.options));
 	json_object_set_new(o, "backends", backends(run));
 	json_object_set_new(o, "regions_declared",
 			    json_integer((json_int_t)run->target.elf.n_sites));
-	json_object_set_new(o, "whole_program", json_boolean(run->setup.whole_program));
+	json_object_set_new(o, "whole_program",
+			    json_boolean(run->setup.whole_program));
 	json_object_set_new(o, "preloaded", json_boolean(run->setup.preloaded));
 	json_object_set_new(o, "started", json_boolean(run->outcome.started));
-	json_object_set_new(o, "exit_status", json_integer(run->outcome.exit_status));
+	json_object_set_new(o, "exit_status",
+			    json_integer(run->outcome.exit_status));
 	json_object_set_new(o, "signal",
 			    run->outcome.started && WIFSIGNALED(st)
-				    ? json_integer(WTERMSIG(st)) : json_null());
+				    ? json_integer(WTERMSIG(st))
+				    : json_null());
 	json_object_set_new(o, "start_time", iso_time(run->outcome.start_ns));
 	json_object_set_new(o, "end_time", iso_time(run->outcome.end_ns));
-	json_object_set_new(o, "start_ns", json_integer((json_int_t)run->outcome.start_ns));
-	json_object_set_new(o, "end_ns", json_integer((json_int_t)run->outcome.end_ns));
-	json_object_set_new(o, "elapsed_s", json_real((double)run->outcome.elapsed_ns / 1e9));
+	json_object_set_new(o, "start_ns",
+			    json_integer((json_int_t)run->outcome.start_ns));
+	json_object_set_new(o, "end_ns",
+			    json_integer((json_int_t)run->outcome.end_ns));
+	json_object_set_new(o, "elapsed_s",
+			    json_real((double)run->outcome.elapsed_ns / 1e9));
 	json_object_set_new(o, "output_dir", json_string(run->place.out_dir));
 	/* -b sim: where the region times come from (README "run.json") */
-	json_object_set_new(o, "sim_timing",
-			    strcmp(run->backend.probes[run->backend.chosen].backend->name,
-				   "sim") != 0
-				    ? json_null()
-				    : json_string(run->native.timing ? "native"
-								     : "sim"));
+	json_object_set_new(
+		o, "sim_timing",
+		strcmp(rl_run_backend_name(&run->backend), "sim") != 0
+			? json_null()
+			: json_string(run->native.timing ? "native" : "sim"));
 	json_object_set_new(o, "native_exit_status",
 			    run->native.done
 				    ? json_integer(run->native.exit_status)
@@ -151,8 +161,9 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 				    ? json_string(run->count.program)
 				    : json_null());
 	json_object_set_new(o, "timed_isa",
-			    run->count.timed_isa[0] ? json_string(run->count.timed_isa)
-					      : json_null());
+			    run->count.timed_isa[0]
+				    ? json_string(run->count.timed_isa)
+				    : json_null());
 	json_object_set_new(o, "timed_isa_source",
 			    run->count.program[0]
 				    ? json_string(run->count.timed_isa_source)

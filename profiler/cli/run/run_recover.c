@@ -52,15 +52,15 @@ static int add_warning(struct rl_process_results *p, const char *kind,
 
 /* How the process ended, as far as rlprof knows: only the program it
  * started is its child. */
-static void how_it_ended(const struct rl_run *run, struct rl_process_results *p,
-			 char *buf, size_t len)
+static void how_it_ended(const struct rl_run_outcome *outcome,
+			 struct rl_process_results *p, char *buf, size_t len)
 {
-	int st = run->outcome.wait_status;
-	bool top = run->outcome.started && p->pid == (long)run->outcome.pid;
+	int st = outcome->wait_status;
+	bool top = outcome->started && p->pid == (long)outcome->pid;
 	if (top && WIFSIGNALED(st)) {
 		int sig = WTERMSIG(st);
 		p->signal = sig;
-		p->end_ns = run->outcome.end_ns;
+		p->end_ns = outcome->end_ns;
 		snprintf(buf, len, "process %ld was killed by signal %d%s "
 			 "before librlprof could write its results: the "
 			 "regions it completed were recovered from its live "
@@ -69,7 +69,7 @@ static void how_it_ended(const struct rl_run *run, struct rl_process_results *p,
 					  "time limit or the out-of-memory "
 					  "killer)" : "");
 	} else if (top) {
-		p->end_ns = run->outcome.end_ns;
+		p->end_ns = outcome->end_ns;
 		snprintf(buf, len, "process %ld ended without writing its "
 			 "results (through _exit() or exec, exit status %d): "
 			 "the regions it completed were recovered from its "
@@ -162,7 +162,8 @@ static int write_json_in_place(const char *live, const char *json,
 	return rc;
 }
 
-static void recover_one(const struct rl_run *run, const char *dir,
+static void recover_one(const struct rl_run_place *place,
+			const struct rl_run_outcome *outcome, const char *dir,
 			const char *name, long pid)
 {
 	char live[PATH_MAX + 64], json[PATH_MAX + 64], err[1024];
@@ -186,7 +187,7 @@ static void recover_one(const struct rl_run *run, const char *dir,
 	/* another run's (an earlier one killed with its rlprof, or a
 	 * program started outside rlprof with this RLPROF_OUT): named and
 	 * left out, never merged into this run's results */
-	if (strcmp(p.run_id, run->place.run_id) != 0) {
+	if (strcmp(p.run_id, place->run_id) != 0) {
 		rl_run_warn("'%s' is the live file of another run (process "
 			    "%ld%s%s): left out of this run's results",
 			    live, p.pid, p.run_id[0] ? ", run " : "",
@@ -201,7 +202,7 @@ static void recover_one(const struct rl_run *run, const char *dir,
 			    "running when the program ended: its regions are "
 			    "not in this report (it writes '%s' when it ends: "
 			    "then run 'rlprof report %s')",
-			    pid, json, run->place.out_dir);
+			    pid, json, place->out_dir);
 		rl_results_release(&p);
 		return;
 	}
@@ -233,7 +234,7 @@ static void recover_one(const struct rl_run *run, const char *dir,
 		}
 		execed = true;
 	}
-	how_it_ended(run, &p, msg, sizeof msg);
+	how_it_ended(outcome, &p, msg, sizeof msg);
 	if (execed)
 		snprintf(msg, sizeof msg,
 			 "process %ld executed a new program (exec) before "
@@ -273,7 +274,8 @@ static void recover_one(const struct rl_run *run, const char *dir,
 	rl_results_release(&p);
 }
 
-static void recover_dir(const struct rl_run *run, const char *dir)
+static void recover_dir(const struct rl_run_place *place,
+			const struct rl_run_outcome *outcome, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -282,14 +284,16 @@ static void recover_dir(const struct rl_run *run, const char *dir)
 	while ((de = readdir(d))) {
 		long pid = live_pid(de->d_name);
 		if (pid >= 0)
-			recover_one(run, dir, de->d_name, pid);
+			recover_one(place, outcome, dir, de->d_name, pid);
 	}
 	closedir(d);
 }
 
-void rl_run_recover(const struct rl_run *run)
+void rl_run_recover(const struct rl_run_place *place,
+		    const struct rl_run_native *native,
+		    const struct rl_run_outcome *outcome)
 {
-	recover_dir(run, run->place.raw_dir);
-	if (run->native.timing)
-		recover_dir(run, run->place.native_dir);
+	recover_dir(place, outcome, place->raw_dir);
+	if (native->timing)
+		recover_dir(place, outcome, place->native_dir);
 }

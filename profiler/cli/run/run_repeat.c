@@ -46,7 +46,8 @@ void rl_run_repeat(struct rl_run *run)
 	struct rl_launch profiling = run->setup.launch;
 	/* the outcome fields are the profiling run's: kept */
 	bool started = run->outcome.started;
-	int spawn_errno = run->outcome.spawn_errno, wait_status = run->outcome.wait_status,
+	int spawn_errno = run->outcome.spawn_errno,
+	    wait_status = run->outcome.wait_status,
 	    exit_status = run->outcome.exit_status;
 	pid_t pid = run->outcome.pid;
 	uint64_t start_ns = run->outcome.start_ns, end_ns = run->outcome.end_ns,
@@ -62,7 +63,7 @@ void rl_run_repeat(struct rl_run *run)
 			    "ran once");
 		return;
 	}
-	if (strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") == 0 &&
+	if (strcmp(rl_run_backend_name(&run->backend), "sim") == 0 &&
 	    !run->native.timing) {
 		rl_run_warn("--repeat needs native region times: with "
 			    "--sim-timing sim the times are Valgrind's, so no "
@@ -71,7 +72,8 @@ void rl_run_repeat(struct rl_run *run)
 	}
 	if (!started || exit_status != 0) {
 		rl_run_warn("'%s' did not succeed in the profiling run: no "
-			    "more timing runs (--repeat)", run->target.name);
+			    "more timing runs (--repeat)",
+			    run->target.name);
 		return;
 	}
 	if (make_dir(dir) < 0) {
@@ -79,7 +81,8 @@ void rl_run_repeat(struct rl_run *run)
 			    "(--repeat)", dir, strerror(errno));
 		return;
 	}
-	rl_run_say(run, "timing runs 2..%u (native, backend time, --repeat)...",
+	rl_run_say(&run->opt,
+		   "timing runs 2..%u (native, backend time, --repeat)...",
 		   run->opt.repeat);
 	for (unsigned k = 2; k <= run->opt.repeat; k++) {
 		struct rl_launch l;
@@ -92,7 +95,8 @@ void rl_run_repeat(struct rl_run *run)
 		    rl_run_prepare_timing_launch(run, &l, raw, err,
 						 sizeof err) < 0) {
 			rl_run_warn("timing run %u of '%s' not made: %s", k,
-				    run->target.name, errno ? strerror(errno) : err);
+				    run->target.name,
+				    errno ? strerror(errno) : err);
 			rl_launch_release(&l);
 			break;
 		}
@@ -102,9 +106,10 @@ void rl_run_repeat(struct rl_run *run)
 		run->native.phase = false;
 		if (!run->outcome.started || run->outcome.exit_status != 0) {
 			rl_run_warn("timing run %u of '%s' %s: left out of the "
-				    "region times", k, run->target.name,
+				    "region times",
+				    k, run->target.name,
 				    !run->outcome.started ? "could not start"
-						  : "failed");
+							  : "failed");
 			snprintf(raw, sizeof raw, "%s/%u", dir, k);
 			remove_old(raw);
 		} else {
@@ -112,7 +117,8 @@ void rl_run_repeat(struct rl_run *run)
 		}
 		run->setup.launch = profiling;
 		rl_launch_release(&l);
-		if (run->outcome.started && WIFSIGNALED(run->outcome.wait_status) &&
+		if (run->outcome.started &&
+		    WIFSIGNALED(run->outcome.wait_status) &&
 		    (WTERMSIG(run->outcome.wait_status) == SIGINT ||
 		     WTERMSIG(run->outcome.wait_status) == SIGTERM))
 			break; /* stopped by the user: no more runs */
@@ -125,5 +131,6 @@ void rl_run_repeat(struct rl_run *run)
 	run->outcome.start_ns = start_ns;
 	run->outcome.end_ns = end_ns;
 	run->outcome.elapsed_ns = elapsed_ns;
-	rl_run_say(run, "%u timing runs of %u made", done, run->opt.repeat);
+	rl_run_say(&run->opt, "%u timing runs of %u made", done,
+		   run->opt.repeat);
 }

@@ -33,25 +33,32 @@ static void no_results_why(const struct rl_run *run, const char *unread,
 	int st = run->outcome.wait_status;
 
 	if (unread)
-		snprintf(buf, len, "no counts for '%s': its results could not "
+		snprintf(buf, len,
+			 "no counts for '%s': its results could not "
 			 "be read (%s); only its wall time is shown, by "
-			 "rlprof's clock", run->target.name, unread);
+			 "rlprof's clock",
+			 run->target.name, unread);
 	else if (!run->outcome.started)
-		snprintf(buf, len, "'%s' could not be started (%s): only "
+		snprintf(buf, len,
+			 "'%s' could not be started (%s): only "
 			 "rlprof's own clock measured the attempt",
 			 run->target.name, strerror(run->outcome.spawn_errno));
 	else if (run->no_files)
-		snprintf(buf, len, "no counts for '%s': its results could not "
+		snprintf(buf, len,
+			 "no counts for '%s': its results could not "
 			 "be written (the output directory changed while it "
 			 "ran); only its wall time was measured, by rlprof's "
-			 "clock", run->target.name);
+			 "clock",
+			 run->target.name);
 	else if (run->setup.whole_program && run->setup.no_preload_why[0])
-		snprintf(buf, len, "no counts for '%s': %s; only its wall time "
+		snprintf(buf, len,
+			 "no counts for '%s': %s; only its wall time "
 			 "was measured, by rlprof's clock (link it with "
 			 "librlprof and mark regions to count)",
 			 run->target.name, run->setup.no_preload_why);
 	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
-		snprintf(buf, len, "no counts for '%s': it was killed by "
+		snprintf(buf, len,
+			 "no counts for '%s': it was killed by "
 			 "SIGKILL (kill -9, or the kernel's out-of-memory "
 			 "killer), which no program can catch, so librlprof "
 			 "wrote nothing; only its wall time was measured, by "
@@ -59,16 +66,19 @@ static void no_results_why(const struct rl_run *run, const char *unread,
 			 "Ctrl-C to keep the regions measured so far",
 			 run->target.name);
 	else if (WIFSIGNALED(st))
-		snprintf(buf, len, "no counts for '%s': it died of signal %d "
+		snprintf(buf, len,
+			 "no counts for '%s': it died of signal %d "
 			 "before librlprof wrote its results; only its wall "
 			 "time was measured, by rlprof's clock",
 			 run->target.name, WTERMSIG(st));
 	else
-		snprintf(buf, len, "no counts for '%s': librlprof wrote no "
-			 "results file into '%s' (it was not loaded, or the "
-			 "program left through _exit(), as dash does); only its "
-			 "wall time was measured, by rlprof's clock",
-			 run->target.name, run->place.raw_dir);
+		snprintf(
+			buf, len,
+			"no counts for '%s': librlprof wrote no "
+			"results file into '%s' (it was not loaded, or the "
+			"program left through _exit(), as dash does); only its "
+			"wall time was measured, by rlprof's clock",
+			run->target.name, run->place.raw_dir);
 }
 
 /* The command line as a shell would show it. */
@@ -116,9 +126,12 @@ static int synthesise(const struct rl_run *run, const char *unread,
 	p->start_ns = run->outcome.start_ns;
 	p->end_ns = run->outcome.end_ns;
 	/* a program that never started was not cut short either */
-	p->complete = !run->outcome.started || WIFEXITED(run->outcome.wait_status);
-	p->signal = run->outcome.started && WIFSIGNALED(run->outcome.wait_status)
-			    ? WTERMSIG(run->outcome.wait_status) : 0;
+	p->complete =
+		!run->outcome.started || WIFEXITED(run->outcome.wait_status);
+	p->signal =
+		run->outcome.started && WIFSIGNALED(run->outcome.wait_status)
+			? WTERMSIG(run->outcome.wait_status)
+			: 0;
 	p->threads = t = calloc(1, sizeof *t);
 	p->warnings = calloc(1, sizeof *p->warnings);
 	if (!t || !p->warnings)
@@ -180,7 +193,8 @@ static int load_results(const struct rl_run *run, struct rl_run_results *res)
 		/* a run.json rlprof could not write is not this run's record:
 		 * the results do not depend on it */
 		rc = rl_results_load_dir_flags(
-			run->place.out_dir, run->no_record ? RL_LOAD_NO_RUN_RECORD : 0,
+			run->place.out_dir,
+			run->no_record ? RL_LOAD_NO_RUN_RECORD : 0,
 			run->place.run_id, res, err, sizeof err);
 		if (rc == 0 && res->n_procs > 0) {
 			if (!run->no_record || fill_from_run(run, res) == 0)
@@ -208,7 +222,8 @@ oom:
 static const struct rl_machine *obtain_machine(struct rl_run *run,
 					       struct rl_machine *m)
 {
-	const struct rl_machine *got = rl_run_model(run);
+	const struct rl_machine *got =
+		rl_run_model(&run->model, &run->opt, &run->mpi);
 
 	if (!got)
 		return NULL;
@@ -249,7 +264,8 @@ static void store_machine(const struct rl_run *run, struct rl_machine *m)
 	}
 	if (!(back = malloc(sizeof *back)))
 		return;
-	if (rl_machine_load_stored(run->place.out_dir, back, err, sizeof err) == 0)
+	if (rl_machine_load_stored(run->place.out_dir, back, err,
+				   sizeof err) == 0)
 		*m = *back;
 	free(back);
 }
@@ -267,7 +283,8 @@ static int write_files(const struct rl_run *run, const struct rl_report *rep,
 
 		if (!r || !r->file_name)
 			continue;
-		snprintf(path, sizeof path, "%s/%s", run->place.out_dir, r->file_name);
+		snprintf(path, sizeof path, "%s/%s", run->place.out_dir,
+			 r->file_name);
 		if (rl_render_file(r, path, true, rep, ropt, err, sizeof err) < 0) {
 			rl_run_warn("%s", err);
 			failed = 1;
@@ -278,7 +295,8 @@ static int write_files(const struct rl_run *run, const struct rl_report *rep,
 			 r->file_name);
 	}
 	if (written[0])
-		rl_run_say(run, "report in '%s':%s", run->place.out_dir, written);
+		rl_run_say(&run->opt, "report in '%s':%s", run->place.out_dir,
+			   written);
 	return failed ? -1 : 0;
 }
 

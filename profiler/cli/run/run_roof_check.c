@@ -51,11 +51,10 @@ static uint64_t llc_all(const struct rl_machine *m)
 	return cap;
 }
 
-static void not_taken(struct rl_run *run, const char *fmt, const char *arg)
+static void not_taken(struct rl_roof_check *c, const char *fmt, const char *arg)
 {
-	if (!run->roof_check.why_not[0])
-		snprintf(run->roof_check.why_not,
-			 sizeof run->roof_check.why_not, fmt, arg);
+	if (!c->why_not[0])
+		snprintf(c->why_not, sizeof c->why_not, fmt, arg);
 }
 
 static enum rl_isa widest(const struct rl_cpu *cpu)
@@ -183,9 +182,10 @@ static double triad(const int *cpus, unsigned threads, uint64_t ws,
 	return gbs;
 }
 
-void rl_run_roof_check(struct rl_run *run, int after)
+void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
+		       const struct rl_run_options *opt,
+		       const struct rl_mpi_run *mpi, int after)
 {
-	struct rl_roof_check *c = &run->roof_check;
 	const struct rl_machine *m;
 	const struct rl_bw_roof *roof;
 	struct rl_cpu *cpu;
@@ -194,23 +194,26 @@ void rl_run_roof_check(struct rl_run *run, int after)
 	uint64_t ws, floor_ws, fit;
 	rl_triad_fn fn;
 
-	if (run->opt.no_probe)
-		return not_taken(run, "%s", "not taken (--no-probe)");
-	if (run->mpi.mode == RL_MPI_RANK || run->mpi.mode == RL_MPI_RANK_ONLY)
-		return not_taken(run, "%s", "not taken under mpirun in a rank "
+	if (opt->no_probe)
+		return not_taken(c, "%s", "not taken (--no-probe)");
+	if (mpi->mode == RL_MPI_RANK || mpi->mode == RL_MPI_RANK_ONLY)
+		return not_taken(c, "%s",
+				 "not taken under mpirun in a rank "
 				 "(ranks share the node)");
-	if (!(m = rl_run_model_cached(run)))
-		return not_taken(run, "%s", "no machine model before the run");
+	if (!(m = rl_run_model_cached(model, mpi)))
+		return not_taken(c, "%s", "no machine model before the run");
 	if (!(roof = rl_machine_bw(m, "DRAM", m->cores)) ||
 	    !(roof->stream_gbs > 0))
-		return not_taken(run, "%s", "the machine model has no DRAM "
+		return not_taken(c, "%s",
+				 "the machine model has no DRAM "
 				 "triad roof");
 	if (!(cpu = malloc(sizeof *cpu)))
 		return;
 	if (rl_cpu_detect(cpu, err, sizeof err) < 0 ||
 	    roof->threads > cpu->logical_cpus || roof->threads == 0) {
 		free(cpu);
-		return not_taken(run, "%s", "this process may not use the "
+		return not_taken(c, "%s",
+				 "this process may not use the "
 				 "CPUs the DRAM roof was measured on");
 	}
 	ws = roof->working_set_bytes ? roof->working_set_bytes : 1ull << 30;
@@ -228,8 +231,10 @@ void rl_run_roof_check(struct rl_run *run, int after)
 	free(cpu);
 	c->seconds += now_s() - t0;
 	if (!(gbs > 0))
-		return not_taken(run, "%.180s", fn ? err : "not taken: no triad "
-				 "kernel");
+		return not_taken(c, "%.180s",
+				 fn ? err
+				    : "not taken: no triad "
+				      "kernel");
 	c->taken = true;
 	c->why_not[0] = '\0';
 	c->roof_gbs = roof->stream_gbs;

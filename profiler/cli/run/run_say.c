@@ -30,11 +30,11 @@ static void say(const char *prefix, const char *fmt, va_list ap)
 	free(big);
 }
 
-void rl_run_say(const struct rl_run *run, const char *fmt, ...)
+void rl_run_say(const struct rl_run_options *opt, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (run->opt.quiet)
+	if (opt->quiet)
 		return;
 	va_start(ap, fmt);
 	say("rlprof: ", fmt, ap);

@@ -16,8 +16,9 @@
 	       "48K:12,1M:16,32M:16)"
 
 /* The geometry of what sysfs / CPUID claim, with why no model served. */
-static int from_claims(struct rl_run *run, struct rl_sim_geometry *g,
-		       char *err, size_t errlen)
+static int from_claims(struct rl_run_sim *sim, const struct rl_run_model *model,
+		       const struct rl_run_options *opt,
+		       struct rl_sim_geometry *g, char *err, size_t errlen)
 {
 	struct rl_machine *m = calloc(1, sizeof *m);
 	char why[512], absurd[256];
@@ -30,39 +31,44 @@ static int from_claims(struct rl_run *run, struct rl_sim_geometry *g,
 		rc = rl_sim_geometry_derive(m, g, why, sizeof why);
 	free(m);
 	if (rc < 0)
-		return rl_fail(err, errlen, RL_ENOENT,
-			       "no cache geometry for the simulator: no "
-			       "machine model (%s) and nothing claimed: %s; "
-			       ADVICE, run->model.why, why);
-	run->sim.claims = true;
+		return rl_fail(
+			err, errlen, RL_ENOENT,
+			"no cache geometry for the simulator: no "
+			"machine model (%s) and nothing claimed: %s; " ADVICE,
+			model->why, why);
+	sim->claims = true;
 	if (absurd[0])
 		rl_appendf(g->origin, sizeof g->origin,
 			   ", claim not believed: %s", absurd);
-	rl_run_say(run, "simulated caches as this machine claims them, "
-		   "unmeasured (no usable machine model: %s)", run->model.why);
+	rl_run_say(opt,
+		   "simulated caches as this machine claims them, "
+		   "unmeasured (no usable machine model: %s)",
+		   model->why);
 	return 0;
 }
 
-int rl_run_sim_geometry(struct rl_run *run, char *err, size_t errlen)
+int rl_run_sim_geometry(struct rl_run_sim *sim, struct rl_run_model *model,
+			const struct rl_run_options *opt,
+			const struct rl_run_backend *backend,
+			const struct rl_mpi_run *mpi, char *err, size_t errlen)
 {
 	const struct rl_machine *m;
 	struct rl_sim_geometry g;
 	char why[1024];
 	int rc;
 
-	if (strcmp(run->backend.probes[run->backend.chosen].backend->name, "sim") != 0 ||
-	    run->opt.sim_caches)
+	if (strcmp(rl_run_backend_name(backend), "sim") != 0 || opt->sim_caches)
 		return 0;
-	m = rl_run_model_cached(run);
+	m = rl_run_model_cached(model, mpi);
 	if (!m || rl_sim_geometry_derive(m, &g, why, sizeof why) < 0) {
 		if (m)
-			snprintf(run->model.why, sizeof run->model.why,
+			snprintf(model->why, sizeof model->why,
 				 "the machine model knows no cache sizes: %s",
 				 why);
-		if ((rc = from_claims(run, &g, err, errlen)) < 0)
+		if ((rc = from_claims(sim, model, opt, &g, err, errlen)) < 0)
 			return rc;
 	}
-	snprintf(run->sim.caches, sizeof run->sim.caches, "%s", g.spec);
-	snprintf(run->sim.origin, sizeof run->sim.origin, "%s", g.origin);
+	snprintf(sim->caches, sizeof sim->caches, "%s", g.spec);
+	snprintf(sim->origin, sizeof sim->origin, "%s", g.origin);
 	return 0;
 }

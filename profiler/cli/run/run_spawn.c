@@ -68,14 +68,16 @@ static void describe_end(const struct rl_run *run)
 			run->target.name, WTERMSIG(st), strsignal(WTERMSIG(st)),
 			WCOREDUMP(st) ? ", core dumped" : "");
 	} else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
-		rl_run_say(run, "'%s' exited with status %d", run->target.name,
-			   WEXITSTATUS(st));
+		rl_run_say(&run->opt, "'%s' exited with status %d",
+			   run->target.name, WEXITSTATUS(st));
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		const struct rl_backend *b = run->backend.probes[run->backend.chosen].backend;
+		const struct rl_backend *b =
+			run->backend.probes[run->backend.chosen].backend;
 		char msg[1024] = "";
 		if (b->explain_exit &&
-		    b->explain_exit(run->place.raw_dir, st, msg, sizeof msg) > 0 &&
+		    b->explain_exit(run->place.raw_dir, st, msg, sizeof msg) >
+			    0 &&
 		    msg[0])
 			fprintf(stderr, "rlprof: %s\n", msg);
 	}
@@ -90,7 +92,8 @@ static void describe_end(const struct rl_run *run)
 			"ended normally: the report keeps the native run's "
 			"regions and times, and what the counting run did not "
 			"finish has no counts\n",
-			run->target.name, WTERMSIG(st), strsignal(WTERMSIG(st)));
+			run->target.name, WTERMSIG(st),
+			strsignal(WTERMSIG(st)));
 }
 
 void rl_run_spawn_wait(struct rl_run *run)
@@ -145,9 +148,11 @@ void rl_run_spawn_wait(struct rl_run *run)
 	run->outcome.start_ns = clock_ns(CLOCK_REALTIME);
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	if (argv0)
-		rc = posix_spawn(&pid, path, NULL, &attr, run->setup.launch.argv, envp);
+		rc = posix_spawn(&pid, path, NULL, &attr,
+				 run->setup.launch.argv, envp);
 	else
-		rc = posix_spawnp(&pid, path, NULL, &attr, run->setup.launch.argv, envp);
+		rc = posix_spawnp(&pid, path, NULL, &attr,
+				  run->setup.launch.argv, envp);
 	posix_spawnattr_destroy(&attr);
 	if (argv0)
 		run->setup.launch.argv[0] = argv0;
@@ -166,7 +171,8 @@ void rl_run_spawn_wait(struct rl_run *run)
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		while (waitpid(pid, &run->outcome.wait_status, 0) < 0) {
 			if (errno != EINTR) {
-				fprintf(stderr, "rlprof: cannot wait for '%s': %s\n",
+				fprintf(stderr,
+					"rlprof: cannot wait for '%s': %s\n",
 					run->target.name, strerror(errno));
 				run->outcome.wait_status = 0;
 				break;
@@ -187,9 +193,11 @@ void rl_run_spawn_wait(struct rl_run *run)
 	if (!run->outcome.started)
 		return;
 	if (WIFEXITED(run->outcome.wait_status))
-		run->outcome.exit_status = WEXITSTATUS(run->outcome.wait_status);
+		run->outcome.exit_status =
+			WEXITSTATUS(run->outcome.wait_status);
 	else if (WIFSIGNALED(run->outcome.wait_status))
-		run->outcome.exit_status = 128 + WTERMSIG(run->outcome.wait_status);
+		run->outcome.exit_status =
+			128 + WTERMSIG(run->outcome.wait_status);
 	if (!run->native.phase) /* rl_run_native() says it in one line */
 		describe_end(run);
 }
