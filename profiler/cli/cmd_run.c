@@ -407,7 +407,8 @@ int cmd_run(int argc, char **argv)
 	rl_run_loops_collect(run);
 	if (!rl_mpi_reports(run))
 		goto out;
-	if ((rl_run_report(run) < 0 || run->no_files || run->no_record) &&
+	if ((rl_run_report(run, &run->model) < 0 || run->no_files ||
+	     run->no_record) &&
 	    rc == 0)
 		rc = RL_EXIT_FAILURE;
 	rl_run_loops_report(run);

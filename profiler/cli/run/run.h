@@ -15,7 +15,8 @@
  *                               --loops hooks: the whole run)
  *   rl_run_recover              reads place, native, outcome
  *   rl_run_recheck_dir          reads place, opt
- *   rl_run_write_record, rl_run_report   read (nearly) every part
+ *   rl_run_write_record         reads every part
+ *   rl_run_report               fills model             reads every part
  * MPI (run_mpi.h) and --loops (run_loops.h) take the whole run.
  *
  * One struct rl_run holds the parts of one run; cmd_run() owns it and
@@ -296,10 +297,11 @@ void rl_run_recover(const struct rl_run_place *place,
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);
 
 /* run_report.c: loads results (or synthesises them), obtains the machine
- * model, prints the table and writes the report files. Returns 0, or -1
- * when the results could not be read, no report could be built or a
- * report file could not be written (already said on stderr). */
-int rl_run_report(struct rl_run *run);
+ * model (into model: run's own), prints the table and writes the report
+ * files. Returns 0, or -1 when the results could not be read, no report
+ * could be built or a report file could not be written (already said on
+ * stderr). */
+int rl_run_report(const struct rl_run *run, struct rl_run_model *model);
 
 /* run_say.c: a progress line ("rlprof: ...", not with --quiet) and a
  * warning ("rlprof: warning: ..."), both on stderr. */

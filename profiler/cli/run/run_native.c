@@ -99,12 +99,6 @@ int rl_run_native(struct rl_run *run)
 			    "%d: times will be the simulator's",
 			    run->target.name, run->native.exit_status);
 
-	run->outcome.started = false;
-	run->outcome.spawn_errno = 0;
-	run->outcome.pid = 0;
-	run->outcome.wait_status = 0;
-	run->outcome.exit_status = 0;
-	run->outcome.start_ns = run->outcome.end_ns = 0;
-	run->outcome.elapsed_ns = 0;
+	run->outcome = (struct rl_run_outcome){0};
 	return 0;
 }

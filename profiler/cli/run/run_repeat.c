@@ -44,14 +44,8 @@ void rl_run_repeat(struct rl_run *run)
 {
 	char dir[PATH_MAX + 32], raw[PATH_MAX + 64], err[1024];
 	struct rl_launch profiling = run->setup.launch;
-	/* the outcome fields are the profiling run's: kept */
-	bool started = run->outcome.started;
-	int spawn_errno = run->outcome.spawn_errno,
-	    wait_status = run->outcome.wait_status,
-	    exit_status = run->outcome.exit_status;
-	pid_t pid = run->outcome.pid;
-	uint64_t start_ns = run->outcome.start_ns, end_ns = run->outcome.end_ns,
-		 elapsed_ns = run->outcome.elapsed_ns;
+	/* the outcome is the profiling run's: kept */
+	const struct rl_run_outcome profiled = run->outcome;
 	unsigned done = 1;
 
 	snprintf(dir, sizeof dir, "%s/repeat", run->place.out_dir);
@@ -70,7 +64,7 @@ void rl_run_repeat(struct rl_run *run)
 			    "more runs were made");
 		return;
 	}
-	if (!started || exit_status != 0) {
+	if (!profiled.started || profiled.exit_status != 0) {
 		rl_run_warn("'%s' did not succeed in the profiling run: no "
 			    "more timing runs (--repeat)",
 			    run->target.name);
@@ -123,14 +117,7 @@ void rl_run_repeat(struct rl_run *run)
 		     WTERMSIG(run->outcome.wait_status) == SIGTERM))
 			break; /* stopped by the user: no more runs */
 	}
-	run->outcome.started = started;
-	run->outcome.spawn_errno = spawn_errno;
-	run->outcome.pid = pid;
-	run->outcome.wait_status = wait_status;
-	run->outcome.exit_status = exit_status;
-	run->outcome.start_ns = start_ns;
-	run->outcome.end_ns = end_ns;
-	run->outcome.elapsed_ns = elapsed_ns;
+	run->outcome = profiled;
 	rl_run_say(&run->opt, "%u timing runs of %u made", done,
 		   run->opt.repeat);
 }

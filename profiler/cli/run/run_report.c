@@ -219,11 +219,12 @@ oom:
 /* The model when cached, else a quick probe (unless --no-probe): the one
  * run_model.c obtained for the run (before the program under -b sim). A
  * copy: the report may replace it with the stored one. */
-static const struct rl_machine *obtain_machine(struct rl_run *run,
+static const struct rl_machine *obtain_machine(const struct rl_run *run,
+					       struct rl_run_model *model,
 					       struct rl_machine *m)
 {
 	const struct rl_machine *got =
-		rl_run_model(&run->model, &run->opt, &run->mpi);
+		rl_run_model(model, &run->opt, &run->mpi);
 
 	if (!got)
 		return NULL;
@@ -313,11 +314,11 @@ static void print_warnings(const struct rl_report *rep)
 	}
 }
 
-int rl_run_report(struct rl_run *run)
+int rl_run_report(const struct rl_run *run, struct rl_run_model *model)
 {
 	struct rl_run_results res;
 	struct rl_machine *m;
-	const struct rl_machine *model;
+	const struct rl_machine *machine;
 	struct rl_report rep;
 	struct rl_render_options ropt = {0};
 	const struct rl_renderer *table;
@@ -340,15 +341,15 @@ int rl_run_report(struct rl_run *run)
 		fprintf(stderr, "rlprof: out of memory\n");
 		return -1;
 	}
-	model = obtain_machine(run, m);
-	if (model && !run->no_files)
+	machine = obtain_machine(run, model, m);
+	if (machine && !run->no_files)
 		store_machine(run, m);
-	if (!model && warn_no_roofs(run, &res) < 0) {
+	if (!machine && warn_no_roofs(run, &res) < 0) {
 		fprintf(stderr, "rlprof: out of memory\n");
 		goto out_res;
 	}
 	memset(&rep, 0, sizeof rep);
-	if (rl_report_build(&res, model, &rep, err, sizeof err) < 0) {
+	if (rl_report_build(&res, machine, &rep, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: cannot build the report: %s\n", err);
 		goto out_res;
 	}
