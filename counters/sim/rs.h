@@ -59,6 +59,9 @@ void rs_loops_charge(const ULong *live);
 /* The thread now running (called on its own kernel thread once it is
  * switched to) is the one charged from here on. */
 void rs_loops_thread_now(void);
+/* The thread now charged enters region name (NULL: leaves its innermost
+ * one); its loops are marked with the regions they ran in. */
+void rs_loops_region(const HChar *name);
 void rs_loops_fini(void);
 /* rs_main.c: fold rs_live into the loop that ran, then charge id */
 VG_REGPARM(1) void rs_loop_switch(UWord id);

@@ -27,6 +27,14 @@
  *   thread TID             (its kernel thread id; then its loops)
  *   loop ID S0 S1 ... S16  (the slots of rs.h, decimal; loops with counts)
  * A reader that skips the thread lines gets the process's totals.
+ * A program that opens regions (librlprof tells each with RS_REQ_REGION)
+ * also gets, before the threads, each region's number and name, and
+ * after each loop line the regions innermost open on that thread while
+ * the loop was charged (0: none; at most 64 regions are told apart, a
+ * later one counts as the 64th):
+ *   region R NAME
+ *   loop-regions ID R ...
+ * (a version 1 reader skips both).
  */
 #include "counters/sim/rs.h"
 #include "pub_tool_debuginfo.h"
@@ -57,7 +65,14 @@ static ULong (*acc)[RS_NSLOTS]; /* per loop id, 0: in no loop: the
 struct thread_acc {
 	Int lwp;
 	ULong (*acc)[RS_NSLOTS];
+	ULong *in_regions; /* per loop id: bit r, charged in region r */
+	UInt *stack;       /* the regions open, innermost last */
+	UInt depth, cap;
 };
+#define MAX_REGIONS 64
+static HChar *region_name[MAX_REGIONS]; /* 0 unused: no region */
+static UInt n_regions = 1;
+static struct thread_acc *cur_thr;
 static struct thread_acc *thr_acc; /* every thread seen, exited too */
 static UInt n_thr_acc, cap_thr_acc;
 static Bool obj_seen;
@@ -189,6 +204,7 @@ void rs_loops_thread_now(void)
 	for (UInt i = 0; i < n_thr_acc; i++)
 		if (thr_acc[i].lwp == lwp) {
 			acc = thr_acc[i].acc;
+			cur_thr = &thr_acc[i];
 			return;
 		}
 	if (n_thr_acc == cap_thr_acc) {
@@ -196,19 +212,65 @@ void rs_loops_thread_now(void)
 		thr_acc = VG_(realloc)("rlprofsim.loops", thr_acc,
 				       cap_thr_acc * sizeof *thr_acc);
 	}
+	VG_(memset)(&thr_acc[n_thr_acc], 0, sizeof *thr_acc);
 	thr_acc[n_thr_acc].lwp = lwp;
+	thr_acc[n_thr_acc].in_regions =
+		VG_(calloc)("rlprofsim.loops", n_loops, sizeof(ULong));
+	cur_thr = &thr_acc[n_thr_acc];
 	acc = thr_acc[n_thr_acc++].acc =
 		VG_(calloc)("rlprofsim.loops", n_loops, sizeof *acc);
+}
+
+static UInt region_id(const HChar *name)
+{
+	for (UInt r = 1; r < n_regions; r++)
+		if (VG_(strcmp)(region_name[r], name) == 0)
+			return r;
+	if (n_regions == MAX_REGIONS)
+		return MAX_REGIONS - 1;
+	region_name[n_regions] = VG_(strdup)("rlprofsim.loops", name);
+	return n_regions++;
+}
+
+void rs_loops_region(const HChar *name)
+{
+	struct thread_acc *t;
+
+	if (!spans)
+		return;
+	if (!acc)
+		rs_loops_thread_now();
+	t = cur_thr;
+	if (!name) {
+		if (t->depth)
+			t->depth--;
+		return;
+	}
+	if (t->depth == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->stack = VG_(realloc)("rlprofsim.loops", t->stack,
+					t->cap * sizeof *t->stack);
+	}
+	t->stack[t->depth++] = region_id(name);
 }
 
 void rs_loops_charge(const ULong *live)
 {
 	if (!acc && spans)
 		rs_loops_thread_now(); /* before the first switch */
+	ULong any = 0;
+
 	if (!acc || rs_loop_cur >= n_loops)
 		return;
-	for (Int k = 0; k < RS_NSLOTS; k++)
+	for (Int k = 0; k < RS_NSLOTS; k++) {
 		acc[rs_loop_cur][k] += live[k];
+		any |= live[k];
+	}
+	if (any)
+		cur_thr->in_regions[rs_loop_cur] |=
+			1ULL << (cur_thr->depth
+					 ? cur_thr->stack[cur_thr->depth - 1]
+					 : 0);
 }
 
 void rs_loops_fini(void)
@@ -234,6 +296,13 @@ void rs_loops_fini(void)
 	n = VG_(snprintf)(line, sizeof line, "\nlevels %d\n",
 			  rs_cache_nlevels());
 	VG_(write)(fd, line, n);
+	for (UInt r = 1; r < n_regions; r++) {
+		n = VG_(snprintf)(line, sizeof line, "region %u ", r);
+		VG_(write)(fd, line, n);
+		VG_(write)(fd, region_name[r],
+			   (Int)VG_(strlen)(region_name[r]));
+		VG_(write)(fd, "\n", 1);
+	}
 	for (UInt t = 0; t < n_thr_acc; t++) {
 		ULong (*a)[RS_NSLOTS] = thr_acc[t].acc;
 		n = VG_(snprintf)(line, sizeof line, "thread %d\n",
@@ -251,6 +320,17 @@ void rs_loops_fini(void)
 						   " %llu",
 						   k == RS_VERSION ? 0ULL
 								   : a[id][k]);
+			line[n++] = '\n';
+			VG_(write)(fd, line, n);
+			if (n_regions == 1)
+				continue; /* the program opened none */
+			n = VG_(snprintf)(line, sizeof line, "loop-regions %u",
+					  id);
+			for (UInt r = 0; r < MAX_REGIONS; r++)
+				if (thr_acc[t].in_regions[id] >> r & 1)
+					n += VG_(snprintf)(line + n,
+							   sizeof line - n,
+							   " %u", r);
 			line[n++] = '\n';
 			VG_(write)(fd, line, n);
 		}

@@ -233,6 +233,11 @@ static Bool handle_request(ThreadId tid, UWord *arg, UWord *ret)
 		resume_counting(tid);
 		*ret = 0;
 		return True;
+	case RS_REQ_REGION:
+		fold_live(); /* what ran so far is the region's before */
+		rs_loops_region((const HChar *)arg[1]);
+		*ret = 0;
+		return True;
 	case RS_REQ_INFO: {
 		HChar *buf = (HChar *)arg[1];
 		Int len = (Int)arg[2];

@@ -43,5 +43,9 @@ enum {
 			 returns 0 */
 #define RS_REQ_RESUME 4 /* it counts again: what it did since the
 			 outermost pause is not in its totals; returns 0 */
+#define RS_REQ_REGION 5 /* arg1 const char*: the calling thread enters
+			 that region, NULL: leaves its innermost one (the
+			 loops it runs meanwhile are that region's);
+			 returns 0 */
 
 #endif
