@@ -102,6 +102,11 @@ struct rl_backend {
 	 * work of MPI calls, under librlprof-mpi's PMPI wrappers). Nests.
 	 * NULL: the backend cannot (MPI calls stay in the counts). */
 	void (*pause)(int pause);
+
+	/* In the profiled process: the calling thread enters region name
+	 * (NULL: leaves its innermost one), for a backend that counts per
+	 * loop and region (the simulator). NULL: not told. */
+	void (*region)(const char *name);
 };
 
 /* The registry (registry.c): backends in `auto` preference order. */

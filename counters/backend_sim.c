@@ -688,6 +688,12 @@ static void sim_pause(int pause)
 		0, SIM_REQ(pause ? RS_REQ_PAUSE : RS_REQ_RESUME), 0, 0, 0, 0, 0);
 }
 
+static void sim_region(const char *name)
+{
+	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, SIM_REQ(RS_REQ_REGION), name,
+					      0, 0, 0, 0);
+}
+
 static void sim_thread_close(void *state)
 {
 	(void)state;
@@ -713,4 +719,5 @@ const struct rl_backend rl_backend_sim = {
 	.explain_exit = sim_explain_exit,
 	.read_process = sim_read_process,
 	.pause = sim_pause,
+	.region = sim_region,
 };

@@ -244,6 +244,8 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 			      uint32_t region, const char *name, bool ro)
 {
 	struct rl_frame *f = rl_frame_at(t, t->depth);
+	if (UNLIKELY(rl_rt.backend && rl_rt.backend->region))
+		rl_rt.backend->region(name);
 	f->rec = rec;
 	f->name = name;
 	f->region = region;
@@ -285,6 +287,8 @@ static inline void pop_frame(struct rl_thread *t)
 	struct rl_frame *f = rl_frame_at(t, t->depth - 1);
 	struct rl_rec *r = f->rec;
 	uint8_t ok = f->counters_ok;
+	if (UNLIKELY(rl_rt.backend && rl_rt.backend->region))
+		rl_rt.backend->region(NULL);
 	r->calls++;
 	if (UNLIKELY(f->reentry)) {
 		r->open--;
