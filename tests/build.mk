@@ -122,6 +122,11 @@ $(TESTBIN)/programs/loops-stream: tests/programs/loops/stream.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LOOPS_FLAGS) $< -o $@
 tests: $(LOOPS_PROGRAMS)
+# loops inside regions: their parent in the report
+$(TESTBIN)/programs/loops-regions: tests/programs/loops/region_loops.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -fno-tree-vectorize -g -gdwarf-4 $(PUBLIC_INC) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+tests: $(TESTBIN)/programs/loops-regions
 # loops per thread: an OpenMP triad (when the compiler has OpenMP)
 ifeq ($(OMP_OK),yes)
 $(TESTBIN)/programs/loops-omp: tests/programs/loops/omp_loops.c

@@ -175,7 +175,9 @@ static int add_loop(struct rl_run_results *out, const json_t *o,
 	m->line = (long)u64(o, "line");
 	m->samples = u64(o, "samples");
 	m->period_s = period_s;
-	m->parent = dup_str(o, "parent");
+	/* the regions it ran in, as the simulator told (loops.json's
+	 * "parent" is the enclosing loop's id) */
+	m->parent = dup_str(o, "region");
 	if (!m->parent && parent)
 		m->parent = strdup(parent);
 	if (no_time)

@@ -228,6 +228,51 @@ Test(e2e_loops, rows_count_the_formula_without_time, .timeout = 240)
 	e2e_cleanup(&r, dir);
 }
 
+/* In an annotated program a loop's parent is the region innermost open
+ * on its thread while it ran, as the simulator told: fill in setup, dot
+ * in solve, scale (called in both) one row whose parent names both, each
+ * with its exact flops (n = 1000: 1000, 2 x 1000, 2 x 1000). */
+Test(e2e_loops, loops_in_regions_are_their_children, .timeout = 240)
+{
+	const char *prog[] = {E2E_PROG("loops-regions"), "1000", NULL};
+	static const struct {
+		const char *marker, *parent;
+		double flops;
+	} want[] = {{"fill", "setup", 1000},
+		    {"scale", "setup, solve", 2000},
+		    {"dot", "solve", 2000}};
+	char *dir = e2e_tmpdir(), name[256], *csv, *raw;
+	struct e2e_result r;
+	json_t *rep;
+
+	need_sim();
+	rep = run_loops(dir, "--sim-timing=sim", prog, &r);
+	csv = e2e_file(dir, "out/report.csv");
+	for (size_t k = 0; k < 3; k++) {
+		json_t *row = loop_row(rep, RL_SOURCE_DIR
+				       "/tests/programs/loops/region_loops.c",
+				       want[k].marker, want[k].marker,
+				       want[k].parent, name, sizeof name);
+		const char *line = e2e_csv_row(csv, name);
+		cr_expect_eq(num(row, "flops"), want[k].flops, "%s: %g flops",
+			     name, num(row, "flops"));
+		cr_expect_not_null(line, "no CSV row for %s", name);
+		if (line && k != 1)
+			cr_expect(strstr(line, want[k].parent), "%.300s", line);
+	}
+	/* the regions' own rows are untouched: setup 1000 + 1000 flops,
+	 * solve 1000 + 2000 */
+	cr_expect_eq(num(row_named(rep, "setup"), "flops"), 2000);
+	cr_expect_eq(num(row_named(rep, "solve"), "flops"), 3000);
+	raw = e2e_file(dir, "out/loops.json");
+	cr_expect(strstr(raw, "\"region\": \"setup, solve\"") ||
+		  strstr(raw, "\"region\":\"setup, solve\""), "%.400s", raw);
+	free(raw);
+	json_decref(rep);
+	free(csv);
+	e2e_cleanup(&r, dir);
+}
+
 /* Sampled (the native run): the triad loop of stream.c is hot, counts
  * 2 N x passes flops exactly, has a time with its sampling error, and is
  * placed as a region is: its % of roof is its GFLOP/s over its roof's;

@@ -46,6 +46,12 @@ struct rl_run_loops {
 	} *thr;
 	size_t n_thr;
 	bool collected; /* rl_run_loops_collect ran and found something */
+	/* per id: the regions it ran in (the simulator's loop-regions
+	 * lines, "<program>": none open), NULL: not told */
+	struct in_regions {
+		char **v;
+		size_t n;
+	} *in_region;
 };
 
 static double loop_time(const struct rl_run_loops *x, size_t id,
@@ -92,6 +98,12 @@ void rl_run_loops_release(struct rl_run *run)
 	}
 	free(x->thr);
 	rl_loops_release(&x->l);
+	for (size_t i = 0; x->in_region && i <= x->l.n; i++) {
+		for (size_t k = 0; k < x->in_region[i].n; k++)
+			free(x->in_region[i].v[k]);
+		free(x->in_region[i].v);
+	}
+	free(x->in_region);
 	free(x->self);
 	free(x->incl);
 	free(x);
@@ -232,6 +244,59 @@ static void inclusive(const struct rl_loops *l, uint64_t (*incl)[RS_NSLOTS],
 				incl[l->v[i].parent + 1][k] += incl[i + 1][k];
 }
 
+/* Loop id ran in region name (once per name); 0 or -1 (no memory). */
+static int add_in_region(struct rl_run_loops *x, size_t id, const char *name)
+{
+	struct in_regions *r;
+	char **v;
+
+	if (!x->in_region &&
+	    !(x->in_region = calloc(x->l.n + 1, sizeof *x->in_region)))
+		return -1;
+	r = &x->in_region[id];
+	for (size_t k = 0; k < r->n; k++)
+		if (strcmp(r->v[k], name) == 0)
+			return 0;
+	if (!(v = realloc(r->v, (r->n + 1) * sizeof *v)))
+		return -1;
+	r->v = v;
+	if (!(v[r->n] = strdup(name)))
+		return -1;
+	r->n++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The regions loop i ran in, sorted, joined by ", "; NULL if not told. */
+static json_t *in_region_json(const struct rl_run_loops *x, size_t i)
+{
+	struct in_regions *r = x->in_region ? &x->in_region[i + 1] : NULL;
+	size_t len = 1;
+	char *s;
+	json_t *j;
+
+	if (!r || !r->n)
+		return NULL;
+	qsort(r->v, r->n, sizeof *r->v, cmp_str);
+	for (size_t k = 0; k < r->n; k++)
+		len += strlen(r->v[k]) + 2;
+	if (!(s = malloc(len)))
+		return NULL;
+	s[0] = '\0';
+	for (size_t k = 0; k < r->n; k++) {
+		if (k)
+			strcat(s, ", ");
+		strcat(s, r->v[k]);
+	}
+	j = json_string(s);
+	free(s);
+	return j;
+}
+
 /* Adds one loop-counts file of the simulator (process pid); 0 or -1
  * (malformed). */
 static int read_counts(struct rl_run_loops *x, const char *path, long pid)
@@ -240,6 +305,7 @@ static int read_counts(struct rl_run_loops *x, const char *path, long pid)
 	char line[1024];
 	int ok = 0;
 	struct thr_counts *cur = NULL;
+	char *region[64] = {NULL}; /* this file's region numbers */
 
 	if (!f)
 		return -1;
@@ -256,6 +322,34 @@ static int read_counts(struct rl_run_loops *x, const char *path, long pid)
 		}
 		if (strncmp(line, "thread ", 7) == 0) {
 			cur = thread_counts(x, pid, atol(line + 7));
+			continue;
+		}
+		if (strncmp(line, "region ", 7) == 0) {
+			unsigned long r = strtoul(line + 7, &end, 10);
+			if (end == line + 7 || *end != ' ' || r == 0 ||
+			    r >= 64 || region[r])
+				goto bad;
+			end[strcspn(end, "\n")] = '\0';
+			if (!(region[r] = strdup(end + 1)))
+				goto bad;
+			continue;
+		}
+		if (strncmp(line, "loop-regions ", 13) == 0) {
+			p = line + 13;
+			id = strtoull(p, &end, 10);
+			if (end == p || id > x->l.n)
+				goto bad;
+			for (;;) {
+				unsigned long r;
+				p = end;
+				r = strtoul(p, &end, 10);
+				if (end == p)
+					break;
+				if (r >= 64 || (r && !region[r]) ||
+				    add_in_region(x, id, r ? region[r]
+							   : "<program>") < 0)
+					goto bad;
+			}
 			continue;
 		}
 		if (strncmp(line, "loop ", 5) != 0)
@@ -277,9 +371,13 @@ static int read_counts(struct rl_run_loops *x, const char *path, long pid)
 		}
 	}
 	fclose(f);
+	for (int r = 0; r < 64; r++)
+		free(region[r]);
 	return ok ? 0 : -1;
 bad:
 	fclose(f);
+	for (int r = 0; r < 64; r++)
+		free(region[r]);
 	return -1;
 }
 
@@ -427,6 +525,11 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 		json_object_set_new(o, "address", json_string(addr));
 		row_name(x, i, label, sizeof label);
 		json_object_set_new(o, "name", json_string(label));
+		{ /* the regions it ran in: its parent in the report */
+			json_t *in = in_region_json(x, i);
+			if (in)
+				json_object_set_new(o, "region", in);
+		}
 		json_object_set_new(o, "hot", json_boolean(x->is_hot[i]));
 		if (x->counting) {
 			json_object_set_new(o, "self", counts_json(x->self[i + 1], x->levels));
