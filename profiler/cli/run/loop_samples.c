@@ -2,6 +2,7 @@
  * samples mapped to the loops of its code. */
 #include "cli/run/loop_samples.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <gelf.h>
 #include <limits.h>
@@ -39,6 +40,11 @@ struct rl_loop_sampler {
 	struct rl_loop_samples out;
 	pid_t tids[MAX_TIDS];
 	unsigned n_tids;
+	/* events of the threads already running when rlprof attached
+	 * (inherit covers only those created after), written into the
+	 * buffer of their CPU's event (PERF_EVENT_IOC_SET_OUTPUT) */
+	int *xfd;
+	size_t n_xfd;
 	pthread_t thread;
 	int stop;
 	pthread_mutex_t lock;
@@ -219,6 +225,47 @@ static void close_all(struct rl_loop_sampler *s)
 		close(s->fd[c]);
 	}
 	s->n_cpu = 0;
+	for (size_t i = 0; i < s->n_xfd; i++)
+		close(s->xfd[i]);
+	free(s->xfd);
+	s->xfd = NULL;
+	s->n_xfd = 0;
+}
+
+/* The threads pid already runs besides itself (an OpenMP team made
+ * before rlprof attached): one event per CPU each, into that CPU's
+ * buffer. A thread made after the scan is a child of one with an event
+ * (inherited); a thread that ends meanwhile is skipped. */
+static void attach_running_threads(struct rl_loop_sampler *s,
+				   struct perf_event_attr *a, const int *cpu)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof path, "/proc/%d/task", (int)s->pid);
+	if (!(d = opendir(path)))
+		return;
+	while ((e = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)atol(e->d_name);
+		if (tid <= 0 || tid == s->pid)
+			continue;
+		for (int c = 0; c < s->n_cpu; c++) {
+			int fd = (int)syscall(SYS_perf_event_open, a, tid,
+					      cpu[c], -1, 0);
+			int *v;
+			if (fd < 0)
+				break;
+			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd[c]) < 0 ||
+			    !(v = realloc(s->xfd, (s->n_xfd + 1) * sizeof *v))) {
+				close(fd);
+				break;
+			}
+			s->xfd = v;
+			s->xfd[s->n_xfd++] = fd;
+		}
+	}
+	closedir(d);
 }
 
 static void *drainer(void *arg)
@@ -267,6 +314,7 @@ int rl_loop_sampler_start(pid_t pid, const char *program,
 	s->map_len = s->data_len + (size_t)page;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	int e = 0;
+	int cpu[MAX_CPUS]; /* the CPU of each fd */
 	for (long c = 0; c < ncpu && c < MAX_CPUS; c++) {
 		int fd = (int)syscall(SYS_perf_event_open, &a, pid, (int)c, -1, 0);
 		void *m;
@@ -281,6 +329,7 @@ int rl_loop_sampler_start(pid_t pid, const char *program,
 			close(fd);
 			continue;
 		}
+		cpu[s->n_cpu] = (int)c;
 		s->fd[s->n_cpu] = fd;
 		s->map[s->n_cpu++] = m;
 	}
@@ -301,6 +350,7 @@ int rl_loop_sampler_start(pid_t pid, const char *program,
 	}
 	s->pid = pid;
 	s->program = program;
+	attach_running_threads(s, &a, cpu);
 	pthread_mutex_init(&s->lock, NULL);
 	if (pthread_create(&s->thread, NULL, drainer, s) != 0) {
 		close_all(s);
@@ -326,6 +376,9 @@ int rl_loop_sampler_stop(struct rl_loop_sampler *s,
 	/* the program's threads have ended: their counts are the events' */
 	for (int c = 0; c < s->n_cpu; c++)
 		if (read(s->fd[c], &count, sizeof count) == (ssize_t)sizeof count)
+			s->out.cpu_ns += count;
+	for (size_t i = 0; i < s->n_xfd; i++)
+		if (read(s->xfd[i], &count, sizeof count) == (ssize_t)sizeof count)
 			s->out.cpu_ns += count;
 	s->out.threads = s->n_tids;
 	*out = s->out;
