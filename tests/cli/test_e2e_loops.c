@@ -462,6 +462,46 @@ Test(e2e_loops, openmp_loop_per_thread, .timeout = 300)
 	e2e_cleanup(&r, dir);
 }
 
+/* Time per thread: sampled in the native run, both OpenMP threads' rows
+ * of the triad loop have a time (samples of each thread, by its tid)
+ * beside their N x passes flops each. */
+Test(e2e_loops, openmp_loop_time_per_thread, .timeout = 300)
+{
+	const char *prog[] = {E2E_PROG("loops-omp"), "3000", NULL};
+	char *dir = e2e_tmpdir();
+	struct e2e_result r;
+	json_t *rep, *o, *row = NULL, *t;
+	size_t i;
+
+	need_sim();
+	if (access(prog[0], X_OK) != 0)
+		cr_skip_test("the compiler has no OpenMP: %s not built", prog[0]);
+	/* libgomp's threads spinning at its barriers on a loaded machine
+	 * would take most samples, leaving the loop under 1% of them */
+	cr_assert_eq(setenv("OMP_WAIT_POLICY", "passive", 1), 0);
+	rep = run_loops(dir, NULL, prog, &r);
+	json_array_foreach(json_object_get(rep, "regions"), i, o) {
+		json_t *loop = json_object_get(o, "loop");
+		if (loop && strcmp(json_string_value(json_object_get(
+					   loop, "function")),
+				   "main._omp_fn.0") == 0)
+			row = o;
+	}
+	cr_assert_not_null(row, "no loop of main._omp_fn.0 is a row");
+	if (isnan(num(row, "time_s")))
+		cr_skip_test("not sampled here: %s",
+			     json_string_value(json_object_get(row, "method")));
+	cr_assert_eq(json_array_size(json_object_get(row, "threads")), 2);
+	json_array_foreach(json_object_get(row, "threads"), i, t) {
+		cr_expect_eq(num(t, "flops"), (double)STREAM_N * 3000,
+			     "thread %zu: %g flops", i, num(t, "flops"));
+		cr_expect(num(t, "time_s") > 0, "thread %zu has no time: %s",
+			  i, json_dumps(t, 0));
+	}
+	json_decref(rep);
+	e2e_cleanup(&r, dir);
+}
+
 /* Loops per rank: `mpirun -np 2 rlprof run --loops` on an unannotated
  * MPI triad: each rank's loop counts 2 N x passes flops, the merged row
  * the sum over its 2 ranks. */
