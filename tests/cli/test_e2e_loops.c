@@ -539,3 +539,36 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 	json_decref(rep);
 	e2e_cleanup(&r, dir);
 }
+
+/* The launcher form `rlprof run --loops -- mpirun -np 2 ./app` does not
+ * count loops (not done yet): it says so on stderr, not silently. */
+Test(e2e_loops, mpi_launcher_form_says_no_loops, .timeout = 300)
+{
+	const char *app = E2E_PROG("loops-mpi");
+	const char *mpirun;
+	char *dir = e2e_tmpdir(), out[512], env[600];
+	const char *envv[] = {env, "OMPI_MCA_btl_vader_single_copy_mechanism=none",
+			      "RLPROF_MPI_WAIT=120", NULL};
+	struct e2e_result r;
+
+	need_sim();
+	mpirun = e2e_need_mpirun(app);
+	cache_model(dir, env, sizeof env);
+	snprintf(out, sizeof out, "%s/out", dir);
+	{
+		const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "time",
+				      "--loops", "-o", out, "--", mpirun,
+				      "-np", "2", "--oversubscribe",
+				      "--allow-run-as-root", app, "2", NULL};
+		r = e2e_run_in(NULL, argv, envv);
+	}
+	cr_expect(strstr(r.err, "--loops: not counted in the launcher form "
+				"'rlprof run -- mpirun'"),
+		  "%s", r.err);
+	{
+		char path[600];
+		snprintf(path, sizeof path, "%s/loops.json", out);
+		cr_expect(access(path, F_OK) != 0, "loops.json written");
+	}
+	e2e_cleanup(&r, dir);
+}

@@ -122,6 +122,15 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 	*spans_path = NULL;
 	if (!run->opt.loops)
 		return 0;
+	if (run->mpi.mode == RL_MPI_LAUNCHER) {
+		const char *l = strrchr(run->target.program, '/');
+		l = l ? l + 1 : run->target.program;
+		rl_run_warn("--loops: not counted in the launcher form "
+			    "'rlprof run -- %s' (not done yet): put rlprof "
+			    "under each rank ('%s -np N rlprof run --loops "
+			    "./app')", l, l);
+		return 0;
+	}
 	if (run->target.elf.kind == RL_FILE_SCRIPT) {
 		rl_run_warn("--loops: '%s' is a script: its loops are its "
 			    "interpreter's; none counted",
