@@ -24,7 +24,7 @@
 #define DROP 0.15
 
 static const char *const op_names[RL_REC_N_OPS] = {
-	"triad", "triad_nt", "read", "fill", "fill_nt"
+	"triad", "triad_nt", "read", "fill", "fill_nt", "update"
 };
 
 const char *rl_rec_op_name(int op)
@@ -552,6 +552,7 @@ void rl_rec_fill_model(const struct rl_probe_recording *r,
 		b->read_gbs = f->gbs[RL_REC_READ];
 		b->write_gbs = 2 * f->gbs[RL_REC_FILL];
 		b->write_nt_gbs = f->gbs[RL_REC_FILL_NT];
+		b->update_gbs = f->gbs[RL_REC_UPDATE];
 		b->spread_pct = f->spread_pct[RL_REC_TRIAD];
 		b->working_set_bytes = f->bytes * f->threads;
 		char h[32];

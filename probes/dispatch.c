@@ -41,6 +41,14 @@ double rl_read_scalar(double *restrict, double *restrict, double *restrict,
 		      double, size_t);
 double rl_fill_scalar(double *restrict, double *restrict, double *restrict,
 		      double, size_t);
+double rl_update_avx512(double *restrict, double *restrict,
+			double *restrict, double, size_t);
+double rl_update_avx2(double *restrict, double *restrict, double *restrict,
+		      double, size_t);
+double rl_update_sse2(double *restrict, double *restrict, double *restrict,
+		      double, size_t);
+double rl_update_scalar(double *restrict, double *restrict,
+			double *restrict, double, size_t);
 rl_chain_fn rl_chain_avx512(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_sse2(int f32, int add_only, unsigned chains);
@@ -127,7 +135,10 @@ rl_triad_fn rl_triad_kernel(enum rl_isa isa, int nt)
 
 const char *rl_stream_op_name(enum rl_stream_op op)
 {
-	return op == RL_OP_READ ? "read" : op == RL_OP_FILL ? "fill" : "triad";
+	return op == RL_OP_READ     ? "read"
+	       : op == RL_OP_FILL   ? "fill"
+	       : op == RL_OP_UPDATE ? "update"
+				    : "triad";
 }
 
 rl_rw_fn rl_rw_kernel(enum rl_isa isa, enum rl_stream_op op, int nt)
@@ -136,6 +147,15 @@ rl_rw_fn rl_rw_kernel(enum rl_isa isa, enum rl_stream_op op, int nt)
 	if (op == RL_OP_TRIAD || !rl_isa_usable(features(&cpu), isa))
 		return NULL;
 	int rd = op == RL_OP_READ;
+	if (op == RL_OP_UPDATE) {
+		if (nt)
+			return NULL;
+		return isa == RL_ISA_AVX512 ? rl_update_avx512
+		       : isa == RL_ISA_AVX2 ? rl_update_avx2
+		       : isa == RL_ISA_SSE2 ? rl_update_sse2
+		       : isa == RL_ISA_SCALAR ? rl_update_scalar
+					      : NULL;
+	}
 	switch (isa) {
 	case RL_ISA_AVX512:
 		return rd ? (nt ? NULL : rl_read_avx512)

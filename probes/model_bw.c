@@ -227,7 +227,7 @@ static int sweep(struct bw_ctx *b, unsigned threads,
 /* ---- level measurements -------------------------------------------------- */
 
 static const int ops[] = { RL_REC_TRIAD, RL_REC_READ, RL_REC_FILL,
-			   RL_REC_TRIAD_NT, RL_REC_FILL_NT };
+			   RL_REC_TRIAD_NT, RL_REC_FILL_NT, RL_REC_UPDATE };
 
 struct item {
 	unsigned threads;
@@ -247,13 +247,16 @@ static int item_kernel(const struct bw_ctx *b, const struct item *it,
 	enum rl_stream_op op = it->op == RL_REC_READ ? RL_OP_READ
 			       : it->op == RL_REC_FILL || it->op == RL_REC_FILL_NT
 				       ? RL_OP_FILL
-				       : RL_OP_TRIAD;
+			       : it->op == RL_REC_UPDATE ? RL_OP_UPDATE
+							 : RL_OP_TRIAD;
 	memset(p, 0, sizeof *p);
 	p->isa = triad_isa(b->c->cpu);
 	p->nt = nt;
 	p->op = op;
 	p->threads = it->threads;
 	p->elems = (size_t)(it->bytes / RL_TRIAD_STREAM_BYTES) & ~(size_t)15;
+	if (op == RL_OP_UPDATE) /* two arrays: 1.5x the elements */
+		p->elems = (p->elems + p->elems / 2) & ~(size_t)15;
 	/* DRAM: one pass per trial; --quick one trial, but two for the
 	 * plain fill, whose single pass read 16-26% below the full probes'
 	 * (the best of a pass's chunks over two passes is what holds) */
@@ -261,7 +264,8 @@ static int item_kernel(const struct bw_ctx *b, const struct item *it,
 			     : (quick ? 3 : 5);
 	p->min_trial_s = quick ? 0.0003 : 0.0008;
 	p->private_level = it->bytes <= private_bytes(b);
-	if (p->elems < 16 || p->elems > b->max_elems)
+	if (p->elems < 16 ||
+	    p->elems > b->max_elems + (op == RL_OP_UPDATE ? b->max_elems / 2 : 0))
 		return 0;
 	return op == RL_OP_TRIAD ? rl_triad_kernel(p->isa, nt) != NULL
 				 : rl_rw_kernel(p->isa, op, nt) != NULL;
@@ -396,7 +400,10 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	}
 	memset(b.rec, 0, sizeof *b.rec);
 	fill_header(&b);
-	int rc = rl_triad_pool_open(&b.pool, T, c->cpu->cpus, b.max_elems, err,
+	/* arrays reserved for 1.5x: the in-place update runs over two of
+	 * them with 1.5x the elements */
+	int rc = rl_triad_pool_open(&b.pool, T, c->cpu->cpus,
+				    b.max_elems + b.max_elems / 2, err,
 				    errlen);
 	if (rc)
 		goto out;

@@ -87,14 +87,17 @@ rl_triad_fn rl_triad_kernel(enum rl_isa isa, int nt);
 /* The access-mix streams over the same three arrays: RL_OP_READ sums
  * a, b and c (returns the sum so the loads stay), RL_OP_FILL stores s
  * into all three (plain or non-temporal). 24 B per element either way
- * (read or written). */
-enum rl_stream_op { RL_OP_TRIAD, RL_OP_READ, RL_OP_FILL };
+ * (read or written). RL_OP_UPDATE is a[i] += s*b[i] (daxpy's in-place
+ * update: 24 B moved per element, a third of it written, no write-
+ * allocate; c untouched, so it is given 1.5x the elements for the same
+ * working set). */
+enum rl_stream_op { RL_OP_TRIAD, RL_OP_READ, RL_OP_FILL, RL_OP_UPDATE };
 typedef double (*rl_rw_fn)(double *restrict a, double *restrict b,
 			   double *restrict c, double s, size_t n);
 /* Read or fill kernel of an ISA; NULL if not built (scalar has no
  * non-temporal fill) or op is RL_OP_TRIAD. */
 rl_rw_fn rl_rw_kernel(enum rl_isa isa, enum rl_stream_op op, int nt);
-/* "triad", "read", "fill" */
+/* "triad", "read", "fill", "update" */
 const char *rl_stream_op_name(enum rl_stream_op op);
 
 #define RL_TRIAD_STREAM_BYTES 24 /* per element: read b, c; write a */

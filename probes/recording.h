@@ -38,6 +38,8 @@ enum rl_rec_op {
 	RL_REC_READ,     /* sum of a, b, c */
 	RL_REC_FILL,     /* a = b = c = s, plain stores */
 	RL_REC_FILL_NT,  /* the same, non-temporal stores */
+	RL_REC_UPDATE,   /* a += s*b in place (daxpy's access), 1.5x the
+			    elements: the same working set */
 	RL_REC_N_OPS
 };
 /* "triad", "triad_nt", "read", "fill", "fill_nt"; NULL out of range */

@@ -7,6 +7,8 @@ double rl_read_scalar(double *restrict a, double *restrict b,
 		      double *restrict c, double s, size_t n);
 double rl_fill_scalar(double *restrict a, double *restrict b,
 		      double *restrict c, double s, size_t n);
+double rl_update_scalar(double *restrict a, double *restrict b,
+			double *restrict c, double s, size_t n);
 
 double rl_read_scalar(double *restrict a, double *restrict b,
 		      double *restrict c, double s, size_t n)
@@ -30,5 +32,16 @@ double rl_fill_scalar(double *restrict a, double *restrict b,
 {
 	for (size_t i = 0; i < n; i++)
 		a[i] = b[i] = c[i] = s;
+	return 0;
+}
+
+/* The in-place update a[i] += s*b[i]: 24 B moved per element, c not
+ * touched (see rw_avx512.c). */
+double rl_update_scalar(double *restrict a, double *restrict b,
+			double *restrict c, double s, size_t n)
+{
+	(void)c;
+	for (size_t i = 0; i < n; i++)
+		a[i] += s * b[i];
 	return 0;
 }

@@ -22,7 +22,9 @@ struct rl_mix {
 	int clamped;    /* outside the probed points: the nearest one */
 	int triad_only; /* the model has only the triad point */
 };
-int rl_mix_points(const struct rl_bw_roof *b, double w[4], double gbs[4]);
+#define RL_MIX_POINTS 5 /* read, triad, update, fill, nt fill */
+int rl_mix_points(const struct rl_bw_roof *b, double w[RL_MIX_POINTS],
+		  double gbs[RL_MIX_POINTS]);
 void rl_mix_roof(const struct rl_bw_roof *b, double w, struct rl_mix *out);
 void rl_mix_label(char *buf, size_t len, const char *level,
 		  const struct rl_mix *mix);

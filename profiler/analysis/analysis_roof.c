@@ -98,7 +98,7 @@ static int place_note(struct rl_report *rep, struct rl_region_row *row,
 		      const struct rl_bw_roof *dram, const char *ceiling_note)
 {
 	char buf[512];
-	double w[4], g[4];
+	double w[RL_MIX_POINTS], g[RL_MIX_POINTS];
 	const char *roofs;
 
 	if (row->basis == RL_BASIS_DECLARED)
@@ -114,7 +114,8 @@ static int place_note(struct rl_report *rep, struct rl_region_row *row,
 	else
 		roofs = "roofs: each level's bandwidth for the region's "
 			"read/write mix (1/BW linear in the write fraction "
-			"between the probed read-only, triad and fill points)";
+			"between the probed read-only, triad, update and fill "
+			"points)";
 	if (ceiling_note) {
 		static const char *const wn[4] = {"scalar", "128-bit",
 						  "256-bit", "512-bit"};

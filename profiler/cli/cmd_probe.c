@@ -223,6 +223,14 @@ static void print_csv(const struct rl_machine *m)
 			csv_row(b->level, "bandwidth-write-nt", "", b->threads,
 				b->write_nt_gbs, "GB/s", method);
 		}
+		if (b->update_gbs > 0) {
+			snprintf(method, sizeof method,
+				 "in-place update a += s*b: bytes moved, no "
+				 "write-allocate (%s)",
+				 b->method);
+			csv_row(b->level, "bandwidth-update", "", b->threads,
+				b->update_gbs, "GB/s", method);
+		}
 	}
 	for (size_t i = 0; i < m->n_compute; i++) {
 		const struct rl_compute_roof *c = &m->compute[i];
@@ -390,9 +398,10 @@ static void print_table(const struct rl_machine *m, const char *path)
 	printf("bandwidth (GB/s): triad 24 B/elem, moved = x 32/24 with "
 	       "write-allocate, nt = non-temporal stores;\n"
 	       "read-only stream; fill = plain stores, write-allocate "
-	       "counted; fill nt = non-temporal stores\n");
-	printf("%-6s %-7s %9s %9s %9s %9s %9s %9s\n", "level", "threads",
-	       "triad", "moved", "nt", "read", "fill", "fill nt");
+	       "counted; fill nt = non-temporal stores;\n"
+	       "update = a += s*b in place (daxpy's access), bytes moved\n");
+	printf("%-6s %-7s %9s %9s %9s %9s %9s %9s %9s\n", "level", "threads",
+	       "triad", "moved", "nt", "read", "fill", "fill nt", "update");
 	for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
 		int rows = T > 1 ? 2 : 1; /* 1 thread, then all threads */
 		for (int all = 0; all < rows; all++) {
@@ -410,6 +419,7 @@ static void print_table(const struct rl_machine *m, const char *path)
 			cell(b->read_gbs, " %9.1f");
 			cell(b->write_gbs, " %9.1f");
 			cell(b->write_nt_gbs, " %9.1f");
+			cell(b->update_gbs, " %9.1f");
 			putchar('\n');
 		}
 	}

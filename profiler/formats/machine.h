@@ -16,7 +16,9 @@
  * stores, "moved": the write-allocate reads included; write_nt_gbs with
  * non-temporal stores, no write-allocate). In the "moved" convention the
  * points sit at these write fractions w = written / (read + written)
- * bytes: read-only 0, triad 1/4, nt triad 1/3, fill 1/2, nt fill 1.
+ * bytes: read-only 0, triad 1/4, nt triad 1/3, fill 1/2, nt fill 1; and
+ * the in-place update a += s*b (update_gbs: daxpy's access, each line
+ * read then written, no write-allocate) at 1/3.
  *
  * Cache levels (levels[]): what sysfs/CPUID claim (size, ways, line) and
  * what the probe measured (effective capacity: where the level's plateau
@@ -58,6 +60,10 @@ struct rl_bw_roof {
 				   allocate bytes per second ("moved") */
 	double write_nt_gbs;    /* fill, non-temporal stores: bytes written
 				   per second */
+	double update_gbs;      /* in-place update a += s*b (daxpy's access,
+				   w = 1/3, no write-allocate): bytes moved
+				   per second; 0 = not measured (older
+				   models) */
 	/* appended: why this roof is in doubt ("" when it is not): it
 	 * contradicted physics or the other roofs (above the level before
 	 * it, trials spread too wide, all threads below one) after being

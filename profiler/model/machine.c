@@ -66,6 +66,9 @@ static json_t *bw_json(const struct rl_bw_roof *b)
 			 "write_nt_gbs", num_or_null(b->write_nt_gbs));
 	if (o)
 		json_object_set_new(o, "doubt", str_or_null(b->doubt));
+	if (o)
+		json_object_set_new(o, "update_gbs",
+				    num_or_null(b->update_gbs));
 	return o;
 }
 
@@ -253,6 +256,8 @@ static int load_bw(json_t *arr, struct rl_machine *m, const char *path,
 		b->read_gbs = get_num(e, "read_gbs");
 		b->write_gbs = get_num(e, "write_gbs");
 		b->write_nt_gbs = get_num(e, "write_nt_gbs");
+		/* absent before the probe measured the in-place update */
+		b->update_gbs = get_num(e, "update_gbs");
 		/* absent before the probe kept its doubts: none */
 		get_str(e, "doubt", b->doubt, sizeof b->doubt);
 	}

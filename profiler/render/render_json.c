@@ -263,6 +263,9 @@ static json_t *machine_json(const struct rl_machine *m)
 		json_object_set_new(e, "write_nt_gbs",
 				    num(b->write_nt_gbs > 0 ? b->write_nt_gbs
 							    : NAN));
+		json_object_set_new(e, "update_gbs",
+				    num(b->update_gbs > 0 ? b->update_gbs
+							  : NAN));
 		json_object_set_new(e, "method", str(b->method));
 		json_array_append_new(bw, e);
 	}

@@ -129,6 +129,21 @@ Test(placement, the_bandwidth_of_the_regions_own_mix)
 			     "fraction");
 	rl_report_release(&rep);
 
+	/* with the in-place update measured (w = 1/3, 36 GB/s): daxpy's
+	 * roof is that point, and w = 0.3 lies between the triad's and it */
+	m->bw[0].update_gbs = 36;
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 8e9, 4e9, 1.0);
+	cr_assert_str_eq(r->roof_label, "DRAM 33% write");
+	cr_assert_float_eq(r->roof_gbs, 36, 1e-9);
+	expect_in(r->method, "read-only, triad, update and fill points");
+	rl_report_release(&rep);
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 7e9, 3e9, 1.0);
+	cr_assert_float_eq(r->write_frac[3], 0.3, EPS);
+	cr_assert_float_eq(r->roof_gbs,
+			   1 / ((1 - 0.6) / 30 + 0.6 / 36), 1e-9);
+	rl_report_release(&rep);
+	m->bw[0].update_gbs = 0;
+
 	/* read-only (a dot product): the read-only point */
 	r = place(&rep, m, &o, 2, 1e9, 1e9, 12e9, 0, 1.0);
 	cr_assert_str_eq(r->roof_label, "DRAM 0% write");

@@ -85,6 +85,7 @@ static void sample2(struct rl_machine *m)
 	m->bw[0].read_gbs = 61.5;
 	m->bw[0].write_gbs = 70.25;
 	m->bw[0].write_nt_gbs = 40.5;
+	m->bw[0].update_gbs = 33.25;
 	m->compute[0].width_bits = 256;
 	m->compute[0].fma = 1;
 	m->compute[1].width_bits = 64;
@@ -123,6 +124,7 @@ Test(machine, json_round_trip_of_version_2_fields)
 	cr_expect_float_eq(back.bw[0].read_gbs, 61.5, 1e-9);
 	cr_expect_float_eq(back.bw[0].write_gbs, 70.25, 1e-9);
 	cr_expect_float_eq(back.bw[0].write_nt_gbs, 40.5, 1e-9);
+	cr_expect_float_eq(back.bw[0].update_gbs, 33.25, 1e-9);
 	cr_expect_eq(back.bw[1].read_gbs, 0);
 	cr_expect_eq(back.compute[0].width_bits, 256);
 	cr_expect_eq(back.compute[0].fma, 1);

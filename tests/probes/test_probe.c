@@ -663,6 +663,22 @@ static void rw_ok(enum rl_isa isa)
 				 c[i] != 7.0 + nt;
 		cr_expect_eq(wrong, 0, "%s fill nt=%d", rl_isa_name(isa), nt);
 	}
+	/* the in-place update a += s*b, plain stores only; c untouched */
+	rl_rw_fn up = rl_rw_kernel(isa, RL_OP_UPDATE, 0);
+	cr_expect_null(rl_rw_kernel(isa, RL_OP_UPDATE, 1));
+	cr_assert_not_null(up);
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (double)i;
+		b[i] = 0.25 * (double)i;
+		c[i] = -1.0;
+	}
+	up(a, b, c, 4.0, n);
+	size_t wrong = 0;
+	for (size_t i = 0; i < n; i++)
+		wrong += a[i] != 2.0 * (double)i || b[i] != 0.25 * (double)i ||
+			 c[i] != -1.0;
+	cr_expect_eq(wrong, 0, "%s update", rl_isa_name(isa));
+	cr_expect_str_eq(rl_stream_op_name(RL_OP_UPDATE), "update");
 	free(a);
 	free(b);
 	free(c);
@@ -721,15 +737,17 @@ Test(probe, csv_header_and_cache_file, .timeout = 300)
 	cr_expect_str_eq(line, "roof,kind,precision,threads,value,unit,method\n");
 	/* which levels a busy machine lets a quick probe find is not
 	 * deterministic; that it reports bandwidth and peaks is */
-	int bw = 0, peak = 0, rows = 0;
+	int bw = 0, peak = 0, rows = 0, update = 0;
 	while (fgets(line, sizeof line, p)) {
 		rows++;
 		bw += strstr(line, ",bandwidth,,1,") != NULL;
+		update += strstr(line, "DRAM,bandwidth-update,,1,") != NULL;
 		peak += strstr(line, ",compute,f64,1,") != NULL;
 	}
 	cr_expect_eq(pclose(p), 0);
 	cr_expect_gt(rows, 4);
 	cr_expect_gt(bw, 0, "no one-thread bandwidth row");
+	cr_expect_eq(update, 1, "no one-thread DRAM in-place update row");
 	cr_expect_gt(peak, 0, "no one-thread f64 compute peak row");
 
 	char sub[300];
