@@ -298,7 +298,10 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 				rl_rec_find(b->rec, it[i].threads, it[i].op, 0,
 					    it[i].bytes);
 			double best = pt ? pt->best_gbs : 0;
-			if (round + 1 >= min_rounds &&
+			/* DRAM: two rounds at least (each of its passes is
+			 * long, its best already the best of each chunk) */
+			int need = it[i].dram && min_rounds > 2 ? 2 : min_rounds;
+			if (round + 1 >= need &&
 			    best <= it[i].best * (1 + STABLE))
 				it[i].stable = 1;
 			it[i].best = best;
