@@ -142,6 +142,13 @@ Test(placement, the_bandwidth_of_the_regions_own_mix)
 	cr_assert_float_eq(r->roof_gbs,
 			   1 / ((1 - 0.6) / 30 + 0.6 / 36), 1e-9);
 	rl_report_release(&rep);
+	/* an update slower than the triad and fill give at 1/3 (24 against
+	 * 1/((2/3)/30 + (1/3)/20) = 25.7) lowers no roof: it is left out */
+	m->bw[0].update_gbs = 24;
+	r = place(&rep, m, &o, 2, 1e9, 1e9, 8e9, 4e9, 1.0);
+	cr_assert_float_eq(r->roof_gbs, 1 / ((2.0 / 3) / 30 + (1.0 / 3) / 20),
+			   1e-9);
+	rl_report_release(&rep);
 	m->bw[0].update_gbs = 0;
 
 	/* read-only (a dot product): the read-only point */
