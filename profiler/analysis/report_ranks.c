@@ -50,6 +50,15 @@ static long rank_of_proc(const struct rl_run_results *res, long proc)
 	return res->mpi->proc_rank[proc];
 }
 
+/* Row name is a hot loop's (rlprof run --loops): it has no calls. */
+static bool is_loop(const struct rl_run_results *res, const char *name)
+{
+	for (size_t i = 0; name && i < res->n_loops; i++)
+		if (res->loops[i].name && strcmp(res->loops[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 static int header(const struct rl_mpi_results *m, struct rl_report_ranks *k)
 {
 	k->size = m->size;
@@ -93,6 +102,7 @@ static int fill_rows(const struct rl_run_results *res,
 	 * the rank of its process */
 	for (size_t g = 0; g < r->n_summed; g++) {
 		const struct rl_region_row *sr = &r->rows[g];
+		bool loop = is_loop(res, sr->region);
 		for (size_t row = sr->thread_first;
 		     row < sr->thread_first + sr->thread_count; row++) {
 			const struct rl_region_row *tr = &r->rows[row];
@@ -104,6 +114,7 @@ static int fill_rows(const struct rl_run_results *res,
 			x = &k->rows[g * (size_t)m->size + (size_t)q];
 			x->n_threads++;
 			x->calls += tr->calls;
+			x->ran |= tr->calls > 0 || loop;
 			if (tr->time_s > x->time_s || isnan(tr->time_s))
 				x->time_s = tr->time_s;
 			if (tr->mpi_known &&
@@ -152,7 +163,7 @@ static void fill_mpi(const struct rl_report *r, struct rl_report_ranks *k,
 			&k->rows[g * (size_t)k->size + (size_t)q];
 		double w;
 
-		if (x->n_threads == 0 || x->calls == 0)
+		if (!x->ran)
 			continue;
 		if (isnan(x->mpi_s))
 			return;
@@ -195,7 +206,7 @@ static void fill_aggs(const struct rl_report *r, struct rl_report_ranks *k)
 		for (long q = 0; q < k->size; q++) {
 			const struct rl_rank_row *x =
 				&k->rows[g * (size_t)k->size + (size_t)q];
-			if (x->n_threads == 0 || x->calls == 0)
+			if (!x->ran)
 				continue;
 			a->n_ranks++;
 			a->calls += x->calls;

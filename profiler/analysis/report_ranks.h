@@ -12,6 +12,7 @@
 #define RL_REPORT_RANKS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rl_report;
@@ -28,11 +29,13 @@ struct rl_rank_row {
 	double gflops, gbs;
 	double mpi_s;           /* time in MPI calls, the rank's longest
 				   thread's; NAN not measured */
+	bool ran;               /* calls > 0; a loop's row (no calls):
+				   counted or sampled in the rank */
 };
 
 struct rl_rank_agg {
 	const char *region;
-	unsigned n_ranks;       /* ranks that ran it (calls > 0) */
+	unsigned n_ranks;       /* ranks that ran it (rl_rank_row.ran) */
 	uint64_t calls;
 	double flops_sum, dram_bytes_sum;
 	double time_max_s, time_mean_s, time_min_s;

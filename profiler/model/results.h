@@ -92,6 +92,9 @@ int rl_results_load_dir(const char *dir, struct rl_run_results *out,
  * DIR/run.json names, if any) is the run whose results are taken: a
  * results file of another run is left out with a warning naming it. */
 #define RL_LOAD_NO_RUN_RECORD 1u
+/* With RL_LOAD_NO_LOOPS, DIR/loops.json is not read (the ranks of an MPI
+ * run: their native times are merged first, as one run's are). */
+#define RL_LOAD_NO_LOOPS 2u
 int rl_results_load_dir_flags(const char *dir, unsigned flags,
 			      const char *run_id, struct rl_run_results *out,
 			      char *err, size_t errlen);

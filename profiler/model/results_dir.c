@@ -544,7 +544,8 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
 	}
 	if (!out->mpi && (rc = merge_native(dir, &nat, run_id, out)))
 		rl_fail(err, errlen, rc, "out of memory");
-	if (!rc && (rc = rl_results_add_loops(dir, out)))
+	if (!rc && !(flags & RL_LOAD_NO_LOOPS) &&
+	    (rc = rl_results_add_loops(dir, out)))
 		rl_fail(err, errlen, rc, "out of memory");
 out:
 	free(nat.sim_timing);

@@ -237,7 +237,9 @@ static int merge_native_rank(const char *dir, long r,
 	snprintf(path, sizeof path, "%s/native/rank-%ld", dir, r);
 	if (stat(path, &st) != 0)
 		return 0;
-	rc = rl_results_load_dir(path, &nr, lerr, sizeof lerr);
+	/* its loops' samples are in the simulated rank's loops.json */
+	rc = rl_results_load_dir_flags(path, RL_LOAD_NO_LOOPS, NULL, &nr, lerr,
+				       sizeof lerr);
 	if (rc == RL_ENOMEM)
 		return rc;
 	if (rc) {
@@ -341,13 +343,17 @@ int rl_results_load_ranks(const char *dir, struct rl_run_results *out,
 			break;
 		snprintf(path, sizeof path, "%s/rank-%ld", dir, r);
 		lerr[0] = '\0';
-		rc = rl_results_load_dir(path, &rr, lerr, sizeof lerr);
+		/* its loops after the native times, as in one run's folder
+		 * (a loop's time is already native: its samples) */
+		rc = rl_results_load_dir_flags(path, RL_LOAD_NO_LOOPS, NULL, &rr,
+					       lerr, sizeof lerr);
 		if (rc == RL_ENOMEM)
 			break;
 		if (rc == 0 && rr.n_procs > 0) {
 			size_t first_new = out->n_procs;
 			ri->present = true;
-			if ((rc = merge_native_rank(dir, r, &rr)) == 0)
+			if ((rc = merge_native_rank(dir, r, &rr)) == 0 &&
+			    (rc = rl_results_add_loops(path, &rr)) == 0)
 				rc = take(out, &rr, r, header);
 			rl_run_results_release(&rr);
 			if (rc == 0 && (rc = check_rank_copies(dir, out, first_new,

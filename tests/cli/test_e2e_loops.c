@@ -540,35 +540,93 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 	e2e_cleanup(&r, dir);
 }
 
-/* The launcher form `rlprof run --loops -- mpirun -np 2 ./app` does not
- * count loops (not done yet): it says so on stderr, not silently. */
-Test(e2e_loops, mpi_launcher_form_says_no_loops, .timeout = 300)
+/* The row of region name in report.json's "mpi" "regions" (the ranks'
+ * summary), or NULL. */
+static json_t *mpi_row(json_t *rep, const char *name)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(rep, "mpi"),
+					   "regions"), i, o)
+		if (strcmp(json_string_value(json_object_get(o, "region")),
+			   name) == 0)
+			return o;
+	return NULL;
+}
+
+/* The launcher form `rlprof run -b sim --loops -- mpirun -np 2 ./app`:
+ * each rank's rlprof finds and counts its loops (the simulated job) and
+ * samples them (the native job, whose samples the simulated rank of the
+ * same number takes); the report merges the ranks as the per-rank form
+ * does: each rank's triad counts 2 N x passes flops, both ranks ran it. */
+Test(e2e_loops, mpi_launcher_form_loops_per_rank, .timeout = 300)
 {
 	const char *app = E2E_PROG("loops-mpi");
 	const char *mpirun;
-	char *dir = e2e_tmpdir(), out[512], env[600];
+	char *dir = e2e_tmpdir(), out[512], env[600], name[256], path[700];
+	char *text;
 	const char *envv[] = {env, "OMPI_MCA_btl_vader_single_copy_mechanism=none",
 			      "RLPROF_MPI_WAIT=120", NULL};
 	struct e2e_result r;
+	json_error_t je;
+	json_t *rep, *row, *agg;
 
 	need_sim();
 	mpirun = e2e_need_mpirun(app);
 	cache_model(dir, env, sizeof env);
 	snprintf(out, sizeof out, "%s/out", dir);
 	{
-		const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "time",
+		const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
+				      "--sim-caches", "4K:4,16K:4,64K:4",
 				      "--loops", "-o", out, "--", mpirun,
 				      "-np", "2", "--oversubscribe",
-				      "--allow-run-as-root", app, "2", NULL};
+				      "--allow-run-as-root", app, "200", NULL};
 		r = e2e_run_in(NULL, argv, envv);
 	}
-	cr_expect(strstr(r.err, "--loops: not counted in the launcher form "
-				"'rlprof run -- mpirun'"),
-		  "%s", r.err);
-	{
-		char path[600];
-		snprintf(path, sizeof path, "%s/loops.json", out);
-		cr_expect(access(path, F_OK) != 0, "loops.json written");
+	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+	cr_expect(!strstr(r.err, "--loops"), "a warning: %s", r.err);
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/rank-%d/loops.json", out, k);
+		cr_expect(access(path, F_OK) == 0, "no %s", path);
 	}
+	snprintf(path, sizeof path, "%s/loops.json", out);
+	cr_expect(access(path, F_OK) != 0, "the launcher counted loops");
+	text = e2e_file(out, "report.json");
+	rep = json_loads(text, 0, &je);
+	free(text);
+	cr_assert_not_null(rep, "%s", je.text);
+	row = loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
+		       "mpi.triad", "main", "<program>", name, sizeof name);
+	expect_split(rep, name, 2, 2.0 * STREAM_N * 200, 1);
+	agg = mpi_row(rep, name);
+	cr_assert_not_null(agg, "no ranks' row of %s", name);
+	cr_expect_eq(json_integer_value(json_object_get(agg, "ranks")), 2);
+	cr_expect_eq(num(agg, "flops_sum"), 2 * 2.0 * STREAM_N * 200);
+	/* each simulated rank took its native rank's samples (or says why
+	 * the native job has none: never that there was no native run) */
+	for (int k = 0; k < 2; k++) {
+		json_t *lj;
+		snprintf(path, sizeof path, "rank-%d/loops.json", k);
+		text = e2e_file(out, path);
+		lj = json_loads(text, 0, &je);
+		free(text);
+		cr_assert_not_null(lj, "%s", je.text);
+		if (json_is_string(json_object_get(lj, "sampling_missing")))
+			cr_expect(strstr(json_string_value(json_object_get(
+					 lj, "sampling_missing")),
+					 "the native timing job"),
+				  "rank %d: %s", k, json_string_value(
+					  json_object_get(lj, "sampling_missing")));
+		else
+			cr_expect(json_integer_value(json_object_get(
+					  json_object_get(lj, "sampling"),
+					  "samples")) > 0, "rank %d", k);
+		if (k == 0 && json_is_object(json_object_get(lj, "sampling")))
+			cr_expect(num(row, "time_s") > 0, "%s",
+				  json_string_value(json_object_get(row, "method")));
+		json_decref(lj);
+	}
+	json_decref(rep);
 	e2e_cleanup(&r, dir);
 }

@@ -57,4 +57,27 @@ int rl_loop_sampler_start(pid_t pid, const char *program,
 int rl_loop_sampler_stop(struct rl_loop_sampler *s,
 			 struct rl_loop_samples *out);
 
+/* loop_samples_file.c: the samples of one run kept as a file, for an
+ * MPI job's native timing ranks to hand to the simulated ranks (rlprof
+ * run --loops -- mpirun ...: each rank of the simulated job pairs the
+ * native rank's samples with its counts, as one process does). JSON:
+ *   {"format": "rlprof-loop-samples", "version": 1, "program": PATH,
+ *    "loops": N, "total": ..., "elsewhere": ..., "lost": ...,
+ *    "cpu_ns": ..., "period_ns": ..., "threads": ...,
+ *    "self": [[ID, SAMPLES], ...],
+ *    "per_thread": [{"tid": TID, "self": [[ID, SAMPLES], ...]}, ...]}
+ * (ids with samples only); s NULL: not sampled, and why:
+ *   {"format": "rlprof-loop-samples", "version": 1, "program": PATH,
+ *    "missing": WHY}
+ * 0 or a negative RL_E* code with why in err. */
+int rl_loop_samples_save(const struct rl_loop_samples *s, const char *missing,
+			 const char *program, const char *path, char *err,
+			 size_t errlen);
+/* Reads path into out (free with rl_loop_samples_free); refused
+ * (RL_EFORMAT) when its program's loops are not n_loops; RL_ENOTSUP with
+ * the "missing" reason in err when the run was not sampled. */
+int rl_loop_samples_load(const char *path, uint64_t n_loops,
+			 struct rl_loop_samples *out, char *err,
+			 size_t errlen);
+
 #endif

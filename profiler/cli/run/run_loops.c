@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/run/loop_samples.h"
 #include "formats/sim_protocol.h"
@@ -123,12 +124,14 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 	if (!run->opt.loops)
 		return 0;
 	if (run->mpi.mode == RL_MPI_LAUNCHER) {
-		const char *l = strrchr(run->target.program, '/');
-		l = l ? l + 1 : run->target.program;
-		rl_run_warn("--loops: not counted in the launcher form "
-			    "'rlprof run -- %s' (not done yet): put rlprof "
-			    "under each rank ('%s -np N rlprof run --loops "
-			    "./app')", l, l);
+		/* the launcher is not profiled: each rank's rlprof finds,
+		 * counts and samples the loops of its process (run_mpi.c
+		 * passes --loops on), the report merges them */
+		if (strcmp(rl_run_backend_name(&run->backend), "sim") != 0)
+			rl_run_warn("--loops counts flops and bytes per loop "
+				    "under the simulator only (-b sim); with "
+				    "backend '%s' loops get their time alone",
+				    rl_run_backend_name(&run->backend));
 		return 0;
 	}
 	if (run->target.elf.kind == RL_FILE_SCRIPT) {
@@ -173,7 +176,8 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 	if (strcmp(rl_run_backend_name(&run->backend), "sim") == 0) {
 		*spans_path = x->spans;
 		x->counting = true;
-	} else {
+	} else if (run->mpi.mode != RL_MPI_RANK_ONLY) {
+		/* (a rank of the launcher form: the launcher said it) */
 		rl_run_warn("--loops counts flops and bytes per loop under the "
 			    "simulator only (-b sim); with backend '%s' loops "
 			    "get their time alone",
@@ -844,6 +848,54 @@ static void pair_samples(struct rl_run *run, struct rl_run_loops *x)
 	}
 }
 
+#define SAMPLES_FILE "loop-samples.json"
+
+/* The launcher form (run_mpi.h), a rank of the job rlprof runs natively
+ * (or of a -b time job): its samples kept for the rank of the same
+ * number in the simulated job, or why there are none. */
+static void keep_samples(struct rl_run *run, struct rl_run_loops *x)
+{
+	char path[PATH_MAX + 64], err[512];
+
+	if (run->mpi.mode != RL_MPI_RANK_ONLY || x->counting || run->no_files)
+		return;
+	snprintf(path, sizeof path, "%s/" SAMPLES_FILE, run->place.raw_dir);
+	if (rl_loop_samples_save(sampled(x) ? &x->samples : NULL,
+				 x->sample_why[0] ? x->sample_why
+						  : "not sampled",
+				 run->target.program, path, err,
+				 sizeof err) < 0)
+		rl_run_warn("--loops: %s", err);
+}
+
+/* The launcher form with -b sim: this rank of the simulated job takes
+ * the samples the native job's rank of the same number took
+ * (JOB/native/rank-<r>/raw/), as one rlprof takes those of its native
+ * run; none when there was no native job (--sim-timing sim). */
+static void take_native_samples(struct rl_run *run, struct rl_run_loops *x)
+{
+	char path[PATH_MAX + 64], err[768];
+	int rc;
+
+	if (run->mpi.mode != RL_MPI_RANK_ONLY || !x->counting || x->sampled)
+		return;
+	snprintf(path, sizeof path, "%s/native/rank-%ld/raw/" SAMPLES_FILE,
+		 run->mpi.job_dir, run->mpi.rank);
+	if (access(path, F_OK) != 0)
+		return;
+	rc = rl_loop_samples_load(path, x->l.n, &x->samples, err, sizeof err);
+	if (rc == RL_ENOTSUP) {
+		snprintf(x->sample_why, sizeof x->sample_why,
+			 "the native timing job: %.470s", err);
+	} else if (rc < 0) {
+		snprintf(x->sample_why, sizeof x->sample_why,
+			 "the native timing job's samples: %.470s", err);
+	} else {
+		x->sampled = true;
+		x->sample_why[0] = '\0';
+	}
+}
+
 void rl_run_loops_collect(struct rl_run *run)
 {
 	struct rl_run_loops *x = run->loops;
@@ -863,6 +915,7 @@ void rl_run_loops_collect(struct rl_run *run)
 			    run->place.raw_dir);
 		x->counting = false;
 	}
+	take_native_samples(run, x);
 	if (x->sampled && x->samples.self) {
 		memcpy(x->samples_incl, x->samples.self,
 		       (x->l.n + 1) * sizeof *x->samples_incl);
@@ -876,6 +929,7 @@ void rl_run_loops_collect(struct rl_run *run)
 			 "no sample was taken: the program ran under one "
 			 "sampling period (%.0f ms) of CPU time",
 			 (double)x->samples.period_ns * 1e-6);
+	keep_samples(run, x);
 	if (!x->counting && !(x->sampled && x->samples.total)) {
 		rl_run_warn("--loops: no loop was counted or timed%s%s",
 			    x->sample_why[0] ? ": " : "", x->sample_why);

@@ -326,7 +326,7 @@ static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
 		 const char *backend, bool sim_timing_sim)
 {
 	const struct rl_mpi_run *m = &run->mpi;
-	int cap = run->opt.argc + 24, n = 0, rc;
+	int cap = run->opt.argc + 26, n = 0, rc;
 	char **v = calloc((size_t)cap, sizeof *v);
 
 	if (!v)
@@ -361,6 +361,8 @@ static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
 		add(v, &n, "--mpi-calls");
 		add(v, &n, run->opt.mpi_calls);
 	}
+	if (run->opt.loops) /* each rank finds, counts, samples its loops */
+		add(v, &n, "--loops");
 	if (sim_timing_sim) {
 		add(v, &n, "--sim-timing");
 		add(v, &n, "sim");

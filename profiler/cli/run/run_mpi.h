@@ -14,7 +14,11 @@
  *    The launch becomes `mpirun [opts] rlprof run --mpi-rank-only -o DIR
  *    -b B ... -- ./app args`, so every backend works per rank; with -b sim
  *    and native timing the job runs twice (a native job into DIR/native,
- *    then the simulated one). After mpirun, this rlprof merges.
+ *    then the simulated one). After mpirun, this rlprof merges. With
+ *    --loops each rank finds and counts its loops; a rank of the native
+ *    job keeps its samples per loop in DIR/native/rank-<r>/raw/
+ *    loop-samples.json, which the simulated job's rank r pairs with its
+ *    counts (run_loops.c), so each rank's loops.json has both.
  *
  * Reading the rank directories back is results_ranks.c's.
  */
