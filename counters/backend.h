@@ -105,8 +105,11 @@ struct rl_backend {
 
 	/* In the profiled process: the calling thread enters region name
 	 * (NULL: leaves its innermost one), for a backend that counts per
-	 * loop and region (the simulator). NULL: not told. */
-	void (*region)(const char *name);
+	 * loop and region (the simulator). scoped: the call is of process
+	 * scope (runtime/rt_scope.h: the main thread's, outside a parallel
+	 * region), so the threads with no region of their own open run in
+	 * it too, as the region's counts hold their work. NULL: not told. */
+	void (*region)(const char *name, int scoped);
 };
 
 /* The registry (registry.c): backends in `auto` preference order. */

@@ -688,10 +688,10 @@ static void sim_pause(int pause)
 		0, SIM_REQ(pause ? RS_REQ_PAUSE : RS_REQ_RESUME), 0, 0, 0, 0, 0);
 }
 
-static void sim_region(const char *name)
+static void sim_region(const char *name, int scoped)
 {
 	(void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, SIM_REQ(RS_REQ_REGION), name,
-					      0, 0, 0, 0);
+					      scoped, 0, 0, 0);
 }
 
 static void sim_thread_close(void *state)

@@ -133,6 +133,11 @@ $(TESTBIN)/programs/loops-omp: tests/programs/loops/omp_loops.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -gdwarf-4 -fopenmp $< -o $@
 tests: $(TESTBIN)/programs/loops-omp
+# and inside an annotated region: the workers' loops are the region's
+$(TESTBIN)/programs/loops-omp-region: tests/programs/loops/omp_region_loops.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -gdwarf-4 -fopenmp $(PUBLIC_INC) $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+tests: $(TESTBIN)/programs/loops-omp-region
 endif
 
 # The project's kernels (kernels/) without annotation (-DRLPROF_DISABLE),

@@ -60,8 +60,10 @@ void rs_loops_charge(const ULong *live);
  * switched to) is the one charged from here on. */
 void rs_loops_thread_now(void);
 /* The thread now charged enters region name (NULL: leaves its innermost
- * one); its loops are marked with the regions they ran in. */
-void rs_loops_region(const HChar *name);
+ * one); its loops are marked with the regions they ran in. A scoped
+ * region (a process-scope call) is also the region of the loops that
+ * threads with no region of their own open run while it is open. */
+void rs_loops_region(const HChar *name, Bool scoped);
 void rs_loops_fini(void);
 /* rs_main.c: fold rs_live into the loop that ran, then charge id */
 VG_REGPARM(1) void rs_loop_switch(UWord id);

@@ -34,7 +34,11 @@
  * later one counts as the 64th):
  *   region R NAME
  *   loop-regions ID R ...
- * (a version 1 reader skips both).
+ * (a version 1 reader skips both). A thread with no region of its own
+ * open runs in the innermost process-scope region open (RS_REQ_REGION's
+ * scoped: the main thread's call outside a parallel region, whose counts
+ * hold every thread's work, runtime/rt_scope.h): the loops of an OpenMP
+ * team's workers are that region's, as their flops are in its counts.
  */
 #include "counters/sim/rs.h"
 #include "pub_tool_debuginfo.h"
@@ -66,13 +70,18 @@ struct thread_acc {
 	Int lwp;
 	ULong (*acc)[RS_NSLOTS];
 	ULong *in_regions; /* per loop id: bit r, charged in region r */
-	UInt *stack;       /* the regions open, innermost last */
+	UInt *stack;       /* the regions open, innermost last (| SCOPED) */
 	UInt depth, cap;
 };
+#define SCOPED 0x80000000u /* a process-scope call's entry */
 #define MAX_REGIONS 64
 static HChar *region_name[MAX_REGIONS]; /* 0 unused: no region */
 static UInt n_regions = 1;
 static struct thread_acc *cur_thr;
+/* the process-scope regions open (any thread's, in practice the main
+ * thread's), innermost last */
+static UInt *scope_stack;
+static UInt scope_depth, scope_cap;
 static struct thread_acc *thr_acc; /* every thread seen, exited too */
 static UInt n_thr_acc, cap_thr_acc;
 static Bool obj_seen;
@@ -232,9 +241,10 @@ static UInt region_id(const HChar *name)
 	return n_regions++;
 }
 
-void rs_loops_region(const HChar *name)
+void rs_loops_region(const HChar *name, Bool scoped)
 {
 	struct thread_acc *t;
+	UInt r;
 
 	if (!spans)
 		return;
@@ -242,8 +252,8 @@ void rs_loops_region(const HChar *name)
 		rs_loops_thread_now();
 	t = cur_thr;
 	if (!name) {
-		if (t->depth)
-			t->depth--;
+		if (t->depth && (t->stack[--t->depth] & SCOPED) && scope_depth)
+			scope_depth--;
 		return;
 	}
 	if (t->depth == t->cap) {
@@ -251,7 +261,25 @@ void rs_loops_region(const HChar *name)
 		t->stack = VG_(realloc)("rlprofsim.loops", t->stack,
 					t->cap * sizeof *t->stack);
 	}
-	t->stack[t->depth++] = region_id(name);
+	r = region_id(name);
+	t->stack[t->depth++] = r | (scoped ? SCOPED : 0);
+	if (!scoped)
+		return;
+	if (scope_depth == scope_cap) {
+		scope_cap = scope_cap ? 2 * scope_cap : 16;
+		scope_stack = VG_(realloc)("rlprofsim.loops", scope_stack,
+					   scope_cap * sizeof *scope_stack);
+	}
+	scope_stack[scope_depth++] = r;
+}
+
+/* The region the thread charged runs in: its own innermost, else the
+ * innermost process-scope one, else none (0). */
+static UInt region_now(const struct thread_acc *t)
+{
+	if (t->depth)
+		return t->stack[t->depth - 1] & ~SCOPED;
+	return scope_depth ? scope_stack[scope_depth - 1] : 0;
 }
 
 void rs_loops_charge(const ULong *live)
@@ -267,10 +295,7 @@ void rs_loops_charge(const ULong *live)
 		any |= live[k];
 	}
 	if (any)
-		cur_thr->in_regions[rs_loop_cur] |=
-			1ULL << (cur_thr->depth
-					 ? cur_thr->stack[cur_thr->depth - 1]
-					 : 0);
+		cur_thr->in_regions[rs_loop_cur] |= 1ULL << region_now(cur_thr);
 }
 
 void rs_loops_fini(void)

@@ -235,7 +235,7 @@ static Bool handle_request(ThreadId tid, UWord *arg, UWord *ret)
 		return True;
 	case RS_REQ_REGION:
 		fold_live(); /* what ran so far is the region's before */
-		rs_loops_region((const HChar *)arg[1]);
+		rs_loops_region((const HChar *)arg[1], arg[2] != 0);
 		*ret = 0;
 		return True;
 	case RS_REQ_INFO: {

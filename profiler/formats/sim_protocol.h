@@ -45,7 +45,9 @@ enum {
 			 outermost pause is not in its totals; returns 0 */
 #define RS_REQ_REGION 5 /* arg1 const char*: the calling thread enters
 			 that region, NULL: leaves its innermost one (the
-			 loops it runs meanwhile are that region's);
-			 returns 0 */
+			 loops it runs meanwhile are that region's); arg2
+			 1: a process-scope call (the main thread's), whose
+			 region is also that of the loops of every thread
+			 with no region of its own open; returns 0 */
 
 #endif

@@ -244,8 +244,6 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 			      uint32_t region, const char *name, bool ro)
 {
 	struct rl_frame *f = rl_frame_at(t, t->depth);
-	if (UNLIKELY(rl_rt.backend && rl_rt.backend->region))
-		rl_rt.backend->region(name);
 	f->rec = rec;
 	f->name = name;
 	f->region = region;
@@ -262,11 +260,17 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 			x->depth = rec->open;
 		f->t0 = 0;
 		t->depth++;
+		if (UNLIKELY(rl_rt.backend && rl_rt.backend->region))
+			rl_rt.backend->region(name, 0);
 		return;
 	}
 	f->reentry = 0;
 	f->mpi0 = t->mpi_ticks;
 	f->scoped = rl_scope_begin(t, rec);
+	/* told once the call's scope is known: a process-scope call's
+	 * region is also that of the loops other threads run meanwhile */
+	if (UNLIKELY(rl_rt.backend && rl_rt.backend->region))
+		rl_rt.backend->region(name, f->scoped);
 	rl_scope_cover_begin(t, f);
 	read_counters(t, f->v0, &f->counters_ok);
 	f->t0 = rl_rt_ticks();
@@ -288,7 +292,7 @@ static inline void pop_frame(struct rl_thread *t)
 	struct rl_rec *r = f->rec;
 	uint8_t ok = f->counters_ok;
 	if (UNLIKELY(rl_rt.backend && rl_rt.backend->region))
-		rl_rt.backend->region(NULL);
+		rl_rt.backend->region(NULL, 0);
 	r->calls++;
 	if (UNLIKELY(f->reentry)) {
 		r->open--;

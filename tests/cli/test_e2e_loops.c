@@ -462,6 +462,63 @@ Test(e2e_loops, openmp_loop_per_thread, .timeout = 300)
 	e2e_cleanup(&r, dir);
 }
 
+/* An OpenMP team inside an annotated region: the main thread's "triad"
+ * (process scope: its counts hold both threads' work) is the region of
+ * the triad loop on both threads, the worker's too, as for the region's
+ * counts; N x passes flops in each thread, 2 N x passes merged. */
+Test(e2e_loops, openmp_loop_in_region_is_its_child, .timeout = 300)
+{
+	const char *prog[] = {E2E_PROG("loops-omp-region"), "30", NULL};
+	char *dir = e2e_tmpdir(), name[256] = "", *raw;
+	struct e2e_result r;
+	json_t *rep, *o, *loop;
+	size_t i;
+
+	need_sim();
+	if (access(prog[0], X_OK) != 0)
+		cr_skip_test("the compiler has no OpenMP: %s not built", prog[0]);
+	rep = run_loops(dir, "--sim-timing=sim", prog, &r);
+	json_array_foreach(json_object_get(rep, "regions"), i, o)
+		if ((loop = json_object_get(o, "loop")) &&
+		    strcmp(json_string_value(json_object_get(loop, "function")),
+			   "main._omp_fn.0") == 0) {
+			snprintf(name, sizeof name, "%s", json_string_value(
+					 json_object_get(o, "region")));
+			cr_expect_str_eq(json_string_value(json_object_get(
+						 loop, "parent")), "triad");
+		}
+	cr_assert(name[0], "no loop of main._omp_fn.0 is a row");
+	expect_split(rep, name, 2, (double)STREAM_N * 30, 0);
+	/* the region's own counts: the same work, both threads */
+	cr_expect(num(row_named(rep, "triad"), "flops") >= 2.0 * STREAM_N * 30,
+		  "triad: %g flops", num(row_named(rep, "triad"), "flops"));
+	/* every thread's counts of the loop are the region's (none
+	 * <program>'s: "<program>, triad" were the worker's not), the
+	 * init loop before the region <program>'s */
+	raw = e2e_file(dir, "out/loops.json");
+	{
+		json_error_t je;
+		json_t *lj = json_loads(raw, 0, &je);
+		int seen = 0;
+		cr_assert_not_null(lj, "%s", je.text);
+		json_array_foreach(json_object_get(lj, "loops"), i, o) {
+			const char *f = json_string_value(json_object_get(o, "function"));
+			const char *in = json_string_value(json_object_get(o, "region"));
+			if (strcmp(f, "main._omp_fn.0") != 0)
+				continue;
+			seen++;
+			cr_expect(in && strcmp(in, "triad") == 0, "%s: %s",
+				  json_string_value(json_object_get(o, "label")),
+				  in ? in : "(none)");
+		}
+		cr_expect(seen > 0);
+		json_decref(lj);
+	}
+	free(raw);
+	json_decref(rep);
+	e2e_cleanup(&r, dir);
+}
+
 /* Time per thread: sampled in the native run, both OpenMP threads' rows
  * of the triad loop have a time (samples of each thread, by its tid)
  * beside their N x passes flops each. */

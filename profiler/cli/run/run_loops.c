@@ -284,14 +284,23 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The regions loop i ran in, sorted, joined by ", "; NULL if not told. */
-static json_t *in_region_json(const struct rl_run_loops *x, size_t i)
+/* The regions loop i ran in, sorted, joined by ", "; NULL if not told.
+ * A loop runs where its nested loops run: an outer loop with no counts
+ * of its own (only a counter and a branch: the simulator marks the loops
+ * it charges) takes its nested loops' regions. */
+static json_t *in_region_json(struct rl_run_loops *x, size_t i)
 {
 	struct in_regions *r = x->in_region ? &x->in_region[i + 1] : NULL;
 	size_t len = 1;
 	char *s;
 	json_t *j;
 
+	for (size_t k = i + 1; r && k < x->l.n &&
+			       x->l.v[k].depth > x->l.v[i].depth; k++)
+		for (size_t m = 0; m < x->in_region[k + 1].n; m++)
+			if (add_in_region(x, i + 1, x->in_region[k + 1].v[m]) < 0)
+				return NULL;
+	r = x->in_region ? &x->in_region[i + 1] : NULL;
 	if (!r || !r->n)
 		return NULL;
 	qsort(r->v, r->n, sizeof *r->v, cmp_str);
