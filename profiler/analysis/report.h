@@ -243,6 +243,7 @@ struct rl_report {
 				       rows (report_loops.c), owned */
 	size_t n_loops;
 	char *loops_rule;       /* which loops are rows, NULL none */
+	struct rl_loop_time loops_time; /* where the sampled time went */
 };
 
 /* MPI calls (analysis_mpi.c). A region whose work is all MPI: its MPI
@@ -264,6 +265,12 @@ int rl_report_mpi_advice(struct rl_report *r);
  * marked (row->loop), their time's sampling error and method; a row of
  * fewer than RL_LOOP_MIN_SAMPLES samples gets no % of roof, and its
  * diagnosis says why. 0 or RL_ENOMEM. */
+/* Where the sampled time went, for the table, the HTML and the CSV:
+ * "of 1234 samples (1.23 s of CPU time, every thread): 5.0% (61.7 ms) in
+ * the program's code outside its loops, 30.1% (371 ms) in other code
+ * (shared libraries, the loader)"; "" when not sampled. */
+void rl_report_loops_time_text(const struct rl_loop_time *t, char *buf,
+			       size_t len);
 int rl_report_loops_build(const struct rl_run_results *res,
 			  struct rl_report *rep);
 

@@ -27,8 +27,11 @@ static int copy_meta(const struct rl_run_results *res, struct rl_report *rep)
 {
 	int bad = 0;
 
+	/* the rule and the time, hot loops or none */
+	rep->loops_rule = dup_or_null(res->loops_rule, &bad);
+	rep->loops_time = res->loops_time;
 	if (!res->n_loops)
-		return 0;
+		return bad ? RL_ENOMEM : 0;
 	if (!(rep->loops = calloc(res->n_loops, sizeof *rep->loops)))
 		return RL_ENOMEM;
 	rep->n_loops = res->n_loops;
@@ -43,7 +46,6 @@ static int copy_meta(const struct rl_run_results *res, struct rl_report *rep)
 		d->parent = dup_or_null(m->parent, &bad);
 		d->no_time = dup_or_null(m->no_time, &bad);
 	}
-	rep->loops_rule = dup_or_null(res->loops_rule, &bad);
 	return bad ? RL_ENOMEM : 0;
 }
 
@@ -144,6 +146,29 @@ static int mark_row(struct rl_report *rep, struct rl_region_row *row,
 		 n, n == 1 ? "" : "s", RL_LOOP_MIN_SAMPLES,
 		 n > 0 ? 100 / sqrt(n) : 100.0);
 	return (row->diagnosis = strdup(text)) ? 0 : RL_ENOMEM;
+}
+
+void rl_report_loops_time_text(const struct rl_loop_time *t, char *buf,
+			       size_t len)
+{
+	char all[32], in[32], oth[32];
+	double n = (double)t->samples;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!t->samples || !(t->period_s > 0))
+		return;
+	rl_fmt_seconds(all, sizeof all, n * t->period_s);
+	rl_fmt_seconds(in, sizeof in, (double)t->outside * t->period_s);
+	rl_fmt_seconds(oth, sizeof oth, (double)t->other * t->period_s);
+	snprintf(buf, len, "of %llu samples (%s of CPU time, every thread): "
+		 "%.1f%% (%s) in the program's code outside its loops, "
+		 "%.1f%% (%s) in other code (shared libraries such as an "
+		 "OpenMP runtime's waits and libc, the loader), in no "
+		 "loop's time", (unsigned long long)t->samples, all,
+		 100.0 * (double)t->outside / n, in,
+		 100.0 * (double)t->other / n, oth);
 }
 
 int rl_report_loops_build(const struct rl_run_results *res,

@@ -38,6 +38,18 @@ struct rl_loop_meta {
 	char *no_time;       /* why not sampled, or NULL */
 };
 
+/* rlprof run --loops: where the run's sampled CPU time went (every
+ * thread, every rank: loops.json's "sampling"). The hot-loop rule's 1% is
+ * of samples, all of them: loops, the program's code outside its loops,
+ * and other code (shared libraries: libgomp's waits, libc; the loader).
+ * samples 0: not sampled. */
+struct rl_loop_time {
+	uint64_t samples;    /* all */
+	uint64_t outside;    /* in the program's code, outside its loops */
+	uint64_t other;      /* in other code */
+	double period_s;     /* CPU time a sample stands for, 0 unknown */
+};
+
 /* All processes of one `rlprof run`, as loaded from DIR. */
 struct rl_run_results {
 	struct rl_process_results *procs;
@@ -70,6 +82,7 @@ struct rl_run_results {
 	struct rl_loop_meta *loops;
 	size_t n_loops;
 	char *loops_rule;
+	struct rl_loop_time loops_time;
 };
 
 /* The scaled count of a counter from its sums: value * enabled / running

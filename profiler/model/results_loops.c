@@ -215,8 +215,13 @@ int rl_results_add_loops(const char *dir, struct rl_run_results *out)
 	loops = json_object_get(root, "loops");
 	samp = json_object_get(root, "sampling");
 	if (json_is_object(samp) &&
-	    json_is_number(json_object_get(samp, "period_s")))
+	    json_is_number(json_object_get(samp, "period_s"))) {
 		period_s = json_number_value(json_object_get(samp, "period_s"));
+		out->loops_time.samples = u64(samp, "samples");
+		out->loops_time.outside = u64(samp, "samples_outside_loops");
+		out->loops_time.other = u64(samp, "samples_other_code");
+		out->loops_time.period_s = period_s > 0 ? period_s : 0;
+	}
 	if (!(out->loops_rule = dup_str(root, "hot_rule")) &&
 	    json_is_string(json_object_get(root, "hot_rule")))
 		rc = RL_ENOMEM;
@@ -257,5 +262,11 @@ int rl_results_take_loops(struct rl_run_results *out,
 		out->loops_rule = from->loops_rule;
 		from->loops_rule = NULL;
 	}
+	/* the ranks' sampled time, summed (one period for all) */
+	out->loops_time.samples += from->loops_time.samples;
+	out->loops_time.outside += from->loops_time.outside;
+	out->loops_time.other += from->loops_time.other;
+	if (!out->loops_time.period_s)
+		out->loops_time.period_s = from->loops_time.period_s;
 	return 0;
 }

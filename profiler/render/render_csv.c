@@ -56,14 +56,46 @@ static const char *bound_word(enum rl_bound b)
 				       : "";
 }
 
+/* rlprof run --loops, sampled: the run's sampled time no loop holds, as
+ * two rows after the others, "(outside loops)" (the program's code) and
+ * "(other code)" (shared libraries, the loader): their time, its error,
+ * and their share of the run's samples (the hot-loop rule's whole) in
+ * the diagnosis; every other cell empty. */
+static void time_rows(FILE *out, const struct rl_report *r)
+{
+	const struct rl_loop_time *t = &r->loops_time;
+	static const char *const name[2] = {"(outside loops)", "(other code)"};
+	static const char *const what[2] = {
+		"in the program's code outside its loops",
+		"in other code (shared libraries, the loader)"};
+	char text[256];
+
+	if (!r->loops_rule || !t->samples || !(t->period_s > 0))
+		return;
+	for (int k = 0; k < 2; k++) {
+		double n = (double)(k ? t->other : t->outside);
+		fputs(name[k], out);
+		fputs(",,", out);
+		csv_time(out, n * t->period_s);
+		fputs(",,,,,,,,,,,,,,,,", out);
+		snprintf(text, sizeof text, "%.1f%% of the run's %llu samples "
+			 "of CPU time, %s", 100.0 * n / (double)t->samples,
+			 (unsigned long long)t->samples, what[k]);
+		rl_csv_text(out, text);
+		fputs(",,", out);
+		csv_time(out, sqrt(n) * t->period_s);
+		fputc('\n', out);
+	}
+}
+
 static int render_csv(FILE *out, const struct rl_report *r,
 		      const struct rl_render_options *opt, char *err,
 		      size_t errlen)
 {
 	(void)opt;
 	fputs(csv_header, out);
-	/* rlprof run --loops: two more columns when loops are rows */
-	fputs(r->n_loops ? ",loop_of,time_error_s\n" : "\n", out);
+	/* rlprof run --loops: two more columns */
+	fputs(r->loops_rule ? ",loop_of,time_error_s\n" : "\n", out);
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct rl_region_row *row = &r->rows[i];
 
@@ -99,7 +131,7 @@ static int render_csv(FILE *out, const struct rl_report *r,
 		csv_time(out, rl_row_mpi_s(row));
 		/* rlprof run --loops: a hot loop's region (or "?" when not
 		 * known), empty for a region */
-		if (r->n_loops) {
+		if (r->loops_rule) {
 			fputc(',', out);
 			if (row->loop)
 				rl_csv_text(out, row->loop->parent
@@ -109,6 +141,7 @@ static int render_csv(FILE *out, const struct rl_report *r,
 		}
 		fputc('\n', out);
 	}
+	time_rows(out, r);
 	if (ferror(out))
 		return rl_fail(err, errlen, RL_EIO, "cannot write the csv report");
 	return 0;

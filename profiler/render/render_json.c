@@ -331,6 +331,41 @@ static json_t *count_with_json(const struct rl_report *r)
 	return o;
 }
 
+/* rlprof run --loops: which loops are rows, and where the run's sampled
+ * time went (the rule's whole: every sample); null without loops. */
+static json_t *loops_json(const struct rl_report *r)
+{
+	const struct rl_loop_time *t = &r->loops_time;
+	bool st = t->samples && t->period_s > 0;
+	json_t *o, *part;
+
+	if (!r->loops_rule || !(o = json_object()))
+		return json_null();
+	json_object_set_new(o, "rule", str(r->loops_rule));
+	json_object_set_new(o, "samples", st ? json_integer((json_int_t)t->samples)
+					     : json_null());
+	json_object_set_new(o, "period_s", st ? json_real(t->period_s)
+					      : json_null());
+	json_object_set_new(o, "cpu_s", st ? json_real((double)t->samples *
+						       t->period_s)
+					   : json_null());
+	for (int k = 0; k < 2; k++) {
+		uint64_t n = k ? t->other : t->outside;
+		part = json_object();
+		json_object_set_new(part, "samples", st ? json_integer((json_int_t)n)
+						       : json_null());
+		json_object_set_new(part, "time_s", st ? json_real((double)n *
+								  t->period_s)
+						      : json_null());
+		json_object_set_new(part, "share_pct",
+				    st ? json_real(100.0 * (double)n /
+						   (double)t->samples)
+				       : json_null());
+		json_object_set_new(o, k ? "other_code" : "outside_loops", part);
+	}
+	return o;
+}
+
 static json_t *report_json(const struct rl_report *r)
 {
 	json_t *doc = json_object(), *cnt = json_array(), *warn = json_array();
@@ -365,6 +400,8 @@ static json_t *report_json(const struct rl_report *r)
 	/* written with the regions (one writer for a finding) */
 	json_object_set_new(doc, "checks", json_null());
 	json_object_set_new(doc, "mpi", rl_ranks_json(r));
+	if (r->loops_rule) /* rlprof run --loops */
+		json_object_set_new(doc, "loops", loops_json(r));
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		const struct rl_warning *w = &r->warnings[i];
 		json_t *e = json_object();

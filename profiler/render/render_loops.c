@@ -62,11 +62,23 @@ static int source_lines(FILE *out, const struct rl_loop_meta *m)
 
 void rl_loops_html(FILE *out, const struct rl_report *r)
 {
-	if (!r->n_loops)
+	if (!r->loops_rule)
 		return;
 	fputs("<h2>Hot loops</h2>\n<p class=\"muted\">", out);
-	esc(out, r->loops_rule ? r->loops_rule : "");
-	fputs("; each with its source lines.</p>\n", out);
+	if (!r->n_loops)
+		fputs("No loop is a row; rows would be ", out);
+	esc(out, r->loops_rule);
+	fputs(r->n_loops ? "; each with its source lines.</p>\n" : ".</p>\n",
+	      out);
+	{
+		char text[512];
+		rl_report_loops_time_text(&r->loops_time, text, sizeof text);
+		if (text[0]) {
+			fputs("<p class=\"muted\">The run's sampled time: ", out);
+			esc(out, text);
+			fputs(".</p>\n", out);
+		}
+	}
 	for (size_t i = 0; i < r->n_loops; i++) {
 		const struct rl_loop_meta *m = &r->loops[i];
 		int rc;

@@ -528,12 +528,22 @@ static void print_footer(FILE *out, const struct rl_report *r,
 
 	fputc('\n', out);
 	cut |= print_methods(out, r, opt);
-	if (r->loops_rule && r->n_loops) {
+	if (r->loops_rule) {
 		/* rlprof run --loops */
-		fputs("loops: rows 'loop FILE:LINE (FUNCTION)' are ", out);
+		fputs(r->n_loops ? "loops: rows 'loop FILE:LINE (FUNCTION)' are "
+				 : "loops: no loop is a row; rows would be ",
+		      out);
 		rl_term_put(out, r->loops_rule);
-		fputs("; counts inclusive of nested loops, time sampled (the "
-		      "method says +- how much)\n", out);
+		fputs(r->n_loops ? "; counts inclusive of nested loops, time "
+				   "sampled (the method says +- how much)\n"
+				 : "\n", out);
+		char text[512];
+		rl_report_loops_time_text(&r->loops_time, text, sizeof text);
+		if (text[0]) {
+			fputs("loops' time: ", out);
+			fputs(text, out);
+			fputc('\n', out);
+		}
 	}
 	for (int k = 0; k < NCOL; k++)
 		left_out |= !lay->show[k];

@@ -326,6 +326,53 @@ Test(e2e_loops, hot_loop_placed_like_a_region, .timeout = 300)
 		cr_expect(strstr(json_string_value(json_object_get(
 				     row, "diagnosis")), "fewer than 10"));
 	}
+	/* the hot rule's whole is every sample: what no loop holds is
+	 * shown, in the table, report.json and report.csv alike */
+	{
+		char *lt = e2e_file(dir, "out/loops.json"), *csv, want[64];
+		json_error_t je;
+		json_t *lj = json_loads(lt, 0, &je), *o, *part;
+		json_t *lo = json_object_get(rep, "loops");
+		uint64_t all, in_loops = 0, outside, other;
+		const char *line;
+		size_t i;
+
+		cr_assert_not_null(lj, "%s", je.text);
+		all = (uint64_t)json_integer_value(json_object_get(
+			json_object_get(lj, "sampling"), "samples"));
+		json_array_foreach(json_object_get(lj, "loops"), i, o)
+			in_loops += (uint64_t)json_integer_value(
+				json_object_get(o, "samples_self"));
+		part = json_object_get(lo, "outside_loops");
+		outside = (uint64_t)json_integer_value(json_object_get(part,
+								       "samples"));
+		other = (uint64_t)json_integer_value(json_object_get(
+			json_object_get(lo, "other_code"), "samples"));
+		cr_expect_eq(json_integer_value(json_object_get(lo, "samples")),
+			     (json_int_t)all);
+		cr_expect_eq(in_loops + outside + other, all,
+			     "%llu in loops + %llu + %llu of %llu",
+			     (unsigned long long)in_loops,
+			     (unsigned long long)outside,
+			     (unsigned long long)other, (unsigned long long)all);
+		cr_expect(strstr(json_string_value(json_object_get(lo, "rule")),
+				  "all its samples"));
+		snprintf(want, sizeof want, "loops' time: of %llu samples",
+			 (unsigned long long)all);
+		cr_expect(strstr(r.out, want), "table: %s", r.out);
+		csv = e2e_file(dir, "out/report.csv");
+		line = e2e_csv_row(csv, "(other code)");
+		cr_expect(line && strncmp(line, "(other code),,,", 15) == 0,
+			  "%s", csv);
+		if (line)
+			cr_expect(fabs(atof(line + 15) - (double)other * 1e-3) <
+					  1e-9, "%.40s: %llu samples", line,
+				  (unsigned long long)other);
+		cr_expect(e2e_csv_row(csv, "(outside loops)"), "%s", csv);
+		free(csv);
+		json_decref(lj);
+		free(lt);
+	}
 	svg = e2e_file(dir, "out/roofline.svg");
 	cr_expect(strstr(svg, "class=\"region loop\""), "no loop point");
 	cr_expect(strstr(svg, "class=\"loop-mark\""), "no loop mark");

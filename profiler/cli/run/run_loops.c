@@ -696,7 +696,9 @@ static void hot_rule(const struct rl_run_loops *x, char *buf, size_t len)
 {
 	snprintf(buf, len, "the loops of at least %d%% of the %s, at most "
 		 "%d (the first in the order of the nests)", HOT_PCT,
-		 sampled(x) ? "run's CPU time (samples)"
+		 sampled(x) ? "run's sampled CPU time (all its samples: "
+			      "every thread, code outside loops and shared "
+			      "libraries included)"
 			    : "run's flops or L1 bytes (not sampled)",
 		 HOT_MAX);
 }
@@ -778,16 +780,41 @@ static void print_table(struct rl_run_loops *x)
 		printf("%*s %-16s %9s %8s %6s %9s %8s %9s %8s\n",
 		       pad > 0 ? pad : 0, "", name, tm, te, pt, a, gf, c, ai);
 	}
-	if (x->counting) {
-		char a[16], c[16];
-		human(flops(x->self[0]), a, sizeof a);
-		human(dram(x->self[0], x->levels), c, sizeof c);
+	if (x->counting || st) {
+		/* the rest of the run: the hot rule's whole is every sample,
+		 * so what no loop holds is shown, not dropped */
+		char a[16] = "-", c[16] = "-";
+		char tm[3][16] = {"", "", ""}, te[3][16] = {"", "", ""};
+		char pt[3][16] = {"", "", ""};
+		uint64_t ns[3] = {st ? x->samples.self[0] : 0,
+				  x->samples.elsewhere, x->samples.total};
+		double period = (double)x->samples.period_ns * 1e-9;
+		for (int k = 0; st && k < 3; k++) {
+			rl_fmt_seconds_fixed(tm[k], sizeof tm[k],
+					     (double)ns[k] * period);
+			rl_fmt_seconds_fixed(te[k], sizeof te[k],
+					     sqrt((double)ns[k]) * period);
+			snprintf(pt[k], sizeof pt[k], "%.1f%%",
+				 100.0 * (double)ns[k] /
+					 (double)x->samples.total);
+		}
+		if (x->counting) {
+			human(flops(x->self[0]), a, sizeof a);
+			human(dram(x->self[0], x->levels), c, sizeof c);
+		}
 		printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n",
-		       "(outside loops)", "", "", "", "", a, "", c);
-		human(tf, a, sizeof a);
-		human(dram(total, x->levels), c, sizeof c);
+		       "(outside loops)", "", tm[0], te[0], pt[0], a, "", c);
+		if (st) /* its counts are in the rows of the code that
+			   called it */
+			printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n",
+			       "(other code)", "", tm[1], te[1], pt[1], "-",
+			       "", "-");
+		if (x->counting) {
+			human(tf, a, sizeof a);
+			human(dram(total, x->levels), c, sizeof c);
+		}
 		printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n", "(program)",
-		       "", "", "", "", a, "", c);
+		       "", tm[2], te[2], pt[2], a, "", c);
 	}
 	hot_rule(x, rule, sizeof rule);
 	printf("  %zu of %zu loops ran; shown (and rows of the report): %s\n",
@@ -795,10 +822,11 @@ static void print_table(struct rl_run_loops *x)
 	if (st)
 		printf("  time: %llu samples (software CPU clock, one per %.0f "
 		       "ms of a thread's CPU time in user space, %u thread%s; "
-		       "%llu in other code%s; the program's CPU time %.3f s, "
-		       "kernel included); a loop's time is its samples x the "
-		       "period; GFLOP/s: simulated flops / that time, not "
-		       "given under %d samples\n",
+		       "%llu in other code: shared libraries, the loader%s; "
+		       "the program's CPU time %.3f s, kernel included); a "
+		       "loop's time is its samples x the period, %%time its "
+		       "share of all the samples; GFLOP/s: simulated flops / "
+		       "that time, not given under %d samples\n",
 		       (unsigned long long)x->samples.total,
 		       (double)x->samples.period_ns * 1e-6, x->samples.threads,
 		       x->samples.threads == 1 ? "" : "s",
