@@ -15,7 +15,7 @@
  *    plain and non-temporal), interleaved: round after round over every
  *    level, operation and thread count, as STREAM takes the best of its
  *    trials, until each point's best moved by less than 1.5% in a round
- *    (full: at least 3 rounds; quick: 2) or the time cap.
+ *    (full: at least 3 rounds, DRAM 2; quick: 2, DRAM 1) or the time cap.
  * 3. Doubts (rl_rec_derive): a roof above the level's before it, a wide
  *    spread, all threads below one: those points are measured again (two
  *    more rounds, more trials); what stays is kept with its reason. The
@@ -193,12 +193,14 @@ static int sweep(struct bw_ctx *b, unsigned threads,
 		};
 		struct rl_triad_result r, again;
 		int rc = run_rec(b, &p, 1, bytes, RL_REC_TRIAD, &r, err, errlen);
-		/* a wide spread, or T threads moving less than one alone at
-		 * the same size per thread: a thread was preempted (a shared
-		 * machine): measure again, keep every trial */
+		/* a wide spread, or T threads moving less in all than one
+		 * alone at the same size per thread: a thread was preempted
+		 * (a shared machine): measure again, keep every trial. (Each
+		 * of T threads may move less than one alone where they share
+		 * a level: that is no reason.) */
 		double floor = ref && s->n < ref->n ? ref->pts[s->n].gbs : 0;
 		for (int k = 0; !rc && k < (big ? 1 : 3) &&
-				(r.spread_pct > 10 || r.best_gbs / threads < floor);
+				(r.spread_pct > 10 || r.best_gbs < floor);
 		     k++) {
 			rc = run_rec(b, &p, 1, bytes, RL_REC_TRIAD, &again, err,
 				     errlen);
@@ -299,10 +301,15 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 					    it[i].bytes);
 			double best = pt ? pt->best_gbs : 0;
 			/* DRAM: two rounds at least (each of its passes is
-			 * long, its best already the best of each chunk) */
-			int need = it[i].dram && min_rounds > 2 ? 2 : min_rounds;
+			 * long, its best already the best of each chunk);
+			 * --quick: one (its fill two trials in it) */
+			int need = !it[i].dram	     ? min_rounds
+				   : b->c->o->quick  ? 1
+				   : min_rounds > 2 ? 2
+						    : min_rounds;
 			if (round + 1 >= need &&
-			    best <= it[i].best * (1 + STABLE))
+			    (best <= it[i].best * (1 + STABLE) ||
+			     (it[i].dram && b->c->o->quick)))
 				it[i].stable = 1;
 			it[i].best = best;
 			left += !it[i].stable;
