@@ -106,11 +106,16 @@ static int sweep_width(struct probe_ctx *c, enum rl_isa isa,
 			 (isa == RL_ISA_AVX2 || isa == RL_ISA_AVX512);
 	struct rl_chain_result r;
 	int rc;
+	/* the plateau seen: `flat` points in a row none 2% above the best
+	 * before them (the units are full; more chains only spill) */
+	const unsigned flat = quick ? 2 : 3;
+	unsigned since_top = 0;
 	memset(w, 0, sizeof *w);
-	for (unsigned i = 0; i < n_k; i++) {
+	for (unsigned i = 0; i < n_k && since_top < flat; i++) {
 		if ((rc = run(c, isa, op, 0, 0, ks[i], 1, &r, err, errlen)))
 			return rc;
 		g[ks[i]] = r.best_gflops;
+		since_top = r.best_gflops > w->top * 1.02 ? 0 : since_top + 1;
 		if (r.best_gflops > w->top)
 			w->top = r.best_gflops;
 		if (load) {
@@ -122,7 +127,7 @@ static int sweep_width(struct probe_ctx *c, enum rl_isa isa,
 	}
 	w->sat = ks[n_k - 1];
 	for (unsigned i = 0; i < n_k; i++)
-		if (g[ks[i]] >= 0.95 * w->top) {
+		if (g[ks[i]] > 0 && g[ks[i]] >= 0.95 * w->top) {
 			w->sat = ks[i];
 			break;
 		}
