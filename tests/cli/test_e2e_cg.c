@@ -135,31 +135,18 @@ static json_t *run_cg(const char *dir, int ranks, const char *threads,
 {
 	const char *mpirun = need_cg(ranks);
 	char out[512], want[512], nt[64];
-	const char *argv[32];
 	const char *env[] = {"OMP_WAIT_POLICY=passive", nt,
-			     "ASAN_OPTIONS=detect_leaks=0",
-			     "OMPI_MCA_btl_vader_single_copy_mechanism=none",
 			     "RLPROF_MPI_WAIT=60", NULL};
-	int n = 0;
 
 	snprintf(out, sizeof out, "%s/out", dir);
 	snprintf(want, sizeof want, "%s/want", dir);
 	snprintf(nt, sizeof nt, "OMP_NUM_THREADS=%s", threads);
-	if (ranks > 1) {
-		argv[n++] = mpirun;
-		argv[n++] = "-np";
-		argv[n++] = "2";
-		argv[n++] = "--oversubscribe";
-		argv[n++] = "--allow-run-as-root";
-	}
-	const char *rest[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
-			      "sim", "--sim-caches", SIM_TEST_CACHES,
-			      "--sim-timing", "sim", "-o", out, CG_APP, CG_N,
-			      CG_ITERS, want, NULL};
-	for (int i = 0; rest[i]; i++)
-		argv[n++] = rest[i];
-	argv[n] = NULL;
-	struct e2e_result r = e2e_run_in(NULL, argv, env);
+	const char *cmd[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			     "sim", "--sim-caches", SIM_TEST_CACHES,
+			     "--sim-timing", "sim", "-o", out, CG_APP, CG_N,
+			     CG_ITERS, want, NULL};
+	/* ranks 1: the program alone, no mpirun */
+	struct e2e_result r = e2e_run_mpi(mpirun, ranks, cmd, env);
 	cr_assert_eq(r.status, 0, "status %d\n%s\n%s", r.status, r.out,
 		     r.err);
 	e2e_free(&r);

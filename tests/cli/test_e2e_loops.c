@@ -614,8 +614,7 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 	const char *app = E2E_PROG("loops-mpi");
 	const char *mpirun;
 	char *dir = e2e_tmpdir(), out[512], env[600], name[256], *text;
-	const char *envv[] = {env, "OMPI_MCA_btl_vader_single_copy_mechanism=none",
-			      "RLPROF_MPI_WAIT=120", NULL};
+	const char *envv[] = {env, "RLPROF_MPI_WAIT=120", NULL};
 	struct e2e_result r;
 	json_error_t je;
 	json_t *rep;
@@ -625,12 +624,10 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 	cache_model(dir, env, sizeof env);
 	snprintf(out, sizeof out, "%s/out", dir);
 	{
-		const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
-				      "--allow-run-as-root", E2E_RLPROF, "run",
-				      "-q", "-b", "sim", "--sim-caches",
-				      "4K:4,16K:4,64K:4", "--loops", "-o", out,
-				      app, "20", NULL};
-		r = e2e_run_in(NULL, argv, envv);
+		const char *cmd[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
+				     "--sim-caches", "4K:4,16K:4,64K:4",
+				     "--loops", "-o", out, app, "20", NULL};
+		r = e2e_run_mpi(mpirun, 2, cmd, envv);
 	}
 	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
 	text = e2e_file(out, "report.json");
@@ -670,8 +667,7 @@ Test(e2e_loops, mpi_launcher_form_loops_per_rank, .timeout = 300)
 	const char *mpirun;
 	char *dir = e2e_tmpdir(), out[512], env[600], name[256], path[700];
 	char *text;
-	const char *envv[] = {env, "OMPI_MCA_btl_vader_single_copy_mechanism=none",
-			      "RLPROF_MPI_WAIT=120", NULL};
+	const char *envv[] = {env, "RLPROF_MPI_WAIT=120", NULL};
 	struct e2e_result r;
 	json_error_t je;
 	json_t *rep, *row, *agg;
@@ -681,12 +677,11 @@ Test(e2e_loops, mpi_launcher_form_loops_per_rank, .timeout = 300)
 	cache_model(dir, env, sizeof env);
 	snprintf(out, sizeof out, "%s/out", dir);
 	{
-		const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
-				      "--sim-caches", "4K:4,16K:4,64K:4",
-				      "--loops", "-o", out, "--", mpirun,
-				      "-np", "2", "--oversubscribe",
-				      "--allow-run-as-root", app, "200", NULL};
-		r = e2e_run_in(NULL, argv, envv);
+		const char *rlprof[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
+					"--sim-caches", "4K:4,16K:4,64K:4",
+					"--loops", "-o", out, NULL};
+		const char *prog[] = {app, "200", NULL};
+		r = e2e_run_mpi_launcher(rlprof, mpirun, 2, prog, envv);
 	}
 	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
 	cr_expect(!strstr(r.err, "--loops"), "a warning: %s", r.err);

@@ -38,6 +38,8 @@ static const char *const mpi_env[] = {
 	"OMPI_MCA_btl_vader_single_copy_mechanism=none",
 	"RLPROF_MPI_WAIT=60", NULL,
 };
+/* beside what e2e_run_mpi sets (tests/lib/run.h) */
+static const char *const mpi_wait[] = {"RLPROF_MPI_WAIT=60", NULL};
 
 static size_t count(const char *hay, const char *needle)
 {
@@ -137,21 +139,19 @@ static void check_merged(const struct e2e_result *r, const char *out,
  * model, which -b sim then requires (ignored by the other backends) */
 static struct e2e_result rank_form(const char *out, const char *backend)
 {
-	const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
-			      "--allow-run-as-root", E2E_RLPROF, "run",
-			      "--no-probe", "-b", backend, "--sim-caches",
-			      SIM_TEST_CACHES, "-o", out, MPI_APP, N_STR, NULL};
-	return e2e_run_in(NULL, argv, mpi_env);
+	const char *cmd[] = {E2E_RLPROF, "run", "--no-probe", "-b", backend,
+			     "--sim-caches", SIM_TEST_CACHES, "-o", out,
+			     MPI_APP, N_STR, NULL};
+	return e2e_run_mpi(mpirun, 2, cmd, mpi_wait);
 }
 
 static struct e2e_result launcher_form(const char *out, const char *backend)
 {
-	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", backend,
-			      "--sim-caches", SIM_TEST_CACHES, "-o", out, "--",
-			      mpirun, "-np", "2",
-			      "--oversubscribe", "--allow-run-as-root",
-			      MPI_APP, N_STR, NULL};
-	return e2e_run_in(NULL, argv, mpi_env);
+	const char *rlprof[] = {E2E_RLPROF, "run", "--no-probe", "-b",
+				backend, "--sim-caches", SIM_TEST_CACHES,
+				"-o", out, NULL};
+	const char *app[] = {MPI_APP, N_STR, NULL};
+	return e2e_run_mpi_launcher(rlprof, mpirun, 2, app, mpi_wait);
 }
 
 Test(e2e_mpi, rlprof_under_each_rank_time)
@@ -272,11 +272,11 @@ Test(e2e_mpi, launcher_form_rank_killed)
 	need_mpi();
 	char *dir = e2e_tmpdir(), out[512];
 	snprintf(out, sizeof out, "%s/out", dir);
-	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", "time",
-			      "-o", out, "--", mpirun, "-np", "2",
-			      "--oversubscribe", "--allow-run-as-root",
-			      MPI_APP, N_STR, "--die", "1", NULL};
-	struct e2e_result r = e2e_run_in(NULL, argv, mpi_env);
+	const char *rlprof[] = {E2E_RLPROF, "run", "--no-probe", "-b", "time",
+				"-o", out, NULL};
+	const char *app[] = {MPI_APP, N_STR, "--die", "1", NULL};
+	struct e2e_result r = e2e_run_mpi_launcher(rlprof, mpirun, 2, app,
+						   mpi_wait);
 
 	cr_assert_eq(r.status, 128 + 9, "mpirun's status (rank 1's 137) "
 		     "expected, got %d\n%s", r.status, r.err);
@@ -294,11 +294,9 @@ Test(e2e_mpi, rank_killed_then_report_merges)
 	need_mpi();
 	char *dir = e2e_tmpdir(), out[512];
 	snprintf(out, sizeof out, "%s/out", dir);
-	const char *argv[] = {mpirun, "-np", "2", "--oversubscribe",
-			      "--allow-run-as-root", E2E_RLPROF, "run",
-			      "--no-probe", "-b", "time", "-o", out, MPI_APP,
-			      N_STR, "--die", "1", NULL};
-	struct e2e_result r = e2e_run_in(NULL, argv, mpi_env);
+	const char *cmd[] = {E2E_RLPROF, "run", "--no-probe", "-b", "time",
+			     "-o", out, MPI_APP, N_STR, "--die", "1", NULL};
+	struct e2e_result r = e2e_run_mpi(mpirun, 2, cmd, mpi_wait);
 	cr_assert_neq(r.status, 0, "%s", r.err);
 	e2e_free(&r);
 	const char *rep[] = {E2E_RLPROF, "report", out, NULL};

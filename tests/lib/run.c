@@ -269,6 +269,62 @@ void e2e_need(const char *path)
 		cr_skip_test("'%s' is not built: make BUILD=... all tests", path);
 }
 
+/* argv[*n...] += v (NULL-terminated), at most cap - 1 in all */
+static void append(const char **argv, size_t *n, size_t cap,
+		   const char *const *v)
+{
+	for (size_t i = 0; v && v[i]; i++) {
+		cr_assert_lt(*n + 1, cap, "too long a command line");
+		argv[(*n)++] = v[i];
+	}
+	argv[*n] = NULL;
+}
+
+static struct e2e_result run_mpi(const char *const *before, const char *mpirun,
+				 int np, const char *const *after,
+				 const char *const *env)
+{
+	static const char *const base[] = {
+		"ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0",
+		"OMPI_MCA_btl_vader_single_copy_mechanism=none",
+	};
+	const char *argv[96], *envv[40];
+	char nps[24];
+	size_t n = 0, k = 0;
+	const char *const launcher[] = {mpirun, "-np", nps, "--oversubscribe",
+					"--allow-run-as-root", NULL};
+
+	snprintf(nps, sizeof nps, "%d", np);
+	append(argv, &n, sizeof argv / sizeof *argv, before);
+	if (np > 1 || before)
+		append(argv, &n, sizeof argv / sizeof *argv, launcher);
+	append(argv, &n, sizeof argv / sizeof *argv, after);
+	append(envv, &k, sizeof envv / sizeof *envv,
+	       (const char *const[]){base[0], base[1], NULL});
+	append(envv, &k, sizeof envv / sizeof *envv, env);
+	return e2e_run_in(NULL, argv, envv);
+}
+
+struct e2e_result e2e_run_mpi(const char *mpirun, int np,
+			      const char *const *cmd, const char *const *env)
+{
+	return run_mpi(NULL, mpirun, np, cmd, env);
+}
+
+struct e2e_result e2e_run_mpi_launcher(const char *const *rlprof,
+				       const char *mpirun, int np,
+				       const char *const *app,
+				       const char *const *env)
+{
+	const char *argv[64];
+	size_t n = 0;
+
+	append(argv, &n, sizeof argv / sizeof *argv, rlprof);
+	append(argv, &n, sizeof argv / sizeof *argv,
+	       (const char *const[]){"--", NULL});
+	return run_mpi(argv, mpirun, np, app, env);
+}
+
 const char *e2e_need_mpirun(const char *mpi_app)
 {
 	static char mpirun[1024];

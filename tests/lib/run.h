@@ -64,6 +64,21 @@ void e2e_rmtree(const char *dir);
 struct e2e_result e2e_run_in(const char *dir, const char *const *argv,
 			     const char *const *env);
 struct e2e_result e2e_run(const char *const *argv);
+
+/* The two forms of an MPI job, np ranks of `mpirun -np NP
+ * --oversubscribe --allow-run-as-root`, run with Open MPI's shared memory
+ * without CMA and no leak report of Open MPI's own (sanitized builds),
+ * then env's entries (NULL-terminated, may be NULL; a later one wins):
+ *  - e2e_run_mpi: rlprof under each rank, mpirun then cmd (E2E_RLPROF,
+ *    "run", options, PROGRAM, ARGS; NULL-terminated); np <= 1: cmd alone;
+ *  - e2e_run_mpi_launcher: rlprof around the launcher, rlprof (E2E_RLPROF,
+ *    "run", options) then "--", mpirun, then app (PROGRAM, ARGS). */
+struct e2e_result e2e_run_mpi(const char *mpirun, int np,
+			      const char *const *cmd, const char *const *env);
+struct e2e_result e2e_run_mpi_launcher(const char *const *rlprof,
+				       const char *mpirun, int np,
+				       const char *const *app,
+				       const char *const *env);
 void e2e_free(struct e2e_result *r);
 
 /* Starts argv (argv[0] a path) in the background with its stderr written
