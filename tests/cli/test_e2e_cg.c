@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/lib/report.h"
 #include "tests/lib/run.h"
 #include "tests/lib/sim.h"
 
@@ -74,58 +75,22 @@ static void read_want(const char *dir, int q, struct want *w)
 	cr_assert_eq(seen, CG_REGIONS, "'%s' has %d regions", path, seen);
 }
 
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	cr_assert(json_is_number(v), "'%s' is not a number", key);
-	return json_number_value(v);
-}
-
-/* the row of rows[] whose "region" is name (and "rank" q when q >= 0) */
-static json_t *row(json_t *rows, const char *name, long q)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach (rows, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "region")),
-			   name) == 0 &&
-		    (q < 0 ||
-		     json_integer_value(json_object_get(e, "rank")) == q))
-			return e;
-	cr_assert_fail("no row of region '%s' (rank %ld) in report.json", name,
-		       q);
-	return NULL;
-}
-
 /* every region of rows counts its formula's flops and calls, exactly */
 static void check_rows(json_t *rows, long q, const struct want *w,
 		       const char *mode)
 {
 	for (int k = 0; k < CG_REGIONS; k++) {
-		json_t *e = row(rows, cg_regions[k], q);
+		json_t *e = rl_test_json_need_row(rows, cg_regions[k], q);
 		cr_assert_gt(w->flops[k], 0);
-		cr_expect_eq(num(e, "flops"), w->flops[k],
+		cr_expect_eq(rl_test_json_need_num(e, "flops"), w->flops[k],
 			     "%s, rank %ld: '%s' counted %.0f flops, its "
 			     "formula %.0f (ratio %.9f)", mode, q, cg_regions[k],
-			     num(e, "flops"), w->flops[k],
-			     num(e, "flops") / w->flops[k]);
-		cr_expect_eq(num(e, "calls"), w->calls[k],
+			     rl_test_json_need_num(e, "flops"), w->flops[k],
+			     rl_test_json_need_num(e, "flops") / w->flops[k]);
+		cr_expect_eq(rl_test_json_need_num(e, "calls"), w->calls[k],
 			     "%s, rank %ld: '%s' %.0f calls, made %.0f", mode, q,
-			     cg_regions[k], num(e, "calls"), w->calls[k]);
+			     cg_regions[k], rl_test_json_need_num(e, "calls"), w->calls[k]);
 	}
-}
-
-static json_t *load_report(const char *out)
-{
-	char path[600];
-	json_error_t je;
-	json_t *j;
-
-	snprintf(path, sizeof path, "%s/report.json", out);
-	j = json_load_file(path, 0, &je);
-	cr_assert_not_null(j, "'%s': %s", path, je.text);
-	return j;
 }
 
 /* rlprof run -b sim of cg_mini with threads OpenMP threads, as ranks
@@ -152,7 +117,7 @@ static json_t *run_cg(const char *dir, int ranks, const char *threads,
 	e2e_free(&r);
 	for (int q = 0; q < ranks; q++)
 		read_want(dir, q, &w[q]);
-	return load_report(out);
+	return rl_test_json_report(out);
 }
 
 /* one process: report.json's regions; mg went 3 levels deep */
@@ -166,13 +131,13 @@ static void one_process(const char *threads)
 	snprintf(mode, sizeof mode, "1 rank, %s threads", threads);
 	rows = json_object_get(rep, "regions");
 	check_rows(rows, -1, &w, mode);
-	cr_expect_eq(num(row(rows, "mg", -1), "depth"), 3);
+	cr_expect_eq(rl_test_json_need_num(rl_test_json_need_row(rows, "mg", -1), "depth"), 3);
 	if (strcmp(threads, "1") != 0) {
-		json_t *spmv = row(rows, "spmv", -1);
+		json_t *spmv = rl_test_json_need_row(rows, "spmv", -1);
 		cr_expect_str_eq(json_string_value(json_object_get(spmv,
 								   "scope")),
 				 "process");
-		cr_expect_eq(num(spmv, "threads_ran"), atoi(threads));
+		cr_expect_eq(rl_test_json_need_num(spmv, "threads_ran"), atoi(threads));
 	}
 	json_decref(rep);
 	e2e_rmtree(dir);
@@ -204,18 +169,18 @@ Test(e2e_cg, two_ranks_count_every_kernel_at_its_formula, .timeout = 300)
 		check_rows(rows, q, &w[q], "2 ranks, 2 threads");
 		/* MPI time per region, inclusive: mg runs inside cg, waxpby
 		 * makes no MPI call, dot one MPI_Allreduce a call */
-		cr_expect_geq(num(row(rows, "cg", q), "mpi_s"),
-			      num(row(rows, "mg", q), "mpi_s"));
-		cr_expect_gt(num(row(rows, "dot", q), "mpi_s"), 0);
-		cr_expect_eq(num(row(rows, "waxpby", q), "mpi_s"), 0);
+		cr_expect_geq(rl_test_json_need_num(rl_test_json_need_row(rows, "cg", q), "mpi_s"),
+			      rl_test_json_need_num(rl_test_json_need_row(rows, "mg", q), "mpi_s"));
+		cr_expect_gt(rl_test_json_need_num(rl_test_json_need_row(rows, "dot", q), "mpi_s"), 0);
+		cr_expect_eq(rl_test_json_need_num(rl_test_json_need_row(rows, "waxpby", q), "mpi_s"), 0);
 	}
 	for (int k = 0; k < CG_REGIONS; k++) {
-		json_t *agg = row(json_object_get(mpi, "regions"),
+		json_t *agg = rl_test_json_need_row(json_object_get(mpi, "regions"),
 				  cg_regions[k], -1);
-		cr_expect_eq(num(agg, "flops_sum"),
+		cr_expect_eq(rl_test_json_need_num(agg, "flops_sum"),
 			     w[0].flops[k] + w[1].flops[k],
 			     "'%s': %.0f flops over the ranks, formula %.0f",
-			     cg_regions[k], num(agg, "flops_sum"),
+			     cg_regions[k], rl_test_json_need_num(agg, "flops_sum"),
 			     w[0].flops[k] + w[1].flops[k]);
 	}
 	json_decref(rep);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/lib/report.h"
 #include "tests/lib/run.h"
 #include "tests/lib/sim.h"
 
@@ -68,25 +69,6 @@ static json_t *run_sim(const char *out, const char *const *args,
 	return j;
 }
 
-static json_t *region(json_t *rep, const char *name)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach (json_object_get(rep, "regions"), i, e)
-		if (strcmp(json_string_value(json_object_get(e, "region")),
-			   name) == 0)
-			return e;
-	return NULL;
-}
-
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	cr_assert(json_is_number(v), "'%s' is not a number", key);
-	return json_number_value(v);
-}
-
 static void callsite(const char *threads)
 {
 	need(CALLSITE_APP);
@@ -96,12 +78,12 @@ static void callsite(const char *threads)
 
 	snprintf(out, sizeof out, "%s/out", dir);
 	rep = run_sim(out, args, threads);
-	cr_assert_not_null(k = region(rep, "kernel"));
+	cr_assert_not_null(k = rl_test_json_region(rep, "kernel"));
 	/* 10 calls at top level, 10 inside "outer": 20 x 100000 */
-	cr_assert_eq(num(k, "calls"), 20);
-	cr_assert_eq(num(k, "flops"), 2000000.0, "%s threads: kernel %.0f flops",
-		     threads, num(k, "flops"));
-	cr_assert_eq(num(region(rep, "outer"), "flops"), 1000000.0);
+	cr_assert_eq(rl_test_json_need_num(k, "calls"), 20);
+	cr_assert_eq(rl_test_json_need_num(k, "flops"), 2000000.0, "%s threads: kernel %.0f flops",
+		     threads, rl_test_json_need_num(k, "flops"));
+	cr_assert_eq(rl_test_json_need_num(rl_test_json_region(rep, "outer"), "flops"), 1000000.0);
 	json_decref(rep);
 	e2e_rmtree(dir);
 	free(dir);
@@ -129,12 +111,12 @@ Test(e2e_counts, recursive_region_counts_once, .timeout = 300)
 
 	snprintf(out, sizeof out, "%s/out", dir);
 	rep = run_sim(out, args, "2");
-	cr_assert_not_null(k = region(rep, "rec"));
-	cr_assert_eq(num(k, "calls"), 4);
-	cr_assert_eq(num(k, "flops"), 400000.0, "rec %.0f flops",
-		     num(k, "flops"));
-	cr_assert_eq(num(k, "depth"), 4);
-	cr_assert_null(json_object_get(region(rep, "kernel"), "depth"),
+	cr_assert_not_null(k = rl_test_json_region(rep, "rec"));
+	cr_assert_eq(rl_test_json_need_num(k, "calls"), 4);
+	cr_assert_eq(rl_test_json_need_num(k, "flops"), 400000.0, "rec %.0f flops",
+		     rl_test_json_need_num(k, "flops"));
+	cr_assert_eq(rl_test_json_need_num(k, "depth"), 4);
+	cr_assert_null(json_object_get(rl_test_json_region(rep, "kernel"), "depth"),
 		       "a region never entered twice has no depth");
 	json_decref(rep);
 	e2e_rmtree(dir);
@@ -160,11 +142,11 @@ Test(e2e_counts, threads_opening_the_main_threads_region_count_once,
 
 	snprintf(out, sizeof out, "%s/out", dir);
 	rep = run_sim(out, args, NULL);
-	cr_assert_not_null(k = region(rep, "triad_mt"));
+	cr_assert_not_null(k = rl_test_json_region(rep, "triad_mt"));
 	/* 2 repetitions x 3 threads */
-	cr_expect_eq(num(k, "calls"), 6);
-	cr_expect_eq(num(k, "flops"), 2.0 * 2 * 65536, "triad_mt %.0f flops",
-		     num(k, "flops"));
+	cr_expect_eq(rl_test_json_need_num(k, "calls"), 6);
+	cr_expect_eq(rl_test_json_need_num(k, "flops"), 2.0 * 2 * 65536, "triad_mt %.0f flops",
+		     rl_test_json_need_num(k, "flops"));
 	json_decref(rep);
 	e2e_rmtree(dir);
 	free(dir);
@@ -188,8 +170,8 @@ Test(e2e_counts, a_call_straddling_the_main_threads_call_is_warned_of,
 	rep = run_sim(out, args, NULL);
 	/* y: the worker's 1000 flops in its own y, and its x's 1000 inside
 	 * the main thread's y: 2000, each flop once */
-	cr_expect_eq(num(region(rep, "y"), "flops"), 2000.0, "y %.0f flops",
-		     num(region(rep, "y"), "flops"));
+	cr_expect_eq(rl_test_json_need_num(rl_test_json_region(rep, "y"), "flops"), 2000.0, "y %.0f flops",
+		     rl_test_json_need_num(rl_test_json_region(rep, "y"), "flops"));
 	json_decref(rep);
 	json = e2e_file(out, "report.json");
 	cr_assert_not_null(json);
@@ -224,8 +206,8 @@ static int prop_batch(long first, long count)
 	while (fscanf(f, "%63s %llu %llu", name, &flops, &calls) == 3) {
 		double got_f = -1, got_c = -1;
 		n++;
-		if ((k = region(rep, name))) {
-			got_c = num(k, "calls");
+		if ((k = rl_test_json_region(rep, name))) {
+			got_c = rl_test_json_need_num(k, "calls");
 			json_t *v = json_object_get(k, "flops");
 			got_f = json_is_number(v) ? json_number_value(v) : 0;
 		}

@@ -10,6 +10,7 @@
 #include "inspect/loops.h"
 #include "model/machine.h"
 #include "tests/lib/machine.h"
+#include "tests/lib/report.h"
 #include "tests/lib/run.h"
 
 #define LOOPS_SRC RL_SOURCE_DIR "/tests/programs/loops/loops.c"
@@ -100,26 +101,6 @@ static json_t *run_loops(const char *dir, const char *extra,
 	return j;
 }
 
-/* The summed row of region name, or NULL. */
-static json_t *row_named(json_t *rep, const char *name)
-{
-	json_t *o;
-	size_t i;
-
-	json_array_foreach(json_object_get(rep, "regions"), i, o) {
-		const char *r = json_string_value(json_object_get(o, "region"));
-		if (r && strcmp(r, name) == 0)
-			return o;
-	}
-	return NULL;
-}
-
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* The row of the loop at marker's line in function func, checked as a
  * loop of region parent. */
 static json_t *loop_row(json_t *rep, const char *src, const char *marker,
@@ -131,7 +112,7 @@ static json_t *loop_row(json_t *rep, const char *src, const char *marker,
 	int line = marker_line(src, marker);
 
 	snprintf(name, len, "%s:%d (%s)", base, line, func);
-	row = row_named(rep, name);
+	row = rl_test_json_region(rep, name);
 	cr_assert_not_null(row, "no row '%s' in report.json", name);
 	loop = json_object_get(row, "loop");
 	cr_assert(json_is_object(loop), "row '%s' is not marked a loop", name);
@@ -204,10 +185,10 @@ Test(e2e_loops, rows_count_the_formula_without_time, .timeout = 240)
 		json_t *row = loop_row(rep, LOOPS_SRC, nest[k], "nest3",
 				       "<program>", name, sizeof name);
 		const char *line;
-		cr_expect_eq(num(row, "flops"), 2.0 * 40 * 40 * 40,
-			     "%s: %g flops", name, num(row, "flops"));
-		cr_expect(isnan(num(row, "time_s")), "%s has a time", name);
-		cr_expect(isnan(num(row, "roof_pct")), "%s has a %% of roof",
+		cr_expect_eq(rl_test_json_num(row, "flops"), 2.0 * 40 * 40 * 40,
+			     "%s: %g flops", name, rl_test_json_num(row, "flops"));
+		cr_expect(isnan(rl_test_json_num(row, "time_s")), "%s has a time", name);
+		cr_expect(isnan(rl_test_json_num(row, "roof_pct")), "%s has a %% of roof",
 			  name);
 		cr_expect(strstr(json_string_value(json_object_get(
 				     row, "diagnosis")), "no time"),
@@ -220,7 +201,7 @@ Test(e2e_loops, rows_count_the_formula_without_time, .timeout = 240)
 	}
 	/* the region's own method says nothing of loops */
 	cr_expect(strstr(json_string_value(json_object_get(
-			     row_named(rep, "<program>"), "method")), "loop") ==
+			     rl_test_json_region(rep, "<program>"), "method")), "loop") ==
 		  NULL);
 	expect_html_sources(dir);
 	json_decref(rep);
@@ -254,16 +235,16 @@ Test(e2e_loops, loops_in_regions_are_their_children, .timeout = 240)
 				       want[k].marker, want[k].marker,
 				       want[k].parent, name, sizeof name);
 		const char *line = e2e_csv_row(csv, name);
-		cr_expect_eq(num(row, "flops"), want[k].flops, "%s: %g flops",
-			     name, num(row, "flops"));
+		cr_expect_eq(rl_test_json_num(row, "flops"), want[k].flops, "%s: %g flops",
+			     name, rl_test_json_num(row, "flops"));
 		cr_expect_not_null(line, "no CSV row for %s", name);
 		if (line && k != 1)
 			cr_expect(strstr(line, want[k].parent), "%.300s", line);
 	}
 	/* the regions' own rows are untouched: setup 1000 + 1000 flops,
 	 * solve 1000 + 2000 */
-	cr_expect_eq(num(row_named(rep, "setup"), "flops"), 2000);
-	cr_expect_eq(num(row_named(rep, "solve"), "flops"), 3000);
+	cr_expect_eq(rl_test_json_num(rl_test_json_region(rep, "setup"), "flops"), 2000);
+	cr_expect_eq(rl_test_json_num(rl_test_json_region(rep, "solve"), "flops"), 3000);
 	raw = e2e_file(dir, "out/loops.json");
 	cr_expect(strstr(raw, "\"region\": \"setup, solve\"") ||
 		  strstr(raw, "\"region\":\"setup, solve\""), "%.400s", raw);
@@ -299,30 +280,30 @@ Test(e2e_loops, hot_loop_placed_like_a_region, .timeout = 300)
 		       name, sizeof name);
 	loop_row(rep, STREAM_SRC, "stream.passes", "main", "<program>", outer,
 		 sizeof outer);
-	cr_expect_eq(num(row, "flops"), 2.0 * STREAM_N * 1000, "%g",
-		     num(row, "flops"));
-	t = num(row, "time_s");
-	err = num(row, "time_error_s");
+	cr_expect_eq(rl_test_json_num(row, "flops"), 2.0 * STREAM_N * 1000, "%g",
+		     rl_test_json_num(row, "flops"));
+	t = rl_test_json_num(row, "time_s");
+	err = rl_test_json_num(row, "time_error_s");
 	samples = (double)json_integer_value(json_object_get(
 		json_object_get(row, "loop"), "samples"));
 	cr_assert(t > 0 && samples > 0, "time %g, %g samples", t, samples);
 	/* one sample per millisecond: +- sqrt(n) periods */
 	cr_expect(fabs(err - sqrt(t / 1e-3) * 1e-3) < 1e-9, "error %g at %g s",
 		  err, t);
-	cr_expect(fabs(num(row, "gflops") - num(row, "flops") / t / 1e9) <
-			  1e-6 * num(row, "gflops"), "gflops %g",
-		  num(row, "gflops"));
+	cr_expect(fabs(rl_test_json_num(row, "gflops") - rl_test_json_num(row, "flops") / t / 1e9) <
+			  1e-6 * rl_test_json_num(row, "gflops"), "gflops %g",
+		  rl_test_json_num(row, "gflops"));
 	cr_expect(json_is_string(json_object_get(row, "diagnosis")));
 	if (t / 1e-3 >= 10) {
-		cr_expect(fabs(num(row, "roof_pct") -
-			       num(row, "gflops") / num(row, "roof_gflops") * 100) <
-				  1e-6 * num(row, "roof_pct"),
-			  "roof_pct %g, gflops %g, roof %g", num(row, "roof_pct"),
-			  num(row, "gflops"), num(row, "roof_gflops"));
+		cr_expect(fabs(rl_test_json_num(row, "roof_pct") -
+			       rl_test_json_num(row, "gflops") / rl_test_json_num(row, "roof_gflops") * 100) <
+				  1e-6 * rl_test_json_num(row, "roof_pct"),
+			  "roof_pct %g, gflops %g, roof %g", rl_test_json_num(row, "roof_pct"),
+			  rl_test_json_num(row, "gflops"), rl_test_json_num(row, "roof_gflops"));
 		cr_expect_str_eq(json_string_value(json_object_get(row, "bound")),
 				 "memory");
 	} else {
-		cr_expect(isnan(num(row, "roof_pct")));
+		cr_expect(isnan(rl_test_json_num(row, "roof_pct")));
 		cr_expect(strstr(json_string_value(json_object_get(
 				     row, "diagnosis")), "fewer than 10"));
 	}
@@ -403,8 +384,8 @@ Test(e2e_loops, diff_and_check_name_a_changed_loop, .timeout = 300)
 	jb = run_loops(db, "--sim-timing=sim", slow, &rb);
 	loop_row(ja, STREAM_SRC, "stream.triad", "main", "<program>", name,
 		 sizeof name);
-	cr_expect_eq(num(row_named(jb, name), "flops"),
-		     2 * num(row_named(ja, name), "flops"));
+	cr_expect_eq(rl_test_json_num(rl_test_json_region(jb, name), "flops"),
+		     2 * rl_test_json_num(rl_test_json_region(ja, name), "flops"));
 	snprintf(a, sizeof a, "%s/out", da);
 	snprintf(b, sizeof b, "%s/out", db);
 	{
@@ -423,8 +404,8 @@ Test(e2e_loops, diff_and_check_name_a_changed_loop, .timeout = 300)
 	cr_assert_not_null(found, "diff does not name %s: %s", name, rd.out);
 	cr_expect_str_eq(json_string_value(json_object_get(found, "presence")),
 			 "both");
-	cr_expect(fabs(num(found, "ai_change_pct") - 100) < 1e-6, "ai %g%%",
-		  num(found, "ai_change_pct"));
+	cr_expect(fabs(rl_test_json_num(found, "ai_change_pct") - 100) < 1e-6, "ai %g%%",
+		  rl_test_json_num(found, "ai_change_pct"));
 	{
 		const char *argv[] = {E2E_RLPROF, "check", b, "--require-region", name,
 				      NULL};
@@ -446,21 +427,21 @@ Test(e2e_loops, diff_and_check_name_a_changed_loop, .timeout = 300)
 static void expect_split(json_t *rep, const char *name, int n_threads,
 			 double per_thread, int distinct_pids)
 {
-	json_t *row = row_named(rep, name), *t;
+	json_t *row = rl_test_json_region(rep, name), *t;
 	long pid0 = -1;
 	size_t i;
 
 	cr_assert_not_null(row, "no row '%s'", name);
 	cr_expect_eq(json_integer_value(json_object_get(row, "n_threads")),
 		     n_threads);
-	cr_expect_eq(num(row, "flops"), n_threads * per_thread, "%g",
-		     num(row, "flops"));
+	cr_expect_eq(rl_test_json_num(row, "flops"), n_threads * per_thread, "%g",
+		     rl_test_json_num(row, "flops"));
 	cr_assert_eq(json_array_size(json_object_get(row, "threads")),
 		     (size_t)n_threads);
 	json_array_foreach(json_object_get(row, "threads"), i, t) {
 		long pid = (long)json_integer_value(json_object_get(t, "pid"));
-		cr_expect_eq(num(t, "flops"), per_thread, "thread %zu: %g", i,
-			     num(t, "flops"));
+		cr_expect_eq(rl_test_json_num(t, "flops"), per_thread, "thread %zu: %g", i,
+			     rl_test_json_num(t, "flops"));
 		if (i == 0)
 			pid0 = pid;
 		else if (distinct_pids)
@@ -537,8 +518,8 @@ Test(e2e_loops, openmp_loop_in_region_is_its_child, .timeout = 300)
 	cr_assert(name[0], "no loop of main._omp_fn.0 is a row");
 	expect_split(rep, name, 2, (double)STREAM_N * 30, 0);
 	/* the region's own counts: the same work, both threads */
-	cr_expect(num(row_named(rep, "triad"), "flops") >= 2.0 * STREAM_N * 30,
-		  "triad: %g flops", num(row_named(rep, "triad"), "flops"));
+	cr_expect(rl_test_json_num(rl_test_json_region(rep, "triad"), "flops") >= 2.0 * STREAM_N * 30,
+		  "triad: %g flops", rl_test_json_num(rl_test_json_region(rep, "triad"), "flops"));
 	/* every thread's counts of the loop are the region's (none
 	 * <program>'s: "<program>, triad" were the worker's not), the
 	 * init loop before the region <program>'s */
@@ -592,14 +573,14 @@ Test(e2e_loops, openmp_loop_time_per_thread, .timeout = 300)
 			row = o;
 	}
 	cr_assert_not_null(row, "no loop of main._omp_fn.0 is a row");
-	if (isnan(num(row, "time_s")))
+	if (isnan(rl_test_json_num(row, "time_s")))
 		cr_skip_test("not sampled here: %s",
 			     json_string_value(json_object_get(row, "method")));
 	cr_assert_eq(json_array_size(json_object_get(row, "threads")), 2);
 	json_array_foreach(json_object_get(row, "threads"), i, t) {
-		cr_expect_eq(num(t, "flops"), (double)STREAM_N * 3000,
-			     "thread %zu: %g flops", i, num(t, "flops"));
-		cr_expect(num(t, "time_s") > 0, "thread %zu has no time: %s",
+		cr_expect_eq(rl_test_json_num(t, "flops"), (double)STREAM_N * 3000,
+			     "thread %zu: %g flops", i, rl_test_json_num(t, "flops"));
+		cr_expect(rl_test_json_num(t, "time_s") > 0, "thread %zu has no time: %s",
 			  i, json_dumps(t, 0));
 	}
 	json_decref(rep);
@@ -639,21 +620,6 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 	expect_split(rep, name, 2, 2.0 * STREAM_N * 20, 1);
 	json_decref(rep);
 	e2e_cleanup(&r, dir);
-}
-
-/* The row of region name in report.json's "mpi" "regions" (the ranks'
- * summary), or NULL. */
-static json_t *mpi_row(json_t *rep, const char *name)
-{
-	json_t *o;
-	size_t i;
-
-	json_array_foreach(json_object_get(json_object_get(rep, "mpi"),
-					   "regions"), i, o)
-		if (strcmp(json_string_value(json_object_get(o, "region")),
-			   name) == 0)
-			return o;
-	return NULL;
 }
 
 /* The launcher form `rlprof run -b sim --loops -- mpirun -np 2 ./app`:
@@ -698,10 +664,10 @@ Test(e2e_loops, mpi_launcher_form_loops_per_rank, .timeout = 300)
 	row = loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
 		       "mpi.triad", "main", "<program>", name, sizeof name);
 	expect_split(rep, name, 2, 2.0 * STREAM_N * 200, 1);
-	agg = mpi_row(rep, name);
+	agg = rl_test_json_mpi_region(rep, name);
 	cr_assert_not_null(agg, "no ranks' row of %s", name);
 	cr_expect_eq(json_integer_value(json_object_get(agg, "ranks")), 2);
-	cr_expect_eq(num(agg, "flops_sum"), 2 * 2.0 * STREAM_N * 200);
+	cr_expect_eq(rl_test_json_num(agg, "flops_sum"), 2 * 2.0 * STREAM_N * 200);
 	/* each simulated rank took its native rank's samples (or says why
 	 * the native job has none: never that there was no native run) */
 	for (int k = 0; k < 2; k++) {
@@ -722,7 +688,7 @@ Test(e2e_loops, mpi_launcher_form_loops_per_rank, .timeout = 300)
 					  json_object_get(lj, "sampling"),
 					  "samples")) > 0, "rank %d", k);
 		if (k == 0 && json_is_object(json_object_get(lj, "sampling")))
-			cr_expect(num(row, "time_s") > 0, "%s",
+			cr_expect(rl_test_json_num(row, "time_s") > 0, "%s",
 				  json_string_value(json_object_get(row, "method")));
 		json_decref(lj);
 	}

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/lib/report.h"
 #include "tests/lib/run.h"
 #include "tests/lib/sim.h"
 
@@ -49,59 +50,12 @@ static size_t count(const char *hay, const char *needle)
 	return n;
 }
 
-static json_t *report(const char *out)
-{
-	char path[1024];
-	json_error_t je;
-	json_t *j;
-
-	snprintf(path, sizeof path, "%s/report.json", out);
-	j = json_load_file(path, 0, &je);
-	cr_assert_not_null(j, "'%s': %s", path, je.text);
-	return j;
-}
-
-/* the per-rank row of region name and rank q, or NULL */
-static json_t *rank_row(json_t *rep, const char *name, long q)
-{
-	json_t *rows = json_object_get(json_object_get(rep, "mpi"), "per_rank");
-	size_t i;
-	json_t *e;
-
-	json_array_foreach (rows, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "region")),
-			   name) == 0 &&
-		    json_integer_value(json_object_get(e, "rank")) == q)
-			return e;
-	return NULL;
-}
-
-static json_t *agg_row(json_t *rep, const char *name)
-{
-	json_t *rows = json_object_get(json_object_get(rep, "mpi"), "regions");
-	size_t i;
-	json_t *e;
-
-	json_array_foreach (rows, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "region")),
-			   name) == 0)
-			return e;
-	return NULL;
-}
-
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	cr_assert(json_is_number(v), "'%s' is not a number", key);
-	return json_number_value(v);
-}
-
 /* The checks both forms share: one table, one report with 2 ranks, an
  * aggregate per region with its load imbalance, no <program> row. */
 static void check_merged(const struct e2e_result *r, const char *out,
 			 bool exact_flops)
 {
-	json_t *rep = report(out), *mpi, *agg;
+	json_t *rep = rl_test_json_report(out), *mpi, *agg;
 
 	cr_assert_eq(count(r->out, "\nMPI: 2 ranks, 2 with results"), 1,
 		     "one rank table expected:\n%s\n%s", r->out, r->err);
@@ -113,25 +67,25 @@ static void check_merged(const struct e2e_result *r, const char *out,
 	cr_assert_eq(json_integer_value(json_object_get(mpi, "present")), 2);
 	cr_assert_eq(json_array_size(json_object_get(mpi, "missing")), 0);
 	for (long q = 0; q < 2; q++) {
-		json_t *row = rank_row(rep, "triad", q);
+		json_t *row = rl_test_json_row(json_object_get(json_object_get(rep, "mpi"), "per_rank"), "triad", q);
 		cr_assert_not_null(row, "no triad row for rank %ld", q);
-		cr_assert_eq(num(row, "calls"), 1);
+		cr_assert_eq(rl_test_json_need_num(row, "calls"), 1);
 		cr_assert(json_is_string(json_object_get(row, "host")));
 		/* declared: 2 (r + 1) N flops */
-		cr_assert_eq(num(row, "flops_expected"), 2.0 * (q + 1) * N_ELEMS);
+		cr_assert_eq(rl_test_json_need_num(row, "flops_expected"), 2.0 * (q + 1) * N_ELEMS);
 		if (exact_flops)
-			cr_assert_eq(num(row, "flops"), 2.0 * (q + 1) * N_ELEMS,
+			cr_assert_eq(rl_test_json_need_num(row, "flops"), 2.0 * (q + 1) * N_ELEMS,
 				     "rank %ld counted %.17g flops", q,
-				     num(row, "flops"));
+				     rl_test_json_need_num(row, "flops"));
 	}
-	agg = agg_row(rep, "triad");
+	agg = rl_test_json_mpi_region(rep, "triad");
 	cr_assert_not_null(agg);
-	cr_assert_eq(num(agg, "ranks"), 2);
+	cr_assert_eq(rl_test_json_need_num(agg, "ranks"), 2);
 	if (exact_flops)
-		cr_assert_eq(num(agg, "flops_sum"), 6.0 * N_ELEMS);
-	cr_assert_geq(num(agg, "load_imbalance"), 1.0);
-	cr_assert_geq(num(agg, "time_max_s"), num(agg, "time_mean_s"));
-	cr_assert_not_null(agg_row(rep, "exchange"));
+		cr_assert_eq(rl_test_json_need_num(agg, "flops_sum"), 6.0 * N_ELEMS);
+	cr_assert_geq(rl_test_json_need_num(agg, "load_imbalance"), 1.0);
+	cr_assert_geq(rl_test_json_need_num(agg, "time_max_s"), rl_test_json_need_num(agg, "time_mean_s"));
+	cr_assert_not_null(rl_test_json_mpi_region(rep, "exchange"));
 	json_decref(rep);
 }
 
@@ -184,7 +138,7 @@ Test(e2e_mpi, launcher_form_time)
 
 	cr_assert_eq(r.status, 0, "status %d\n%s\n%s", r.status, r.out, r.err);
 	check_merged(&r, out, false);
-	rep = report(out);
+	rep = rl_test_json_report(out);
 	cr_assert(strstr(json_string_value(json_object_get(rep, "command")),
 			 "mpirun -np 2"),
 		  "the command is the launcher's");
@@ -227,7 +181,7 @@ Test(e2e_mpi, launcher_form_sim_two_jobs, .timeout = 300)
 	/* the native job's results, and times taken from them */
 	snprintf(path, sizeof path, "%s/native/rank-1/run.json", out);
 	cr_assert_eq(access(path, F_OK), 0, "no native timing job");
-	rep = report(out);
+	rep = rl_test_json_report(out);
 	regs = json_object_get(rep, "regions");
 	json_array_foreach (regs, i, e)
 		if (strcmp(json_string_value(json_object_get(e, "region")),
@@ -245,15 +199,15 @@ Test(e2e_mpi, launcher_form_sim_two_jobs, .timeout = 300)
  * warning says how rank 1 ended. */
 static void check_rank1_recovered(const char *out)
 {
-	json_t *rep = report(out), *mpi = json_object_get(rep, "mpi");
+	json_t *rep = rl_test_json_report(out), *mpi = json_object_get(rep, "mpi");
 	json_t *warn, *e, *row;
 	size_t i;
 	bool said = false;
 
 	cr_assert_eq(json_array_size(json_object_get(mpi, "missing")), 0);
 	cr_assert_eq(json_integer_value(json_object_get(mpi, "present")), 2);
-	cr_assert_not_null(rank_row(rep, "triad", 0), "rank 0's results lost");
-	row = rank_row(rep, "triad", 1);
+	cr_assert_not_null(rl_test_json_row(json_object_get(json_object_get(rep, "mpi"), "per_rank"), "triad", 0), "rank 0's results lost");
+	row = rl_test_json_row(json_object_get(json_object_get(rep, "mpi"), "per_rank"), "triad", 1);
 	cr_assert_not_null(row, "rank 1's completed triad lost");
 	cr_assert_eq(json_integer_value(json_object_get(row, "calls")), 1);
 	warn = json_object_get(rep, "warnings");
@@ -425,7 +379,7 @@ Test(e2e_mpi, no_shared_directory_results_sent_at_finalize, .timeout = 300)
 	e2e_rmtree(a);
 	e2e_rmtree(b);
 	r = split_dirs(a, b, "none");
-	json_t *rep = report(a);
+	json_t *rep = rl_test_json_report(a);
 	cr_assert_eq(json_integer_value(json_object_get(
 			     json_object_get(rep, "mpi"), "present")),
 		     1, "%s\n%s", r.out, r.err);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/lib/report.h"
 #include "tests/lib/run.h"
 #include "tests/lib/sim.h"
 
@@ -66,38 +67,6 @@ static int run(const char *out, const char *backend, const char *mode,
 	return 0;
 }
 
-static json_t *load(const char *out)
-{
-	char path[600];
-	json_error_t je;
-	json_t *j;
-
-	snprintf(path, sizeof path, "%s/report.json", out);
-	j = json_load_file(path, 0, &je);
-	cr_assert_not_null(j, "%s: %s", path, je.text);
-	return j;
-}
-
-/* the summed row (or the MPI aggregate, in "mpi"."regions") of region */
-static json_t *row_of(json_t *rows, const char *region)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach (rows, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "region")),
-			   region) == 0)
-			return e;
-	cr_assert_fail("no row for region '%s'", region);
-	return NULL;
-}
-
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static const char *str(json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
@@ -127,11 +96,11 @@ static void raw_region(const char *out, int rank, const char *name,
 			json_t *c;
 			if (strcmp(str(r, "name"), name) != 0)
 				continue;
-			*mpi_ns = num(r, "mpi_ns");
+			*mpi_ns = rl_test_json_num(r, "mpi_ns");
 			c = json_object_get(json_object_get(r, "counters"),
 					    counter);
 			if (c)
-				*value = num(c, "value");
+				*value = rl_test_json_num(c, "value");
 		}
 	json_decref(j);
 	globfree(&g);
@@ -148,15 +117,15 @@ Test(e2e_mpi_time, region_mpi_time_and_the_rank_that_waited, .timeout = 300)
 	dir = e2e_tmpdir();
 	snprintf(out, sizeof out, "%s/out", dir);
 	run(out, "time", "out", "2000000", &r);
-	j = load(out);
-	sync = row_of(json_object_get(j, "regions"), "sync");
-	work = row_of(json_object_get(j, "regions"), "work");
-	dot = row_of(json_object_get(j, "regions"), "dot");
+	j = rl_test_json_report(out);
+	sync = rl_test_json_need_row(json_object_get(j, "regions"), "sync", -1);
+	work = rl_test_json_need_row(json_object_get(j, "regions"), "work", -1);
+	dot = rl_test_json_need_row(json_object_get(j, "regions"), "dot", -1);
 	/* measured, by the wrappers: "work" makes no MPI call */
-	cr_expect_eq(num(work, "mpi_s"), 0);
-	cr_expect_gt(num(sync, "mpi_s"), 0);
-	cr_expect_leq(num(sync, "mpi_s"), num(sync, "time_s"));
-	cr_expect_gt(num(dot, "mpi_s"), 0);
+	cr_expect_eq(rl_test_json_num(work, "mpi_s"), 0);
+	cr_expect_gt(rl_test_json_num(sync, "mpi_s"), 0);
+	cr_expect_leq(rl_test_json_num(sync, "mpi_s"), rl_test_json_num(sync, "time_s"));
+	cr_expect_gt(rl_test_json_num(dot, "mpi_s"), 0);
 	cr_expect_not_null(strstr(str(sync, "method"),
 				  "MPI calls: their time shown as mpi_s"),
 			   "%s", str(sync, "method"));
@@ -168,11 +137,11 @@ Test(e2e_mpi_time, region_mpi_time_and_the_rank_that_waited, .timeout = 300)
 	cr_expect_not_null(strstr(str(sync, "diagnosis"),
 				  "rank 1 waited longest, rank 0 least"),
 			   "%s", str(sync, "diagnosis"));
-	agg = row_of(json_object_get(json_object_get(j, "mpi"), "regions"),
-		     "sync");
-	cr_expect_eq(num(agg, "mpi_max_rank"), 1);
-	cr_expect_eq(num(agg, "mpi_min_rank"), 0);
-	cr_expect_gt(num(agg, "mpi_imbalance"), 1.1);
+	agg = rl_test_json_need_row(json_object_get(json_object_get(j, "mpi"), "regions"),
+		     "sync", -1);
+	cr_expect_eq(rl_test_json_num(agg, "mpi_max_rank"), 1);
+	cr_expect_eq(rl_test_json_num(agg, "mpi_min_rank"), 0);
+	cr_expect_gt(rl_test_json_num(agg, "mpi_imbalance"), 1.1);
 	json_decref(j);
 	/* the results file: how MPI calls were treated, each region's time */
 	raw_region(out, 1, "sync", "task_clock_ns", &mpi_ns, &v, mode,
@@ -217,9 +186,9 @@ Test(e2e_mpi_time, perf_counts_keep_mpi_calls_out, .timeout = 300)
 	cr_expect_lt(clock_ns, 0.5 * mpi_ns,
 		     "task clock %.0f ns of %.0f ns in MPI calls: kept out",
 		     clock_ns, mpi_ns);
-	j = load(out);
+	j = rl_test_json_report(out);
 	cr_expect_not_null(
-		strstr(str(row_of(json_object_get(j, "regions"), "sync"),
+		strstr(str(rl_test_json_need_row(json_object_get(j, "regions"), "sync", -1),
 			   "method"),
 		       "MPI calls: kept out of the counts"));
 	json_decref(j);
@@ -230,9 +199,9 @@ Test(e2e_mpi_time, perf_counts_keep_mpi_calls_out, .timeout = 300)
 	raw_region(out, 1, "sync", "task_clock_ns", &mpi_ns, &clock_ns, mode,
 		   sizeof mode);
 	cr_expect_str_eq(mode, "in");
-	j = load(out);
+	j = rl_test_json_report(out);
 	cr_expect_not_null(
-		strstr(str(row_of(json_object_get(j, "regions"), "sync"),
+		strstr(str(rl_test_json_need_row(json_object_get(j, "regions"), "sync", -1),
 			   "method"),
 		       "MPI calls: kept in (--mpi-calls in)"));
 	json_decref(j);
@@ -253,13 +222,13 @@ Test(e2e_mpi_time, sim_places_a_region_by_its_own_flops, .timeout = 400)
 	dir = e2e_tmpdir();
 	snprintf(out, sizeof out, "%s/out", dir);
 	run(out, "sim", "out", "20000", &r);
-	j = load(out);
-	sync = row_of(json_object_get(j, "regions"), "sync");
-	dot = row_of(json_object_get(j, "regions"), "dot");
-	cr_expect_eq(num(dot, "flops"), 2 * 2.0 * 20000);
-	cr_expect_eq(num(sync, "flops"), 0);
-	cr_expect_gt(num(dot, "mpi_s"), 0);
-	cr_expect_gt(num(sync, "mpi_s"), 0);
+	j = rl_test_json_report(out);
+	sync = rl_test_json_need_row(json_object_get(j, "regions"), "sync", -1);
+	dot = rl_test_json_need_row(json_object_get(j, "regions"), "dot", -1);
+	cr_expect_eq(rl_test_json_num(dot, "flops"), 2 * 2.0 * 20000);
+	cr_expect_eq(rl_test_json_num(sync, "flops"), 0);
+	cr_expect_gt(rl_test_json_num(dot, "mpi_s"), 0);
+	cr_expect_gt(rl_test_json_num(sync, "mpi_s"), 0);
 	cr_expect_null(json_object_get(sync, "bound"));
 	cr_expect_not_null(
 		strstr(str(dot, "method"),

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/lib/report.h"
 #include "tests/lib/run.h"
 #include "tests/lib/sim.h"
 
@@ -54,26 +55,6 @@ static json_t *load(const char *path)
 	return j;
 }
 
-static json_t *region(json_t *rep, const char *name)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach (json_object_get(rep, "regions"), i, e)
-		if (strcmp(json_string_value(json_object_get(e, "region")),
-			   name) == 0)
-			return e;
-	cr_assert_fail("no region '%s' in report.json", name);
-	return NULL;
-}
-
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	cr_assert(json_is_number(v), "'%s' is not a number", key);
-	return json_number_value(v);
-}
-
 /* outer: process scope, 2 threads ran; inner: thread scope, 2 rows */
 static json_t *check_scopes(const char *out)
 {
@@ -82,12 +63,12 @@ static json_t *check_scopes(const char *out)
 
 	snprintf(path, sizeof path, "%s/report.json", out);
 	rep = load(path);
-	outer = region(rep, "outer");
-	inner = region(rep, "inner");
+	outer = rl_test_json_need_region(rep, "outer");
+	inner = rl_test_json_need_region(rep, "inner");
 	cr_assert_str_eq(json_string_value(json_object_get(outer, "scope")),
 			 "process");
-	cr_assert_eq(num(outer, "threads_ran"), 2);
-	cr_assert_eq(num(outer, "n_threads"), 2, "the table shows 2 threads");
+	cr_assert_eq(rl_test_json_need_num(outer, "threads_ran"), 2);
+	cr_assert_eq(rl_test_json_need_num(outer, "n_threads"), 2, "the table shows 2 threads");
 	cr_assert_str_eq(json_string_value(json_object_get(inner, "scope")),
 			 "thread");
 	cr_assert_eq(json_array_size(json_object_get(inner, "threads")), 2,
@@ -108,16 +89,16 @@ Test(e2e_omp, sim_outer_counts_every_thread_exactly, .timeout = 300)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	rep = check_scopes(out);
 	/* counted = declared, exactly: both threads' flops in outer */
-	cr_assert_eq(num(region(rep, "outer"), "flops"), 4.0 * N_ELEMS);
-	cr_assert_eq(num(region(rep, "outer"), "flops_expected"), 4.0 * N_ELEMS);
+	cr_assert_eq(rl_test_json_need_num(rl_test_json_need_region(rep, "outer"), "flops"), 4.0 * N_ELEMS);
+	cr_assert_eq(rl_test_json_need_num(rl_test_json_need_region(rep, "outer"), "flops_expected"), 4.0 * N_ELEMS);
 	cr_assert_str_eq(json_string_value(json_object_get(
-				 region(rep, "outer"), "counted_threads")),
+				 rl_test_json_need_region(rep, "outer"), "counted_threads")),
 			 "all");
-	inner = region(rep, "inner");
-	cr_assert_eq(num(inner, "flops"), 4.0 * N_ELEMS);
+	inner = rl_test_json_need_region(rep, "inner");
+	cr_assert_eq(rl_test_json_need_num(inner, "flops"), 4.0 * N_ELEMS);
 	th = json_object_get(inner, "threads");
 	json_array_foreach (th, i, e) /* schedule(static): half each */
-		cr_assert_eq(num(e, "flops"), 2.0 * N_ELEMS);
+		cr_assert_eq(rl_test_json_need_num(e, "flops"), 2.0 * N_ELEMS);
 	cr_assert(strstr(r.out, "outer: process scope"), "%s", r.out);
 	json_decref(rep);
 	e2e_free(&r);
@@ -208,7 +189,7 @@ Test(e2e_omp, scope_thread_turns_it_off)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	snprintf(path, sizeof path, "%s/report.json", out);
 	rep = load(path);
-	cr_assert_str_eq(json_string_value(json_object_get(region(rep, "outer"),
+	cr_assert_str_eq(json_string_value(json_object_get(rl_test_json_need_region(rep, "outer"),
 							   "scope")),
 			 "thread");
 	json_decref(rep);
@@ -231,14 +212,14 @@ static void time_calls(const char *calls)
 
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	rep = check_scopes(out);
-	outer = region(rep, "outer");
+	outer = rl_test_json_need_region(rep, "outer");
 	if (strcmp(calls, "1") == 0)
 		cr_assert_null(json_object_get(outer, "busy_threads"));
 	else {
-		double busy = num(outer, "busy_threads");
+		double busy = rl_test_json_need_num(outer, "busy_threads");
 		/* CPU and wall time over one window: never more than the
 		 * threads that ran */
-		cr_assert(busy > 0 && busy <= num(outer, "threads_ran"),
+		cr_assert(busy > 0 && busy <= rl_test_json_need_num(outer, "threads_ran"),
 			  "busy threads %g", busy);
 	}
 	/* a CPU total over the calls would leave out the first */

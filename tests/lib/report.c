@@ -188,3 +188,70 @@ void rl_test_charts_fini(void)
 {
 	rl_report_release(&rl_test_charts_report);
 }
+
+json_t *rl_test_json_report(const char *dir)
+{
+	char path[4096];
+	json_error_t je;
+	json_t *j;
+
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	j = json_load_file(path, 0, &je);
+	cr_assert_not_null(j, "'%s': %s", path, je.text);
+	return j;
+}
+
+json_t *rl_test_json_row(json_t *rows, const char *name, long rank)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(rows, i, e) {
+		const char *r = json_string_value(json_object_get(e, "region"));
+		if (r && strcmp(r, name) == 0 &&
+		    (rank < 0 || json_integer_value(json_object_get(e, "rank")) ==
+					 rank))
+			return e;
+	}
+	return NULL;
+}
+
+json_t *rl_test_json_need_row(json_t *rows, const char *name, long rank)
+{
+	json_t *e = rl_test_json_row(rows, name, rank);
+
+	cr_assert_not_null(e, "no row of region '%s'%s in report.json", name,
+			   rank >= 0 ? " (that rank)" : "");
+	return e;
+}
+
+json_t *rl_test_json_region(json_t *rep, const char *name)
+{
+	return rl_test_json_row(json_object_get(rep, "regions"), name, -1);
+}
+
+json_t *rl_test_json_need_region(json_t *rep, const char *name)
+{
+	return rl_test_json_need_row(json_object_get(rep, "regions"), name, -1);
+}
+
+json_t *rl_test_json_mpi_region(json_t *rep, const char *name)
+{
+	return rl_test_json_row(json_object_get(json_object_get(rep, "mpi"),
+						"regions"),
+				name, -1);
+}
+
+double rl_test_json_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+double rl_test_json_need_num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	cr_assert(json_is_number(v), "'%s' is not a number", key);
+	return json_number_value(v);
+}

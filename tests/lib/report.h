@@ -9,6 +9,7 @@
 #define RL_TESTS_LIB_REPORT_H
 
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,5 +75,25 @@ char *rl_test_report_render(const struct rl_renderer *rend,
 /* The bytes of file path (malloc'd, NUL-terminated); fails the test when
  * it cannot be read. */
 char *rl_test_slurp(const char *path);
+
+/* ---- reading report.json as rlprof wrote it (the end-to-end tests) ---- */
+
+/* dir/report.json parsed (json_decref it); fails the test when it
+ * cannot be read or parsed. */
+json_t *rl_test_json_report(const char *dir);
+/* The row of rows (report.json's "regions", or its "mpi" "regions" or
+ * "per_rank") whose "region" is name and, when rank >= 0, whose "rank"
+ * is rank: NULL when none; the need_ form fails the test instead. */
+json_t *rl_test_json_row(json_t *rows, const char *name, long rank);
+json_t *rl_test_json_need_row(json_t *rows, const char *name, long rank);
+/* The summed row of region name in rep, NULL when none / failing. */
+json_t *rl_test_json_region(json_t *rep, const char *name);
+json_t *rl_test_json_need_region(json_t *rep, const char *name);
+/* The ranks' summary row of name (rep's "mpi" "regions"), NULL none. */
+json_t *rl_test_json_mpi_region(json_t *rep, const char *name);
+/* o's number at key: NAN when absent or null (a figure not measured is
+ * left out); the need_ form fails the test when it is not a number. */
+double rl_test_json_num(const json_t *o, const char *key);
+double rl_test_json_need_num(const json_t *o, const char *key);
 
 #endif
