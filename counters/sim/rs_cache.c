@@ -35,8 +35,13 @@
  * accesses are counted statically per block by rs_instrument.c; the
  * counted helpers below are for guarded ones.)
  *
- * Each set is an array of `ways` entries in recency order (MRU first);
- * an entry is line << RS_ENTRY_SHIFT | above | dirty (RS_ABOVE, below
+ * Each set of L1 is an array of `ways` entries in recency order (MRU
+ * first); below L1 a set is a ring in recency order from its head (the
+ * way of its MRU entry, per set), so that a miss replaces the LRU way and
+ * moves the head instead of every entry. Up to 16 ways, each set also
+ * keeps a byte per way, a hash of its line (ptag), compared all at once:
+ * a lookup reads only the ways whose byte matches, and a miss, what a
+ * streaming walk does at every level, usually none. An entry is line << RS_ENTRY_SHIFT | above | dirty (RS_ABOVE, below
  * L1: a hint that a level above may hold the line, which spares a dirty
  * eviction the search above it in cause mode), or RS_EMPTY. rs_l1_mru,
  * indexed by a line's low bits, holds the entry of a line while it is
@@ -65,16 +70,20 @@
 /* Built with RS_CACHE_CHECK_ALL (tests/simcache only), every access walks
  * the model, a store that misses L1 is charged by searching the lower
  * levels first and a dirty eviction searches the levels above whatever
- * its hint (RS_ABOVE): the reference that the MRU shortcut, the charge
- * left to the fill walk (store_line) and the hints are checked against. */
+ * its hint (RS_ABOVE) and every lookup compares the line with each way
+ * (no ptag): the reference that the MRU shortcut, the charge left to the
+ * fill walk (store_line), the hints and the ways' bytes are checked
+ * against. */
 #ifdef RS_CACHE_CHECK_ALL
 #define MRU_SKIP(cond) 0
 #define DEFER_STORE_CHARGE 0
 #define TRUST_HINTS 0
+#define USE_PTAGS 0
 #else
 #define MRU_SKIP(cond) (cond)
 #define DEFER_STORE_CHARGE 1
 #define TRUST_HINTS 1
+#define USE_PTAGS 1
 #endif
 
 #define RS_EMPTY ((UWord)-2) /* clean, never a real line's entry */
@@ -90,6 +99,11 @@
 
 struct level {
 	UWord *tags;   /* sets * ways entries */
+	UChar *head;   /* below L1: per set, the way of its MRU entry */
+	UChar *ptag;   /* below L1 with up to PT_WAYS ways: per set,
+			  PT_WAYS bytes, a hash of each way's line
+			  (ptag_of), NULL otherwise */
+	UInt way_mask; /* (1 << ways) - 1 */
 	UWord sets, ways;
 	UWord set_mask; /* sets - 1 when sets is a power of two */
 	Bool pow2;
@@ -97,6 +111,29 @@ struct level {
 	UWord dlog_n, dlog_cap;
 	Bool dlog_over;
 };
+
+/* Below L1, each set keeps a byte per way, a hash of its line, so that
+ * a lookup compares them all at once (SSE2) and reads only the ways
+ * whose byte matches: a miss, the usual case of a streaming walk at
+ * every level, usually reads none. An entry emptied in place (a
+ * non-temporal store) keeps its byte: a match is always checked against
+ * the entry. */
+#define PT_WAYS 16
+typedef char pt_vec __attribute__((vector_size(16)));
+
+static inline UChar ptag_of(UWord line)
+{
+	return (UChar)((line * 0x9E3779B97F4A7C15ULL) >> 56);
+}
+
+/* The ways of set s of L whose byte is pt, as bits. */
+static inline UInt ptag_match(const struct level *L, UWord s, UChar pt)
+{
+	pt_vec v, k;
+	__builtin_memcpy(&v, L->ptag + s * PT_WAYS, sizeof v);
+	k = (pt_vec){0} + (char)pt;
+	return (UInt)__builtin_ia32_pmovmskb128(v == k) & L->way_mask;
+}
 
 static struct level lv[RS_MAX_LEVELS];
 static Int nlv;
@@ -165,6 +202,20 @@ void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
 		L->tags = VG_(malloc)("rlprofsim.tags", lines * sizeof(UWord));
 		for (UWord k = 0; k < lines; k++)
 			L->tags[k] = RS_EMPTY;
+		L->head = NULL;
+		L->ptag = NULL;
+		L->way_mask = L->ways >= 32 ? ~0U : (1U << L->ways) - 1;
+		if (i > 0) {
+			L->head = VG_(malloc)("rlprofsim.head", L->sets);
+			for (UWord k = 0; k < L->sets; k++)
+				L->head[k] = 0;
+		}
+		if (USE_PTAGS && L->ways <= PT_WAYS) {
+			L->ptag = VG_(malloc)("rlprofsim.ptag",
+					      L->sets * PT_WAYS);
+			for (UWord k = 0; k < L->sets * PT_WAYS; k++)
+				L->ptag[k] = 0;
+		}
 		L->dlog_cap = lines;
 		L->dlog = VG_(malloc)("rlprofsim.dlog", lines * sizeof(UWord));
 		L->dlog_n = 0;
@@ -182,10 +233,21 @@ void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
 		rs_l1_last[k] = RS_EMPTY >> RS_ENTRY_SHIFT;
 }
 
+static inline UWord set_index(const struct level *L, UWord line)
+{
+	return L->pow2 ? (line & L->set_mask) : (line % L->sets);
+}
+
 static inline UWord *set_of(const struct level *L, UWord line)
 {
-	UWord s = L->pow2 ? (line & L->set_mask) : (line % L->sets);
-	return L->tags + s * L->ways;
+	return L->tags + set_index(L, line) * L->ways;
+}
+
+/* The most recent entry of line's set in level i (below L1). */
+static inline UWord mru_entry(Int i, UWord line)
+{
+	UWord s = set_index(&lv[i], line);
+	return lv[i].tags[s * lv[i].ways + lv[i].head[s]];
 }
 
 static inline void log_dirty(struct level *L, UWord line)
@@ -202,6 +264,15 @@ static inline void log_dirty(struct level *L, UWord line)
 static UWord *find(const struct level *L, UWord line)
 {
 	UWord *set = set_of(L, line), key = line << RS_ENTRY_SHIFT;
+	if (L->ptag) {
+		UInt m = ptag_match(L, set_index(L, line), ptag_of(line));
+		for (; m; m &= m - 1) {
+			UWord w = (UWord)__builtin_ctz(m);
+			if ((set[w] & RS_KEYMASK) == key)
+				return &set[w];
+		}
+		return NULL;
+	}
 	for (UWord w = 0; w < L->ways; w++)
 		if ((set[w] & RS_KEYMASK) == key)
 			return &set[w];
@@ -266,6 +337,8 @@ static Bool dirty_above(Int i, UWord line)
  * replaces its hint that a level above may hold the line. One pass: each
  * entry moves down one way until the line is found (it then goes to the
  * front) or falls off the end (the evicted one). */
+static Bool touch_below(Int i, UWord line, UWord dirty, UWord above);
+
 static Bool touch(Int i, UWord line, UWord dirty, UWord above)
 {
 	struct level *L = &lv[i];
@@ -306,6 +379,126 @@ static Bool touch(Int i, UWord line, UWord dirty, UWord above)
 	return False;
 }
 
+/* touch(0, ...) where L1 keeps its ways' bytes (ptag): the line's way
+ * found by them, no compare on a miss; the entries and their bytes
+ * move as touch moves the entries. */
+static Bool touch_l1(UWord line, UWord dirty)
+{
+	struct level *L = &lv[0];
+	UWord s, *set, key = line << RS_ENTRY_SHIFT, ways = L->ways, w, prev;
+	UChar *pt, ptl;
+
+	if (!L->ptag)
+		return touch(0, line, dirty, 0);
+	s = set_index(L, line);
+	set = L->tags + s * ways;
+	pt = L->ptag + s * PT_WAYS;
+	ptl = ptag_of(line);
+	for (UInt m = ptag_match(L, s, ptl); m; m &= m - 1) {
+		w = (UWord)__builtin_ctz(m);
+		if ((set[w] & RS_KEYMASK) != key)
+			continue;
+		prev = set[w];
+		if (dirty && !(prev & RS_DIRTY))
+			became_dirty(0, line);
+		for (; w > 0; w--) {
+			set[w] = set[w - 1];
+			pt[w] = pt[w - 1];
+		}
+		set[0] = (prev & ~RS_ABOVE) | dirty;
+		pt[0] = ptl;
+		return True;
+	}
+	prev = set[ways - 1];
+	for (w = ways - 1; w > 0; w--)
+		set[w] = set[w - 1];
+	set[0] = key | dirty;
+	/* the bytes one way on, as a 16-byte shift (those past the ways
+	 * are never read) */
+	ULong lo, hi;
+	__builtin_memcpy(&lo, pt, 8);
+	__builtin_memcpy(&hi, pt + 8, 8);
+	hi = hi << 8 | lo >> 56;
+	lo = lo << 8 | ptl;
+	__builtin_memcpy(pt, &lo, 8);
+	__builtin_memcpy(pt + 8, &hi, 8);
+	if (dirty && DEFER_STORE_CHARGE && rs_bounds == RS_BOUNDS_CAUSE) {
+		store_line = line; /* charged by access_line after the walk */
+		store_dirty_at = nlv;
+	} else if (dirty) {
+		became_dirty(0, line);
+	}
+	if (prev != RS_EMPTY && (prev & RS_DIRTY)) {
+		if ((prev >> RS_ENTRY_SHIFT) == store_line &&
+		    0 < store_dirty_at)
+			store_dirty_at = 0;
+		writeback(0, prev);
+	}
+	return False;
+}
+
+/* touch below L1, where a set's ways are a ring in recency order from
+ * its head (the MRU entry): a miss scans the ways without moving them,
+ * then puts the line in the LRU way (the one before the head), which
+ * becomes the head; a hit moves the entries more recent than it one way
+ * on. The same order and evictions as touch's array, with no stores on a
+ * miss (a streaming walk misses at every level). */
+static Bool touch_below(Int i, UWord line, UWord dirty, UWord above)
+{
+	struct level *L = &lv[i];
+	UWord s = set_index(L, line);
+	UWord *set = L->tags + s * L->ways, key = line << RS_ENTRY_SHIFT;
+	UWord ways = L->ways, h = L->head[s], w = ways, prev;
+	UChar *pt = L->ptag ? L->ptag + s * PT_WAYS : NULL, ptl = ptag_of(line);
+
+	if (pt) {
+		for (UInt m = ptag_match(L, s, ptl); m; m &= m - 1)
+			if ((set[__builtin_ctz(m)] & RS_KEYMASK) == key) {
+				w = (UWord)__builtin_ctz(m);
+				break;
+			}
+	} else {
+		for (w = 0; w < ways; w++)
+			if ((set[w] & RS_KEYMASK) == key)
+				break;
+	}
+	if (w < ways) {
+		UWord cur = set[w];
+		if (dirty && !(cur & RS_DIRTY))
+			became_dirty(i, line);
+		if (w == (h ? h - 1 : ways - 1)) {
+			L->head[s] = (UChar)w; /* the LRU: the ring turns */
+		} else {
+			while (w != h) {
+				UWord q = w ? w - 1 : ways - 1;
+				set[w] = set[q];
+				if (pt)
+					pt[w] = pt[q];
+				w = q;
+			}
+			if (pt)
+				pt[w] = ptl;
+		}
+		set[w] = (cur & ~RS_ABOVE) | dirty | above;
+		return True;
+	}
+	h = h ? h - 1 : ways - 1;
+	prev = set[h];
+	set[h] = key | dirty | above;
+	if (pt)
+		pt[h] = ptl;
+	L->head[s] = (UChar)h;
+	if (dirty)
+		became_dirty(i, line);
+	if (prev != RS_EMPTY && (prev & RS_DIRTY)) {
+		if ((prev >> RS_ENTRY_SHIFT) == store_line &&
+		    i < store_dirty_at)
+			store_dirty_at = i;
+		writeback(i, prev);
+	}
+	return False;
+}
+
 /* A dirty entry leaves level i: its line crosses boundary i+1 and is
  * written into level i+1 (or DRAM below the last level). In cause mode
  * the crossing is charged only when a level above still holds the line
@@ -322,7 +515,7 @@ static void writeback(Int i, UWord entry)
 	    ((above || !TRUST_HINTS) && dirty_above(i, line)))
 		rs_live[RS_B1_W + 2 * i] += RS_LINE_BYTES;
 	if (i + 1 < nlv)
-		touch(i + 1, line, RS_DIRTY, above);
+		touch_below(i + 1, line, RS_DIRTY, above);
 }
 
 /* Cause mode: the charge of a store that missed L1 (store_line), once the
@@ -333,7 +526,7 @@ static void writeback(Int i, UWord entry)
 static void charge_store_missed(UWord line, Int hit)
 {
 	Int d = hit;
-	if (d < nlv && !(set_of(&lv[d], line)[0] & RS_DIRTY)) {
+	if (d < nlv && !(mru_entry(d, line) & RS_DIRTY)) {
 		/* the walk made it MRU there, clean: look below */
 		for (d++; d < nlv; d++) {
 			const UWord *e = find(&lv[d], line);
@@ -360,6 +553,14 @@ static UWord *l1_set(UWord line)
 			UWord t = set[0];
 			set[0] = set[1];
 			set[1] = t;
+			if (lv[0].ptag) {
+				UChar *pt = lv[0].ptag +
+					    (UWord)(set - lv[0].tags) /
+						    lv[0].ways * PT_WAYS;
+				UChar b = pt[0];
+				pt[0] = pt[1];
+				pt[1] = b;
+			}
 		}
 	}
 	return set;
@@ -372,16 +573,17 @@ static UWord *l1_set(UWord line)
  * be that of one of them). */
 static void access_line(UWord line, UWord dirty)
 {
-	UWord *set = l1_set(line), prev[2];
+	UWord *set, prev[2];
 
+	set = l1_set(line);
 	prev[0] = set[0];
 	prev[1] = l1_top == 2 ? set[1] : RS_EMPTY;
 	walk_line = line;
-	if (!touch(0, line, dirty, 0)) {
+	if (!touch_l1(line, dirty)) {
 		Int i = 0;
 		do
 			rs_live[RS_B1_R + 2 * i] += RS_LINE_BYTES;
-		while (++i < nlv && !touch(i, line, 0, RS_ABOVE));
+		while (++i < nlv && !touch_below(i, line, 0, RS_ABOVE));
 		if (store_line == line)
 			charge_store_missed(line, i);
 	}

@@ -21,6 +21,8 @@
  *             (invalidated, its way still the most recent), load C
  *             (evicts B), load B (a miss);
  *             stores:N: 8-byte stores over N bytes, in order;
+ *             triad:N[:P]: a = b + s c over arrays of N bytes, 32-byte
+ *             accesses, P passes (the streaming case, for timing);
  *             lru-cross: lines A, B, C of one L1 set of 2 ways: load A,
  *             B, the line before A (another set), then 32 bytes across
  *             that line into A (both among the most recent of their sets:
@@ -201,6 +203,20 @@ int main(int argc, char **argv)
 		access(line[2], 8, 0);
 		access(line[0], 8, 0);
 		access(line[1], 8, 0);
+	} else if (!strncmp(argv[4], "triad:", 6)) {
+		/* a[i] = b[i] + s * c[i], 32-byte vectors, arrays of N bytes
+		 * 1 MiB + 64 B apart, PASSES times: the streaming case */
+		char *end;
+		UWord bytes = strtoul(argv[4] + 6, &end, 0);
+		long passes = *end == ':' ? strtol(end + 1, NULL, 0) : 1;
+		Addr b = 0x10000000, c = b + bytes + (1UL << 20) + 64,
+		     a = c + bytes + (1UL << 20) + 64;
+		for (long p = 0; p < passes; p++)
+			for (UWord o = 0; o < bytes; o += 32) {
+				access(b + o, 32, 0);
+				access(c + o, 32, 0);
+				access(a + o, 32, 1);
+			}
 	} else if (!strncmp(argv[4], "stores:", 7)) {
 		UWord bytes = strtoul(argv[4] + 7, NULL, 0);
 		for (UWord o = 0; o < bytes; o += 8)
