@@ -55,6 +55,14 @@ $(TESTBIN)/programs/dot-avx2: tests/programs/count_with/dot.c $(RLPROF_SO)
 	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -mavx2 -mno-fma $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(COUNT_WITH_PROGRAMS)
 
+# tests/programs/sim_horner/horner.c: scalar FMA chains (fma(), fmaf(), a
+# contracted a*b+c), built as the issue's scalar-FMA kernel: -O3
+# -march=x86-64-v3 (test_sim_fma.c)
+$(TESTBIN)/programs/sim_horner-v3: tests/programs/sim_horner/horner.c $(RLPROF_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -O3 -march=x86-64-v3 $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+tests: $(TESTBIN)/programs/sim_horner-v3
+
 # tests/programs/code_isa/code_isa.c built once per -DISA (test_code_isa.c
 # decodes each): code-isa-0 (no floating-point arithmetic) to code-isa-4
 # (512-bit); plain flags, as the binaries' code is what the tests check

@@ -117,3 +117,59 @@ Test(sim_fma, fma_flops_counted_exactly, .timeout = 60)
 	cr_assert_eq(checked, 7, "regions checked: %d", checked);
 	sim_run_free(&r);
 }
+
+/* The issue's scalar-FMA kernel: Horner's rule with fma(), fmaf() and a
+ * contracted a*b+c, built -O3 -march=x86-64-v3, every step one scalar
+ * vfmadd (one lane: the tool's call for a lone lane, rs_fmair.c): the
+ * results bit-identical to a native run, each region's flops exactly 2 D
+ * per element, all FMA, all scalar of its precision. */
+Test(sim_fma, scalar_fma_horner_counts_exactly, .timeout = 60)
+{
+	const char *prog[] = {E2E_PROG("sim_horner-v3"), "1000", NULL};
+	struct sim_run r;
+	char diff[600];
+	sim_need();
+	need_fma();
+	struct e2e_result nat = e2e_run(prog);
+	cr_assert_eq(nat.status, 0, "sim_horner-v3 natively: %s", nat.err);
+	sim_run(&r, sim_only, prog);
+	cr_assert_eq(r.res.status, 0, "rlprof run: %s", r.res.err);
+	size_t n = strlen(nat.out);
+	first_diff(nat.out, r.res.out, diff, sizeof diff);
+	cr_expect(strncmp(r.res.out, nat.out, n) == 0,
+		  "Horner results differ: %s", diff);
+	sim_load(&r);
+	int checked = 0;
+	for (int i = 0; i < r.n; i++) {
+		const struct sim_row *w = &r.row[i];
+		if (w->tid != -1 || strncmp(w->name, "horner_", 7) != 0)
+			continue;
+		enum rl_counter scalar = strcmp(w->name, "horner_f32") == 0
+						 ? RL_C_FLOPS_F32_SCALAR
+						 : RL_C_FLOPS_F64_SCALAR;
+		uint64_t want = (uint64_t)w->expected_flops;
+		cr_expect_eq(want, 2 * 16 * 1000, "%s: declared %.0f", w->name,
+			     w->expected_flops);
+		cr_expect_eq(w->c[scalar], want, "%s: scalar flops %llu, want %llu",
+			     w->name, (unsigned long long)w->c[scalar],
+			     (unsigned long long)want);
+		cr_expect_eq(w->c[RL_C_FLOPS_FMA], want,
+			     "%s: flops_fma %llu, want %llu", w->name,
+			     (unsigned long long)w->c[RL_C_FLOPS_FMA],
+			     (unsigned long long)want);
+		static const enum rl_counter flops[] = {
+			RL_C_FLOPS_F64_SCALAR, RL_C_FLOPS_F64_128,
+			RL_C_FLOPS_F64_256, RL_C_FLOPS_F32_SCALAR,
+			RL_C_FLOPS_F32_128, RL_C_FLOPS_F32_256};
+		uint64_t all = 0;
+		for (size_t k = 0; k < 6; k++)
+			all += w->c[flops[k]];
+		cr_expect_eq(all, want, "%s: flops %llu in all, want %llu",
+			     w->name, (unsigned long long)all,
+			     (unsigned long long)want);
+		checked++;
+	}
+	cr_assert_eq(checked, 3, "regions checked: %d", checked);
+	e2e_free(&nat);
+	sim_run_free(&r);
+}
