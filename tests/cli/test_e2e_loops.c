@@ -598,7 +598,7 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 	const char *envv[] = {env, "RLPROF_MPI_WAIT=120", NULL};
 	struct e2e_result r;
 	json_error_t je;
-	json_t *rep;
+	json_t *rep, *row;
 
 	need_sim();
 	mpirun = e2e_need_mpirun(app);
@@ -615,9 +615,15 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 	rep = json_loads(text, 0, &je);
 	free(text);
 	cr_assert_not_null(rep, "%s", je.text);
-	loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
-		 "mpi.triad", "main", "<program>", name, sizeof name);
+	row = loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
+		       "mpi.triad", "main", "<program>", name, sizeof name);
 	expect_split(rep, name, 2, 2.0 * STREAM_N * 20, 1);
+	cr_expect_eq(json_integer_value(json_object_get(
+			     rl_test_json_mpi_region(rep, name), "ranks")), 2);
+	/* no time, and why: the ranks ran under the simulator only */
+	cr_expect(strstr(json_string_value(json_object_get(row, "method")),
+			 "under mpirun each rank runs once"),
+		  "%s", json_string_value(json_object_get(row, "method")));
 	json_decref(rep);
 	e2e_cleanup(&r, dir);
 }

@@ -188,6 +188,12 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 			 "--count-with: the timed build is not the one whose "
 			 "loops were found");
 	else if (strcmp(rl_run_backend_name(&run->backend), "sim") == 0 &&
+		 run->mpi.mode == RL_MPI_RANK)
+		snprintf(x->sample_why, sizeof x->sample_why,
+			 "under mpirun each rank runs once, under the "
+			 "simulator: no native run to sample ('rlprof run -b "
+			 "sim --loops -- mpirun ...' runs a native job too)");
+	else if (strcmp(rl_run_backend_name(&run->backend), "sim") == 0 &&
 		 !run->native.timing)
 		snprintf(x->sample_why, sizeof x->sample_why,
 			 "--sim-timing sim: no native run to sample");
