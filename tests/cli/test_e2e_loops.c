@@ -701,3 +701,58 @@ Test(e2e_loops, mpi_launcher_form_loops_per_rank, .timeout = 300)
 	json_decref(rep);
 	e2e_cleanup(&r, dir);
 }
+
+/* The launcher form with -b time: no counts, each rank's loops sampled
+ * (its rlprof keeps the samples too), merged over the ranks; the
+ * launcher says once that loops get their time alone. */
+Test(e2e_loops, mpi_launcher_form_time_alone, .timeout = 300)
+{
+	const char *app = E2E_PROG("loops-mpi");
+	const char *mpirun;
+	char *dir = e2e_tmpdir(), out[512], env[600], name[256], *lj;
+	const char *envv[] = {env, "RLPROF_MPI_WAIT=120", NULL};
+	struct e2e_result r;
+	json_t *rep, *row;
+	size_t i;
+
+	need_sim();
+	mpirun = e2e_need_mpirun(app);
+	cache_model(dir, env, sizeof env);
+	snprintf(out, sizeof out, "%s/out", dir);
+	{
+		const char *rlprof[] = {E2E_RLPROF, "run", "-q", "-b", "time",
+					"--loops", "-o", out, NULL};
+		const char *prog[] = {app, "2000", NULL};
+		r = e2e_run_mpi_launcher(rlprof, mpirun, 2, prog, envv);
+	}
+	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+	{
+		const char *w = "with backend 'time' loops get their time alone";
+		const char *at = strstr(r.err, w);
+		cr_expect(at && !strstr(at + 1, w), "said once? %s", r.err);
+	}
+	lj = e2e_file(out, "rank-0/loops.json");
+	if (strstr(lj, "\"sampling_missing\"")) {
+		free(lj);
+		e2e_cleanup(&r, dir);
+		cr_skip_test("no sampling here (rank-0/loops.json says why)");
+	}
+	free(lj);
+	rep = rl_test_json_report(out);
+	row = loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
+		       "mpi.triad", "main", "<program>", name, sizeof name);
+	cr_expect(rl_test_json_num(row, "time_s") > 0, "%s", json_string_value(
+			  json_object_get(row, "method")));
+	cr_expect(isnan(rl_test_json_num(row, "flops")), "counted without sim");
+	cr_expect_eq(json_integer_value(json_object_get(
+			     rl_test_json_mpi_region(rep, name), "ranks")), 2);
+	{
+		json_t *t;
+		cr_expect_eq(json_array_size(json_object_get(row, "threads")), 2);
+		json_array_foreach(json_object_get(row, "threads"), i, t)
+			cr_expect(rl_test_json_num(t, "time_s") > 0,
+				  "rank thread %zu has no time", i);
+	}
+	json_decref(rep);
+	e2e_cleanup(&r, dir);
+}
