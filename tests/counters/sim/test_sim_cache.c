@@ -5,8 +5,9 @@
  * and helpers (an access whose lines are among the two most recent of
  * their L1 sets calls no helper; the model learns their order later)
  * never changes a count against rs-trace-full, where every access walks
- * the model, for several hierarchies (one with an L1 whose set count is
- * not a power of two), every write-back mode, a random trace and streams
+ * the model and compares the line with every way (no ways' bytes, see
+ * rs_cache.c), for several hierarchies (one with an L1 whose set count is
+ * not a power of two, ways from 1 to 24), every write-back mode, a random trace and streams
  * that share L1 sets; a store that misses L1, charged from what the fill
  * walk finds, and a dirty eviction trusting its hint are charged as a
  * search of every level would; a store stream over more than the caches
@@ -54,7 +55,8 @@ Test(sim_cache, mru_shortcut_changes_no_count)
 {
 	static const char *const caches[] = {
 		"48K:12,1M:8,32M:16", "32K:8,256K:4", "4K:2,64K:16,1280K:20",
-		"48K:12,2M:16,6M:24", "48K:12", "48K:8,512K:8"};
+		"48K:12,2M:16,6M:24", "48K:12", "48K:8,512K:8",
+		"8K:1,64K:4,256K:1"};
 	static const char *const bounds[] = {"cause", "region", "raw"};
 	static const char *const traces[] = {"random", "alias"};
 
