@@ -393,12 +393,16 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	 * time is the fastest any thread took for its own (a thread
 	 * preempted during calibration must not make the trials too short
 	 * to time). Arrays of 32 MiB and more that the last job passed over
-	 * on as many threads are as warm as a pass makes them, and its pass
-	 * time calibrates: no warm-up (a DRAM point's five operations in a
-	 * row pay for one warm-up, not five). */
+	 * on as many threads, to their end or beyond, are as warm as a pass
+	 * makes them (what it left in the caches is its tail: at this
+	 * pass's end or past it), and its pass time, scaled, calibrates: no
+	 * warm-up (a DRAM point's six operations in a row pay for one
+	 * warm-up, not six: the update, over 1.5x the elements, goes
+	 * first). */
 	int large = q->elems * RL_TRIAD_STREAM_BYTES >= (32u << 20);
-	double one = p->warm_one;
-	if (!large || p->warm_elems != q->elems ||
+	double one = p->warm_one * (double)q->elems /
+		     (double)(p->warm_elems ? p->warm_elems : 1);
+	if (!large || p->warm_elems < q->elems ||
 	    p->warm_threads != q->threads || !(one > 0)) {
 		p->trials = 1;
 		p->reps = 1;
