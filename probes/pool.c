@@ -42,7 +42,7 @@ struct worker {
 	void *map;
 	size_t map_bytes;
 	double *a, *b, *c;
-	size_t touched;
+	size_t touched_a, touched_b, touched_c; /* elements with pages */
 	double t0[MAX_TRIALS + 1], t1[MAX_TRIALS + 1];
 	double *chunk_shared; /* best chunk times, together and undisturbed */
 	size_t chunk_cap;
@@ -60,6 +60,7 @@ struct rl_triad_pool {
 	/* the current job: the triad, or a read / fill stream */
 	rl_triad_fn fn;
 	rl_rw_fn rw;
+	int uses_c;             /* not the update: it runs over a and b */
 	unsigned threads, trials, reps;
 	size_t elems;
 	int chunked;
@@ -106,8 +107,8 @@ int rl_populate_pages(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
 	uintptr_t pg = 4096;
-	uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	uintptr_t hi = ((uintptr_t)p + bytes) & ~(pg - 1);
+	uintptr_t lo = (uintptr_t)p & ~(pg - 1);
+	uintptr_t hi = ((uintptr_t)p + bytes + pg - 1) & ~(pg - 1);
 	return hi <= lo || madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) == 0
 		       ? 0
 		       : -1;
@@ -118,25 +119,29 @@ int rl_populate_pages(void *p, size_t bytes)
 #endif
 }
 
-static void populate(double *arr, size_t from, size_t to)
+/* Pages for [*touched, elems) of one array: populated (zeros: every
+ * kernel moves the same bytes over them, none makes a subnormal), else
+ * written. */
+static void touch_array(double *arr, size_t *touched, size_t elems,
+			double v)
 {
-	(void)rl_populate_pages(arr + from, (to - from) * sizeof *arr);
+	if (elems <= *touched)
+		return;
+	if (rl_populate_pages(arr + *touched,
+			      (elems - *touched) * sizeof *arr) != 0)
+		for (size_t i = *touched; i < elems; i++)
+			arr[i] = v;
+	*touched = elems;
 }
 
-static void touch(struct worker *w, size_t elems)
+/* The arrays the job uses: the update none of c (it runs over a and b
+ * with 1.5x the elements). */
+static void touch(struct worker *w, size_t elems, int uses_c)
 {
-	if (elems > w->touched) {
-		populate(w->a, w->touched, elems);
-		populate(w->b, w->touched, elems);
-		populate(w->c, w->touched, elems);
-	}
-	for (size_t i = w->touched; i < elems; i++) {
-		w->a[i] = 0.0;
-		w->b[i] = 1.0;
-		w->c[i] = 2.0;
-	}
-	if (elems > w->touched)
-		w->touched = elems;
+	touch_array(w->a, &w->touched_a, elems, 0.0);
+	touch_array(w->b, &w->touched_b, elems, 1.0);
+	if (uses_c)
+		touch_array(w->c, &w->touched_c, elems, 2.0);
 }
 
 static int chunk_arrays(struct worker *w, size_t n)
@@ -177,7 +182,7 @@ static void run_job(struct worker *w)
 	struct rl_triad_pool *p = w->pool;
 	size_t nch = (p->elems + CHUNK_ELEMS - 1) / CHUNK_ELEMS;
 	int chunked = p->chunked && chunk_arrays(w, nch) == 0;
-	touch(w, p->elems);
+	touch(w, p->elems, p->uses_c);
 	if (chunked)
 		for (size_t k = 0; k < nch; k++)
 			w->chunk_shared[k] = 1e30;
@@ -387,6 +392,7 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 			       q->threads, q->elems, q->trials);
 	p->fn = fn;
 	p->rw = rw;
+	p->uses_c = q->op != RL_OP_UPDATE;
 	p->threads = q->threads;
 	p->elems = q->elems;
 	/* warm-up and calibration: passes after the first touch; a pass's
