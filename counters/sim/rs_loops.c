@@ -115,9 +115,11 @@ void rs_loops_init(void)
 	if (!rs_loops_in)
 		return;
 	r = VG_(open)(rs_loops_in, VKI_O_RDONLY, 0);
-	if (sr_isError(r))
+	if (sr_isError(r)) { /* only prints after the options: stop */
 		VG_(fmsg_bad_option)("--sim-loops", "cannot open '%s'\n",
 				     rs_loops_in);
+		VG_(exit)(1);
+	}
 	fd = (Int)sr_Res(r);
 	buf = VG_(malloc)("rlprofsim.loops", cap + 1);
 	while ((got = VG_(read)(fd, buf + len, cap - len)) > 0) {
@@ -143,9 +145,11 @@ void rs_loops_init(void)
 			s.hi = (Addr)VG_(strtoull16)(p, &p);
 			s.loop = (UInt)VG_(strtoull10)(p, &p);
 			if (s.hi <= s.lo ||
-			    (n_spans && s.lo < spans[n_spans - 1].hi))
+			    (n_spans && s.lo < spans[n_spans - 1].hi)) {
 				VG_(fmsg_bad_option)("--sim-loops",
 					"'%s': spans out of order\n", rs_loops_in);
+				VG_(exit)(1);
+			}
 			if (n_spans == cap_spans) {
 				cap_spans *= 2;
 				spans = VG_(realloc)("rlprofsim.loops", spans,
@@ -157,10 +161,12 @@ void rs_loops_init(void)
 		}
 	}
 	VG_(free)(buf);
-	if (!object || sr_isError(VG_(stat)(object, &st)))
+	if (!object || sr_isError(VG_(stat)(object, &st))) {
 		VG_(fmsg_bad_option)("--sim-loops",
 				     "'%s': no readable object named\n",
 				     rs_loops_in);
+		VG_(exit)(1);
+	}
 	obj_dev = st.dev;
 	obj_ino = st.ino;
 	if (!n_loops)

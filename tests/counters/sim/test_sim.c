@@ -298,3 +298,35 @@ Test(sim, bad_geometry_is_refused_before_running, .timeout = 30)
 			   "stderr: %s", r.res.err);
 	sim_run_free(&r);
 }
+
+/* The tool run by hand (valgrind --tool=rlprofsim) with a missing or bad
+ * --sim-caches, or a --sim-loops file it cannot read: its message and
+ * exit status 1 (after the options are parsed Valgrind's bad-option
+ * message only prints: the tool went on and crashed, SIGSEGV or SIGFPE). */
+Test(sim, bad_geometry_or_loops_file_exits_with_its_message, .timeout = 60)
+{
+	static const struct {
+		const char *opt, *extra, *says;
+	} cases[] = {
+		{"--sim-census=no", NULL, "the cache geometry is required"},
+		{"--sim-caches=bogus", NULL, "'bogus': level 1: expected SIZE:WAYS"},
+		{"--sim-caches=48K:12", "--sim-loops=/nonexistent/loops.txt",
+		 "cannot open '/nonexistent/loops.txt'"},
+	};
+	char lib[PATH_MAX];
+	sim_need();
+	snprintf(lib, sizeof lib, "VALGRIND_LIB=%s/libexec/rlprof", RL_BUILD_DIR);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *argv[] = {"/usr/bin/env", lib, "valgrind", "-q",
+				      "--tool=rlprofsim", cases[i].opt,
+				      cases[i].extra ? cases[i].extra : "/bin/true",
+				      cases[i].extra ? "/bin/true" : NULL, NULL};
+		struct e2e_result r = e2e_run(argv);
+		cr_expect_eq(r.status, 1, "%s: exit %d: %s", cases[i].opt,
+			     r.status, r.err);
+		cr_expect(strstr(r.err, cases[i].says) != NULL,
+			  "%s: no '%s' in: %s", cases[i].opt, cases[i].says,
+			  r.err);
+		e2e_free(&r);
+	}
+}
