@@ -402,9 +402,9 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	 * on as many threads, to their end or beyond, are as warm as a pass
 	 * makes them (what it left in the caches is its tail: at this
 	 * pass's end or past it), and its pass time, scaled, calibrates: no
-	 * warm-up (a DRAM point's six operations in a row pay for one
-	 * warm-up, not six: the update, over 1.5x the elements, goes
-	 * first). */
+	 * warm-up (a DRAM point's six operations in a row pay for two
+	 * warm-ups, not six: the first's and the update's, which runs over
+	 * 1.5x the elements). */
 	int large = q->elems * RL_TRIAD_STREAM_BYTES >= (32u << 20);
 	double one = p->warm_one * (double)q->elems /
 		     (double)(p->warm_elems ? p->warm_elems : 1);
