@@ -60,7 +60,7 @@ tests: $(COUNT_WITH_PROGRAMS)
 # -march=x86-64-v3 (test_sim_fma.c)
 $(TESTBIN)/programs/sim_horner-v3: tests/programs/sim_horner/horner.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -O3 -march=x86-64-v3 $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
+	$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -O3 -march=x86-64-v3 -fno-tree-vectorize -fno-tree-slp-vectorize -ffp-contract=fast $< -o $@ -L$(LIB) -lrlprof -Wl,-rpath,'$(abspath $(LIB))' -lpthread -lm
 tests: $(TESTBIN)/programs/sim_horner-v3
 
 # tests/programs/code_isa/code_isa.c built once per -DISA (test_code_isa.c

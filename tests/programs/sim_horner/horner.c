@@ -9,8 +9,9 @@
  *               2 D flops per element, all FMA, f64 scalar
  *   horner_f32: the same with fmaf()
  *   horner_contract: acc = acc * x + c contracted by the compiler
- * The loops over i are kept scalar (no vectorisation): each FMA is one
- * scalar instruction. RL_REGION_EXPECT declares each region's flops.
+ * The loops over i are kept scalar (built -fno-tree-vectorize
+ * -fno-tree-slp-vectorize, which gcc and clang both take): each FMA is
+ * one scalar instruction. RL_REGION_EXPECT declares each region's flops.
  * Prints a hash of the results' bits, so that the test compares them with
  * a native run.
  *
@@ -24,7 +25,7 @@
 
 #define D 16
 
-__attribute__((noinline, optimize("no-tree-vectorize"))) static void
+__attribute__((noinline)) static void
 horner_f64(const double *x, double *y, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -35,7 +36,7 @@ horner_f64(const double *x, double *y, size_t n)
 	}
 }
 
-__attribute__((noinline, optimize("no-tree-vectorize"))) static void
+__attribute__((noinline)) static void
 horner_f32(const float *x, float *y, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -46,8 +47,8 @@ horner_f32(const float *x, float *y, size_t n)
 	}
 }
 
-__attribute__((noinline, optimize("no-tree-vectorize", "fp-contract=fast")))
-static void horner_contract(const double *x, double *y, size_t n)
+__attribute__((noinline)) static void
+horner_contract(const double *x, double *y, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		double acc = 0.5;
