@@ -320,6 +320,18 @@ static inline void became_dirty(Int i, UWord line)
 	log_dirty(&lv[i], line);
 }
 
+/* An entry leaves level i (RS_EMPTY: none): a dirty one is written
+ * back, and where it is the store's own line, the store's dirty mark
+ * is the level it left. */
+static inline void evicted(Int i, UWord prev)
+{
+	if (prev == RS_EMPTY || !(prev & RS_DIRTY))
+		return;
+	if ((prev >> RS_ENTRY_SHIFT) == store_line && i < store_dirty_at)
+		store_dirty_at = i;
+	writeback(i, prev);
+}
+
 /* Does a level above i hold line dirty? */
 static Bool dirty_above(Int i, UWord line)
 {
@@ -370,12 +382,7 @@ static Bool touch(Int i, UWord line, UWord dirty, UWord above)
 	} else if (dirty) {
 		became_dirty(i, line);
 	}
-	if (prev != RS_EMPTY && (prev & RS_DIRTY)) {
-		if ((prev >> RS_ENTRY_SHIFT) == store_line &&
-		    i < store_dirty_at)
-			store_dirty_at = i;
-		writeback(i, prev);
-	}
+	evicted(i, prev);
 	return False;
 }
 
@@ -428,12 +435,7 @@ static Bool touch_l1(UWord line, UWord dirty)
 	} else if (dirty) {
 		became_dirty(0, line);
 	}
-	if (prev != RS_EMPTY && (prev & RS_DIRTY)) {
-		if ((prev >> RS_ENTRY_SHIFT) == store_line &&
-		    0 < store_dirty_at)
-			store_dirty_at = 0;
-		writeback(0, prev);
-	}
+	evicted(0, prev);
 	return False;
 }
 
@@ -490,12 +492,7 @@ static Bool touch_below(Int i, UWord line, UWord dirty, UWord above)
 	L->head[s] = (UChar)h;
 	if (dirty)
 		became_dirty(i, line);
-	if (prev != RS_EMPTY && (prev & RS_DIRTY)) {
-		if ((prev >> RS_ENTRY_SHIFT) == store_line &&
-		    i < store_dirty_at)
-			store_dirty_at = i;
-		writeback(i, prev);
-	}
+	evicted(i, prev);
 	return False;
 }
 
