@@ -587,6 +587,31 @@ Test(e2e_loops, openmp_loop_time_per_thread, .timeout = 300)
 	e2e_cleanup(&r, dir);
 }
 
+/* The MPI tests' common start: the simulator and mpirun (else a skip), a
+ * cached model in dir (env names it for the ranks) and out, the report's
+ * folder. Returns mpirun. */
+static const char *mpi_setup(const char *app, const char *dir, char *env,
+			     size_t envlen, char *out, size_t outlen)
+{
+	const char *mpirun;
+
+	need_sim();
+	mpirun = e2e_need_mpirun(app);
+	cache_model(dir, env, envlen);
+	snprintf(out, outlen, "%s/out", dir);
+	return mpirun;
+}
+
+/* The merged row of the MPI triad loop in out's report (its JSON in
+ * *rep, its name in name). */
+static json_t *mpi_triad_row(const char *out, json_t **rep, char *name,
+			     size_t len)
+{
+	*rep = rl_test_json_report(out);
+	return loop_row(*rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
+			"mpi.triad", "main", "<program>", name, len);
+}
+
 /* Loops per rank: `mpirun -np 2 rlprof run --loops` on an unannotated
  * MPI triad: each rank's loop counts 2 N x passes flops, the merged row
  * the sum over its 2 ranks. */
@@ -594,16 +619,12 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 {
 	const char *app = E2E_PROG("loops-mpi");
 	const char *mpirun;
-	char *dir = e2e_tmpdir(), out[512], env[600], name[256], *text;
+	char *dir = e2e_tmpdir(), out[512], env[600], name[256];
 	const char *envv[] = {env, "RLPROF_MPI_WAIT=120", NULL};
 	struct e2e_result r;
-	json_error_t je;
 	json_t *rep, *row;
 
-	need_sim();
-	mpirun = e2e_need_mpirun(app);
-	cache_model(dir, env, sizeof env);
-	snprintf(out, sizeof out, "%s/out", dir);
+	mpirun = mpi_setup(app, dir, env, sizeof env, out, sizeof out);
 	{
 		const char *cmd[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
 				     "--sim-caches", "4K:4,16K:4,64K:4",
@@ -611,12 +632,7 @@ Test(e2e_loops, mpi_loop_per_rank, .timeout = 300)
 		r = e2e_run_mpi(mpirun, 2, cmd, envv);
 	}
 	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
-	text = e2e_file(out, "report.json");
-	rep = json_loads(text, 0, &je);
-	free(text);
-	cr_assert_not_null(rep, "%s", je.text);
-	row = loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
-		       "mpi.triad", "main", "<program>", name, sizeof name);
+	row = mpi_triad_row(out, &rep, name, sizeof name);
 	expect_split(rep, name, 2, 2.0 * STREAM_N * 20, 1);
 	cr_expect_eq(json_integer_value(json_object_get(
 			     rl_test_json_mpi_region(rep, name), "ranks")), 2);
@@ -644,10 +660,7 @@ Test(e2e_loops, mpi_launcher_form_loops_per_rank, .timeout = 300)
 	json_error_t je;
 	json_t *rep, *row, *agg;
 
-	need_sim();
-	mpirun = e2e_need_mpirun(app);
-	cache_model(dir, env, sizeof env);
-	snprintf(out, sizeof out, "%s/out", dir);
+	mpirun = mpi_setup(app, dir, env, sizeof env, out, sizeof out);
 	{
 		const char *rlprof[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
 					"--sim-caches", "4K:4,16K:4,64K:4",
@@ -663,12 +676,7 @@ Test(e2e_loops, mpi_launcher_form_loops_per_rank, .timeout = 300)
 	}
 	snprintf(path, sizeof path, "%s/loops.json", out);
 	cr_expect(access(path, F_OK) != 0, "the launcher counted loops");
-	text = e2e_file(out, "report.json");
-	rep = json_loads(text, 0, &je);
-	free(text);
-	cr_assert_not_null(rep, "%s", je.text);
-	row = loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
-		       "mpi.triad", "main", "<program>", name, sizeof name);
+	row = mpi_triad_row(out, &rep, name, sizeof name);
 	expect_split(rep, name, 2, 2.0 * STREAM_N * 200, 1);
 	agg = rl_test_json_mpi_region(rep, name);
 	cr_assert_not_null(agg, "no ranks' row of %s", name);
@@ -715,10 +723,7 @@ Test(e2e_loops, mpi_launcher_form_time_alone, .timeout = 300)
 	json_t *rep, *row;
 	size_t i;
 
-	need_sim();
-	mpirun = e2e_need_mpirun(app);
-	cache_model(dir, env, sizeof env);
-	snprintf(out, sizeof out, "%s/out", dir);
+	mpirun = mpi_setup(app, dir, env, sizeof env, out, sizeof out);
 	{
 		const char *rlprof[] = {E2E_RLPROF, "run", "-q", "-b", "time",
 					"--loops", "-o", out, NULL};
@@ -738,9 +743,7 @@ Test(e2e_loops, mpi_launcher_form_time_alone, .timeout = 300)
 		cr_skip_test("no sampling here (rank-0/loops.json says why)");
 	}
 	free(lj);
-	rep = rl_test_json_report(out);
-	row = loop_row(rep, RL_SOURCE_DIR "/tests/programs/loops/mpi_loops.c",
-		       "mpi.triad", "main", "<program>", name, sizeof name);
+	row = mpi_triad_row(out, &rep, name, sizeof name);
 	cr_expect(rl_test_json_num(row, "time_s") > 0, "%s", json_string_value(
 			  json_object_get(row, "method")));
 	cr_expect(isnan(rl_test_json_num(row, "flops")), "counted without sim");
