@@ -93,11 +93,9 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 		rl_probe_clock_ghz(1000000, o->quick ? 20 : 60);
 	probe_progress(&c, "clock", 1);
 
-	/* the compute probes run between the levels' first round and the
-	 * next: a level's rounds then lie a second or more apart, and a
-	 * slow phase of a shared host (L1 reads at two thirds of their
-	 * rate for 0.2-1 s on the Xeon guest) no longer spans them all */
-	if ((rc = probe_bw_roofs(&c, probe_compute_roofs, err, errlen)))
+	if ((rc = probe_compute_roofs(&c, err, errlen)))
+		return rc;
+	if ((rc = probe_bw_roofs(&c, err, errlen)))
 		return rc;
 
 	time_t now = time(NULL);

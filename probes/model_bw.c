@@ -281,23 +281,13 @@ static int item_kernel(const struct bw_ctx *b, const struct item *it,
 }
 
 /* Rounds over the items not yet stable, interleaved, until all are or
- * the time cap; `between` (if any) runs after the first round, and its
- * time does not count against the cap. */
+ * the time cap. */
 static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 		  int min_rounds, int max_rounds, double cap_s,
-		  unsigned boost, probe_step_fn between, char *err,
-		  size_t errlen)
+		  unsigned boost, char *err, size_t errlen)
 {
 	double t0 = now_s();
 	for (int round = 0; round < max_rounds; round++) {
-		if (round == 1 && between) {
-			double tb = now_s();
-			int rc = between(b->c, err, errlen);
-			if (rc)
-				return rc;
-			between = NULL;
-			t0 += now_s() - tb;
-		}
 		int left = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (it[i].stable)
@@ -337,7 +327,7 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 		if (!left || (round + 1 >= min_rounds && now_s() - t0 > cap_s))
 			break;
 	}
-	return between ? between(b->c, err, errlen) : 0;
+	return 0;
 }
 
 static size_t items_of(const struct rl_rec_derived *d, struct item *it,
@@ -404,8 +394,7 @@ static void fill_header(struct bw_ctx *b)
 		 r->quick ? " --quick" : "");
 }
 
-int probe_bw_roofs(struct probe_ctx *c, probe_step_fn between, char *err,
-		   size_t errlen)
+int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 {
 	const unsigned T = c->threads;
 	uint64_t cap = c->cpu->mem_bytes / 4 / T;
@@ -451,7 +440,7 @@ int probe_bw_roofs(struct probe_ctx *c, probe_step_fn between, char *err,
 		goto out;
 	size_t n = items_of(d, it, 2 * RL_REC_MAX_LEVELS * 5);
 	if ((rc = rounds(&b, it, n, quick ? 2 : 3, quick ? 3 : 8,
-			 quick ? 0.25 : 1.2, 1, between, err, errlen)))
+			 quick ? 0.25 : 1.2, 1, err, errlen)))
 		goto out;
 	/* what contradicts physics or the other roofs: measured again (the
 	 * level and the one before it), twice at most */
@@ -484,8 +473,8 @@ int probe_bw_roofs(struct probe_ctx *c, probe_step_fn between, char *err,
 		}
 		if (!again)
 			break;
-		if ((rc = rounds(&b, it, n, 1, 2, quick ? 0.15 : 0.6, 2, NULL,
-				 err, errlen)))
+		if ((rc = rounds(&b, it, n, 1, 2, quick ? 0.15 : 0.6, 2, err,
+				 errlen)))
 			goto out;
 	}
 	b.rec->loadavg1_end = loadavg1();

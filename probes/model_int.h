@@ -16,12 +16,7 @@ struct probe_ctx {
 };
 
 void probe_progress(struct probe_ctx *c, const char *what, double units);
-typedef int (*probe_step_fn)(struct probe_ctx *c, char *err, size_t errlen);
-
 int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen);
-/* `between` runs after the first round of the level measurements (see
- * model_bw.c), so that each level's rounds lie apart in time. */
-int probe_bw_roofs(struct probe_ctx *c, probe_step_fn between, char *err,
-		   size_t errlen);
+int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen);
 
 #endif
