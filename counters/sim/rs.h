@@ -30,6 +30,17 @@
 
 #define RS_LINE_SHIFT 6 /* 64-byte lines */
 
+/* A bad option found once Valgrind has parsed the options (in
+ * post_clo_init and what it calls): VG_(fmsg_bad_option) then only
+ * prints (it exits while the core parses them), and the tool went on
+ * and crashed (SIGSEGV, SIGFPE); it stops here, exit status 1. The
+ * including file includes pub_tool_libcprint.h and pub_tool_libcassert.h. */
+#define RS_BAD_OPTION(opt, ...)                                        \
+	do {                                                           \
+		VG_(fmsg_bad_option)(opt, __VA_ARGS__);                \
+		VG_(exit)(1);                                          \
+	} while (0)
+
 /* --sim-bounds: how write-backs are charged (see rs_cache.c).
  * cause: to the store that dirtied the line, when it did (the default);
  * region: every dirty line written back at each counter read;

@@ -115,11 +115,8 @@ void rs_loops_init(void)
 	if (!rs_loops_in)
 		return;
 	r = VG_(open)(rs_loops_in, VKI_O_RDONLY, 0);
-	if (sr_isError(r)) { /* only prints after the options: stop */
-		VG_(fmsg_bad_option)("--sim-loops", "cannot open '%s'\n",
-				     rs_loops_in);
-		VG_(exit)(1);
-	}
+	if (sr_isError(r))
+		RS_BAD_OPTION("--sim-loops", "cannot open '%s'\n", rs_loops_in);
 	fd = (Int)sr_Res(r);
 	buf = VG_(malloc)("rlprofsim.loops", cap + 1);
 	while ((got = VG_(read)(fd, buf + len, cap - len)) > 0) {
@@ -145,11 +142,10 @@ void rs_loops_init(void)
 			s.hi = (Addr)VG_(strtoull16)(p, &p);
 			s.loop = (UInt)VG_(strtoull10)(p, &p);
 			if (s.hi <= s.lo ||
-			    (n_spans && s.lo < spans[n_spans - 1].hi)) {
-				VG_(fmsg_bad_option)("--sim-loops",
-					"'%s': spans out of order\n", rs_loops_in);
-				VG_(exit)(1);
-			}
+			    (n_spans && s.lo < spans[n_spans - 1].hi))
+				RS_BAD_OPTION("--sim-loops",
+					      "'%s': spans out of order\n",
+					      rs_loops_in);
 			if (n_spans == cap_spans) {
 				cap_spans *= 2;
 				spans = VG_(realloc)("rlprofsim.loops", spans,
@@ -161,12 +157,9 @@ void rs_loops_init(void)
 		}
 	}
 	VG_(free)(buf);
-	if (!object || sr_isError(VG_(stat)(object, &st))) {
-		VG_(fmsg_bad_option)("--sim-loops",
-				     "'%s': no readable object named\n",
-				     rs_loops_in);
-		VG_(exit)(1);
-	}
+	if (!object || sr_isError(VG_(stat)(object, &st)))
+		RS_BAD_OPTION("--sim-loops", "'%s': no readable object named\n",
+			      rs_loops_in);
 	obj_dev = st.dev;
 	obj_ino = st.ino;
 	if (!n_loops)

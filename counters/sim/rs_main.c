@@ -296,20 +296,13 @@ static void print_debug_usage(void)
 static void post_clo_init(void)
 {
 	HChar err[160];
-	/* after the options are parsed, fmsg_bad_option only prints: the
-	 * tool stops itself (it went on and crashed, SIGSEGV or SIGFPE) */
-	if (!clo_caches) {
-		VG_(fmsg_bad_option)("--sim-caches",
-				     "the cache geometry is required, e.g. "
-				     "--sim-caches=48K:12,1M:8,32M:16\n");
-		VG_(exit)(1);
-	}
+	if (!clo_caches)
+		RS_BAD_OPTION("--sim-caches",
+			      "the cache geometry is required, e.g. "
+			      "--sim-caches=48K:12,1M:8,32M:16\n");
 	nspec = rs_parse_caches(clo_caches, spec, err, sizeof err);
-	if (nspec == 0) {
-		VG_(fmsg_bad_option)("--sim-caches", "'%s': %s\n", clo_caches,
-				     err);
-		VG_(exit)(1);
-	}
+	if (nspec == 0)
+		RS_BAD_OPTION("--sim-caches", "'%s': %s\n", clo_caches, err);
 	rs_cache_init(spec, nspec);
 	if (clo_native_fma)
 		rs_fma_init();
