@@ -267,8 +267,9 @@ static int item_kernel(const struct bw_ctx *b, const struct item *it,
 	if (op == RL_OP_UPDATE) /* two arrays: 1.5x the elements */
 		p->elems = (p->elems + p->elems / 2) & ~(size_t)15;
 	/* DRAM: one pass per trial; --quick one trial, but two for the
-	 * plain (not the non-temporal) fill, whose single pass read 16-26% below the full probes'
-	 * (the best of a pass's chunks over two passes is what holds) */
+	 * plain (not the non-temporal) fill, whose single pass read 16-26%
+	 * below the full probes' (the best of a pass's chunks over two
+	 * passes is what holds) */
 	p->trials = it->dram ? (quick && (op != RL_OP_FILL || nt) ? 1 : 2)
 			     : (quick ? 3 : 5);
 	p->min_trial_s = quick ? 0.0003 : 0.0008;
