@@ -219,6 +219,26 @@ double rl_chain_flops_per_step(enum rl_isa isa, int f32, int add_only);
 
 /* ---- clock ----------------------------------------------------------- */
 
+/* The core's rate now (core_rate.c): independent scalar FMA steps (adds
+ * where fma is 0) per cycle, `chains` chains (0: 10), over a few tens of
+ * microseconds on `cpu` (-1: where the caller runs; the calling thread
+ * is pinned there meanwhile and its affinity restored). 0 when it
+ * cannot be measured. */
+double rl_probe_core_rate(int cpu, int fma, unsigned chains);
+/* The units are whole. The rate a core has to itself, from the best
+ * rate read (0 when unknown): the whole number that rate lies within
+ * RL_CORE_RATE_SLACK of, else the next whole number above it (a rate
+ * between two whole numbers was shared). A rate counts as "whole" (the
+ * core ran alone enough) unless it lies more than RL_CORE_RATE_SHARED
+ * below that number: another thread then took a fifth of the core or
+ * more, which cut the L1 roofs by up to half on the Xeon guest, where
+ * a tenth did not move them beyond their noise (1 when nothing is
+ * known). */
+#define RL_CORE_RATE_SLACK 0.10
+#define RL_CORE_RATE_SHARED 0.20
+unsigned rl_core_whole_rate(double best);
+int rl_core_rate_whole(double rate, double best);
+
 /* Core clock in GHz from a dependent chain of 1-cycle integer adds (best
  * of `trials` runs of `adds` adds) on the calling thread. */
 double rl_probe_clock_ghz(long adds, unsigned trials);

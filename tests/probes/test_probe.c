@@ -4,6 +4,7 @@
  * --format csv` end to end. No test asserts a time. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1006,6 +1007,54 @@ Test(probe, load_clock_arithmetic)
 	double at_load = 108.6 / rl_theoretical_gflops(1, 3.393, 2, 8);
 	cr_expect_float_eq(at_scalar, 0.9446, 1e-3);
 	cr_expect_float_eq(at_load, 1.0003, 1e-3);
+}
+
+/* The units are whole: the rate a core has alone from the best rate read,
+ * and which rates say another thread shared the core (core_rate.c). */
+Test(probe, core_rate_whole_arithmetic)
+{
+	cr_expect_eq(rl_core_whole_rate(0), 0);
+	cr_expect_eq(rl_core_whole_rate(-1), 0);
+	cr_expect_eq(rl_core_whole_rate(2.0), 2);
+	cr_expect_eq(rl_core_whole_rate(1.998), 2);
+	cr_expect_eq(rl_core_whole_rate(2.15), 2); /* a clock read low */
+	cr_expect_eq(rl_core_whole_rate(1.85), 2);
+	cr_expect_eq(rl_core_whole_rate(1.05), 1);
+	cr_expect_eq(rl_core_whole_rate(3.1), 3);
+	/* between two whole numbers: shared even at its best; the core
+	 * alone issues the next one (the Xeon guest's slow phase: 1.55) */
+	cr_expect_eq(rl_core_whole_rate(1.55), 2);
+	cr_expect_eq(rl_core_whole_rate(1.26), 2);
+	cr_expect_eq(rl_core_whole_rate(0.6), 1);
+	cr_expect(rl_core_rate_whole(1.95, 2.0));
+	cr_expect(rl_core_rate_whole(1.81, 2.0));
+	cr_expect(rl_core_rate_whole(1.7, 2.0), "15%% below: not enough to "
+						"move a roof beyond its noise");
+	cr_expect(!rl_core_rate_whole(1.55, 2.0));
+	cr_expect(!rl_core_rate_whole(1.02, 2.0)); /* half: an FMA-bound
+						     sibling */
+	cr_expect(!rl_core_rate_whole(1.55, 1.55));
+	cr_expect(rl_core_rate_whole(1.0, 1.02));
+	cr_expect(rl_core_rate_whole(0.3, 0), "nothing known: no judgement");
+}
+
+/* The core's rate is measured on the CPU asked for, and the caller's
+ * affinity is the same after. */
+Test(probe, core_rate_reads_and_restores_affinity)
+{
+	struct rl_cpu cpu;
+	char err[256];
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	cpu_set_t before, after;
+	cr_assert_eq(sched_getaffinity(0, sizeof before, &before), 0);
+	double r = rl_probe_core_rate(cpu.cpus[cpu.logical_cpus - 1], cpu.fma,
+				      0);
+	cr_assert_eq(sched_getaffinity(0, sizeof after, &after), 0);
+	cr_expect(CPU_EQUAL(&before, &after), "affinity not restored");
+	cr_expect(isfinite(r) && r > 0, "no rate: %g", r);
+	cr_expect_geq(rl_core_whole_rate(r), 1);
+	cr_expect_eq(rl_probe_core_rate(-1, cpu.fma, RL_FMA_MAX_CHAINS + 1) > 0,
+		     1, "an out-of-range chain count falls back to 10");
 }
 
 /* The load kernels count exactly `adds` integer adds per step for every

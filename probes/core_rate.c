@@ -1,0 +1,88 @@
+/* Whether a CPU's core runs at its whole rate right now: independent
+ * scalar FMA chains (adds where the CPU has no FMA) per cycle
+ * of a dependent integer add chain, both timed for a few tens of
+ * microseconds on that CPU.
+ *
+ * Why: a VM's vCPU may sit on a host core whose other hardware thread
+ * runs someone else's work. The guest sees no steal time and the clock
+ * (a latency-bound chain) does not move, but every throughput-bound
+ * kernel loses the issue slots the other thread takes: on the Xeon guest
+ * of probes/machines/ such phases lasted 0.2 s to over a second and cut
+ * the L1 roofs by up to half and the FMA peaks by a quarter to a third,
+ * all together. The FMA units are whole, so a core that issues 1.55
+ * independent FMAs per cycle is sharing two units with someone; the
+ * probe measures what it has to measure again at a moment when the rate
+ * is whole (model_bw.c, model.c), and where it never is, says so. */
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#include "probes/probe.h"
+
+#define STEPS 16384 /* per chain: 27 us at 10 chains, 2 units, 3 GHz */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double rl_probe_core_rate(int cpu, int fma, unsigned chains)
+{
+	if (chains < 1 || chains > RL_FMA_MAX_CHAINS)
+		chains = 10;
+	rl_chain_fn fn = rl_chain_kernel_op(RL_ISA_SCALAR, RL_CHAIN_FMA, 0,
+					    !fma, chains);
+	if (!fn)
+		return 0;
+	cpu_set_t was, set;
+	int pinned = 0;
+	if (cpu >= 0 && !pthread_getaffinity_np(pthread_self(), sizeof was,
+						&was)) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		pinned = !pthread_setaffinity_np(pthread_self(), sizeof set,
+						 &set);
+	}
+	/* the clock before and after two short FMA windows, the best of
+	 * each: an interrupt only lowers one window, and a clock read low
+	 * would make the rate read high (above whole: see below) */
+	double ghz = rl_probe_clock_ghz(64 * 1024, 2), best = 0, sum = 0;
+	for (int t = 0; t < 2; t++) {
+		double t0 = now_s();
+		sum += fn(STEPS, 1.0);
+		double dt = now_s() - t0;
+		if (dt > 0 && chains * (double)STEPS / dt > best)
+			best = chains * (double)STEPS / dt;
+	}
+	double after = rl_probe_clock_ghz(64 * 1024, 2);
+	if (after > ghz)
+		ghz = after;
+	if (pinned)
+		pthread_setaffinity_np(pthread_self(), sizeof was, &was);
+	if (!isfinite(sum) || !(ghz > 0))
+		return 0;
+	return best / (ghz * 1e9);
+}
+
+unsigned rl_core_whole_rate(double best)
+{
+	if (!(best > 0))
+		return 0;
+	/* near a whole number: that one; between two: the core alone
+	 * issues at least the next one */
+	double n = round(best);
+	if (n >= 1 && fabs(best - n) <= RL_CORE_RATE_SLACK * n)
+		return (unsigned)n;
+	return (unsigned)ceil(best);
+}
+
+int rl_core_rate_whole(double rate, double best)
+{
+	unsigned w = rl_core_whole_rate(best);
+	if (!w)
+		return 1; /* nothing known: nothing to say */
+	return rate >= (1 - RL_CORE_RATE_SHARED) * w;
+}
