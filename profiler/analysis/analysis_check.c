@@ -11,10 +11,12 @@
  *                      the probe measured: the data may stay in cache
  *                      natively while counted as going further;
  *   mix-outside-probe  its read/write mix lies outside the probed points;
- *   probe-doubt        the bandwidth roof it is held against is in
- *                      doubt: the probe measured it again and it still
- *                      contradicted physics or the other roofs (kept with
- *                      its reason in the model);
+ *   probe-doubt        the bandwidth roof or compute ceiling it is
+ *                      held against is in doubt: the probe measured it
+ *                      again and it still contradicted physics or the
+ *                      other roofs, or was taken only while another
+ *                      thread shared the core (kept with its reason in
+ *                      the model);
  *   stale-roof         a DRAM triad taken around the timing run (rlprof
  *                      run, model/roof_check.h) moved more than 105% of
  *                      the model's DRAM roof: the roof is stale;
@@ -171,6 +173,15 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 				"quieter machine)",
 				b->level, b->threads, b->threads > 1 ? "s" : "",
 				b->doubt);
+	}
+	if (row->bound == RL_BOUND_COMPUTE && row->ceiling_roof &&
+	    row->ceiling_roof->doubt[0]) {
+		const struct rl_compute_roof *cr = row->ceiling_roof;
+		fprintf(cause(&c, "probe-doubt"),
+			"the %s %s ceiling it is held against (%u thread%s) "
+			"is in doubt: %s (rlprof probe --force)",
+			cr->name, cr->precision, cr->threads,
+			cr->threads > 1 ? "s" : "", cr->doubt);
 	}
 	{
 		const struct rl_roof_check *rc = &rep->roof_check;

@@ -374,6 +374,24 @@ static void print_doubts(const struct rl_machine *m)
 		printf("  %s %u thread%s: %s\n", b->level, b->threads,
 		       b->threads > 1 ? "s" : "", b->doubt);
 	}
+	/* compute roofs share their reason (the core's rate around them):
+	 * one line per reason, not one per roof */
+	for (size_t i = 0; i < m->n_compute; i++) {
+		const char *why = m->compute[i].doubt;
+		int seen = 0;
+		size_t n = 0;
+		for (size_t k = 0; k < m->n_compute; k++)
+			if (!strcmp(m->compute[k].doubt, why)) {
+				seen |= k < i;
+				n++;
+			}
+		if (!why[0] || seen)
+			continue;
+		if (!head++)
+			printf("in doubt (measured again, kept; the report's "
+			       "self-check names them):\n");
+		printf("  %zu compute roof%s: %s\n", n, n > 1 ? "s" : "", why);
+	}
 }
 
 static void print_table(const struct rl_machine *m, const char *path)

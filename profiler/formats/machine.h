@@ -111,6 +111,9 @@ struct rl_compute_roof {
 	 * width_bits 0 in files written before these fields */
 	unsigned width_bits;    /* 64 scalar, 128, 256, 512 */
 	int fma;                /* 1: one FMA per step; 0: multiply + add */
+	/* appended: why the figure may read low ("" none; absent in older
+	 * files): measured while the core was shared (probes/core_rate.c) */
+	char doubt[192];
 };
 
 struct rl_machine {

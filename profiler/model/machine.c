@@ -109,6 +109,7 @@ static json_t *compute_json(const struct rl_compute_roof *c)
 		json_object_set_new(o, "fma", c->width_bits
 						      ? json_boolean(c->fma)
 						      : json_null());
+		json_object_set_new(o, "doubt", str_or_null(c->doubt));
 	}
 	return o;
 }
@@ -292,6 +293,8 @@ static int load_compute(json_t *arr, struct rl_machine *m, const char *path,
 		/* absent before version 2: width 0 = unknown */
 		c->width_bits = get_unsigned(e, "width_bits");
 		c->fma = json_is_true(json_object_get(e, "fma"));
+		/* absent before the probe watched the core's rate: none */
+		get_str(e, "doubt", c->doubt, sizeof c->doubt);
 	}
 	return 0;
 }

@@ -423,6 +423,42 @@ Test(placement, above_the_roof_is_a_finding_with_a_cause)
 	free(m);
 }
 
+/* A compute ceiling the probe measured only while another thread shared
+ * the core (probes/core_rate.c) is named when a region runs above it. */
+Test(placement, a_doubtful_ceiling_is_named_by_the_self_check)
+{
+	struct rl_machine *m = model();
+	struct rl_report rep;
+	struct rl_test_one o;
+	const struct rl_region_row *r;
+
+	for (size_t i = 0; i < m->n_compute; i++)
+		if (!strcmp(m->compute[i].name, "avx2-fma"))
+			snprintf(m->compute[i].doubt,
+				 sizeof m->compute[i].doubt,
+				 "measured while this core ran 1.55 scalar "
+				 "FMAs per cycle, below the 2 its units give "
+				 "alone (another thread shared the core): may "
+				 "read low");
+	/* 40 GFLOP of 256-bit FMAs in 0.9 s: 111% of avx2-fma's 40 */
+	r = place(&rep, m, &o, 2, 40e9, 40e9, 1e6, 0, 0.9);
+	cr_assert_eq(r->bound, RL_BOUND_COMPUTE);
+	cr_assert_not_null(r->check);
+	cr_assert_str_eq(r->check_cause, "probe-doubt");
+	expect_in(r->check, "likeliest cause: the avx2-fma f64 ceiling it is "
+			    "held against (1 thread) is in doubt: measured "
+			    "while this core ran 1.55 scalar FMAs per cycle");
+	rl_report_release(&rep);
+	/* without the doubt: no such cause */
+	for (size_t i = 0; i < m->n_compute; i++)
+		m->compute[i].doubt[0] = 0;
+	r = place(&rep, m, &o, 2, 40e9, 40e9, 1e6, 0, 0.9);
+	cr_assert_not_null(r->check);
+	cr_assert(!strstr(r->check, "in doubt"), "%s", r->check);
+	rl_report_release(&rep);
+	free(m);
+}
+
 /* rlprof run --count-with: counted in a portable build, timed in the
  * native one: the timed build's ISA gives the ceiling. */
 Test(placement, count_with_holds_against_the_timed_builds_isa)

@@ -90,6 +90,8 @@ static void sample2(struct rl_machine *m)
 	m->compute[0].fma = 1;
 	m->compute[1].width_bits = 64;
 	m->compute[1].fma = 0;
+	snprintf(m->compute[1].doubt, sizeof m->compute[1].doubt,
+		 "measured while this core was shared");
 	struct rl_cache_level *l =
 		rl_test_machine_add_level(m, "L1", 48 * 1024, 48 * 1024);
 	l->ways = 12;
@@ -130,6 +132,10 @@ Test(machine, json_round_trip_of_version_2_fields)
 	cr_expect_eq(back.compute[0].fma, 1);
 	cr_expect_eq(back.compute[1].width_bits, 64);
 	cr_expect_eq(back.compute[1].fma, 0);
+	cr_expect_str_eq(back.compute[0].doubt, "");
+	cr_expect_str_eq(back.compute[1].doubt,
+			 "measured while this core was shared");
+	cr_expect(strstr(text, "\"doubt\": null"), "%s", text);
 	cr_assert_eq(back.n_levels, 2);
 	for (size_t i = 0; i < 2; i++) {
 		cr_expect_str_eq(back.levels[i].level, m.levels[i].level);
