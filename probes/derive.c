@@ -416,6 +416,20 @@ roof_point(const struct rl_probe_recording *r, unsigned threads, int op,
 	return best;
 }
 
+/* A level measurement in the window taken only while another thread
+ * shared the core (recording.h). */
+static int level_shared(const struct rl_probe_recording *r, unsigned threads,
+			const struct rl_rec_level *l)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rl_rec_point *p = &r->pts[i];
+		if (p->threads == threads && !p->sweep && p->core_shared &&
+		    p->bytes >= l->lo && (!l->hi || p->bytes <= l->hi))
+			return 1;
+	}
+	return 0;
+}
+
 static void add_doubt(struct rl_rec_roof *f, const char *part)
 {
 	size_t n = strlen(f->doubt);
@@ -500,6 +514,9 @@ int rl_rec_derive(const struct rl_probe_recording *r,
 					 RL_REC_DOUBT_SPREAD);
 				add_doubt(f, part);
 			}
+			if (level_shared(r, T, l))
+				add_doubt(f, "measured only while another thread "
+					     "shared the core: may read low");
 			/* all threads move at least what one moves alone */
 			for (size_t k = 0; t > 0 && k < d->n_roofs; k++) {
 				const struct rl_rec_roof *one = &d->roofs[k];

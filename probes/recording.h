@@ -56,6 +56,9 @@ struct rl_rec_point {
 	double best_gbs;         /* best trial, all threads together */
 	unsigned n_trials;
 	double trials[RL_REC_MAX_TRIALS]; /* each trial's GB/s, in order */
+	int core_shared;         /* 1: a one-thread level measurement taken
+				    only while another thread shared the
+				    core (probes/core_rate.c): may read low */
 };
 
 struct rl_probe_recording {
@@ -70,6 +73,9 @@ struct rl_probe_recording {
 	int quick;
 	double loadavg1;         /* when the probe began; -1 unknown */
 	double loadavg1_end;     /* when it ended; -1 unknown */
+	double core_rate;        /* the best rate of the first CPU's core
+				    read (scalar FMAs, or adds, per cycle:
+				    probes/core_rate.c); -1 unknown */
 	char recorded_at[32];    /* ISO 8601 UTC */
 	char source[256];        /* how it was recorded ("rlprof probe
 				    --levels --json of commit ...") */

@@ -29,10 +29,15 @@ static json_t *point_json(const struct rl_rec_point *p)
 	json_t *tr = json_array();
 	for (unsigned i = 0; tr && i < p->n_trials; i++)
 		json_array_append_new(tr, json_real(p->trials[i]));
-	return json_pack("{s:i, s:s, s:b, s:I, s:o, s:o}", "threads",
-			 (int)p->threads, "op", rl_rec_op_name(p->op), "sweep",
-			 p->sweep, "bytes", (json_int_t)p->bytes, "best_gbs",
-			 num_or_null(p->best_gbs), "trials", tr ? tr : json_array());
+	json_t *o = json_pack("{s:i, s:s, s:b, s:I, s:o, s:o}", "threads",
+			      (int)p->threads, "op", rl_rec_op_name(p->op),
+			      "sweep", p->sweep, "bytes", (json_int_t)p->bytes,
+			      "best_gbs", num_or_null(p->best_gbs), "trials",
+			      tr ? tr : json_array());
+	/* only where it is so: older recordings have no such key */
+	if (o && p->core_shared)
+		json_object_set_new(o, "core_shared", json_true());
+	return o;
 }
 
 int rl_rec_write(FILE *out, const struct rl_probe_recording *r, char *err,
@@ -44,13 +49,15 @@ int rl_rec_write(FILE *out, const struct rl_probe_recording *r, char *err,
 	for (size_t i = 0; pts && i < r->n; i++)
 		json_array_append_new(pts, point_json(&r->pts[i]));
 	json_t *root = json_pack(
-		"{s:s, s:i, s:s, s:s, s:i, s:I, s:s, s:b, s:o, s:o, s:s, s:s, "
-		"s:{s:s, s:o}, s:o}",
+		"{s:s, s:i, s:s, s:s, s:i, s:I, s:s, s:b, s:o, s:o, s:o, s:s, "
+		"s:s, s:{s:s, s:o}, s:o}",
 		"format", RL_REC_FORMAT, "version", RL_REC_VERSION, "machine",
 		r->machine, "cpu_model", r->cpu_model, "cpus", (int)r->cpus,
 		"mem_bytes", (json_int_t)r->mem_bytes, "isa", r->isa, "quick",
 		r->quick, "loadavg1", num_or_null(r->loadavg1), "loadavg1_end",
-		num_or_null(r->loadavg1_end), "recorded_at", r->recorded_at,
+		num_or_null(r->loadavg1_end), "core_rate",
+		num_or_null(r->core_rate > 0 ? r->core_rate : -1),
+		"recorded_at", r->recorded_at,
 		"source", r->source, "claims", "source", r->cache_source,
 		"caches", caches ? caches : json_array(), "points",
 		pts ? pts : json_array());
@@ -152,6 +159,8 @@ int rl_rec_load(const char *path, struct rl_probe_recording *r, char *err,
 	r->quick = json_is_true(json_object_get(root, "quick"));
 	r->loadavg1 = get_num(root, "loadavg1", -1);
 	r->loadavg1_end = get_num(root, "loadavg1_end", -1);
+	/* absent before the probe read its core's rate: unknown */
+	r->core_rate = get_num(root, "core_rate", -1);
 	get_str(root, "recorded_at", r->recorded_at, sizeof r->recorded_at);
 	get_str(root, "source", r->source, sizeof r->source);
 	get_str(claims, "source", r->cache_source, sizeof r->cache_source);
@@ -200,6 +209,8 @@ int rl_rec_load(const char *path, struct rl_probe_recording *r, char *err,
 		double best = get_num(e, "best_gbs", 0);
 		if (best > p->best_gbs)
 			p->best_gbs = best;
+		if (json_is_true(json_object_get(e, "core_shared")))
+			p->core_shared = 1;
 	}
 out:
 	json_decref(root);

@@ -246,6 +246,58 @@ Test(probe_replay, contradictions_become_doubts)
 	cr_expect_neq(strstr(b->doubt, "above L1's"), NULL, "%s", b->doubt);
 }
 
+/* A one-thread level measurement taken only while another thread shared
+ * the core (recording.h) is a doubt on that level's roof, and on no
+ * other; its flag and the core's rate survive the file. */
+Test(probe_replay, a_shared_core_is_a_doubt)
+{
+	static struct rl_probe_recording r, back;
+	static struct rl_rec_derived d;
+	char err[256], path[] = "/tmp/rlprof-test-rec-XXXXXX";
+	synthetic(&r);
+	struct rl_rec_level lv[RL_REC_MAX_LEVELS];
+	rl_rec_levels(&r, 1, lv, RL_REC_MAX_LEVELS);
+	struct rl_rec_point *p = rl_rec_add(&r, 1, RL_REC_READ, 0, lv[0].at,
+					    150);
+	cr_assert_not_null(p);
+	rl_rec_add(&r, 1, RL_REC_READ, 0, lv[1].at, 110);
+	cr_assert_eq(rl_rec_derive(&r, &d, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(d.n_doubts, 0, "%s", roof(&d, "L1", 1)->doubt);
+	p->core_shared = 1;
+	r.core_rate = 1.55;
+	cr_assert_eq(rl_rec_derive(&r, &d, err, sizeof err), 0, "%s", err);
+	cr_expect_neq(strstr(roof(&d, "L1", 1)->doubt,
+			     "measured only while another thread shared the "
+			     "core"),
+		      NULL, "%s", roof(&d, "L1", 1)->doubt);
+	cr_expect_eq(roof(&d, "L2", 1)->doubt[0], 0, "%s",
+		     roof(&d, "L2", 1)->doubt);
+	cr_expect_eq(d.n_doubts, 1);
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	cr_assert_eq(rl_rec_write(f, &r, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	cr_assert_eq(rl_rec_load(path, &back, err, sizeof err), 0, "%s", err);
+	const struct rl_rec_point *q =
+		rl_rec_find(&back, 1, RL_REC_READ, 0, lv[0].at);
+	cr_assert_not_null(q);
+	cr_expect_eq(q->core_shared, 1);
+	q = rl_rec_find(&back, 1, RL_REC_READ, 0, lv[1].at);
+	cr_assert_not_null(q);
+	cr_expect_eq(q->core_shared, 0);
+	cr_expect_float_eq(back.core_rate, 1.55, 1e-9);
+	/* a recording from before: no rate, no flag */
+	r.core_rate = -1;
+	p->core_shared = 0;
+	f = fopen(path, "w");
+	cr_assert_eq(rl_rec_write(f, &r, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	cr_assert_eq(rl_rec_load(path, &back, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(back.core_rate, -1);
+	unlink(path);
+}
+
 Test(probe_replay, file_round_trip_and_errors)
 {
 	static struct rl_probe_recording r, back;
