@@ -69,7 +69,9 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 			       "%u CPUs",
 			       T, cpu.logical_cpus);
 	struct probe_ctx c = { .o = o, .cpu = &cpu, .threads = T, .m = m,
-			       .extra = extra };
+			       .extra = extra, .compute_core = -1,
+			       .compute_low = -1,
+			       .core_cpu = cpu.cpus[0] };
 	int n_isa = 0;
 	for (int i = 0; i < RL_ISA_COUNT; i++)
 		n_isa += rl_isa_usable(&cpu, (enum rl_isa)i);
@@ -93,9 +95,13 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 		rl_probe_clock_ghz(1000000, o->quick ? 20 : 60);
 	probe_progress(&c, "clock", 1);
 
-	if ((rc = probe_compute_roofs(&c, err, errlen)))
-		return rc;
-	if ((rc = probe_bw_roofs(&c, err, errlen)))
+	if (!(rc = probe_compute_roofs(&c, err, errlen)) &&
+	    !(rc = probe_bw_roofs(&c, err, errlen)))
+		/* after the bandwidth, which waited for the core to run whole
+		 * where it had to: most often it does by now */
+		rc = probe_compute_again(&c, o->quick ? 0.5 : 1.0, err,
+					 errlen);
+	if (rc)
 		return rc;
 
 	time_t now = time(NULL);

@@ -21,6 +21,8 @@
  *    more rounds, more trials); what stays is kept with its reason. The
  *    probe never refuses for it. */
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,8 @@ struct bw_ctx {
 	struct rl_level_claim claims[MAX_LEVELS];
 	size_t n_claims;
 	size_t max_elems;
+	double core_after; /* the core's rate read right after the last
+			      one-thread measurement; -1 none since */
 };
 
 /* The largest claimed level each thread has to itself (0 none known):
@@ -246,6 +250,11 @@ struct item {
 	double best;   /* after the last round */
 	int stable;
 	char level[8];
+	/* one thread: the best core rate a measurement ran at (the lower
+	 * of the readings before and after it; -1 none), and how many ran
+	 * at a whole rate when they ran (model_core.c) */
+	double core;
+	int n_whole;
 };
 
 static int item_kernel(const struct bw_ctx *b, const struct item *it,
@@ -281,8 +290,34 @@ static int item_kernel(const struct bw_ctx *b, const struct item *it,
 				 : rl_rw_kernel(p->isa, op, nt) != NULL;
 }
 
+/* Measures one item. A one-thread measurement lies between two readings
+ * of the core's rate on its CPU (the reading after one is the next one's
+ * before): it ran whole only when both are. */
+static int measure(struct bw_ctx *b, struct item *it,
+		   const struct rl_triad_params *p, char *err, size_t errlen)
+{
+	struct probe_ctx *c = b->c;
+	struct rl_triad_result r;
+	double before = 0;
+	if (it->threads == 1)
+		before = b->core_after >= 0 ? b->core_after : probe_core_read(c);
+	int rc = run_rec(b, p, 0, it->bytes, it->op, &r, err, errlen);
+	if (rc)
+		return rc;
+	b->core_after = -1;
+	if (it->threads == 1) {
+		double after = b->core_after = probe_core_read(c);
+		double at = before < after ? before : after;
+		if (at > it->core)
+			it->core = at;
+		it->n_whole += probe_core_whole(c, at);
+	}
+	return 0;
+}
+
 /* Rounds over the items not yet stable, interleaved, until all are or
- * the time cap. */
+ * the time cap. A one-thread cache item counts only its measurements
+ * taken while the core ran whole (see shared). */
 static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 		  int min_rounds, int max_rounds, double cap_s,
 		  unsigned boost, char *err, size_t errlen)
@@ -299,9 +334,7 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 				continue;
 			}
 			p.trials *= boost;
-			struct rl_triad_result r;
-			int rc = run_rec(b, &p, 0, it[i].bytes, it[i].op, &r, err,
-					 errlen);
+			int rc = measure(b, &it[i], &p, err, errlen);
 			if (rc)
 				return rc;
 			const struct rl_rec_point *pt =
@@ -315,7 +348,10 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 				   : b->c->o->quick  ? 1
 				   : min_rounds > 2 ? 2
 						    : min_rounds;
-			if (round + 1 >= need &&
+			int done = it[i].threads == 1 && !it[i].dram
+					   ? it[i].n_whole
+					   : round + 1;
+			if (done >= need &&
 			    (best <= it[i].best * (1 + STABLE) ||
 			     (it[i].dram && b->c->o->quick)))
 				it[i].stable = 1;
@@ -329,6 +365,75 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 			break;
 	}
 	return 0;
+}
+
+/* A one-thread item none of whose measurements ran while the core ran
+ * whole (judged against the best rate read by now). */
+static int shared(const struct bw_ctx *b, const struct item *it)
+{
+	struct rl_triad_params p;
+	return it->threads == 1 && it->core >= 0 &&
+	       !probe_core_whole(b->c, it->core) && item_kernel(b, it, &p);
+}
+
+/* The same, for a cache item: DRAM is not measured again (in the
+ * stretches seen it read 8-17 % low, the caches up to half, and each of
+ * its passes takes tens of milliseconds); it keeps its doubt. */
+static int shared_cache(const struct bw_ctx *b, const struct item *it)
+{
+	return !it->dram && shared(b, it);
+}
+
+/* The one-thread cache items measured only while another thread shared
+ * the core (core_rate.c): the core's rate is read every few milliseconds
+ * and, whenever it is whole, they are measured again, until none is
+ * left or cap_s. A host's other tenant takes the core for 0.2 s to over
+ * a second at a time: a quick probe that fell wholly inside such a
+ * stretch read its L1 roofs at half. */
+static int shared_again(struct bw_ctx *b, struct item *it, size_t n,
+			double cap_s, char *err, size_t errlen)
+{
+	double t0 = now_s();
+	for (;;) {
+		size_t left = 0;
+		for (size_t i = 0; i < n; i++)
+			left += shared_cache(b, &it[i]);
+		if (!left || now_s() - t0 > cap_s)
+			return 0;
+		double r = probe_core_read(b->c);
+		if (!probe_core_whole(b->c, r)) {
+			b->core_after = -1;
+			nanosleep(&(struct timespec){ .tv_nsec = 2000000 },
+				  NULL);
+			continue;
+		}
+		b->core_after = r;
+		for (size_t i = 0; i < n; i++) {
+			struct rl_triad_params p;
+			if (!shared_cache(b, &it[i]) ||
+			    !item_kernel(b, &it[i], &p))
+				continue;
+			int rc = measure(b, &it[i], &p, err, errlen);
+			if (rc)
+				return rc;
+		}
+		probe_progress(b->c, "levels: the core was shared, again", 0);
+	}
+}
+
+/* What stays shared is marked in the recording (its doubt is derived
+ * from there, derive.c), with the best rate read. */
+static void mark_shared(struct bw_ctx *b, const struct item *it, size_t n)
+{
+	b->rec->core_rate = b->c->core_best > 0 ? b->c->core_best : -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!shared(b, &it[i]))
+			continue;
+		struct rl_rec_point *pt = (struct rl_rec_point *)rl_rec_find(
+			b->rec, it[i].threads, it[i].op, 0, it[i].bytes);
+		if (pt)
+			pt->core_shared = 1;
+	}
 }
 
 static size_t items_of(const struct rl_rec_derived *d, struct item *it,
@@ -347,6 +452,7 @@ static size_t items_of(const struct rl_rec_derived *d, struct item *it,
 					   RL_TRIAD_STREAM_BYTES;
 				x->op = ops[o];
 				x->dram = !lv->level;
+				x->core = -1;
 				snprintf(x->level, sizeof x->level, "%s", lv->name);
 			}
 	return n;
@@ -386,6 +492,7 @@ static void fill_header(struct bw_ctx *b)
 	r->quick = b->c->o->quick;
 	r->loadavg1 = b->c->m->loadavg1;
 	r->loadavg1_end = -1;
+	r->core_rate = -1;
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
@@ -401,7 +508,9 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	uint64_t cap = c->cpu->mem_bytes / 4 / T;
 	if (cap > (1ull << 30) || cap == 0)
 		cap = 1ull << 30;
-	struct bw_ctx b = { .c = c };
+	struct bw_ctx b = { .c = c, .core_after = -1 };
+	cpu_set_t was, first;
+	int pinned = 0;
 	b.max_elems = (size_t)(cap / RL_TRIAD_STREAM_BYTES);
 	b.n_claims = rl_level_claims(c->cpu, b.claims, MAX_LEVELS);
 	b.rec = c->extra->recording;
@@ -426,6 +535,18 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	if (rc)
 		goto out;
 	const int quick = c->o->quick;
+	/* the calling thread waits on the first CPU meanwhile, where the
+	 * core's rate is read between one-thread measurements (moving it
+	 * there for each reading costs milliseconds in a VM); the workers
+	 * started first, so none of them inherits the pin */
+	if (!pthread_getaffinity_np(pthread_self(), sizeof was, &was)) {
+		CPU_ZERO(&first);
+		CPU_SET(c->cpu->cpus[0], &first);
+		pinned = !pthread_setaffinity_np(pthread_self(), sizeof first,
+						 &first);
+	}
+	if (pinned)
+		c->core_cpu = -1;
 
 	/* the sweeps: one core, then all cores on the same grid */
 	if ((rc = sweep(&b, 1, &c->extra->sweeps[0], err, errlen)))
@@ -478,6 +599,11 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 				 errlen)))
 			goto out;
 	}
+	/* one-thread points measured only while the core was shared: again
+	 * when it runs whole */
+	if ((rc = shared_again(&b, it, n, quick ? 1.0 : 2.0, err, errlen)))
+		goto out;
+	mark_shared(&b, it, n);
 	b.rec->loadavg1_end = loadavg1();
 	if ((rc = rl_rec_derive(b.rec, d, err, errlen)))
 		goto out;
@@ -486,6 +612,10 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 		label(&c->extra->sweeps[s], d);
 	rc = 0;
 out:
+	if (pinned) {
+		pthread_setaffinity_np(pthread_self(), sizeof was, &was);
+		c->core_cpu = c->cpu->cpus[0];
+	}
 	rl_triad_pool_close(b.pool);
 	free(own);
 	free(d);

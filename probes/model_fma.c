@@ -352,6 +352,20 @@ static int op_chains(struct probe_ctx *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* A reading of the core's rate beside the compute roofs: the lowest but
+ * one is what they were measured at (model_core.c; one reading alone,
+ * the first in a process often, may be low for a moment). */
+static void core_mark(struct probe_ctx *c)
+{
+	double r = probe_core_read(c);
+	if (c->compute_low < 0 || r < c->compute_low) {
+		c->compute_core = c->compute_low;
+		c->compute_low = r;
+	} else if (c->compute_core < 0 || r < c->compute_core) {
+		c->compute_core = r;
+	}
+}
+
 int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen)
 {
 	struct width_sweep ws[RL_ISA_COUNT];
@@ -359,6 +373,7 @@ int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	struct rl_compute_roof best[2] = { { .name = "" }, { .name = "" } };
 	enum rl_isa best_isa[2] = { RL_ISA_SCALAR, RL_ISA_SCALAR };
 	int rc;
+	core_mark(c);
 	for (int i = 0; i < RL_ISA_COUNT; i++) {
 		enum rl_isa isa = (enum rl_isa)i;
 		if (!rl_isa_usable(c->cpu, isa))
@@ -367,6 +382,10 @@ int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen)
 		swept[i] = c->cpu->fma ? RL_CHAIN_FMA : RL_CHAIN_MULADD;
 		if ((rc = sweep_width(c, isa, swept[i], &ws[i], err, errlen)))
 			return rc;
+		/* the core's rate is read with as many scalar chains as fill
+		 * its units (at least 10: latency 5 x 2 units) */
+		if (isa == RL_ISA_SCALAR && ws[i].sat > c->core_chains)
+			c->core_chains = ws[i].sat > 10 ? ws[i].sat : 10;
 		for (int f32 = 0; f32 < 2; f32++) {
 			for (int op = RL_CHAIN_FMA; op <= RL_CHAIN_MULADD; op++) {
 				if (op == RL_CHAIN_FMA && !c->cpu->fma)
@@ -385,11 +404,14 @@ int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen)
 			 rl_ceiling_name(isa, c->cpu->fma),
 			 (unsigned)RL_FMA_MAX_CHAINS);
 		probe_progress(c, what, 2);
+		core_mark(c);
 	}
 	for (int f32 = 0; f32 < 2; f32++)
 		if (best[f32].name[0] &&
 		    (rc = add_only(c, best_isa[f32], f32, best[f32].chains, err,
 				   errlen)))
 			return rc;
-	return op_chains(c, err, errlen);
+	rc = op_chains(c, err, errlen);
+	core_mark(c);
+	return rc;
 }
