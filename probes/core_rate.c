@@ -1,7 +1,7 @@
 /* Whether a CPU's core runs at its whole rate right now: independent
- * scalar FMA chains (adds where the CPU has no FMA) per cycle
- * of a dependent integer add chain, both timed for a few tens of
- * microseconds on that CPU.
+ * scalar FMA chains (adds where the CPU has no FMA), and a read stream
+ * from L1, per cycle of a dependent integer add chain, each timed for
+ * tens of microseconds on that CPU.
  *
  * Why: a VM's vCPU may sit on a host core whose other hardware thread
  * runs someone else's work. The guest sees no steal time and the clock
@@ -9,13 +9,17 @@
  * kernel loses the issue slots the other thread takes: on the Xeon guest
  * of probes/machines/ such phases lasted 0.2 s to over a second and cut
  * the L1 roofs by up to half and the FMA peaks by a quarter to a third,
- * all together. The FMA units are whole, so a core that issues 1.55
- * independent FMAs per cycle is sharing two units with someone; the
- * probe measures what it has to measure again at a moment when the rate
- * is whole (model_bw.c, model.c), and where it never is, says so. */
+ * all together; in other stretches only the loads slowed. The FMA units
+ * are whole, so a core that issues 1.55 independent FMAs per cycle is
+ * sharing two units with someone; a read stream has no such number, but
+ * one that reads a fifth below the best the probe saw is shared too.
+ * The probe measures what it has to measure again at a moment when the
+ * core runs whole (model_bw.c, model_core.c), and where it never does,
+ * says so. */
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <string.h>
 #include <time.h>
 
 #include "probes/probe.h"
@@ -29,14 +33,22 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-double rl_probe_core_rate(int cpu, int fma, unsigned chains)
+/* Three arrays of 512 f64 (12 KiB: inside any L1d) for the read
+ * stream; one pass reads each 64-byte line once. */
+#define READ_ELEMS 512
+#define READ_PASSES 256 /* per window: 3 MiB, about 11 us at 100 B/cycle */
+static _Alignas(64) double ra[READ_ELEMS], rb[READ_ELEMS], rc[READ_ELEMS];
+
+int rl_probe_core_rate(int cpu, int fma, unsigned chains, rl_rw_fn read,
+		       struct rl_core_rate *out)
 {
+	memset(out, 0, sizeof *out);
 	if (chains < 1 || chains > RL_FMA_MAX_CHAINS)
 		chains = 10;
 	rl_chain_fn fn = rl_chain_kernel_op(RL_ISA_SCALAR, RL_CHAIN_FMA, 0,
 					    !fma, chains);
 	if (!fn)
-		return 0;
+		return -1;
 	cpu_set_t was, set;
 	int pinned = 0;
 	if (cpu >= 0 && !pthread_getaffinity_np(pthread_self(), sizeof was,
@@ -46,10 +58,12 @@ double rl_probe_core_rate(int cpu, int fma, unsigned chains)
 		pinned = !pthread_setaffinity_np(pthread_self(), sizeof set,
 						 &set);
 	}
-	/* the clock before and after two short FMA windows, the best of
-	 * each: an interrupt only lowers one window, and a clock read low
-	 * would make the rate read high (above whole: see below) */
-	double ghz = rl_probe_clock_ghz(64 * 1024, 2), best = 0, sum = 0;
+	/* the clock before and after two short windows of each stream, the
+	 * best of each: an interrupt only lowers one window, and a clock
+	 * read low would make the rates read high (above whole: see
+	 * below) */
+	double ghz = rl_probe_clock_ghz(64 * 1024, 2), best = 0, rd = 0;
+	double sum = 0;
 	for (int t = 0; t < 2; t++) {
 		double t0 = now_s();
 		sum += fn(STEPS, 1.0);
@@ -57,14 +71,29 @@ double rl_probe_core_rate(int cpu, int fma, unsigned chains)
 		if (dt > 0 && chains * (double)STEPS / dt > best)
 			best = chains * (double)STEPS / dt;
 	}
+	if (read) {
+		sum += read(ra, rb, rc, 1.0, READ_ELEMS); /* into L1 */
+		for (int t = 0; t < 2; t++) {
+			double t0 = now_s();
+			for (int k = 0; k < READ_PASSES; k++)
+				sum += read(ra, rb, rc, 1.0, READ_ELEMS);
+			double dt = now_s() - t0;
+			double bps = 3.0 * sizeof(double) * READ_ELEMS *
+				     READ_PASSES / dt;
+			if (dt > 0 && bps > rd)
+				rd = bps;
+		}
+	}
 	double after = rl_probe_clock_ghz(64 * 1024, 2);
 	if (after > ghz)
 		ghz = after;
 	if (pinned)
 		pthread_setaffinity_np(pthread_self(), sizeof was, &was);
 	if (!isfinite(sum) || !(ghz > 0))
-		return 0;
-	return best / (ghz * 1e9);
+		return -1;
+	out->fma = best / (ghz * 1e9);
+	out->read = rd / (ghz * 1e9);
+	return 0;
 }
 
 unsigned rl_core_whole_rate(double best)

@@ -515,8 +515,10 @@ int rl_rec_derive(const struct rl_probe_recording *r,
 				add_doubt(f, part);
 			}
 			if (level_shared(r, T, l))
-				add_doubt(f, "measured only while another thread "
-					     "shared the core: may read low");
+				add_doubt(f, "measured only while this core ran "
+					     "below its own rate (another thread "
+					     "on it, or the host slowing it): may "
+					     "read low");
 			/* all threads move at least what one moves alone */
 			for (size_t k = 0; t > 0 && k < d->n_roofs; k++) {
 				const struct rl_rec_roof *one = &d->roofs[k];

@@ -69,9 +69,7 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 			       "%u CPUs",
 			       T, cpu.logical_cpus);
 	struct probe_ctx c = { .o = o, .cpu = &cpu, .threads = T, .m = m,
-			       .extra = extra, .compute_core = -1,
-			       .compute_low = -1,
-			       .core_cpu = cpu.cpus[0] };
+			       .extra = extra, .core_cpu = cpu.cpus[0] };
 	int n_isa = 0;
 	for (int i = 0; i < RL_ISA_COUNT; i++)
 		n_isa += rl_isa_usable(&cpu, (enum rl_isa)i);

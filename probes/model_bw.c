@@ -80,8 +80,9 @@ struct bw_ctx {
 	struct rl_level_claim claims[MAX_LEVELS];
 	size_t n_claims;
 	size_t max_elems;
-	double core_after; /* the core's rate read right after the last
-			      one-thread measurement; -1 none since */
+	struct rl_core_rate core_after; /* read right after the last
+					   one-thread measurement */
+	int have_after;                 /* and nothing ran since */
 };
 
 /* The largest claimed level each thread has to itself (0 none known):
@@ -250,10 +251,12 @@ struct item {
 	double best;   /* after the last round */
 	int stable;
 	char level[8];
-	/* one thread: the best core rate a measurement ran at (the lower
-	 * of the readings before and after it; -1 none), and how many ran
-	 * at a whole rate when they ran (model_core.c) */
-	double core;
+	/* one thread: the core's rate the best of its measurements ran at
+	 * (the lower of the readings before and after it, rate by rate;
+	 * have_core 0: none), and how many ran while the core ran whole,
+	 * judged when they ran (model_core.c) */
+	struct rl_core_rate core;
+	int have_core;
 	int n_whole;
 };
 
@@ -298,19 +301,24 @@ static int measure(struct bw_ctx *b, struct item *it,
 {
 	struct probe_ctx *c = b->c;
 	struct rl_triad_result r;
-	double before = 0;
+	struct rl_core_rate before = { 0, 0 };
 	if (it->threads == 1)
-		before = b->core_after >= 0 ? b->core_after : probe_core_read(c);
+		before = b->have_after ? b->core_after : probe_core_read(c);
 	int rc = run_rec(b, p, 0, it->bytes, it->op, &r, err, errlen);
 	if (rc)
 		return rc;
-	b->core_after = -1;
+	b->have_after = 0;
 	if (it->threads == 1) {
-		double after = b->core_after = probe_core_read(c);
-		double at = before < after ? before : after;
-		if (at > it->core)
+		struct rl_core_rate after = probe_core_read(c), at = {
+			before.fma < after.fma ? before.fma : after.fma,
+			before.read < after.read ? before.read : after.read };
+		b->core_after = after;
+		b->have_after = 1;
+		if (!it->have_core || probe_core_share(c, &at, 1) >
+					      probe_core_share(c, &it->core, 1))
 			it->core = at;
-		it->n_whole += probe_core_whole(c, at);
+		it->have_core = 1;
+		it->n_whole += probe_core_whole(c, &at, 1);
 	}
 	return 0;
 }
@@ -372,8 +380,8 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 static int shared(const struct bw_ctx *b, const struct item *it)
 {
 	struct rl_triad_params p;
-	return it->threads == 1 && it->core >= 0 &&
-	       !probe_core_whole(b->c, it->core) && item_kernel(b, it, &p);
+	return it->threads == 1 && it->have_core &&
+	       !probe_core_whole(b->c, &it->core, 1) && item_kernel(b, it, &p);
 }
 
 /* The same, for a cache item: DRAM is not measured again (in the
@@ -400,14 +408,15 @@ static int shared_again(struct bw_ctx *b, struct item *it, size_t n,
 			left += shared_cache(b, &it[i]);
 		if (!left || now_s() - t0 > cap_s)
 			return 0;
-		double r = probe_core_read(b->c);
-		if (!probe_core_whole(b->c, r)) {
-			b->core_after = -1;
+		struct rl_core_rate r = probe_core_read(b->c);
+		if (!probe_core_whole(b->c, &r, 1)) {
+			b->have_after = 0;
 			nanosleep(&(struct timespec){ .tv_nsec = 2000000 },
 				  NULL);
 			continue;
 		}
 		b->core_after = r;
+		b->have_after = 1;
 		for (size_t i = 0; i < n; i++) {
 			struct rl_triad_params p;
 			if (!shared_cache(b, &it[i]) ||
@@ -425,7 +434,7 @@ static int shared_again(struct bw_ctx *b, struct item *it, size_t n,
  * from there, derive.c), with the best rate read. */
 static void mark_shared(struct bw_ctx *b, const struct item *it, size_t n)
 {
-	b->rec->core_rate = b->c->core_best > 0 ? b->c->core_best : -1;
+	b->rec->core_rate = b->c->fma_best > 0 ? b->c->fma_best : -1;
 	for (size_t i = 0; i < n; i++) {
 		if (!shared(b, &it[i]))
 			continue;
@@ -452,7 +461,6 @@ static size_t items_of(const struct rl_rec_derived *d, struct item *it,
 					   RL_TRIAD_STREAM_BYTES;
 				x->op = ops[o];
 				x->dram = !lv->level;
-				x->core = -1;
 				snprintf(x->level, sizeof x->level, "%s", lv->name);
 			}
 	return n;
@@ -493,6 +501,8 @@ static void fill_header(struct bw_ctx *b)
 	r->loadavg1 = b->c->m->loadavg1;
 	r->loadavg1_end = -1;
 	r->core_rate = -1;
+	r->core_read_prior = b->c->o->prior_read_bpc > 0
+				     ? b->c->o->prior_read_bpc : -1;
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
@@ -508,7 +518,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	uint64_t cap = c->cpu->mem_bytes / 4 / T;
 	if (cap > (1ull << 30) || cap == 0)
 		cap = 1ull << 30;
-	struct bw_ctx b = { .c = c, .core_after = -1 };
+	struct bw_ctx b = { .c = c };
 	cpu_set_t was, first;
 	int pinned = 0;
 	b.max_elems = (size_t)(cap / RL_TRIAD_STREAM_BYTES);
@@ -547,6 +557,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	}
 	if (pinned)
 		c->core_cpu = -1;
+	c->core_read_fn = rl_rw_kernel(triad_isa(c->cpu), RL_OP_READ, 0);
 
 	/* the sweeps: one core, then all cores on the same grid */
 	if ((rc = sweep(&b, 1, &c->extra->sweeps[0], err, errlen)))

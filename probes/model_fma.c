@@ -352,18 +352,14 @@ static int op_chains(struct probe_ctx *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* A reading of the core's rate beside the compute roofs: the lowest but
- * one is what they were measured at (model_core.c; one reading alone,
- * the first in a process often, may be low for a moment). */
+/* A reading of the core's rate beside the compute roofs (judged in
+ * model_core.c). */
 static void core_mark(struct probe_ctx *c)
 {
-	double r = probe_core_read(c);
-	if (c->compute_low < 0 || r < c->compute_low) {
-		c->compute_core = c->compute_low;
-		c->compute_low = r;
-	} else if (c->compute_core < 0 || r < c->compute_core) {
-		c->compute_core = r;
-	}
+	struct rl_core_rate r = probe_core_read(c);
+	size_t max = sizeof c->compute_fma / sizeof c->compute_fma[0];
+	if (r.fma > 0 && c->n_compute_fma < max)
+		c->compute_fma[c->n_compute_fma++] = r.fma;
 }
 
 int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen)

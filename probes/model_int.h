@@ -17,24 +17,27 @@ struct probe_ctx {
 	 * one-thread measurements run */
 	int core_cpu;          /* that CPU; -1 while the calling thread is
 				  pinned there (the bandwidth probe) */
-	double core_best;      /* the best rate read so far, and the */
-	double core_second;    /* second best: the reference (one reading
-				  too high, from a clock window read low,
-				  cannot move it) */
 	unsigned core_chains;  /* chains that fill the units (0: 10) */
-	double compute_core;   /* the rate read around the compute roofs:
-				  the lowest but one (-1: none read yet) */
-	double compute_low;    /* the lowest */
+	rl_rw_fn core_read_fn; /* the L1 read stream (NULL: FMA only) */
+	/* the best two rates read of each: the reference is the second (one
+	 * reading too high, from a clock window read low, cannot move it) */
+	double fma_best, fma_second, read_best, read_second;
+	/* the FMA rates read around the compute roofs */
+	double compute_fma[16];
+	size_t n_compute_fma;
 };
 
 void probe_progress(struct probe_ctx *c, const char *what, double units);
-/* Reads the core's rate now (remembering the best two); and whether a
- * rate is whole against the best reading but one (core_rate.c). */
-double probe_core_read(struct probe_ctx *c);
-int probe_core_whole(const struct probe_ctx *c, double rate);
-/* The reason a figure measured at `rate` may read low, into buf. */
-void probe_core_doubt(const struct probe_ctx *c, double rate, char *buf,
-		      size_t len);
+/* Reads the core's rate now, remembering the best two of each rate. */
+struct rl_core_rate probe_core_read(struct probe_ctx *c);
+/* The share of its own rate the core ran at in a reading: the FMA rate
+ * against the whole number of the reference, and with_read, the lower of
+ * that and the read rate against its reference (1 where nothing is
+ * known); "whole" when the share is at least 1 - RL_CORE_RATE_SHARED. */
+double probe_core_share(const struct probe_ctx *c,
+			const struct rl_core_rate *r, int with_read);
+int probe_core_whole(const struct probe_ctx *c, const struct rl_core_rate *r,
+		     int with_read);
 int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen);
 int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen);
 /* model_core.c: the compute roofs again where the core was shared

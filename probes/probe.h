@@ -219,12 +219,18 @@ double rl_chain_flops_per_step(enum rl_isa isa, int f32, int add_only);
 
 /* ---- clock ----------------------------------------------------------- */
 
-/* The core's rate now (core_rate.c): independent scalar FMA steps (adds
- * where fma is 0) per cycle, `chains` chains (0: 10), over a few tens of
- * microseconds on `cpu` (-1: where the caller runs; the calling thread
- * is pinned there meanwhile and its affinity restored). 0 when it
- * cannot be measured. */
-double rl_probe_core_rate(int cpu, int fma, unsigned chains);
+/* The core's rate now (core_rate.c), over a few tens of microseconds on
+ * `cpu` (-1: where the caller runs; the calling thread is pinned there
+ * meanwhile and its affinity restored): `fma`, independent scalar FMA
+ * steps (adds where fma is 0) per cycle with `chains` chains (0: 10);
+ * `read`, bytes per cycle of the read kernel over 12 KiB (0 when no
+ * kernel is given). Returns 0, or -1 (all 0) when it cannot measure. */
+struct rl_core_rate {
+	double fma;
+	double read;
+};
+int rl_probe_core_rate(int cpu, int fma, unsigned chains, rl_rw_fn read,
+		       struct rl_core_rate *out);
 /* The units are whole. The rate a core has to itself, from the best
  * rate read (0 when unknown): the whole number that rate lies within
  * RL_CORE_RATE_SLACK of, else the next whole number above it (a rate
@@ -236,6 +242,11 @@ double rl_probe_core_rate(int cpu, int fma, unsigned chains);
  * known). */
 #define RL_CORE_RATE_SLACK 0.10
 #define RL_CORE_RATE_SHARED 0.20
+/* A read stream from L1 has no whole number; its rate varies by this
+ * much with nobody else on the core (76 or 96 bytes per cycle on the
+ * Xeon guest), so its share is counted from there: shared below
+ * (1 - SHARED) x (1 - SPREAD) of the best read but one. */
+#define RL_CORE_READ_SPREAD 0.20
 unsigned rl_core_whole_rate(double best);
 int rl_core_rate_whole(double rate, double best);
 
@@ -370,6 +381,12 @@ struct rl_probe_options {
 	 * fraction 0..1; may be NULL */
 	void (*progress)(void *ctx, const char *what, double fraction);
 	void *progress_ctx;
+	/* the one-thread L1 read roof of the model this probe replaces
+	 * (same machine), in bytes per cycle of its clock; 0 none. A floor
+	 * for the core's read rate (model_core.c): a probe lying wholly
+	 * inside a stretch where the host slowed the core's loads sees
+	 * nothing faster to compare with */
+	double prior_read_bpc;
 };
 
 /* Sweep points kept for `rlprof probe --levels` (one per thread count). */

@@ -57,8 +57,10 @@ struct rl_rec_point {
 	unsigned n_trials;
 	double trials[RL_REC_MAX_TRIALS]; /* each trial's GB/s, in order */
 	int core_shared;         /* 1: a one-thread level measurement taken
-				    only while another thread shared the
-				    core (probes/core_rate.c): may read low */
+				    only while the core ran below its own
+				    rate (another thread on it, or the host
+				    slowing it: probes/core_rate.c): may
+				    read low */
 };
 
 struct rl_probe_recording {
@@ -76,6 +78,9 @@ struct rl_probe_recording {
 	double core_rate;        /* the best rate of the first CPU's core
 				    read (scalar FMAs, or adds, per cycle:
 				    probes/core_rate.c); -1 unknown */
+	double core_read_prior;  /* the read reference taken from the model
+				    the probe replaced, bytes per cycle;
+				    -1 none */
 	char recorded_at[32];    /* ISO 8601 UTC */
 	char source[256];        /* how it was recorded ("rlprof probe
 				    --levels --json of commit ...") */

@@ -359,6 +359,25 @@ static void print_cache_levels(const struct rl_machine *m)
 			printf("%s: %s\n", m->levels[i].level, m->levels[i].note);
 }
 
+/* The one-thread L1 read roof of the cached model this probe will
+ * replace, in bytes per cycle of its clock, when it is this machine's
+ * (same CPU model and CPU count) and no doubt hangs on it; else 0. */
+static double prior_read(const char *path, const struct rl_cpu *cpu)
+{
+	struct rl_machine *old = calloc(1, sizeof *old);
+	char err[256];
+	double v = 0;
+	if (old && !rl_machine_load(path, old, err, sizeof err) &&
+	    !strcmp(old->cpu_model, cpu->model) &&
+	    old->cores == cpu->logical_cpus && old->clock_ghz > 0) {
+		const struct rl_bw_roof *b = rl_machine_bw(old, "L1", 1);
+		if (b && b->threads == 1 && !b->doubt[0] && b->read_gbs > 0)
+			v = b->read_gbs / old->clock_ghz;
+	}
+	free(old);
+	return v;
+}
+
 /* Roofs kept in doubt, each with its reason (the probe measured them
  * again and they stayed). */
 static void print_doubts(const struct rl_machine *m)
@@ -691,6 +710,8 @@ int cmd_probe(int argc, char **argv)
 	if (measure) {
 		struct rl_probe_options po = { .quick = o.quick,
 					       .threads = o.threads };
+		if (have_path && all)
+			po.prior_read_bpc = prior_read(path, cpu);
 		if (isatty(STDERR_FILENO))
 			po.progress = progress;
 		else

@@ -49,14 +49,16 @@ int rl_rec_write(FILE *out, const struct rl_probe_recording *r, char *err,
 	for (size_t i = 0; pts && i < r->n; i++)
 		json_array_append_new(pts, point_json(&r->pts[i]));
 	json_t *root = json_pack(
-		"{s:s, s:i, s:s, s:s, s:i, s:I, s:s, s:b, s:o, s:o, s:o, s:s, "
-		"s:s, s:{s:s, s:o}, s:o}",
+		"{s:s, s:i, s:s, s:s, s:i, s:I, s:s, s:b, s:o, s:o, s:o, s:o, "
+		"s:s, s:s, s:{s:s, s:o}, s:o}",
 		"format", RL_REC_FORMAT, "version", RL_REC_VERSION, "machine",
 		r->machine, "cpu_model", r->cpu_model, "cpus", (int)r->cpus,
 		"mem_bytes", (json_int_t)r->mem_bytes, "isa", r->isa, "quick",
 		r->quick, "loadavg1", num_or_null(r->loadavg1), "loadavg1_end",
 		num_or_null(r->loadavg1_end), "core_rate",
 		num_or_null(r->core_rate > 0 ? r->core_rate : -1),
+		"core_read_prior",
+		num_or_null(r->core_read_prior > 0 ? r->core_read_prior : -1),
 		"recorded_at", r->recorded_at,
 		"source", r->source, "claims", "source", r->cache_source,
 		"caches", caches ? caches : json_array(), "points",
@@ -161,6 +163,7 @@ int rl_rec_load(const char *path, struct rl_probe_recording *r, char *err,
 	r->loadavg1_end = get_num(root, "loadavg1_end", -1);
 	/* absent before the probe read its core's rate: unknown */
 	r->core_rate = get_num(root, "core_rate", -1);
+	r->core_read_prior = get_num(root, "core_read_prior", -1);
 	get_str(root, "recorded_at", r->recorded_at, sizeof r->recorded_at);
 	get_str(root, "source", r->source, sizeof r->source);
 	get_str(claims, "source", r->cache_source, sizeof r->cache_source);

@@ -1047,14 +1047,24 @@ Test(probe, core_rate_reads_and_restores_affinity)
 	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
 	cpu_set_t before, after;
 	cr_assert_eq(sched_getaffinity(0, sizeof before, &before), 0);
-	double r = rl_probe_core_rate(cpu.cpus[cpu.logical_cpus - 1], cpu.fma,
-				      0);
+	enum rl_isa isa = RL_ISA_SCALAR;
+	for (int i = 0; i < RL_ISA_COUNT; i++)
+		if (rl_isa_usable(&cpu, (enum rl_isa)i))
+			isa = (enum rl_isa)i;
+	struct rl_core_rate r;
+	cr_assert_eq(rl_probe_core_rate(cpu.cpus[cpu.logical_cpus - 1], cpu.fma,
+					0, rl_rw_kernel(isa, RL_OP_READ, 0), &r),
+		     0);
 	cr_assert_eq(sched_getaffinity(0, sizeof after, &after), 0);
 	cr_expect(CPU_EQUAL(&before, &after), "affinity not restored");
-	cr_expect(isfinite(r) && r > 0, "no rate: %g", r);
-	cr_expect_geq(rl_core_whole_rate(r), 1);
-	cr_expect_eq(rl_probe_core_rate(-1, cpu.fma, RL_FMA_MAX_CHAINS + 1) > 0,
-		     1, "an out-of-range chain count falls back to 10");
+	cr_expect(isfinite(r.fma) && r.fma > 0, "no FMA rate: %g", r.fma);
+	cr_expect_geq(rl_core_whole_rate(r.fma), 1);
+	cr_expect(isfinite(r.read) && r.read > 0, "no read rate: %g", r.read);
+	cr_assert_eq(rl_probe_core_rate(-1, cpu.fma, RL_FMA_MAX_CHAINS + 1, NULL,
+					&r),
+		     0, "an out-of-range chain count falls back to 10");
+	cr_expect_gt(r.fma, 0);
+	cr_expect_eq(r.read, 0, "no read kernel: no read rate");
 }
 
 /* The load kernels count exactly `adds` integer adds per step for every

@@ -265,10 +265,11 @@ Test(probe_replay, a_shared_core_is_a_doubt)
 	cr_expect_eq(d.n_doubts, 0, "%s", roof(&d, "L1", 1)->doubt);
 	p->core_shared = 1;
 	r.core_rate = 1.55;
+	r.core_read_prior = 96.5;
 	cr_assert_eq(rl_rec_derive(&r, &d, err, sizeof err), 0, "%s", err);
 	cr_expect_neq(strstr(roof(&d, "L1", 1)->doubt,
-			     "measured only while another thread shared the "
-			     "core"),
+			     "measured only while this core ran below its own "
+			     "rate"),
 		      NULL, "%s", roof(&d, "L1", 1)->doubt);
 	cr_expect_eq(roof(&d, "L2", 1)->doubt[0], 0, "%s",
 		     roof(&d, "L2", 1)->doubt);
@@ -287,14 +288,17 @@ Test(probe_replay, a_shared_core_is_a_doubt)
 	cr_assert_not_null(q);
 	cr_expect_eq(q->core_shared, 0);
 	cr_expect_float_eq(back.core_rate, 1.55, 1e-9);
+	cr_expect_float_eq(back.core_read_prior, 96.5, 1e-9);
 	/* a recording from before: no rate, no flag */
 	r.core_rate = -1;
+	r.core_read_prior = 0;
 	p->core_shared = 0;
 	f = fopen(path, "w");
 	cr_assert_eq(rl_rec_write(f, &r, err, sizeof err), 0, "%s", err);
 	fclose(f);
 	cr_assert_eq(rl_rec_load(path, &back, err, sizeof err), 0, "%s", err);
 	cr_expect_eq(back.core_rate, -1);
+	cr_expect_eq(back.core_read_prior, -1);
 	unlink(path);
 }
 
