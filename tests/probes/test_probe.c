@@ -13,6 +13,8 @@
 
 #include "model/machine.h"
 #include "probes/probe.h"
+#include "probes/recording.h"
+#include "model/probe_recording.h"
 #include "common/rl_error.h"
 
 /* ---- CPUID ----------------------------------------------------------- */
@@ -977,6 +979,74 @@ Test(probe, quick_probe_names_levels_from_the_claims, .timeout = 300)
 			cr_expect_eq(muls, m.cores > 1 ? 2 : 1, "%s mul-chain", nm);
 		}
 	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* A core slower than this machine's previous model says: the cached
+ * model's one-thread L1 read roof, made ten times what any core reads,
+ * is the floor of `rlprof probe --force`'s read reference, so every
+ * reading is below it: the one-thread cache points are measured again
+ * until the cap, kept, marked core_shared in the recording, and their
+ * roofs carry the doubt; the probe still exits 0 and caches a model. */
+Test(probe, a_core_below_its_previous_model_is_a_doubt, .timeout = 300)
+{
+	char dir[] = "/tmp/rlprof-test-prior-XXXXXX", cmd[5000], err[512];
+	char cache[4096];
+	cr_assert_not_null(mkdtemp(dir));
+	if (access(RL_BUILD_DIR "/bin/rlprof", X_OK))
+		cr_skip_test("no rlprof at " RL_BUILD_DIR "/bin");
+	static struct rl_machine m;
+	quick_probe(dir, &m);
+	struct rl_bw_roof *l1 = NULL;
+	for (size_t i = 0; i < m.n_bw; i++)
+		if (m.bw[i].threads == 1 && !strcmp(m.bw[i].level, "L1"))
+			l1 = &m.bw[i];
+	if (!l1 || !(l1->read_gbs > 0) || l1->doubt[0] || !(m.clock_ghz > 0))
+		cr_skip_test("the first probe gave no L1 read roof free of "
+			     "doubt to build on");
+	l1->read_gbs *= 10;
+	double want = l1->read_gbs / m.clock_ghz;
+	cr_assert_eq(rl_machine_cache_path(cache, sizeof cache, err,
+					   sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_machine_save(cache, &m, err, sizeof err), 0, "%s", err);
+	snprintf(cmd, sizeof cmd,
+		 "XDG_CACHE_HOME='%s' '" RL_BUILD_DIR "/bin/rlprof' probe "
+		 "--quick --force --levels --json >'%s/rec.json' 2>'%s/err'",
+		 dir, dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	static struct rl_probe_recording rec;
+	char path[4200];
+	snprintf(path, sizeof path, "%s/rec.json", dir);
+	cr_assert_eq(rl_rec_load(path, &rec, err, sizeof err), 0, "%s", err);
+	cr_expect_float_eq(rec.core_read_prior, want, want * 1e-4);
+	cr_expect_gt(rec.core_rate, 0);
+	size_t marked = 0, level1 = 0;
+	for (size_t i = 0; i < rec.n; i++) {
+		const struct rl_rec_point *p = &rec.pts[i];
+		if (p->threads == 1 && !p->sweep) {
+			level1++;
+			marked += p->core_shared;
+		}
+		if (p->threads != 1 || p->sweep)
+			cr_expect_eq(p->core_shared, 0,
+				     "only one-thread level points are marked");
+	}
+	cr_expect_gt(marked, 0, "%zu one-thread level points, none marked",
+		     level1);
+	static struct rl_machine back;
+	cr_assert_eq(rl_machine_load(cache, &back, err, sizeof err), 0, "%s",
+		     err);
+	const struct rl_bw_roof *b = rl_machine_bw(&back, "L1", 1);
+	cr_assert_not_null(b);
+	cr_expect_neq(strstr(b->doubt, "below its own rate"), NULL,
+		      "L1 doubt: '%s'", b->doubt);
+	/* and the replay derives the same doubt */
+	snprintf(cmd, sizeof cmd,
+		 "'" RL_BUILD_DIR "/bin/rlprof' probe --replay '%s' | "
+		 "grep -q 'below its own rate'",
+		 path);
+	cr_expect_eq(system(cmd), 0, "the replay does not name the doubt");
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
 }
