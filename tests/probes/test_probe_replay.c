@@ -246,6 +246,20 @@ Test(probe_replay, contradictions_become_doubts)
 	cr_expect_neq(strstr(b->doubt, "above L1's"), NULL, "%s", b->doubt);
 }
 
+/* Writes r to a new file named from tmpl (mkstemp) and reads it back. */
+static void round_trip(char *tmpl, const struct rl_probe_recording *r,
+		       struct rl_probe_recording *back)
+{
+	char err[512];
+	int fd = mkstemp(tmpl);
+	cr_assert_geq(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(rl_rec_write(f, r, err, sizeof err), 0, "%s", err);
+	fclose(f);
+	cr_assert_eq(rl_rec_load(tmpl, back, err, sizeof err), 0, "%s", err);
+}
+
 /* A one-thread level measurement taken only while another thread shared
  * the core (recording.h) is a doubt on that level's roof, and on no
  * other; its flag and the core's rate survive the file. */
@@ -274,12 +288,8 @@ Test(probe_replay, a_shared_core_is_a_doubt)
 	cr_expect_eq(roof(&d, "L2", 1)->doubt[0], 0, "%s",
 		     roof(&d, "L2", 1)->doubt);
 	cr_expect_eq(d.n_doubts, 1);
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	FILE *f = fdopen(fd, "w");
-	cr_assert_eq(rl_rec_write(f, &r, err, sizeof err), 0, "%s", err);
-	fclose(f);
-	cr_assert_eq(rl_rec_load(path, &back, err, sizeof err), 0, "%s", err);
+	round_trip(path, &r, &back);
+	unlink(path);
 	const struct rl_rec_point *q =
 		rl_rec_find(&back, 1, RL_REC_READ, 0, lv[0].at);
 	cr_assert_not_null(q);
@@ -293,13 +303,11 @@ Test(probe_replay, a_shared_core_is_a_doubt)
 	r.core_rate = -1;
 	r.core_read_prior = 0;
 	p->core_shared = 0;
-	f = fopen(path, "w");
-	cr_assert_eq(rl_rec_write(f, &r, err, sizeof err), 0, "%s", err);
-	fclose(f);
-	cr_assert_eq(rl_rec_load(path, &back, err, sizeof err), 0, "%s", err);
+	char again[] = "/tmp/rlprof-test-rec-XXXXXX";
+	round_trip(again, &r, &back);
+	unlink(again);
 	cr_expect_eq(back.core_rate, -1);
 	cr_expect_eq(back.core_read_prior, -1);
-	unlink(path);
 }
 
 Test(probe_replay, file_round_trip_and_errors)
@@ -310,12 +318,7 @@ Test(probe_replay, file_round_trip_and_errors)
 	snprintf(r.machine, sizeof r.machine, "synthetic");
 	rl_rec_add(&r, 1, RL_REC_FILL_NT, 0, 24 * KiB, 20.5);
 	rl_rec_add(&r, 1, RL_REC_FILL_NT, 0, 24 * KiB, 21.5);
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	FILE *f = fdopen(fd, "w");
-	cr_assert_eq(rl_rec_write(f, &r, err, sizeof err), 0, "%s", err);
-	fclose(f);
-	cr_assert_eq(rl_rec_load(path, &back, err, sizeof err), 0, "%s", err);
+	round_trip(path, &r, &back);
 	cr_expect_str_eq(back.machine, "synthetic");
 	cr_expect_eq(back.n, r.n);
 	cr_expect_eq(back.n_caches, 3);
@@ -328,7 +331,7 @@ Test(probe_replay, file_round_trip_and_errors)
 	cr_expect_float_eq(p->trials[1], 21.5, 1e-9);
 	cr_expect_float_eq(p->best_gbs, 21.5, 1e-9);
 	/* not a recording; a newer one; missing */
-	f = fopen(path, "w");
+	FILE *f = fopen(path, "w");
 	fputs("{\"format\": \"rlprof-machine\", \"version\": 2}\n", f);
 	fclose(f);
 	cr_expect_eq(rl_rec_load(path, &back, err, sizeof err), RL_EFORMAT);
