@@ -152,6 +152,19 @@ static int sweep_done(const struct rl_probe_sweep *s, uint64_t beyond,
 	return fell && fell >= llc_from && last >= 4 * cache_end;
 }
 
+/* Whether the derivation (derive.c) finds DRAM in the sweep on `threads`
+ * threads so far. The sweep on all threads, which ends where the one on
+ * one thread ended at the latest, goes on until it does: once in about
+ * a hundred probes here it stopped where its points had flattened but
+ * before four times its effective last level, the start of DRAM's
+ * window, and the model had no DRAM roof for all threads. */
+static int derives_dram(const struct bw_ctx *b, unsigned threads)
+{
+	struct rl_rec_level lv[RL_REC_MAX_LEVELS];
+	size_t n = rl_rec_levels(b->rec, threads, lv, RL_REC_MAX_LEVELS);
+	return n > 0 && lv[n - 1].level == 0;
+}
+
 /* The sweep on `threads` threads; every point's trials recorded. */
 static int sweep(struct bw_ctx *b, unsigned threads,
 		 struct rl_probe_sweep *s, char *err, size_t errlen)
@@ -224,7 +237,8 @@ static int sweep(struct bw_ctx *b, unsigned threads,
 		snprintf(what, sizeof what, "triad sweep %u thread%s: %s",
 			 threads, threads > 1 ? "s" : "", h);
 		probe_progress(c, what, 0.1);
-		if (sweep_done(s, beyond, llc_from))
+		if (sweep_done(s, beyond, llc_from) &&
+		    (threads == 1 || derives_dram(b, threads)))
 			return 0;
 		ws *= M_SQRT2;
 	}
