@@ -153,11 +153,12 @@ static int sweep_done(const struct rl_probe_sweep *s, uint64_t beyond,
 }
 
 /* Whether the derivation (derive.c) finds DRAM in the sweep on `threads`
- * threads so far. The sweep on all threads, which ends where the one on
- * one thread ended at the latest, goes on until it does: once in about
- * a hundred probes here it stopped where its points had flattened but
- * before four times its effective last level, the start of DRAM's
- * window, and the model had no DRAM roof for all threads. */
+ * threads so far. A sweep goes on until it does (or its cap: the memory
+ * cap, and for all threads where the one-thread sweep ended): about
+ * once in a hundred probes here one stopped where its points had
+ * flattened but before four times its effective last level, the start
+ * of DRAM's window, and the model had no DRAM roof for that thread
+ * count (once on 2 threads, once on 1). */
 static int derives_dram(const struct bw_ctx *b, unsigned threads)
 {
 	struct rl_rec_level lv[RL_REC_MAX_LEVELS];
@@ -237,8 +238,7 @@ static int sweep(struct bw_ctx *b, unsigned threads,
 		snprintf(what, sizeof what, "triad sweep %u thread%s: %s",
 			 threads, threads > 1 ? "s" : "", h);
 		probe_progress(c, what, 0.1);
-		if (sweep_done(s, beyond, llc_from) &&
-		    (threads == 1 || derives_dram(b, threads)))
+		if (sweep_done(s, beyond, llc_from) && derives_dram(b, threads))
 			return 0;
 		ws *= M_SQRT2;
 	}
