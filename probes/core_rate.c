@@ -39,6 +39,21 @@ static double now_s(void)
 #define READ_PASSES 256 /* per window: 3 MiB, about 11 us at 100 B/cycle */
 static _Alignas(64) double ra[READ_ELEMS], rb[READ_ELEMS], rc[READ_ELEMS];
 
+int rl_pin_self(int cpu, cpu_set_t *was)
+{
+	cpu_set_t set;
+	if (pthread_getaffinity_np(pthread_self(), sizeof *was, was))
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return !pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+void rl_unpin_self(const cpu_set_t *was)
+{
+	pthread_setaffinity_np(pthread_self(), sizeof *was, was);
+}
+
 int rl_probe_core_rate(int cpu, int fma, unsigned chains, rl_rw_fn read,
 		       struct rl_core_rate *out)
 {
@@ -49,15 +64,8 @@ int rl_probe_core_rate(int cpu, int fma, unsigned chains, rl_rw_fn read,
 					    !fma, chains);
 	if (!fn)
 		return -1;
-	cpu_set_t was, set;
-	int pinned = 0;
-	if (cpu >= 0 && !pthread_getaffinity_np(pthread_self(), sizeof was,
-						&was)) {
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		pinned = !pthread_setaffinity_np(pthread_self(), sizeof set,
-						 &set);
-	}
+	cpu_set_t was;
+	int pinned = cpu >= 0 && rl_pin_self(cpu, &was);
 	/* the clock before and after two short windows of each stream, the
 	 * best of each: an interrupt only lowers one window, and a clock
 	 * read low would make the rates read high (above whole: see
@@ -88,7 +96,7 @@ int rl_probe_core_rate(int cpu, int fma, unsigned chains, rl_rw_fn read,
 	if (after > ghz)
 		ghz = after;
 	if (pinned)
-		pthread_setaffinity_np(pthread_self(), sizeof was, &was);
+		rl_unpin_self(&was);
 	if (!isfinite(sum) || !(ghz > 0))
 		return -1;
 	out->fma = best / (ghz * 1e9);

@@ -21,8 +21,6 @@
  *    more rounds, more trials); what stays is kept with its reason. The
  *    probe never refuses for it. */
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,12 +388,12 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 }
 
 /* A one-thread item none of whose measurements ran while the core ran
- * whole (judged against the best rate read by now). */
+ * whole (judged against the best rate read by now; an item never
+ * measured has no rate). */
 static int shared(const struct bw_ctx *b, const struct item *it)
 {
-	struct rl_triad_params p;
 	return it->threads == 1 && it->have_core &&
-	       !probe_core_whole(b->c, &it->core, 1) && item_kernel(b, it, &p);
+	       !probe_core_whole(b->c, &it->core, 1);
 }
 
 /* The same, for a cache item: DRAM is not measured again (in the
@@ -533,7 +531,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	if (cap > (1ull << 30) || cap == 0)
 		cap = 1ull << 30;
 	struct bw_ctx b = { .c = c };
-	cpu_set_t was, first;
+	cpu_set_t was;
 	int pinned = 0;
 	b.max_elems = (size_t)(cap / RL_TRIAD_STREAM_BYTES);
 	b.n_claims = rl_level_claims(c->cpu, b.claims, MAX_LEVELS);
@@ -563,13 +561,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	 * core's rate is read between one-thread measurements (moving it
 	 * there for each reading costs milliseconds in a VM); the workers
 	 * started first, so none of them inherits the pin */
-	if (!pthread_getaffinity_np(pthread_self(), sizeof was, &was)) {
-		CPU_ZERO(&first);
-		CPU_SET(c->cpu->cpus[0], &first);
-		pinned = !pthread_setaffinity_np(pthread_self(), sizeof first,
-						 &first);
-	}
-	if (pinned)
+	if ((pinned = rl_pin_self(c->cpu->cpus[0], &was)))
 		c->core_cpu = -1;
 	c->core_read_fn = rl_rw_kernel(triad_isa(c->cpu), RL_OP_READ, 0);
 
@@ -638,7 +630,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	rc = 0;
 out:
 	if (pinned) {
-		pthread_setaffinity_np(pthread_self(), sizeof was, &was);
+		rl_unpin_self(&was);
 		c->core_cpu = c->cpu->cpus[0];
 	}
 	rl_triad_pool_close(b.pool);

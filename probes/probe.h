@@ -28,6 +28,7 @@
 #ifndef RL_PROBE_H
 #define RL_PROBE_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -229,6 +230,10 @@ struct rl_core_rate {
 	double fma;
 	double read;
 };
+/* Pins the calling thread to `cpu`, its affinity before kept in *was:
+ * 1, or 0 (nothing changed) when it cannot; rl_unpin_self restores. */
+int rl_pin_self(int cpu, cpu_set_t *was);
+void rl_unpin_self(const cpu_set_t *was);
 int rl_probe_core_rate(int cpu, int fma, unsigned chains, rl_rw_fn read,
 		       struct rl_core_rate *out);
 /* The units are whole. The rate a core has to itself, from the best
