@@ -40,25 +40,39 @@ int rl_rec_op_parse(const char *name)
 	return -1;
 }
 
-const struct rl_rec_point *rl_rec_find(const struct rl_probe_recording *r,
-				       unsigned threads, int op, int sweep,
-				       uint64_t bytes)
+static long find_at(const struct rl_probe_recording *r, unsigned threads,
+		    int op, int sweep, uint64_t bytes)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rl_rec_point *p = &r->pts[i];
 		if (p->threads == threads && p->op == op &&
 		    !p->sweep == !sweep && p->bytes == bytes)
-			return p;
+			return (long)i;
 	}
-	return NULL;
+	return -1;
+}
+
+const struct rl_rec_point *rl_rec_find(const struct rl_probe_recording *r,
+				       unsigned threads, int op, int sweep,
+				       uint64_t bytes)
+{
+	long i = find_at(r, threads, op, sweep, bytes);
+	return i < 0 ? NULL : &r->pts[i];
+}
+
+struct rl_rec_point *rl_rec_edit(struct rl_probe_recording *r,
+				 unsigned threads, int op, int sweep,
+				 uint64_t bytes)
+{
+	long i = find_at(r, threads, op, sweep, bytes);
+	return i < 0 ? NULL : &r->pts[i];
 }
 
 struct rl_rec_point *rl_rec_add(struct rl_probe_recording *r,
 				unsigned threads, int op, int sweep,
 				uint64_t bytes, double gbs)
 {
-	struct rl_rec_point *p =
-		(struct rl_rec_point *)rl_rec_find(r, threads, op, sweep, bytes);
+	struct rl_rec_point *p = rl_rec_edit(r, threads, op, sweep, bytes);
 	if (!p) {
 		if (r->n >= RL_REC_MAX_POINTS)
 			return NULL;

@@ -450,7 +450,7 @@ static void mark_shared(struct bw_ctx *b, const struct item *it, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!shared(b, &it[i]))
 			continue;
-		struct rl_rec_point *pt = (struct rl_rec_point *)rl_rec_find(
+		struct rl_rec_point *pt = rl_rec_edit(
 			b->rec, it[i].threads, it[i].op, 0, it[i].bytes);
 		if (pt)
 			pt->core_shared = 1;

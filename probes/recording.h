@@ -98,6 +98,10 @@ struct rl_rec_point *rl_rec_add(struct rl_probe_recording *r,
 const struct rl_rec_point *rl_rec_find(const struct rl_probe_recording *r,
 				       unsigned threads, int op, int sweep,
 				       uint64_t bytes);
+/* The same point, to change (a mark such as core_shared), or NULL. */
+struct rl_rec_point *rl_rec_edit(struct rl_probe_recording *r,
+				 unsigned threads, int op, int sweep,
+				 uint64_t bytes);
 /* The thread counts that have sweep points, ascending; returns how many
  * (<= max). */
 size_t rl_rec_thread_counts(const struct rl_probe_recording *r,
