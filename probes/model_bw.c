@@ -298,6 +298,7 @@ static int item_kernel(const struct bw_ctx *b, const struct item *it,
 			     : (quick ? 3 : 5);
 	p->min_trial_s = quick ? 0.0003 : 0.0008;
 	p->private_level = it->bytes <= private_bytes(b);
+	p->beyond_caches = it->dram;
 	if (p->elems < 16 ||
 	    p->elems > b->max_elems + (op == RL_OP_UPDATE ? b->max_elems / 2 : 0))
 		return 0;

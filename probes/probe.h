@@ -137,6 +137,9 @@ struct rl_triad_params {
 				   of each thread's own rate (a preempted
 				   thread lowers only its own), not the
 				   threads' wall time */
+	int beyond_caches;      /* 1: the arrays are several times the last
+				   level (DRAM): no warm-up pass once the
+				   pages are touched and a pass was timed */
 };
 
 struct rl_triad_result {
