@@ -542,6 +542,48 @@ static int roof_check_warning(struct rl_report *r)
 	return 0;
 }
 
+/* The core's clock around the timing run against the one the model's
+ * compute ceilings were measured at (model/roof_check.h): above it,
+ * compute-bound regions may sit above their ceiling; below it, they read
+ * a lower share of it than the core gives at its probed clock. */
+static int clock_check_warning(struct rl_report *r)
+{
+	const struct rl_roof_check *c = &r->roof_check;
+	double hi = fmax(c->before_ghz, c->after_ghz), lo, at;
+	char msg[512];
+
+	if (!(hi > 0) || !r->machine || !((at = r->machine->clock_ghz) > 0))
+		return 0;
+	lo = c->before_ghz > 0 && c->after_ghz > 0
+		     ? fmin(c->before_ghz, c->after_ghz) : hi;
+	if (hi > (1 + RL_CLOCK_CHECK_MOVED) * at) {
+		snprintf(msg, sizeof msg,
+			 "the core's clock around the timing run read %.2f "
+			 "GHz, %.0f%% above the %.2f GHz the machine model's "
+			 "compute ceilings were measured at (probed %s; a "
+			 "host's turbo or a frequency governor moves it): "
+			 "compute-bound regions may sit above their ceiling; "
+			 "run 'rlprof probe --force' while the machine runs "
+			 "as it did here, then 'rlprof report' on this "
+			 "directory",
+			 hi, (hi / at - 1) * 100, at,
+			 *r->machine->probed_at ? r->machine->probed_at : "?");
+		return add_warning(r, "clock-moved", NULL, 0, msg);
+	}
+	if (lo < (1 - RL_CLOCK_CHECK_MOVED) * at) {
+		snprintf(msg, sizeof msg,
+			 "the core's clock around the timing run read %.2f "
+			 "GHz, %.0f%% below the %.2f GHz the machine model's "
+			 "compute ceilings were measured at (probed %s): "
+			 "compute-bound regions read a lower %% of their "
+			 "ceiling than the core gives at its probed clock",
+			 lo, (1 - lo / at) * 100, at,
+			 *r->machine->probed_at ? r->machine->probed_at : "?");
+		return add_warning(r, "clock-moved", NULL, 0, msg);
+	}
+	return 0;
+}
+
 static int build_warnings(const struct rl_run_results *res,
 			  struct rl_report *r)
 {
@@ -592,7 +634,7 @@ static int build_warnings(const struct rl_run_results *res,
 					     "socket")))
 			return rc;
 	}
-	if ((rc = roof_check_warning(r)))
+	if ((rc = roof_check_warning(r)) || (rc = clock_check_warning(r)))
 		return rc;
 	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_ANY; c++) {
 		if ((r->provided & BIT(c)) && r->scope[c] == RL_SCOPE_SYSTEM)

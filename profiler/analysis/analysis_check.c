@@ -17,6 +17,10 @@
  *                      other roofs, or was taken only while another
  *                      thread shared the core (kept with its reason in
  *                      the model);
+ *   clock-moved        compute-bound: the core's clock read around the
+ *                      timing run (model/roof_check.h) was more than 5%
+ *                      above the one the model's ceilings were measured
+ *                      at (a host's turbo, a frequency governor);
  *   stale-roof         a DRAM triad taken around the timing run (rlprof
  *                      run, model/roof_check.h) moved more than 105% of
  *                      the model's DRAM roof: the roof is stale;
@@ -41,6 +45,7 @@
 #define SHORT_CALL_S 1e-5
 #define LOAD_PER_CPU 0.25
 #define STALE_DAYS 30.0
+#define CLOCK_ABOVE 1.05 /* the self-check's own margin */
 
 static void human_bytes(char *b, size_t n, double x)
 {
@@ -182,6 +187,19 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 			"is in doubt: %s (rlprof probe --force)",
 			cr->name, cr->precision, cr->threads,
 			cr->threads > 1 ? "s" : "", cr->doubt);
+	}
+	if (row->bound == RL_BOUND_COMPUTE && m->clock_ghz > 0) {
+		const struct rl_roof_check *rc = &rep->roof_check;
+		double ghz = fmax(rc->before_ghz, rc->after_ghz);
+		if (ghz > CLOCK_ABOVE * m->clock_ghz)
+			fprintf(cause(&c, "clock-moved"),
+				"the core's clock around this run read %.2f "
+				"GHz, %.0f%% above the %.2f GHz its ceiling "
+				"was measured at (a host's turbo or a "
+				"frequency governor): rlprof probe --force "
+				"while the machine runs as it did here",
+				ghz, (ghz / m->clock_ghz - 1) * 100,
+				m->clock_ghz);
 	}
 	{
 		const struct rl_roof_check *rc = &rep->roof_check;

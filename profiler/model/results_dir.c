@@ -101,6 +101,8 @@ static void parse_roof_check(const json_t *o, struct rl_roof_check *c)
 	c->after_gbs = NUM("after_gbs");
 	c->roof_gbs = NUM("roof_gbs");
 	c->seconds = NUM("seconds");
+	c->before_ghz = NUM("before_ghz") < 1e3 ? NUM("before_ghz") : 0;
+	c->after_ghz = NUM("after_ghz") < 1e3 ? NUM("after_ghz") : 0;
 	c->threads = (unsigned)(NUM("threads") < 1e6 ? NUM("threads") : 0);
 	c->working_set_bytes = (uint64_t)NUM("working_set_bytes");
 #undef NUM

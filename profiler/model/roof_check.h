@@ -4,6 +4,11 @@
  * the machine model's DRAM triad roof. Where the machine now moves more
  * than the roof, the roof is stale (probed under load, or the machine
  * changed); where it moves much less, the machine was busy around the run.
+ * Beside each triad, the core's clock (dependent integer adds, as the
+ * model's clock_ghz): compute ceilings hold at the clock they were
+ * measured at, and a host's turbo or a frequency governor moves it (on
+ * the Xeon guest a whole quick probe ran at 3.5 GHz where others ran at
+ * 3.0, and read every clock-bound roof 17-21% higher).
  * rlprof run measures it (cli/run/run_roof_check.c) and writes it into
  * DIR/run.json ("roof_check"); the report reads it back (results_dir.c)
  * and the analysis warns and uses it in the self-check.
@@ -18,6 +23,10 @@
 #define RL_ROOF_CHECK_STALE 1.05
 /* below this fraction of it: the machine was busy */
 #define RL_ROOF_CHECK_BUSY 0.70
+/* the clock around the run off the model's by more than this fraction:
+ * the report warns (the clock steps by 100-200 MHz from one moment to
+ * the next on a shared host: 3.0 to 3.2 GHz is 7%) */
+#define RL_CLOCK_CHECK_MOVED 0.10
 
 struct rl_roof_check {
 	bool taken;              /* at least one triad was measured */
@@ -28,7 +37,12 @@ struct rl_roof_check {
 				    same convention and thread count */
 	unsigned threads;
 	uint64_t working_set_bytes; /* per triad, all threads */
-	double seconds;          /* both triads, allocation included */
+	double before_ghz;       /* the core's clock before the timing run,
+				    GHz; 0 not read (read whenever a model
+				    was found, taken or not) */
+	double after_ghz;        /* the same after it */
+	double seconds;          /* both triads, allocation and clock
+				    readings included */
 	char probed_at[32];      /* the model's probe time */
 	char why_not[192];       /* when not taken: why ("" when taken) */
 };

@@ -72,22 +72,33 @@ static void one_init(struct rl_test_one *o, uint64_t provided, double time_s)
 	o->proc.start_ns = UINT64_C(1796256000) * 1000000000u; /* 2026-12-03 */
 }
 
-static void build(struct rl_test_one *o, const struct rl_machine *m,
-		  struct rl_report *rep)
+/* The report of the run, with the roof check around it (rc: none). */
+static void build_checked(struct rl_test_one *o, const struct rl_machine *m,
+			  struct rl_report *rep,
+			  const struct rl_roof_check *rc)
 {
 	struct rl_run_results run = {.procs = &o->proc, .n_procs = 1, .exit_status = -1};
 	char err[256] = "";
 
+	if (rc)
+		run.roof_check = *rc;
 	cr_assert_eq(rl_report_build(&run, m, rep, err, sizeof err), 0, "%s",
 		     err);
 }
 
-/* flops f at width w (index 0..3, f64), bytes read r and written w. */
-static const struct rl_region_row *place(struct rl_report *rep,
-					 const struct rl_machine *m,
-					 struct rl_test_one *o, int width, double flops,
-					 double fma, double rd, double wr,
-					 double time_s)
+static void build(struct rl_test_one *o, const struct rl_machine *m,
+		  struct rl_report *rep)
+{
+	build_checked(o, m, rep, NULL);
+}
+
+/* flops f at width w (index 0..3, f64), bytes read r and written w; the
+ * roof check around the run rc (none: NULL). */
+static const struct rl_region_row *
+place_checked(struct rl_report *rep, const struct rl_machine *m,
+	      struct rl_test_one *o, int width, double flops, double fma,
+	      double rd, double wr, double time_s,
+	      const struct rl_roof_check *rc)
 {
 	one_init(o, sim_like, time_s);
 	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
@@ -96,8 +107,18 @@ static const struct rl_region_row *place(struct rl_report *rep,
 	rl_test_one_set(o, RL_C_FLOPS_FMA, fma);
 	rl_test_one_set(o, RL_C_DRAM_READ_BYTES, rd);
 	rl_test_one_set(o, RL_C_DRAM_WRITE_BYTES, wr);
-	build(o, m, rep);
+	build_checked(o, m, rep, rc);
 	return &rep->rows[0];
+}
+
+static const struct rl_region_row *place(struct rl_report *rep,
+					 const struct rl_machine *m,
+					 struct rl_test_one *o, int width, double flops,
+					 double fma, double rd, double wr,
+					 double time_s)
+{
+	return place_checked(rep, m, o, width, flops, fma, rd, wr, time_s,
+			     NULL);
 }
 
 static void expect_in(const char *text, const char *part)
@@ -566,5 +587,57 @@ Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
 	expect_in(plot, "of DRAM 0% write) [above its roof: see check]");
 	free(plot);
 	rl_report_release(&rep);
+	free(m);
+}
+
+/* The core's clock read around the timing run (model/roof_check.h)
+ * against the one the ceilings were measured at: above it, the report
+ * warns and the self-check names it for a compute-bound region above its
+ * ceiling; below it, the report warns the other way; within 10%, no
+ * warning (the clock steps by 100-200 MHz on a shared host). */
+Test(placement, a_clock_above_the_probed_one_is_said)
+{
+	static const double ghz[3] = { 3.5, 2.5, 3.2 };
+	struct rl_machine *m = model();
+	struct rl_test_one o;
+	struct rl_report rep;
+	struct rl_roof_check rc = { .after_ghz = 3.0 };
+	const char *kind;
+
+	m->clock_ghz = 3.0;
+	/* 40 GFLOP of 256-bit FMAs in 0.9 s: 111% of avx2-fma's 40; the
+	 * core ran at 3.5, 2.5 and 3.2 GHz before the run */
+	for (int k = 0; k < 3; k++) {
+		rc.before_ghz = ghz[k];
+		const struct rl_region_row *r = place_checked(
+			&rep, m, &o, 2, 40e9, 40e9, 1e6, 0, 0.9, &rc);
+		cr_assert_eq(r->bound, RL_BOUND_COMPUTE);
+		cr_assert_not_null(r->check);
+		kind = NULL;
+		for (size_t i = 0; i < rep.n_warnings; i++)
+			if (!strcmp(rep.warnings[i].kind, "clock-moved"))
+				kind = rep.warnings[i].message;
+		if (k == 0) {
+			cr_assert_str_eq(r->check_cause, "clock-moved");
+			expect_in(r->check, "likeliest cause: the core's clock "
+					    "around this run read 3.50 GHz, 17% "
+					    "above the 3.00 GHz its ceiling was "
+					    "measured at");
+			expect_in(kind, "the core's clock around the timing "
+					"run read 3.50 GHz, 17% above the 3.00 "
+					"GHz the machine model's compute "
+					"ceilings were measured at (probed "
+					"2026-12-01T00:00:00Z");
+		} else if (k == 1) {
+			cr_assert_str_neq(r->check_cause, "clock-moved");
+			expect_in(kind, "read 2.50 GHz, 17% below the 3.00 GHz");
+		} else {
+			/* 7% above: no warning, but the self-check names it
+			 * (its own margin is 5%) */
+			cr_assert_null(kind, "%s", kind);
+			cr_assert_str_eq(r->check_cause, "clock-moved");
+		}
+		rl_report_release(&rep);
+	}
 	free(m);
 }

@@ -354,27 +354,31 @@ Test(e2e_nomodel, mpi_rank_form_empty_cache_one_probe, .timeout = 300)
 
 /* A model with one DRAM roof of gbs GB/s on every CPU, measured at ws
  * bytes, no cache levels; RLPROF_MACHINE points at it. */
-static void fake_model(const char *path, double gbs, long ws)
+/* A model of one DRAM roof (gbs) and one ceiling; with ghz > 0, the
+ * clock its ceilings were measured at. */
+static void fake_model(const char *path, double gbs, long ws, double ghz)
 {
-	char text[2048];
+	char text[2048], clock[64] = "";
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ghz > 0)
+		snprintf(clock, sizeof clock, "\"clock_ghz\": %g, ", ghz);
 	snprintf(text, sizeof text,
 		 "{\"format\": \"rlprof-machine\", \"version\": 2, "
 		 "\"cpu_model\": \"test\", \"isa\": \"sse2\", \"cores\": %ld, "
 		 "\"mem_bytes\": 1073741824, \"probed_at\": "
-		 "\"2026-01-01T00:00:00Z\", \"quick\": false, "
+		 "\"2026-01-01T00:00:00Z\", \"quick\": false, %s"
 		 "\"bandwidth\": [{\"level\": \"DRAM\", \"threads\": %ld, "
 		 "\"stream_gbs\": %g, \"moved_gbs\": %g, "
 		 "\"working_set_bytes\": %ld, \"method\": \"test\"}], "
 		 "\"compute\": [{\"name\": \"scalar\", \"kind\": \"peak\", "
 		 "\"precision\": \"f64\", \"threads\": %ld, \"gflops\": 1.0, "
 		 "\"method\": \"test\"}], \"levels\": []}",
-		 ncpu, ncpu, gbs, gbs * 4 / 3, ws, ncpu);
+		 ncpu, clock, ncpu, gbs, gbs * 4 / 3, ws, ncpu);
 	e2e_put_file(path, text, 0644);
 }
 
 static json_t *run_with_model(const char *dir, double gbs, long ws,
-			      struct e2e_result *r)
+			      double ghz, struct e2e_result *r)
 {
 	char out[600], model[600], env_model[640], path[700];
 	json_t *rec;
@@ -382,7 +386,7 @@ static json_t *run_with_model(const char *dir, double gbs, long ws,
 	snprintf(out, sizeof out, "%s/out", dir);
 	snprintf(model, sizeof model, "%s/model.json", dir);
 	snprintf(env_model, sizeof env_model, "RLPROF_MACHINE=%s", model);
-	fake_model(model, gbs, ws);
+	fake_model(model, gbs, ws, ghz);
 	const char *env[] = {env_model, NULL};
 	const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "time", "-o", out,
 			      E2E_PROG("e2e_regions"), NULL};
@@ -395,13 +399,34 @@ static json_t *run_with_model(const char *dir, double gbs, long ws,
 	return rec;
 }
 
+/* report.json of DIR/out has a warning of this kind; then the run's
+ * files go. */
+static void expect_report_warning(char *dir, const char *kind, json_t *rec,
+				  struct e2e_result *r)
+{
+	char out[600], quoted[64];
+	json_t *rep;
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(quoted, sizeof quoted, "\"%s\"", kind);
+	rep = report(out);
+	char *w = json_dumps(json_object_get(rep, "warnings"), 0);
+	cr_assert(w && strstr(w, quoted), "%s", w);
+	free(w);
+	json_decref(rep);
+	json_decref(rec);
+	e2e_free(r);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
 /* A roof far below what the machine moves: stale, said by the run and in
  * report.json, with the figures. */
 Test(e2e_nomodel, stale_dram_roof_is_said, .timeout = 120)
 {
-	char *dir = e2e_tmpdir(), out[600];
+	char *dir = e2e_tmpdir();
 	struct e2e_result r;
-	json_t *rec = run_with_model(dir, 0.2, 4L << 20, &r), *chk, *rep;
+	json_t *rec = run_with_model(dir, 0.2, 4L << 20, 0, &r), *chk;
 
 	chk = json_object_get(rec, "roof_check");
 	cr_assert(json_is_object(chk), "run.json has no roof_check");
@@ -409,21 +434,43 @@ Test(e2e_nomodel, stale_dram_roof_is_said, .timeout = 120)
 		cr_skip_test("the triad could not be taken here: %s",
 			     json_string_value(json_object_get(chk, "why_not")));
 	cr_assert_eq(json_number_value(json_object_get(chk, "roof_gbs")), 0.2);
+	/* a model without a clock: none read, none said */
+	cr_assert(json_is_null(json_object_get(chk, "before_ghz")));
+	cr_assert(json_is_null(json_object_get(chk, "after_ghz")));
+	cr_assert_null(strstr(r.err, "clock"), "%s", r.err);
 	cr_assert_leq(json_number_value(json_object_get(chk, "seconds")), 2.0);
 	cr_assert(strstr(r.err, "warning: the DRAM roof is stale: a DRAM "
 			 "triad on ") && strstr(r.err, "above the machine "
 			 "model's 0.2 GB/s") && strstr(r.err, "rlprof probe "
 			 "--force"), "%s", r.err);
-	snprintf(out, sizeof out, "%s/out", dir);
-	rep = report(out);
-	char *w = json_dumps(json_object_get(rep, "warnings"), 0);
-	cr_assert(w && strstr(w, "\"stale-roof\""), "%s", w);
-	free(w);
-	json_decref(rep);
-	json_decref(rec);
-	e2e_free(&r);
-	e2e_rmtree(dir);
-	free(dir);
+	expect_report_warning(dir, "stale-roof", rec, &r);
+}
+
+/* A model whose ceilings were measured at a clock far below any core's
+ * (0.1 GHz): the clock read around the run is in run.json on both sides,
+ * and the run and report.json say the ceilings were measured at another
+ * clock, by how much, and what to do. */
+Test(e2e_nomodel, a_clock_off_the_models_is_said, .timeout = 120)
+{
+	char *dir = e2e_tmpdir();
+	struct e2e_result r;
+	json_t *rec = run_with_model(dir, 1e6, 4L << 20, 0.1, &r), *chk;
+
+	chk = json_object_get(rec, "roof_check");
+	cr_assert(json_is_object(chk), "run.json has no roof_check");
+	for (int i = 0; i < 2; i++) {
+		const char *key = i ? "after_ghz" : "before_ghz";
+		double ghz = json_number_value(json_object_get(chk, key));
+		/* a clock, not a time: any core's lies in here */
+		cr_assert(ghz > 0.2 && ghz < 20, "%s %g", key, ghz);
+	}
+	cr_assert(strstr(r.err, "warning: the core's clock around the timing "
+			 "run read ") &&
+			  strstr(r.err, "above the 0.10 GHz the machine "
+				 "model's compute ceilings were measured at") &&
+			  strstr(r.err, "rlprof probe --force"),
+		  "%s", r.err);
+	expect_report_warning(dir, "clock-moved", rec, &r);
 }
 
 /* --no-probe: no triad either, and run.json says so. */
@@ -445,6 +492,7 @@ Test(e2e_nomodel, no_probe_takes_no_triad, .timeout = 120)
 	cr_assert(json_is_false(json_object_get(chk, "taken")));
 	cr_assert_str_eq(json_string_value(json_object_get(chk, "why_not")),
 			 "not taken (--no-probe)");
+	cr_assert(json_is_null(json_object_get(chk, "before_ghz")));
 	json_decref(rec);
 	e2e_free(&r);
 	e2e_rmtree(dir);

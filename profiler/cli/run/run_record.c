@@ -65,7 +65,7 @@ static json_t *backends(const struct rl_run *run)
 
 /* The DRAM triad around the timing run (model/roof_check.h): null when
  * no check was attempted, {"taken": false, "why_not"} when it could not
- * be. */
+ * be; the clock readings beside it either way (null: not read). */
 static json_t *roof_check(const struct rl_roof_check *c)
 {
 	json_t *o;
@@ -75,6 +75,10 @@ static json_t *roof_check(const struct rl_roof_check *c)
 	if (!(o = json_object()))
 		return json_null();
 	json_object_set_new(o, "taken", json_boolean(c->taken));
+	json_object_set_new(o, "before_ghz", c->before_ghz > 0
+				? json_real(c->before_ghz) : json_null());
+	json_object_set_new(o, "after_ghz", c->after_ghz > 0
+				? json_real(c->after_ghz) : json_null());
 	if (!c->taken) {
 		json_object_set_new(o, "why_not", json_string(c->why_not));
 		return o;
