@@ -39,7 +39,8 @@ struct rl_roof_check {
 	uint64_t working_set_bytes; /* per triad, all threads */
 	double before_ghz;       /* the core's clock before the timing run,
 				    GHz; 0 not read (read whenever a model
-				    was found, taken or not) */
+				    with a clock was found outside an MPI
+				    rank, the triad taken or not) */
 	double after_ghz;        /* the same after it */
 	double seconds;          /* both triads, allocation and clock
 				    readings included */

@@ -11,7 +11,7 @@
  * below twice the last cache level's capacity for all threads (it would
  * measure a cache): then the time decides. No whole timed pass in time:
  * not taken, said. Before each triad, the core's clock (about 2 ms),
- * whenever a model was found.
+ * whenever a model with a clock was found (not in an MPI rank).
  */
 #include <pthread.h>
 #include <sched.h>
