@@ -399,6 +399,14 @@ static json_t *run_with_model(const char *dir, double gbs, long ws,
 	return rec;
 }
 
+/* run.json's roof_check, an object. */
+static const json_t *roof_check_of(const json_t *rec)
+{
+	const json_t *chk = json_object_get(rec, "roof_check");
+	cr_assert(json_is_object(chk), "run.json has no roof_check");
+	return chk;
+}
+
 /* report.json of DIR/out has a warning of this kind; then the run's
  * files go. */
 static void expect_report_warning(char *dir, const char *kind, json_t *rec,
@@ -426,10 +434,8 @@ Test(e2e_nomodel, stale_dram_roof_is_said, .timeout = 120)
 {
 	char *dir = e2e_tmpdir();
 	struct e2e_result r;
-	json_t *rec = run_with_model(dir, 0.2, 4L << 20, 0, &r), *chk;
-
-	chk = json_object_get(rec, "roof_check");
-	cr_assert(json_is_object(chk), "run.json has no roof_check");
+	json_t *rec = run_with_model(dir, 0.2, 4L << 20, 0, &r);
+	const json_t *chk = roof_check_of(rec);
 	if (!json_is_true(json_object_get(chk, "taken")))
 		cr_skip_test("the triad could not be taken here: %s",
 			     json_string_value(json_object_get(chk, "why_not")));
@@ -454,10 +460,8 @@ Test(e2e_nomodel, a_clock_off_the_models_is_said, .timeout = 120)
 {
 	char *dir = e2e_tmpdir();
 	struct e2e_result r;
-	json_t *rec = run_with_model(dir, 1e6, 4L << 20, 0.1, &r), *chk;
-
-	chk = json_object_get(rec, "roof_check");
-	cr_assert(json_is_object(chk), "run.json has no roof_check");
+	json_t *rec = run_with_model(dir, 1e6, 4L << 20, 0.1, &r);
+	const json_t *chk = roof_check_of(rec);
 	for (int i = 0; i < 2; i++) {
 		const char *key = i ? "after_ghz" : "before_ghz";
 		double ghz = json_number_value(json_object_get(chk, key));
