@@ -116,10 +116,14 @@ unsigned rl_core_whole_rate(double best)
 	return (unsigned)ceil(best);
 }
 
-int rl_core_rate_whole(double rate, double best)
+double rl_core_fma_share(double rate, double best)
 {
 	unsigned w = rl_core_whole_rate(best);
-	if (!w)
-		return 1; /* nothing known: nothing to say */
-	return rate >= (1 - RL_CORE_RATE_SHARED) * w;
+	/* nothing known, or nothing read: nothing to say */
+	return w && rate > 0 ? rate / w : 1;
+}
+
+int rl_core_rate_whole(double rate, double best)
+{
+	return rl_core_fma_share(rate, best) >= 1 - RL_CORE_RATE_SHARED;
 }

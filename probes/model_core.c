@@ -46,10 +46,8 @@ struct rl_core_rate probe_core_read(struct probe_ctx *c)
 double probe_core_share(const struct probe_ctx *c,
 			const struct rl_core_rate *r, int with_read)
 {
-	double share = 1;
-	unsigned w = rl_core_whole_rate(ref(c->fma_best, c->fma_second));
-	if (w && r->fma > 0)
-		share = r->fma / w;
+	double share = rl_core_fma_share(r->fma,
+					 ref(c->fma_best, c->fma_second));
 	/* the read stream has no whole number, and on the Xeon guest it
 	 * reads 76 or 96 bytes per cycle from one moment to the next with
 	 * nobody else on the core: its share counts from there; its

@@ -256,6 +256,9 @@ int rl_probe_core_rate(int cpu, int fma, unsigned chains, rl_rw_fn read,
  * (1 - SHARED) x (1 - SPREAD) of the best read but one. */
 #define RL_CORE_READ_SPREAD 0.20
 unsigned rl_core_whole_rate(double best);
+/* The share of that whole number a rate read is (1 when nothing is
+ * known or nothing was read), and whether it counts as whole. */
+double rl_core_fma_share(double rate, double best);
 int rl_core_rate_whole(double rate, double best);
 
 /* Core clock in GHz from a dependent chain of 1-cycle integer adds (best
