@@ -45,7 +45,6 @@
 #define SHORT_CALL_S 1e-5
 #define LOAD_PER_CPU 0.25
 #define STALE_DAYS 30.0
-#define CLOCK_ABOVE 1.05 /* the self-check's own margin */
 
 static void human_bytes(char *b, size_t n, double x)
 {
@@ -191,7 +190,8 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 	if (row->bound == RL_BOUND_COMPUTE && m->clock_ghz > 0) {
 		const struct rl_roof_check *rc = &rep->roof_check;
 		double ghz = fmax(rc->before_ghz, rc->after_ghz);
-		if (ghz > CLOCK_ABOVE * m->clock_ghz)
+		/* above by the self-check's own margin */
+		if (ghz * 100 > RL_CHECK_PCT * m->clock_ghz)
 			fprintf(cause(&c, "clock-moved"),
 				"the core's clock around this run read %.2f "
 				"GHz, %.0f%% above the %.2f GHz its ceiling "
