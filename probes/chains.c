@@ -5,7 +5,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "probes/probe.h"
 #include "common/rl_error.h"
@@ -20,13 +19,6 @@ struct chain_job {
 	double t0[MAX_TRIALS], t1[MAX_TRIALS];
 	double sum;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void *chain_thread(void *arg)
 {
@@ -45,9 +37,9 @@ static void *chain_thread(void *arg)
 		atomic_fetch_add(j->arrived, 1);
 		while (atomic_load(j->arrived) < target)
 			__builtin_ia32_pause();
-		j->t0[t] = now_s();
+		j->t0[t] = rl_probe_now_s();
 		j->sum += j->fn(p->iters, 1.0);
-		j->t1[t] = now_s();
+		j->t1[t] = rl_probe_now_s();
 	}
 	return NULL;
 }

@@ -9,7 +9,7 @@
 
 #include "probes/probe.h"
 
-static double now_s(void)
+double rl_probe_now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -41,9 +41,9 @@ double rl_probe_clock_ghz(long adds, unsigned trials)
 	double best = 0;
 	add_chain(iters / 4 + 1, addend); /* warm-up: let the clock ramp */
 	for (unsigned t = 0; t < trials; t++) {
-		double t0 = now_s();
+		double t0 = rl_probe_now_s();
 		unsigned long x = add_chain(iters, addend);
-		double dt = now_s() - t0;
+		double dt = rl_probe_now_s() - t0;
 		if (dt > 0 && x == (unsigned long)iters * 64) {
 			double ghz = iters * 64.0 / dt / 1e9;
 			if (ghz > best)
@@ -95,9 +95,9 @@ double rl_probe_load_clock_ghz(enum rl_isa isa, int f32, unsigned units,
 	 * FMAs ask for is in force before the first timed trial */
 	fn(iters * 8, a, addend, &sum);
 	for (unsigned t = 0; t < trials; t++) {
-		double t0 = now_s();
+		double t0 = rl_probe_now_s();
 		unsigned long n = fn(iters, a, addend, &sum);
-		double dt = now_s() - t0;
+		double dt = rl_probe_now_s() - t0;
 		if (n != (unsigned long)iters * a || !isfinite(sum))
 			continue;
 		double ghz = rl_clock_ghz_from_adds((double)n, dt);

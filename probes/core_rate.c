@@ -20,18 +20,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
-#include <time.h>
 
 #include "probes/probe.h"
 
 #define STEPS 16384 /* per chain: 27 us at 10 chains, 2 units, 3 GHz */
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Three arrays of 512 f64 (12 KiB: inside any L1d) for the read
  * stream; one pass reads each 64-byte line once. */
@@ -73,19 +65,19 @@ int rl_probe_core_rate(int cpu, int fma, unsigned chains, rl_rw_fn read,
 	double ghz = rl_probe_clock_ghz(64 * 1024, 2), best = 0, rd = 0;
 	double sum = 0;
 	for (int t = 0; t < 2; t++) {
-		double t0 = now_s();
+		double t0 = rl_probe_now_s();
 		sum += fn(STEPS, 1.0);
-		double dt = now_s() - t0;
+		double dt = rl_probe_now_s() - t0;
 		if (dt > 0 && chains * (double)STEPS / dt > best)
 			best = chains * (double)STEPS / dt;
 	}
 	if (read) {
 		sum += read(ra, rb, rc, 1.0, READ_ELEMS); /* into L1 */
 		for (int t = 0; t < 2; t++) {
-			double t0 = now_s();
+			double t0 = rl_probe_now_s();
 			for (int k = 0; k < READ_PASSES; k++)
 				sum += read(ra, rb, rc, 1.0, READ_ELEMS);
-			double dt = now_s() - t0;
+			double dt = rl_probe_now_s() - t0;
 			double bps = 3.0 * sizeof(double) * READ_ELEMS *
 				     READ_PASSES / dt;
 			if (dt > 0 && bps > rd)

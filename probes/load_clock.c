@@ -9,7 +9,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "probes/probe.h"
 
@@ -23,13 +22,6 @@ struct load_job {
 	atomic_uint *arrived;
 	double ghz[MAX_TRIALS];
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* through a volatile so the compiler cannot know the addend */
 static volatile unsigned long load_addend = 1;
@@ -50,9 +42,9 @@ static void *load_thread(void *arg)
 		atomic_fetch_add(j->arrived, 1);
 		while (atomic_load(j->arrived) < target)
 			__builtin_ia32_pause();
-		double t0 = now_s();
+		double t0 = rl_probe_now_s();
 		unsigned long n = j->fn(j->iters, j->adds, load_addend, &sum);
-		double dt = now_s() - t0;
+		double dt = rl_probe_now_s() - t0;
 		j->ghz[t] = n == (unsigned long)j->iters * j->adds &&
 					    isfinite(sum)
 				    ? rl_clock_ghz_from_adds((double)n, dt)

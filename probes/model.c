@@ -8,13 +8,6 @@
 #include "probes/model_int.h"
 #include "common/rl_error.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 void probe_progress(struct probe_ctx *c, const char *what, double units)
 {
 	c->done += units;
@@ -51,7 +44,7 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 {
 	struct rl_cpu cpu;
 	struct rl_probe_extra scratch;
-	double t0 = now_s();
+	double t0 = rl_probe_now_s();
 	int rc;
 
 	memset(m, 0, sizeof *m);
@@ -106,7 +99,7 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(m->probed_at, sizeof m->probed_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	m->probe_seconds = now_s() - t0;
+	m->probe_seconds = rl_probe_now_s() - t0;
 	probe_progress(&c, "done", 0);
 	return 0;
 }

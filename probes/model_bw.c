@@ -34,13 +34,6 @@
 #define MAX_LEVELS 8
 #define STABLE 0.015
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static double loadavg1(void)
 {
 	FILE *f = fopen("/proc/loadavg", "r");
@@ -343,7 +336,7 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 		  int min_rounds, int max_rounds, double cap_s,
 		  unsigned boost, char *err, size_t errlen)
 {
-	double t0 = now_s();
+	double t0 = rl_probe_now_s();
 	for (int round = 0; round < max_rounds; round++) {
 		int left = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -382,7 +375,8 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 		char what[64];
 		snprintf(what, sizeof what, "levels: round %d", round + 1);
 		probe_progress(b->c, what, 0.3);
-		if (!left || (round + 1 >= min_rounds && now_s() - t0 > cap_s))
+		if (!left || (round + 1 >= min_rounds &&
+			      rl_probe_now_s() - t0 > cap_s))
 			break;
 	}
 	return 0;
@@ -414,12 +408,12 @@ static int shared_cache(const struct bw_ctx *b, const struct item *it)
 static int shared_again(struct bw_ctx *b, struct item *it, size_t n,
 			double cap_s, char *err, size_t errlen)
 {
-	double t0 = now_s();
+	double t0 = rl_probe_now_s();
 	for (;;) {
 		size_t left = 0;
 		for (size_t i = 0; i < n; i++)
 			left += shared_cache(b, &it[i]);
-		if (!left || now_s() - t0 > cap_s)
+		if (!left || rl_probe_now_s() - t0 > cap_s)
 			return 0;
 		struct rl_core_rate r = probe_core_read(b->c);
 		if (!probe_core_whole(b->c, &r, 1)) {

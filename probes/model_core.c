@@ -9,13 +9,6 @@
 
 #include "probes/model_int.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void keep_two(double v, double *best, double *second)
 {
 	if (v > *best) {
@@ -108,9 +101,9 @@ int probe_compute_again(struct probe_ctx *c, double cap_s, char *err,
 	struct rl_core_rate at = { compute_rate(c), 0 }, r;
 	if (at.fma < 0 || probe_core_whole(c, &at, 0))
 		return 0;
-	double t0 = now_s();
+	double t0 = rl_probe_now_s();
 	while (r = probe_core_read(c), !probe_core_whole(c, &r, 0) &&
-					       now_s() - t0 < cap_s)
+					       rl_probe_now_s() - t0 < cap_s)
 		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 	struct rl_machine *m = c->m;
 	if (probe_core_whole(c, &r, 0)) {

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "probes/probe.h"
 #include "common/rl_error.h"
@@ -73,13 +72,6 @@ struct rl_triad_pool {
 	atomic_ulong chunks_done;
 	struct worker w[];
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void spin_barrier(struct rl_triad_pool *p, unsigned n)
 {
@@ -163,9 +155,9 @@ static void chunked_pass(struct worker *w, size_t nch)
 		size_t len = off + CHUNK_ELEMS <= p->elems ? CHUNK_ELEMS
 							  : p->elems - off;
 		unsigned long c0 = atomic_load(&p->chunks_done);
-		double t0 = now_s();
+		double t0 = rl_probe_now_s();
 		kernel(w, off, len);
-		double dt = now_s() - t0;
+		double dt = rl_probe_now_s() - t0;
 		unsigned long others = atomic_fetch_add(&p->chunks_done, 1) - c0;
 		/* running together, each other thread finishes about one
 		 * chunk during ours: none means we ran alone, many means we
@@ -189,16 +181,16 @@ static void run_job(struct worker *w)
 	for (unsigned t = 0; t < p->trials; t++) {
 		if (chunked) {
 			spin_barrier(p, p->threads);
-			w->t0[t] = now_s();
+			w->t0[t] = rl_probe_now_s();
 			chunked_pass(w, nch);
-			w->t1[t] = now_s();
+			w->t1[t] = rl_probe_now_s();
 			continue;
 		}
 		spin_barrier(p, p->threads);
-		double t0 = now_s();
+		double t0 = rl_probe_now_s();
 		for (unsigned r = 0; r < p->reps; r++)
 			kernel(w, 0, p->elems);
-		w->t1[t] = now_s();
+		w->t1[t] = rl_probe_now_s();
 		w->t0[t] = t0;
 	}
 	/* the pass time from the chunks that ran together undisturbed,

@@ -13,7 +13,8 @@
  *   pool.c      pinned worker threads that own (first-touch) their arrays
  *   fma*.c      K independent accumulator chains, per ISA and precision
  *   clock.c     core clock from a dependent chain of 1-cycle integer adds,
- *               alone and beside FMA chains (the clock under FMA load)
+ *               alone and beside FMA chains (the clock under FMA load);
+ *               the monotonic seconds every probe times itself with
  *   load_clock.c the clock under FMA load on several cores at once
  *   plateau.c   plateaus of sweep data
  *   levels.c    memory levels from a sweep and the claimed cache sizes,
@@ -222,6 +223,9 @@ int rl_probe_chains(const struct rl_chain_params *p,
 double rl_chain_flops_per_step(enum rl_isa isa, int f32, int add_only);
 
 /* ---- clock ----------------------------------------------------------- */
+
+/* Seconds on CLOCK_MONOTONIC (clock.c): what every probe times with. */
+double rl_probe_now_s(void);
 
 /* The core's rate now (core_rate.c), over a few tens of microseconds on
  * `cpu` (-1: where the caller runs; the calling thread is pinned there
