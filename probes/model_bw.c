@@ -143,6 +143,35 @@ static int sweep_done(const struct rl_probe_sweep *s, uint64_t beyond,
 	return fell && fell >= llc_from && last >= 4 * cache_end;
 }
 
+/* Four times every believable claim per thread on `threads` threads
+ * (64 MiB when none is): the working set per thread beyond which a sweep
+ * on them may stop. */
+static uint64_t beyond_claims(const struct bw_ctx *b, unsigned threads)
+{
+	uint64_t beyond = 0;
+	for (size_t i = 0; i < b->n_claims; i++) {
+		uint64_t pt = rl_claim_per_thread(&b->claims[i], threads);
+		if (4 * pt > beyond)
+			beyond = 4 * pt;
+	}
+	return beyond ? beyond : 64u << 20;
+}
+
+/* A one-thread job's elements the pool's other workers touch meanwhile
+ * (pool.c: before any pass, never while timed): as far as the job goes,
+ * up to where the sweep on all threads may stop (the update: 1.5x), so
+ * the all-thread sweep and items find most of their pages there instead
+ * of touching them while the first thread waits (0.1-0.18 s of a quick
+ * probe here). */
+static size_t ahead_elems(const struct bw_ctx *b, enum rl_stream_op op)
+{
+	unsigned T = b->c->threads;
+	if (T < 2)
+		return 0;
+	size_t n = (size_t)(beyond_claims(b, T) / RL_TRIAD_STREAM_BYTES);
+	return op == RL_OP_UPDATE ? n + n / 2 : n;
+}
+
 /* Whether the derivation (derive.c) finds DRAM in the sweep on `threads`
  * threads so far. A sweep goes on until it does (or its cap: the memory
  * cap, and for all threads where the one-thread sweep ended): about
@@ -173,18 +202,14 @@ static int sweep(struct bw_ctx *b, unsigned threads,
 			max_elems = last;
 	}
 	const int quick = c->o->quick;
-	uint64_t beyond = 0, llc_from = 0, prev = 0;
+	uint64_t beyond = beyond_claims(b, threads), llc_from = 0, prev = 0;
 	for (size_t i = 0; i < b->n_claims; i++) {
 		uint64_t pt = rl_claim_per_thread(&b->claims[i], threads);
-		if (4 * pt > beyond)
-			beyond = 4 * pt;
 		if (pt) {
 			llc_from = 2 * prev;
 			prev = pt;
 		}
 	}
-	if (!beyond)
-		beyond = 64u << 20; /* nothing believable claimed */
 	double ws = 12 * 1024; /* per thread, 3 arrays */
 	s->threads = threads;
 	s->n = 0;
@@ -200,6 +225,8 @@ static int sweep(struct bw_ctx *b, unsigned threads,
 			.trials = big ? (quick ? 1 : 2) : (quick ? 3 : 5),
 			.min_trial_s = quick ? 0.0002 : 0.0005,
 			.private_level = bytes <= private_bytes(b),
+			.ahead_elems =
+				threads == 1 ? ahead_elems(b, RL_OP_TRIAD) : 0,
 		};
 		struct rl_triad_result r, again;
 		int rc = run_rec(b, &p, 1, bytes, RL_REC_TRIAD, &r, err, errlen);
@@ -292,6 +319,7 @@ static int item_kernel(const struct bw_ctx *b, const struct item *it,
 	p->min_trial_s = quick ? 0.0003 : 0.0008;
 	p->private_level = it->bytes <= private_bytes(b);
 	p->beyond_caches = it->dram;
+	p->ahead_elems = it->threads == 1 ? ahead_elems(b, op) : 0;
 	if (p->elems < 16 ||
 	    p->elems > b->max_elems + (op == RL_OP_UPDATE ? b->max_elems / 2 : 0))
 		return 0;

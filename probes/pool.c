@@ -2,13 +2,16 @@
  * pthread_setaffinity_np; each worker owns its arrays a, b, c (address
  * space reserved up front, pages first touched by that worker when a
  * sweep first reaches them), so a growing sweep touches every page
- * once. No huge pages are asked for (madvise MADV_HUGEPAGE): a user's
- * program gets them only where the system gives them unasked, and where
- * the kernel compacts memory for advised ranges on a fault (defrag
+ * once; a job on fewer threads may ask the idle workers to touch their
+ * own ahead, at the same time, before any timed pass (ahead_elems). No
+ * huge pages are asked for (madvise MADV_HUGEPAGE): a user's program
+ * gets them only where the system gives them unasked, and where the
+ * kernel compacts memory for advised ranges on a fault (defrag
  * "madvise", the Debian default) first touch fell from 1.5 to 0.09 GB/s
- * on a fragmented VM here, 9 of a quick probe's 12 s. Trials start together behind a
- * spinning barrier; a trial's time runs from the first thread's start to
- * the last thread's end, as STREAM times its parallel region.
+ * on a fragmented VM here, 9 of a quick probe's 12 s. Trials start
+ * together behind a spinning barrier; a trial's time runs from the first
+ * thread's start to the last thread's end, as STREAM times its parallel
+ * region.
  *
  * Arrays too large to repeat within a trial (one pass per trial: DRAM)
  * are also timed in chunks of CHUNK_ELEMS elements: a preempted chunk is
@@ -63,6 +66,7 @@ struct rl_triad_pool {
 	unsigned threads, trials, reps;
 	size_t elems;
 	int chunked;
+	size_t ahead; /* the other workers' touch, first dispatch only */
 	/* the last job's arrays and one pass's time: a job on the same
 	 * large arrays right after it needs no warm-up pass */
 	size_t warm_elems;
@@ -175,6 +179,8 @@ static void run_job(struct worker *w)
 	size_t nch = (p->elems + CHUNK_ELEMS - 1) / CHUNK_ELEMS;
 	int chunked = p->chunked && chunk_arrays(w, nch) == 0;
 	touch(w, p->elems, p->uses_c);
+	if (p->ahead) /* the others touch meanwhile: none while timed */
+		spin_barrier(p, p->n);
 	if (chunked)
 		for (size_t k = 0; k < nch; k++)
 			w->chunk_shared[k] = 1e30;
@@ -224,8 +230,12 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (quit)
 			return NULL;
-		if (w->idx < p->threads)
+		if (w->idx < p->threads) {
 			run_job(w);
+		} else if (p->ahead) {
+			touch(w, p->ahead, p->uses_c);
+			spin_barrier(p, p->n);
+		}
 		pthread_mutex_lock(&p->mu);
 		if (++p->done == p->n)
 			pthread_cond_signal(&p->done_cv);
@@ -332,7 +342,8 @@ void rl_triad_pool_close(struct rl_triad_pool *p)
 	free(p);
 }
 
-/* Runs the current job on every worker (idle ones just check in). */
+/* Runs the current job on every worker (idle ones check in, after
+ * touching their own arrays ahead when the job asks). */
 static void dispatch(struct rl_triad_pool *p)
 {
 	pthread_mutex_lock(&p->mu);
@@ -341,6 +352,7 @@ static void dispatch(struct rl_triad_pool *p)
 	pthread_cond_broadcast(&p->cv);
 	while (p->done < p->n)
 		pthread_cond_wait(&p->done_cv, &p->mu);
+	p->ahead = 0; /* touched: the job's next dispatches time at once */
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -387,6 +399,10 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	p->uses_c = q->op != RL_OP_UPDATE;
 	p->threads = q->threads;
 	p->elems = q->elems;
+	/* every worker of the pool touches in the job's first dispatch */
+	p->ahead = q->threads < p->n ? q->ahead_elems : 0;
+	if (p->ahead > q->elems)
+		p->ahead = q->elems;
 	/* warm-up and calibration: passes after the first touch; a pass's
 	 * time is the fastest any thread took for its own (a thread
 	 * preempted during calibration must not make the trials too short

@@ -141,6 +141,11 @@ struct rl_triad_params {
 	int beyond_caches;      /* 1: the arrays are several times the last
 				   level (DRAM): no warm-up pass once the
 				   pages are touched and a pass was timed */
+	size_t ahead_elems;     /* the pool's other workers touch their own
+				   arrays this far (at most elems) while
+				   the job's threads touch theirs, before
+				   any pass: pages a later job on more
+				   threads needs (0: none) */
 };
 
 struct rl_triad_result {

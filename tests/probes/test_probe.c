@@ -258,6 +258,64 @@ Test(probe, triad_pool_measures_and_checks_its_arguments)
 	rl_triad_pool_close(pool);
 }
 
+/* Resident memory of this process in MiB (/proc/self/statm). */
+static double resident_mib(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long size = 0, res = 0;
+	cr_assert_not_null(f);
+	cr_assert_eq(fscanf(f, "%lu %lu", &size, &res), 2);
+	fclose(f);
+	return res * (double)sysconf(_SC_PAGESIZE) / (1 << 20);
+}
+
+/* A one-thread job asks the other worker to touch its own arrays ahead
+ * (before any pass): their pages are there, as far as asked and no
+ * further than the job goes, and a two-thread job then touches none. */
+Test(probe, triad_pool_touches_ahead_on_the_other_workers)
+{
+	struct rl_cpu cpu;
+	char err[256];
+	struct rl_triad_pool *pool;
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	if (cpu.logical_cpus < 2)
+		cr_skip_test("one CPU: no other worker to touch ahead");
+	cr_assert_eq(rl_triad_pool_open(&pool, 2, cpu.cpus, 1u << 21, err,
+					sizeof err), 0, "%s", err);
+	/* 2^20 elements x 8 B x 3 arrays = 24 MiB on the first worker, half
+	 * as far (12 MiB) on the other */
+	struct rl_triad_params p = { .isa = RL_ISA_SCALAR, .threads = 1,
+				     .elems = 1u << 20, .trials = 1,
+				     .ahead_elems = 1u << 19 };
+	struct rl_triad_result r;
+	double m0 = resident_mib();
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	double m1 = resident_mib();
+	cr_expect(m1 - m0 > 35 && m1 - m0 < 39,
+		  "24 + 12 MiB touched, read %.1f MiB", m1 - m0);
+	/* both workers at 2^19 elements: nothing new to touch */
+	p.threads = 2;
+	p.elems = 1u << 19;
+	p.ahead_elems = 0;
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	double m2 = resident_mib();
+	cr_expect(m2 - m1 < 1, "nothing new touched, read %.1f MiB", m2 - m1);
+	/* ahead beyond the job stops at the job's elements: the other
+	 * worker goes from 2^19 to 2^20 (12 MiB), not to 2^21 */
+	p.threads = 1;
+	p.elems = 1u << 20;
+	p.ahead_elems = 1u << 21;
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	double m3 = resident_mib();
+	cr_expect(m3 - m2 > 11 && m3 - m2 < 13,
+		  "12 MiB touched ahead, read %.1f MiB", m3 - m2);
+	cr_expect_gt(r.best_gbs, 0);
+	rl_triad_pool_close(pool);
+}
+
 Test(probe, chains_run_on_threads)
 {
 	struct rl_cpu cpu;
