@@ -269,9 +269,9 @@ static double resident_mib(void)
 	return res * (double)sysconf(_SC_PAGESIZE) / (1 << 20);
 }
 
-/* Resident MiB that one job on `threads` threads of a fresh two-worker
- * pool adds, with `ahead` elements asked of the idle worker; `then2`: the
- * MiB a two-thread job on the same elements adds after it. */
+/* Resident MiB that a one-thread job over `elems` elements on a fresh
+ * two-worker pool adds, with `ahead` elements asked of the idle worker;
+ * `then2`: the MiB a two-thread job on the same elements adds after it. */
 static double touched_mib(const struct rl_cpu *cpu, size_t elems,
 			  size_t ahead, double *then2)
 {
@@ -299,7 +299,8 @@ static double touched_mib(const struct rl_cpu *cpu, size_t elems,
 
 /* A one-thread job asks the other worker to touch its own arrays ahead
  * (before any pass): its pages are there, as many as the first worker's
- * when asked as far as the job goes, and no more when asked beyond it;
+ * when asked as far as the job goes, about half as many when asked half
+ * as far, and no more when asked beyond it;
  * the two-thread job after it then touches none. (Both workers' arrays
  * lie alike, so huge pages, where the system gives them, round alike.) */
 Test(probe, triad_pool_touches_ahead_on_the_other_workers)
@@ -310,14 +311,21 @@ Test(probe, triad_pool_touches_ahead_on_the_other_workers)
 	if (cpu.logical_cpus < 2)
 		cr_skip_test("one CPU: no other worker to touch ahead");
 	const size_t n = 1u << 20; /* 8 MiB per array, 24 MiB a worker */
-	double two_own, two_ahead, two_beyond;
+	double two_own, two_half, two_ahead, two_beyond;
 	double own = touched_mib(&cpu, n, 0, &two_own);
+	double half = touched_mib(&cpu, n, n / 2, &two_half);
 	double ahead = touched_mib(&cpu, n, n, &two_ahead);
 	double beyond = touched_mib(&cpu, n, 2 * n, &two_beyond);
 	cr_expect(own >= 23.5 && own < 30, "one worker's 24 MiB, read %.1f",
 		  own);
 	cr_expect(fabs(ahead - 2 * own) < 1,
 		  "both workers' pages (2 x %.1f MiB), read %.1f", own, ahead);
+	cr_expect(half > 1.4 * own && half < 1.7 * own,
+		  "as far as asked: about %.1f MiB, read %.1f", 1.5 * own,
+		  half);
+	cr_expect(two_half > 0.4 * own && two_half < 0.7 * own,
+		  "the rest left to the two-thread job: about %.1f MiB, read "
+		  "%.1f", 0.5 * own, two_half);
 	cr_expect(fabs(beyond - ahead) < 1,
 		  "no further than the job: %.1f MiB, read %.1f", ahead, beyond);
 	cr_expect(two_own > own - 1,
