@@ -16,6 +16,7 @@
  *    level, operation and thread count, as STREAM takes the best of its
  *    trials, until each point's best moved by less than 1.5% in a round
  *    (full: at least 3 rounds, DRAM 2; quick: 2, DRAM 1) or the time cap.
+ *    Quick leaves DRAM's triad to the sweep's points in DRAM's window.
  * 3. Doubts (rl_rec_derive): a roof above the level's before it, a wide
  *    spread, all threads below one: those points are measured again (two
  *    more rounds, more trials); what stays is kept with its reason. The
@@ -501,6 +502,26 @@ static size_t items_of(const struct rl_rec_derived *d, struct item *it,
 	return n;
 }
 
+/* --quick: the DRAM triad item is left to the sweep, whose points inside
+ * DRAM's window (the roof is the best of them and the item, derive.c)
+ * ran the same kernel, one pass each, as the item's one trial would: the
+ * item is measured only where a doubt asks for it again. */
+static void sweep_stands_for_dram_triad(const struct bw_ctx *b,
+					struct item *it, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!it[i].dram || it[i].op != RL_REC_TRIAD)
+			continue;
+		for (size_t k = 0; k < b->rec->n; k++) {
+			const struct rl_rec_point *p = &b->rec->pts[k];
+			if (p->sweep && p->threads == it[i].threads &&
+			    p->op == RL_REC_TRIAD && p->bytes >= it[i].bytes &&
+			    p->best_gbs > 0)
+				it[i].stable = 1;
+		}
+	}
+}
+
 static void label(struct rl_probe_sweep *s, const struct rl_rec_derived *d)
 {
 	const struct rl_rec_level *lv = NULL;
@@ -601,6 +622,8 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	if ((rc = rl_rec_derive(b.rec, d, err, errlen)))
 		goto out;
 	size_t n = items_of(d, it, 2 * RL_REC_MAX_LEVELS * 5);
+	if (quick)
+		sweep_stands_for_dram_triad(&b, it, n);
 	if ((rc = rounds(&b, it, n, quick ? 2 : 3, quick ? 3 : 8,
 			 quick ? 0.25 : 1.2, 1, err, errlen)))
 		goto out;

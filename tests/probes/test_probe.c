@@ -1067,6 +1067,21 @@ Test(probe, quick_probe_names_levels_from_the_claims, .timeout = 300)
  * reading is below it: the one-thread cache points are measured again
  * until the cap, kept, marked core_shared in the recording, and their
  * roofs carry the doubt; the probe still exits 0 and caches a model. */
+/* `rlprof probe --quick --force --levels --json` with dir's cache: its
+ * recording written to path (dir/rec.json) and loaded into rec. */
+static void quick_recording(const char *dir, char *path, size_t len,
+			    struct rl_probe_recording *rec)
+{
+	char cmd[5000], err[512];
+	snprintf(cmd, sizeof cmd,
+		 "XDG_CACHE_HOME='%s' '" RL_BUILD_DIR "/bin/rlprof' probe "
+		 "--quick --force --levels --json >'%s/rec.json' 2>'%s/err'",
+		 dir, dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(path, len, "%s/rec.json", dir);
+	cr_assert_eq(rl_rec_load(path, rec, err, sizeof err), 0, "%s", err);
+}
+
 Test(probe, a_core_below_its_previous_model_is_a_doubt, .timeout = 300)
 {
 	char dir[] = "/tmp/rlprof-test-prior-XXXXXX", cmd[5000], err[512];
@@ -1088,15 +1103,9 @@ Test(probe, a_core_below_its_previous_model_is_a_doubt, .timeout = 300)
 	cr_assert_eq(rl_machine_cache_path(cache, sizeof cache, err,
 					   sizeof err), 0, "%s", err);
 	cr_assert_eq(rl_machine_save(cache, &m, err, sizeof err), 0, "%s", err);
-	snprintf(cmd, sizeof cmd,
-		 "XDG_CACHE_HOME='%s' '" RL_BUILD_DIR "/bin/rlprof' probe "
-		 "--quick --force --levels --json >'%s/rec.json' 2>'%s/err'",
-		 dir, dir, dir);
-	cr_assert_eq(system(cmd), 0);
 	static struct rl_probe_recording rec;
 	char path[4200];
-	snprintf(path, sizeof path, "%s/rec.json", dir);
-	cr_assert_eq(rl_rec_load(path, &rec, err, sizeof err), 0, "%s", err);
+	quick_recording(dir, path, sizeof path, &rec);
 	cr_expect_float_eq(rec.core_read_prior, want, want * 1e-4);
 	cr_expect_gt(rec.core_rate, 0);
 	size_t marked = 0, level1 = 0;
@@ -1125,6 +1134,71 @@ Test(probe, a_core_below_its_previous_model_is_a_doubt, .timeout = 300)
 		 "grep -q 'below its own rate'",
 		 path);
 	cr_expect_eq(system(cmd), 0, "the replay does not name the doubt");
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* A quick probe leaves DRAM's triad to its sweep: in DRAM's window the
+ * recording holds no triad level point of the first round (one trial),
+ * only ones a doubt had measured again (two trials a round), and a
+ * triad roof with no level point is the sweep's best there. */
+Test(probe, quick_probe_takes_the_dram_triad_from_its_sweep,
+     .timeout = 300)
+{
+	char dir[] = "/tmp/rlprof-test-dramsweep-XXXXXX", cmd[5000], err[512];
+	cr_assert_not_null(mkdtemp(dir));
+	if (access(RL_BUILD_DIR "/bin/rlprof", X_OK))
+		cr_skip_test("no rlprof at " RL_BUILD_DIR "/bin");
+	static struct rl_probe_recording rec;
+	static struct rl_rec_derived d;
+	char path[4200];
+	quick_recording(dir, path, sizeof path, &rec);
+	cr_assert_eq(rec.quick, 1);
+	cr_assert_eq(rl_rec_derive(&rec, &d, err, sizeof err), 0, "%s", err);
+	size_t windows = 0;
+	for (size_t t = 0; t < d.n_t; t++) {
+		const struct rl_rec_level *dram = NULL;
+		for (size_t l = 0; l < d.t[t].n; l++)
+			if (d.t[t].lv[l].level == 0)
+				dram = &d.t[t].lv[l];
+		if (!dram)
+			continue;
+		windows++;
+		unsigned T = d.t[t].threads;
+		double sweep_best = 0;
+		size_t level_pts = 0;
+		for (size_t i = 0; i < rec.n; i++) {
+			const struct rl_rec_point *p = &rec.pts[i];
+			if (p->threads != T || p->op != RL_REC_TRIAD ||
+			    p->bytes < dram->lo)
+				continue;
+			if (p->sweep) {
+				if (p->best_gbs > sweep_best)
+					sweep_best = p->best_gbs;
+				continue;
+			}
+			level_pts++;
+			cr_expect(p->n_trials >= 2 && p->n_trials % 2 == 0,
+				  "%u threads: a DRAM triad level point of %u "
+				  "trials (the first round's one trial)",
+				  T, p->n_trials);
+		}
+		cr_expect_gt(sweep_best, 0, "%u threads: no sweep point in "
+			     "DRAM's window", T);
+		const struct rl_rec_roof *roof = NULL;
+		for (size_t f = 0; f < d.n_roofs; f++)
+			if (d.roofs[f].threads == T &&
+			    !strcmp(d.roofs[f].level, "DRAM"))
+				roof = &d.roofs[f];
+		cr_assert_not_null(roof, "%u threads: no DRAM roof", T);
+		if (!level_pts) {
+			cr_expect_eq(roof->from_sweep, 1);
+			cr_expect_float_eq(roof->gbs[RL_REC_TRIAD], sweep_best,
+					   sweep_best * 1e-9);
+		}
+	}
+	if (!windows)
+		cr_skip_test("the quick probe found no DRAM window here");
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
 }
