@@ -72,6 +72,7 @@ struct rl_triad_pool {
 	size_t warm_elems;
 	unsigned warm_threads;
 	double warm_one;
+	int warm_beyond; /* the last job's arrays lay beyond the caches */
 	atomic_uint arrived, phase;
 	atomic_ulong chunks_done;
 	struct worker w[];
@@ -416,29 +417,31 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	 * makes them (what it left in the caches is its tail: at this
 	 * pass's end or past it), and its pass time, scaled, calibrates: no
 	 * warm-up. Arrays several times the last level's size
-	 * (beyond_caches: DRAM) need none after any job over large arrays,
+	 * (beyond_caches: DRAM) need none right after another such job,
 	 * whatever its size and threads: a pass meets nothing the caches
 	 * hold when it starts (in one thread at 470 MiB the update, over
 	 * 1.5x the elements, read the same without its warm-up, in 73 ms
-	 * against 112). */
+	 * against 112). After a job the caches held whole (32 MiB and more
+	 * fit a large L3: this Xeon guest's one-thread L3 item measured at
+	 * 32 MiB), this pass's start is still there: a warm-up. */
 	int large = q->elems * RL_TRIAD_STREAM_BYTES >= (32u << 20);
-	int after_large =
-		p->warm_elems * RL_TRIAD_STREAM_BYTES >= (32u << 20);
 	double one = p->warm_one * (double)q->elems /
 		     (double)(p->warm_elems ? p->warm_elems : 1);
 	int warm = large && one > 0 &&
 		   ((p->warm_elems >= q->elems &&
 		     p->warm_threads == q->threads) ||
-		    (q->beyond_caches && after_large));
+		    (q->beyond_caches && p->warm_beyond));
 	if (!warm) {
 		p->trials = 1;
 		p->reps = 1;
 		dispatch(p);
 		one = trial_s(p, 0);
+		r->warmup_passes++;
 	}
 	if (!large) {
 		p->trials = 3;
 		dispatch(p);
+		r->warmup_passes += 3;
 		for (unsigned i = 0; i < 3; i++)
 			for (unsigned k = 0; k < q->threads; k++) {
 				double dt = p->w[k].t1[i] - p->w[k].t0[i];
@@ -453,6 +456,7 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	 * warm-up; one pass per trial (large arrays) was warmed by the
 	 * calibration pass already */
 	unsigned skip = reps > 1;
+	r->warmup_passes += skip * reps;
 	p->reps = reps;
 	p->trials = q->trials + skip;
 	p->chunked = reps == 1 && q->elems >= 4 * CHUNK_ELEMS &&
@@ -464,6 +468,7 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	p->warm_elems = q->elems;
 	p->warm_threads = q->threads;
 	p->warm_one = t[0] / reps;
+	p->warm_beyond = q->beyond_caches;
 	if (q->private_level && q->threads > 1 && !p->chunked) {
 		/* threads that share no cache share no bandwidth: each
 		 * thread's own k-th fastest trial, their rates summed, is

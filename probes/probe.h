@@ -159,6 +159,8 @@ struct rl_triad_result {
 					trial: see pool.c) */
 	unsigned n_trials;           /* each timed trial's rate, in the */
 	double trial_gbs[63];        /* order run (24 B/element) */
+	unsigned warmup_passes;      /* untimed passes before the trials
+					(calibration included) */
 };
 
 int rl_triad_pool_run(struct rl_triad_pool *p,

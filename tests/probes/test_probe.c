@@ -258,6 +258,43 @@ Test(probe, triad_pool_measures_and_checks_its_arguments)
 	rl_triad_pool_close(pool);
 }
 
+/* A job over arrays beyond the caches skips its warm-up pass only right
+ * after another such job: after a job of 32 MiB and more that a large
+ * last level holds whole, the caches still hold this pass's start. */
+Test(probe, triad_pool_warms_up_beyond_the_caches_after_a_cached_job)
+{
+	struct rl_cpu cpu;
+	char err[256];
+	struct rl_triad_pool *pool;
+	const size_t big = (48u << 20) / 24, dram = (96u << 20) / 24;
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_triad_pool_open(&pool, 1, cpu.cpus, dram, err,
+					sizeof err), 0, "%s", err);
+	struct rl_triad_params p = { .isa = RL_ISA_SCALAR, .threads = 1,
+				     .elems = big, .trials = 1 };
+	struct rl_triad_result r;
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_eq(r.warmup_passes, 1, "a fresh pool warms up");
+	/* the same large arrays again: as warm as a pass makes them */
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_eq(r.warmup_passes, 0);
+	p.elems = dram;
+	p.beyond_caches = 1;
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_eq(r.warmup_passes, 1,
+		     "beyond the caches right after a 48 MiB job: a warm-up");
+	p.op = RL_OP_READ;
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_eq(r.warmup_passes, 0,
+		     "beyond the caches after another such job: none");
+	cr_expect_gt(r.best_gbs, 0);
+	rl_triad_pool_close(pool);
+}
+
 /* Resident memory of this process in MiB (/proc/self/statm). */
 static double resident_mib(void)
 {
