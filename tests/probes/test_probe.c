@@ -1175,6 +1175,19 @@ Test(probe, a_core_below_its_previous_model_is_a_doubt, .timeout = 300)
 	cr_expect_eq(system(cmd), 0);
 }
 
+/* A quick probe's recording in a fresh directory made from the template
+ * dir, loaded into rec and derived into d. */
+static void quick_derived(char *dir, struct rl_probe_recording *rec,
+			  struct rl_rec_derived *d)
+{
+	char path[4200], err[512];
+	cr_assert_not_null(mkdtemp(dir));
+	if (access(RL_BUILD_DIR "/bin/rlprof", X_OK))
+		cr_skip_test("no rlprof at " RL_BUILD_DIR "/bin");
+	quick_recording(dir, path, sizeof path, rec);
+	cr_assert_eq(rl_rec_derive(rec, d, err, sizeof err), 0, "%s", err);
+}
+
 /* A quick probe leaves DRAM's triad to its sweep: in DRAM's window the
  * recording holds no triad level point of the first round (one trial),
  * only ones a doubt had measured again (two trials a round), and a
@@ -1182,16 +1195,11 @@ Test(probe, a_core_below_its_previous_model_is_a_doubt, .timeout = 300)
 Test(probe, quick_probe_takes_the_dram_triad_from_its_sweep,
      .timeout = 300)
 {
-	char dir[] = "/tmp/rlprof-test-dramsweep-XXXXXX", cmd[5000], err[512];
-	cr_assert_not_null(mkdtemp(dir));
-	if (access(RL_BUILD_DIR "/bin/rlprof", X_OK))
-		cr_skip_test("no rlprof at " RL_BUILD_DIR "/bin");
+	char dir[] = "/tmp/rlprof-test-dramsweep-XXXXXX", cmd[5000];
 	static struct rl_probe_recording rec;
 	static struct rl_rec_derived d;
-	char path[4200];
-	quick_recording(dir, path, sizeof path, &rec);
+	quick_derived(dir, &rec, &d);
 	cr_assert_eq(rec.quick, 1);
-	cr_assert_eq(rl_rec_derive(&rec, &d, err, sizeof err), 0, "%s", err);
 	size_t windows = 0;
 	for (size_t t = 0; t < d.n_t; t++) {
 		const struct rl_rec_level *dram = NULL;
@@ -1236,6 +1244,40 @@ Test(probe, quick_probe_takes_the_dram_triad_from_its_sweep,
 	}
 	if (!windows)
 		cr_skip_test("the quick probe found no DRAM window here");
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* The plain fill at DRAM is timed in whole passes: its recorded best is
+ * its best trial, never a sum of each chunk's best above every pass. */
+Test(probe, dram_fill_is_timed_in_whole_passes, .timeout = 300)
+{
+	char dir[] = "/tmp/rlprof-test-dramfill-XXXXXX", cmd[5000];
+	static struct rl_probe_recording rec;
+	static struct rl_rec_derived d;
+	quick_derived(dir, &rec, &d);
+	size_t fills = 0;
+	for (size_t t = 0; t < d.n_t; t++)
+		for (size_t l = 0; l < d.t[t].n; l++) {
+			const struct rl_rec_level *lv = &d.t[t].lv[l];
+			if (lv->level != 0)
+				continue;
+			const struct rl_rec_point *p = rl_rec_find(
+				&rec, d.t[t].threads, RL_REC_FILL, 0, lv->at);
+			if (!p)
+				continue;
+			double top = 0;
+			for (unsigned i = 0; i < p->n_trials; i++)
+				if (p->trials[i] > top)
+					top = p->trials[i];
+			cr_expect_float_eq(p->best_gbs, top, top * 1e-9,
+					   "%u threads: DRAM fill %.2f GB/s, its "
+					   "best pass %.2f",
+					   d.t[t].threads, p->best_gbs, top);
+			fills++;
+		}
+	if (!fills)
+		cr_skip_test("the quick probe measured no DRAM fill here");
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
 }
