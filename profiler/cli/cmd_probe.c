@@ -36,7 +36,7 @@ static void usage(FILE *out)
 		"\n"
 		"options:\n"
 		"      --force         measure again and replace the cached model\n"
-		"      --quick         fewer trials, same sweep points (1.5-2 s)\n"
+		"      --quick         fewer trials, same sweep points (1.4-2 s)\n"
 		"  -j, --json          print the machine model as JSON\n"
 		"      --threads N     use N CPUs (default: all this process may use;\n"
 		"                      a model for fewer CPUs is not cached)\n"
@@ -717,7 +717,7 @@ int cmd_probe(int argc, char **argv)
 		else
 			fprintf(stderr, "rlprof probe: measuring this machine's "
 					"roofs (%s)...\n",
-				o.quick ? "1.5-2 s" : "about 5 s");
+				o.quick ? "1.4-2 s" : "about 5 s");
 		int prc = rl_probe_machine(&po, m, x, err, sizeof err);
 		if (po.progress)
 			fprintf(stderr, "\r%-64s\r", "");
