@@ -515,12 +515,11 @@ static void sweep_stands_for_dram_triad(const struct bw_ctx *b,
 	for (size_t i = 0; i < n; i++) {
 		if (!it[i].dram || it[i].op != RL_REC_TRIAD)
 			continue;
-		for (size_t k = 0; k < b->rec->n; k++) {
+		for (size_t k = 0; k < b->rec->n && !it[i].stable; k++) {
 			const struct rl_rec_point *p = &b->rec->pts[k];
-			if (p->sweep && p->threads == it[i].threads &&
-			    p->op == RL_REC_TRIAD && p->bytes >= it[i].bytes &&
-			    p->best_gbs > 0)
-				it[i].stable = 1;
+			it[i].stable = p->sweep && p->threads == it[i].threads &&
+				       p->op == RL_REC_TRIAD &&
+				       p->bytes >= it[i].bytes && p->best_gbs > 0;
 		}
 	}
 }

@@ -139,8 +139,8 @@ struct rl_triad_params {
 				   thread lowers only its own), not the
 				   threads' wall time */
 	int beyond_caches;      /* 1: the arrays are several times the last
-				   level (DRAM): no warm-up pass once the
-				   pages are touched and a pass was timed */
+				   level (DRAM): no warm-up pass right after
+				   another such job (pool.c) */
 	size_t ahead_elems;     /* the pool's other workers touch their own
 				   arrays this far (at most elems) while
 				   the job's threads touch theirs, before
