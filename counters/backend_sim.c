@@ -73,16 +73,6 @@ int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
 int rl_sim_geometry_parse(const char *text, struct rl_sim_level *lv,
 			  char *err, size_t errlen);
 
-static void format_size(uint64_t b, char *buf, size_t len)
-{
-	if (b % (1u << 20) == 0)
-		snprintf(buf, len, "%" PRIu64 "M", b >> 20);
-	else if (b % 1024 == 0)
-		snprintf(buf, len, "%" PRIu64 "K", b >> 10);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
-}
-
 /* "48K:12,1M:8,32M:16"; returns the length written. */
 int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
 			   size_t len)
@@ -91,7 +81,7 @@ int rl_sim_geometry_format(const struct rl_sim_level *lv, int n, char *buf,
 		buf[0] = '\0';
 	for (int i = 0; i < n; i++) {
 		char s[32];
-		format_size(lv[i].size_bytes, s, sizeof s);
+		rl_sim_caches_size_text(lv[i].size_bytes, s, sizeof s);
 		rl_appendf(buf, len, "%s%s:%u", i ? "," : "", s, lv[i].ways);
 	}
 	return (int)strlen(buf);

@@ -88,4 +88,33 @@ static inline int rl_sim_caches_parse(const char *text,
 	return n ? n : RL_SIM_CACHES_SYNTAX;
 }
 
+/* The inverse of rl_sim_caches_size for one size: "48K", "2M", or bytes,
+ * the shortest suffix that keeps it exact, into buf (len >= 24), always
+ * terminated. Written for both sides: the command names the levels it
+ * passes (counters/backend_sim.c) and the geometry it derives
+ * (model/sim_geometry.c). */
+static inline void rl_sim_caches_size_text(unsigned long long b, char *buf,
+					   unsigned long len)
+{
+	char digits[24];
+	int n = 0;
+	unsigned long i = 0;
+	char suffix = 0;
+
+	if (len == 0)
+		return;
+	if (b % (1ull << 20) == 0)
+		b >>= 20, suffix = 'M';
+	else if (b % 1024 == 0)
+		b >>= 10, suffix = 'K';
+	do
+		digits[n++] = (char)('0' + b % 10);
+	while ((b /= 10) && n < (int)sizeof digits);
+	while (n > 0 && i + 1 < len)
+		buf[i++] = digits[--n];
+	if (suffix && i + 1 < len)
+		buf[i++] = suffix;
+	buf[i] = '\0';
+}
+
 #endif

@@ -82,9 +82,7 @@ static long scan_ranks(const char *dir, long *n_shown)
 	return n;
 }
 
-/* A file a rank may have written, or NULL: what is not a regular file
- * (a FIFO never blocks) or cannot be parsed is as if absent. */
-static json_t *load_quiet(const char *path)
+json_t *rl_rank_file_load(const char *path)
 {
 	char *text;
 	size_t len;
@@ -113,7 +111,7 @@ static long claimed_size(const char *dir, long n_dirs)
 	json_t *o;
 
 	snprintf(path, sizeof path, "%s/mpi.json", dir);
-	if ((o = load_quiet(path))) {
+	if ((o = rl_rank_file_load(path))) {
 		long np = get_long(o, "np", -1);
 		if (np > size)
 			size = np;
@@ -121,7 +119,7 @@ static long claimed_size(const char *dir, long n_dirs)
 	}
 	for (long r = 0; r < n_dirs; r++) {
 		snprintf(path, sizeof path, "%s/rank-%ld/rank.json", dir, r);
-		if ((o = load_quiet(path))) {
+		if ((o = rl_rank_file_load(path))) {
 			long s = get_long(o, "size", -1);
 			if (s > size)
 				size = s;
@@ -169,7 +167,7 @@ static int rank_facts(const char *dir, struct rl_rank_info *ri)
 
 	ri->exit_status = -1;
 	snprintf(path, sizeof path, "%s/rank-%ld/rank.json", dir, ri->rank);
-	if ((o = load_quiet(path))) {
+	if ((o = rl_rank_file_load(path))) {
 		ri->host = dup_or_null(
 			json_string_value(json_object_get(o, "host")));
 		json_decref(o);
@@ -177,7 +175,7 @@ static int rank_facts(const char *dir, struct rl_rank_info *ri)
 			return RL_ENOMEM;
 	}
 	snprintf(path, sizeof path, "%s/rank-%ld/run.json", dir, ri->rank);
-	if ((o = load_quiet(path))) {
+	if ((o = rl_rank_file_load(path))) {
 		ri->exit_status = (int)get_long(o, "exit_status", -1);
 		ri->signal = (int)get_long(o, "signal", 0);
 		json_decref(o);

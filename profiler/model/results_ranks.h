@@ -15,6 +15,7 @@
  * up to this many; more is not one job's output and is refused. */
 #define RL_MPI_MAX_MISSING 4096
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -46,5 +47,11 @@ int rl_results_load_ranks(const char *dir, struct rl_run_results *out,
 			  char *err, size_t errlen);
 
 void rl_mpi_results_free(struct rl_mpi_results *m);
+
+/* A JSON file a rank may have written (rank.json, run.json, sent.json),
+ * parsed, or NULL: what is not a regular file (a FIFO never blocks) or
+ * cannot be parsed is as if absent. Shared by the reader and by rank 0
+ * of `rlprof run` waiting for the others (run_mpi.c). */
+json_t *rl_rank_file_load(const char *path);
 
 #endif

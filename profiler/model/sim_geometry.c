@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/rl_error.h"
+#include "formats/sim_caches.h"
 #include "model/sim_geometry.h"
 
 #define LINE_BYTES 64u
@@ -24,17 +25,6 @@ static void human(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 " KiB", b >> 10);
 	else
 		snprintf(buf, len, "%" PRIu64 " B", b);
-}
-
-/* "48K", "2M", or bytes: what --sim-caches reads */
-static void compact(uint64_t b, char *buf, size_t len)
-{
-	if (b % (1u << 20) == 0)
-		snprintf(buf, len, "%" PRIu64 "M", b >> 20);
-	else if (b % 1024 == 0)
-		snprintf(buf, len, "%" PRIu64 "K", b >> 10);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
 }
 
 /* Largest ways x 64 B x 2^k not above b (0 when b < ways x 64 B). */
@@ -133,7 +123,7 @@ int rl_sim_geometry_derive(const struct rl_machine *m,
 		human(size, s, sizeof s);
 		rl_appendf(g->origin, sizeof g->origin, "%s%s %s:%u (%s)",
 		       g->n ? ", " : "", name, s, ways, why);
-		compact(size, s, sizeof s);
+		rl_sim_caches_size_text(size, s, sizeof s);
 		rl_appendf(g->spec, sizeof g->spec, "%s%s:%u", g->n ? "," : "", s,
 		       ways);
 		g->n++;

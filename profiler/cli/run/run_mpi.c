@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/run/run.h"
 #include "common/file_read.h"
+#include "model/results_ranks.h"
 
 /* ---- the rank, from the launcher's environment ---------------------- */
 
@@ -407,20 +408,6 @@ int rl_mpi_launch(struct rl_run *run, char *err, size_t errlen)
 
 /* ---- rank 0 waits for the others -------------------------------------- */
 
-static json_t *load_json(const char *path)
-{
-	char *text;
-	size_t len;
-	json_t *o;
-
-	/* a FIFO at a rank's file never blocks rank 0 (file_read.h) */
-	if (rl_file_read_all(path, 0, RL_READ_CAP, &text, &len, NULL, 0))
-		return NULL;
-	o = json_loadb(text, len, 0, NULL);
-	free(text);
-	return o;
-}
-
 /* 1: rank r wrote its run.json for this job, or librlprof-mpi wrote its
  * results here at MPI_Finalize (sent.json, with its rank.json of this
  * job); -1: its rlprof is gone (same host, pid no longer alive) without
@@ -433,7 +420,7 @@ static int rank_state(const struct rl_mpi_run *m, const char *dir, long r)
 	int st = 0;
 
 	snprintf(path, sizeof path, "%s/rank-%ld/run.json", dir, r);
-	if ((o = load_json(path))) {
+	if ((o = rl_rank_file_load(path))) {
 		mpi = json_object_get(o, "mpi");
 		const char *job = json_string_value(json_object_get(mpi, "job"));
 		st = !m->job[0] || (job && strcmp(job, m->job) == 0);
@@ -444,7 +431,7 @@ static int rank_state(const struct rl_mpi_run *m, const char *dir, long r)
 	snprintf(path, sizeof path, "%s/rank-%ld/sent.json", dir, r);
 	sent = access(path, F_OK) == 0;
 	snprintf(path, sizeof path, "%s/rank-%ld/rank.json", dir, r);
-	if ((o = load_json(path))) {
+	if ((o = rl_rank_file_load(path))) {
 		const char *job = json_string_value(json_object_get(o, "job"));
 		const char *host = json_string_value(json_object_get(o, "host"));
 		json_int_t pid = json_integer_value(json_object_get(o, "rlprof_pid"));
