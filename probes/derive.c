@@ -115,7 +115,7 @@ size_t rl_rec_thread_counts(const struct rl_probe_recording *r,
 	return n;
 }
 
-static void human(char *buf, size_t len, double bytes)
+void rl_rec_size_text(char *buf, size_t len, double bytes)
 {
 	if (bytes >= 1 << 30)
 		snprintf(buf, len, "%.3g GiB", bytes / (1 << 30));
@@ -315,10 +315,10 @@ size_t rl_rec_levels(const struct rl_probe_recording *r, unsigned threads,
 			continue; /* no fall to see */
 		l->effective = fall_point(s, from, sqrt(roof[i] * next));
 		char e[32], c[32];
-		human(e, sizeof e, (double)l->effective);
+		rl_rec_size_text(e, sizeof e, (double)l->effective);
 		if (l->effective && l->claim && l->effective < l->claim / 2 &&
 		    l->effective > l->lo) {
-			human(c, sizeof c, (double)l->claim);
+			rl_rec_size_text(c, sizeof c, (double)l->claim);
 			l->hi = l->effective;
 			l->shrunk = 1;
 			snprintf(l->note, sizeof l->note,
@@ -369,8 +369,8 @@ size_t rl_rec_levels(const struct rl_probe_recording *r, unsigned threads,
 			/* the sweep stopped at the memory cap short of 4x:
 			 * its last point, said */
 			char h[32], c[32];
-			human(h, sizeof h, (double)s->b[s->n - 1]);
-			human(c, sizeof c, (double)l->lo);
+			rl_rec_size_text(h, sizeof h, (double)s->b[s->n - 1]);
+			rl_rec_size_text(c, sizeof c, (double)l->lo);
 			l->lo = l->at = s->b[s->n - 1];
 			snprintf(l->note, sizeof l->note,
 				 "measured at %s per thread (the memory cap), "
@@ -589,7 +589,7 @@ void rl_rec_fill_model(const struct rl_probe_recording *r,
 		b->spread_pct = f->spread_pct[RL_REC_TRIAD];
 		b->working_set_bytes = f->bytes * f->threads;
 		char h[32];
-		human(h, sizeof h, (double)f->bytes / 3);
+		rl_rec_size_text(h, sizeof h, (double)f->bytes / 3);
 		snprintf(b->method, sizeof b->method,
 			 "%s %s best of %u trials, 3x%s per thread%s",
 			 f->from_sweep ? "triad (sweep)" : "triad/read/fill",
@@ -647,7 +647,7 @@ void rl_rec_fill_model(const struct rl_probe_recording *r,
 	char claim[128] = "", found[128] = "";
 	for (size_t i = 0; i < nc; i++) {
 		char h[32], part[64];
-		human(h, sizeof h, (double)cl[i].bytes);
+		rl_rec_size_text(h, sizeof h, (double)cl[i].bytes);
 		snprintf(part, sizeof part, "%sL%d %s%s", i ? " " : "",
 			 cl[i].level, h, cl[i].absurd ? " (not believed)" : "");
 		if (strlen(claim) + strlen(part) < sizeof claim)
@@ -658,7 +658,7 @@ void rl_rec_fill_model(const struct rl_probe_recording *r,
 		if (!l->level || !l->effective)
 			continue;
 		char h[32], part[48];
-		human(h, sizeof h, (double)l->effective);
+		rl_rec_size_text(h, sizeof h, (double)l->effective);
 		snprintf(part, sizeof part, " %.7s~%s", l->name, h);
 		if (strlen(found) + strlen(part) < sizeof found)
 			strcat(found, part);

@@ -16,8 +16,7 @@ void probe_progress(struct probe_ctx *c, const char *what, double units)
 			       c->done < c->total ? c->done / c->total : 1.0);
 }
 
-/* The 1-minute load average (/proc/loadavg), -1 when unreadable. */
-static double loadavg1(void)
+double probe_loadavg1(void)
 {
 	FILE *f = fopen("/proc/loadavg", "r");
 	double v = -1;
@@ -77,7 +76,7 @@ int rl_probe_machine(const struct rl_probe_options *o, struct rl_machine *m,
 	m->mem_bytes = cpu.mem_bytes;
 	m->nominal_ghz = cpu.nominal_ghz;
 	m->quick = o->quick;
-	m->loadavg1 = loadavg1();
+	m->loadavg1 = probe_loadavg1();
 
 	probe_progress(&c, "clock", 0);
 	/* 1M adds (about 0.3 ms) per trial, many trials: the best one ran

@@ -35,34 +35,12 @@
 #define MAX_LEVELS 8
 #define STABLE 0.015
 
-static double loadavg1(void)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-	double v = -1;
-	if (f) {
-		if (fscanf(f, "%lf", &v) != 1 || !(v >= 0))
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 static enum rl_isa triad_isa(const struct rl_cpu *cpu)
 {
 	for (int i = RL_ISA_COUNT - 1; i > 0; i--)
 		if (rl_isa_usable(cpu, (enum rl_isa)i))
 			return (enum rl_isa)i;
 	return RL_ISA_SCALAR;
-}
-
-static void human(char *buf, size_t len, double bytes)
-{
-	if (bytes >= 1 << 30)
-		snprintf(buf, len, "%.3g GiB", bytes / (1 << 30));
-	else if (bytes >= 1 << 20)
-		snprintf(buf, len, "%.3g MiB", bytes / (1 << 20));
-	else
-		snprintf(buf, len, "%.3g KiB", bytes / 1024);
 }
 
 struct bw_ctx {
@@ -253,7 +231,7 @@ static int sweep(struct bw_ctx *b, unsigned threads,
 		s->pts[s->n].gbs = (pt ? pt->best_gbs : r.best_gbs) / threads;
 		s->n++;
 		char what[96], h[32];
-		human(h, sizeof h, (double)bytes);
+		rl_rec_size_text(h, sizeof h, (double)bytes);
 		snprintf(what, sizeof what, "triad sweep %u thread%s: %s",
 			 threads, threads > 1 ? "s" : "", h);
 		probe_progress(c, what, 0.1);
@@ -669,7 +647,7 @@ int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen)
 	if ((rc = shared_again(&b, it, n, quick ? 1.0 : 2.0, err, errlen)))
 		goto out;
 	mark_shared(&b, it, n);
-	b.rec->loadavg1_end = loadavg1();
+	b.rec->loadavg1_end = probe_loadavg1();
 	if ((rc = rl_rec_derive(b.rec, d, err, errlen)))
 		goto out;
 	rl_rec_fill_model(b.rec, d, c->m);

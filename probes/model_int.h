@@ -28,6 +28,11 @@ struct probe_ctx {
 };
 
 void probe_progress(struct probe_ctx *c, const char *what, double units);
+
+/* The 1-minute load average (/proc/loadavg), -1 when unreadable: read
+ * when the probe starts (model.c) and when its bandwidth part ends
+ * (model_bw.c). */
+double probe_loadavg1(void);
 /* Reads the core's rate now, remembering the best two of each rate. */
 struct rl_core_rate probe_core_read(struct probe_ctx *c);
 /* The share of its own rate the core ran at in a reading: the FMA rate

@@ -43,6 +43,10 @@ enum rl_rec_op {
 	RL_REC_N_OPS
 };
 /* "triad", "triad_nt", "read", "fill", "fill_nt"; NULL out of range */
+/* A size in bytes as the derivation's reasons write it: "1.5 MiB",
+ * "32 KiB", "2 GiB" (three significant digits). */
+void rl_rec_size_text(char *buf, size_t len, double bytes);
+
 const char *rl_rec_op_name(int op);
 /* The op of a name; -1 when unknown. */
 int rl_rec_op_parse(const char *name);
