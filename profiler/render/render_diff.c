@@ -10,31 +10,11 @@
 #include "render/render_diff.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
+#include "render/num_text.h"
 
 #define CELL 48
 
 static bool known(double x) { return !isnan(x) && isfinite(x); }
-
-/* 3 significant digits, no exponent in the usual range. */
-static void fmt_num(char *b, size_t n, double x)
-{
-	double a = fabs(x);
-
-	if (!known(x))
-		snprintf(b, n, "-");
-	else if (a == 0)
-		snprintf(b, n, "0");
-	else if (a >= 1e6 || a < 0.001)
-		snprintf(b, n, "%.2e", x);
-	else if (a >= 100)
-		snprintf(b, n, "%.0f", x);
-	else if (a >= 10)
-		snprintf(b, n, "%.1f", x);
-	else if (a >= 1)
-		snprintf(b, n, "%.2f", x);
-	else
-		snprintf(b, n, "%.3f", x);
-}
 
 static void fmt_time(char *b, size_t n, double s)
 {
@@ -49,7 +29,7 @@ static void fmt_time(char *b, size_t n, double s)
 	}
 	while (k < 3 && s != 0 && fabs(s) * u[k].scale < 1)
 		k++;
-	fmt_num(num, sizeof num, s * u[k].scale);
+	rl_num_text(num, sizeof num, s * u[k].scale);
 	snprintf(b, n, "%s %s", num, u[k].unit);
 }
 
@@ -94,14 +74,14 @@ static void row_cells(const struct rl_diff_row *r, char cell[NCOL][CELL])
 	fmt_time(cell[1], CELL, a->time_s);
 	fmt_time(cell[2], CELL, b->time_s);
 	fmt_change(cell[3], CELL, r->time_pct, r->time, "%");
-	fmt_num(cell[4], CELL, a->gflops);
-	fmt_num(cell[5], CELL, b->gflops);
+	rl_num_text(cell[4], CELL, a->gflops);
+	rl_num_text(cell[5], CELL, b->gflops);
 	fmt_change(cell[6], CELL, r->gflops_pct, r->gflops, "%");
-	fmt_num(cell[7], CELL, a->ai);
-	fmt_num(cell[8], CELL, b->ai);
+	rl_num_text(cell[7], CELL, a->ai);
+	rl_num_text(cell[8], CELL, b->ai);
 	fmt_change(cell[9], CELL, r->ai_pct, r->ai, "%");
-	fmt_num(cell[10], CELL, a->roof_pct);
-	fmt_num(cell[11], CELL, b->roof_pct);
+	rl_num_text(cell[10], CELL, a->roof_pct);
+	rl_num_text(cell[11], CELL, b->roof_pct);
 	fmt_change(cell[12], CELL, r->roof_pct_delta, r->roof, " pt");
 	if (r->a && r->b && r->roof_changed)
 		snprintf(roof, sizeof roof, "%s -> %s*", or_dash(a->bound_roof),

@@ -18,6 +18,7 @@
 #include "render/render_ranks.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
+#include "render/num_text.h"
 
 #define NCOL 12
 #define CELL 256       /* bytes: REGION_COLS columns of up to 4 bytes */
@@ -31,27 +32,6 @@ static const char *const col_head[NCOL] = {
 	"AI decl", "GFLOP/s", "GB/s", "% roof", "bound"};
 
 typedef char cell_t[CELL];
-
-/* 3 significant digits, no exponent in the usual range. */
-static void fmt_num(char *b, size_t n, double x)
-{
-	double a = fabs(x);
-
-	if (!rl_known(x) || !isfinite(x))
-		snprintf(b, n, "-");
-	else if (a == 0)
-		snprintf(b, n, "0");
-	else if (a >= 1e6 || a < 0.001)
-		snprintf(b, n, "%.2e", x);
-	else if (a >= 100)
-		snprintf(b, n, "%.0f", x);
-	else if (a >= 10)
-		snprintf(b, n, "%.1f", x);
-	else if (a >= 1)
-		snprintf(b, n, "%.2f", x);
-	else
-		snprintf(b, n, "%.3f", x);
-}
 
 /* SI prefix, 3 significant digits: "1.23 G", "45.6 MB". */
 static void fmt_si(char *b, size_t n, double x, const char *unit)
@@ -70,7 +50,7 @@ static void fmt_si(char *b, size_t n, double x, const char *unit)
 		x /= 1000;
 		k++;
 	}
-	fmt_num(num, sizeof num, x);
+	rl_num_text(num, sizeof num, x);
 	if (k == 0)
 		snprintf(b, n, "%s%s%s", num, *unit ? " " : "", unit);
 	else
@@ -84,16 +64,16 @@ static void fmt_time(char *b, size_t n, double s)
 	if (!rl_known(s) || !isfinite(s)) {
 		snprintf(b, n, "-");
 	} else if (s >= 1 || s == 0) {
-		fmt_num(num, sizeof num, s);
+		rl_num_text(num, sizeof num, s);
 		snprintf(b, n, "%s s", num);
 	} else if (s >= 1e-3) {
-		fmt_num(num, sizeof num, s * 1e3);
+		rl_num_text(num, sizeof num, s * 1e3);
 		snprintf(b, n, "%s ms", num);
 	} else if (s >= 1e-6) {
-		fmt_num(num, sizeof num, s * 1e6);
+		rl_num_text(num, sizeof num, s * 1e6);
 		snprintf(b, n, "%s us", num);
 	} else {
-		fmt_num(num, sizeof num, s * 1e9);
+		rl_num_text(num, sizeof num, s * 1e9);
 		snprintf(b, n, "%s ns", num);
 	}
 }
@@ -141,17 +121,17 @@ static void fill_cells(cell_t *c, const struct rl_region_row *row,
 	fmt_time(c[C_TIME], CELL, row->time_s);
 	fmt_si(c[C_FLOPS], CELL, row->flops, "");
 	fmt_si(c[C_BYTES], CELL, row->dram_bytes, "B");
-	fmt_num(c[C_AI], CELL, row->ai);
-	fmt_num(c[C_AIDECL], CELL, row->ai_expected);
+	rl_num_text(c[C_AI], CELL, row->ai);
+	rl_num_text(c[C_AIDECL], CELL, row->ai_expected);
 	if (!rl_known(row->gflops) && rl_known(row->gflops_expected)) {
 		char num[32];
-		fmt_num(num, sizeof num, row->gflops_expected);
+		rl_num_text(num, sizeof num, row->gflops_expected);
 		snprintf(c[C_GFLOPS], CELL, "%s d", num);
 	} else {
-		fmt_num(c[C_GFLOPS], CELL, row->gflops);
+		rl_num_text(c[C_GFLOPS], CELL, row->gflops);
 	}
-	fmt_num(c[C_GBS], CELL, row->gbs);
-	fmt_num(c[C_ROOFPCT], CELL, row->roof_pct);
+	rl_num_text(c[C_GBS], CELL, row->gbs);
+	rl_num_text(c[C_ROOFPCT], CELL, row->roof_pct);
 	fmt_bound(c[C_BOUND], CELL, row);
 }
 
