@@ -18,9 +18,7 @@
 #include "model/results_ranks.h"
 #include "common/shell_quote.h"
 #include "common/rl_error.h"
-
-#define RL_RUN_FORMAT "rlprof-run"
-#define RL_RUN_VERSION 1
+#include "formats/run.h"
 
 void rl_run_results_release(struct rl_run_results *r)
 {

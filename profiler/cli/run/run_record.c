@@ -1,6 +1,6 @@
 /*
  * rlprof run: DIR/run.json, what was run and how (format "rlprof-run",
- * version 1; schema in README.md "run.json"). Read back by
+ * formats/run.h; schema in docs/formats.md, "Run description"). Read back by
  * rl_results_load_dir() for the report.
  */
 #include <errno.h>
@@ -14,9 +14,7 @@
 #include "cli/commands.h"
 #include "common/file_write.h"
 #include "cli/run/run.h"
-
-#define RL_RUN_FORMAT "rlprof-run"
-#define RL_RUN_VERSION 1
+#include "formats/run.h"
 
 static json_t *iso_time(uint64_t ns)
 {
