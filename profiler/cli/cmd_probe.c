@@ -13,6 +13,7 @@
 #include "model/probe_recording.h"
 #include "probes/recording.h"
 #include "common/rl_error.h"
+#include "render/render_machine.h"
 
 struct probe_opts {
 	int force, quick, json, levels, csv;
@@ -157,208 +158,6 @@ static void progress(void *ctx, const char *what, double fraction)
 	fflush(stderr);
 }
 
-/* ---- output ---------------------------------------------------------- */
-
-static void csv_field(const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
-static void csv_row(const char *roof, const char *kind, const char *prec,
-		    unsigned threads, double value, const char *unit,
-		    const char *method)
-{
-	csv_field(roof);
-	printf(",%s,%s,%u,%.1f,%s,", kind, prec, threads, value, unit);
-	csv_field(method);
-	putchar('\n');
-}
-
-static void print_csv(const struct rl_machine *m)
-{
-	char method[192];
-	puts("roof,kind,precision,threads,value,unit,method");
-	for (size_t i = 0; i < m->n_bw; i++) {
-		const struct rl_bw_roof *b = &m->bw[i];
-		csv_row(b->level, "bandwidth", "", b->threads, b->stream_gbs,
-			"GB/s", b->method);
-		snprintf(method, sizeof method,
-			 "stream x 32/24: write-allocate counted (%s)", b->method);
-		csv_row(b->level, "bandwidth-moved", "", b->threads,
-			b->moved_gbs, "GB/s", method);
-		if (b->nt_gbs > 0) {
-			snprintf(method, sizeof method,
-				 "triad non-temporal stores 24 B/elem (%s)",
-				 b->method);
-			csv_row(b->level, "bandwidth-nt", "", b->threads,
-				b->nt_gbs, "GB/s", method);
-		}
-		if (b->read_gbs > 0) {
-			snprintf(method, sizeof method,
-				 "read-only stream, bytes read (%s)", b->method);
-			csv_row(b->level, "bandwidth-read", "", b->threads,
-				b->read_gbs, "GB/s", method);
-		}
-		if (b->write_gbs > 0) {
-			snprintf(method, sizeof method,
-				 "fill, plain stores: written + write-allocate "
-				 "bytes (%s)", b->method);
-			csv_row(b->level, "bandwidth-write", "", b->threads,
-				b->write_gbs, "GB/s", method);
-		}
-		if (b->write_nt_gbs > 0) {
-			snprintf(method, sizeof method,
-				 "fill, non-temporal stores: bytes written (%s)",
-				 b->method);
-			csv_row(b->level, "bandwidth-write-nt", "", b->threads,
-				b->write_nt_gbs, "GB/s", method);
-		}
-		if (b->update_gbs > 0) {
-			snprintf(method, sizeof method,
-				 "in-place update a += s*b: bytes moved, no "
-				 "write-allocate (%s)",
-				 b->method);
-			csv_row(b->level, "bandwidth-update", "", b->threads,
-				b->update_gbs, "GB/s", method);
-		}
-	}
-	for (size_t i = 0; i < m->n_compute; i++) {
-		const struct rl_compute_roof *c = &m->compute[i];
-		char kind[32];
-		if (!strcmp(c->kind, "peak"))
-			snprintf(kind, sizeof kind, "compute");
-		else
-			snprintf(kind, sizeof kind, "compute-%s", c->kind);
-		csv_row(c->name, kind, c->precision, c->threads, c->gflops,
-			"GFLOP/s", c->method);
-		if (strcmp(c->kind, "peak") || !(c->theoretical_gflops > 0))
-			continue;
-		snprintf(method, sizeof method,
-			 "%u core%s x %.2f GHz (scalar clock: dependent integer "
-			 "adds alone) x units x lanes x 2",
-			 c->threads, c->threads > 1 ? "s" : "", m->clock_ghz);
-		csv_row(c->name, "theoretical", c->precision, c->threads,
-			c->theoretical_gflops, "GFLOP/s", method);
-		if (!(c->theoretical_load_gflops > 0))
-			continue;
-		snprintf(method, sizeof method,
-			 "%u core%s x %.2f GHz (clock under %s load: dependent "
-			 "integer adds beside fma chains on as many cores) x "
-			 "units x lanes x 2",
-			 c->threads, c->threads > 1 ? "s" : "",
-			 c->load_clock_ghz, c->name);
-		csv_row(c->name, "theoretical-load", c->precision, c->threads,
-			c->theoretical_load_gflops, "GFLOP/s", method);
-	}
-}
-
-static const struct rl_compute_roof *
-find(const struct rl_machine *m, const char *name, const char *kind,
-     const char *prec, unsigned threads)
-{
-	for (size_t i = 0; i < m->n_compute; i++) {
-		const struct rl_compute_roof *c = &m->compute[i];
-		if (!strcmp(c->name, name) && !strcmp(c->kind, kind) &&
-		    !strcmp(c->precision, prec) && c->threads == threads)
-			return c;
-	}
-	return NULL;
-}
-
-static void cell(double v, const char *fmt)
-{
-	if (v > 0)
-		printf(fmt, v);
-	else
-		printf("%9s", "-");
-}
-
-/* The peaks against the theoretical figure at both clocks: the scalar
- * one (dependent adds alone) and the one under the ISA's FMA load. */
-static void print_load_clock(const struct rl_machine *m)
-{
-	int head = 0;
-	for (size_t i = 0; i < m->n_compute; i++) {
-		const struct rl_compute_roof *c = &m->compute[i];
-		if (strcmp(c->kind, "peak") || !(c->theoretical_gflops > 0) ||
-		    !(c->gflops > 0))
-			continue;
-		if (!head++)
-			printf("\nmeasured / theoretical at the scalar clock and "
-			       "at the clock under the ISA's FMA load\n");
-		printf("%-11s %-4s %u core%s %7.1f: at %.2f GHz (scalar "
-		       "clock) %3.0f%%",
-		       c->name, c->precision, c->threads,
-		       c->threads > 1 ? "s" : " ", c->gflops, m->clock_ghz,
-		       100 * c->gflops / c->theoretical_gflops);
-		if (c->theoretical_load_gflops > 0)
-			printf("; at %.2f GHz (clock under %s load) %3.0f%%",
-			       c->load_clock_ghz, c->name,
-			       100 * c->gflops / c->theoretical_load_gflops);
-		else
-			printf("; clock under load not measured");
-		putchar('\n');
-	}
-}
-
-static void size_cell(uint64_t bytes)
-{
-	char h[32];
-	if (!bytes)
-		snprintf(h, sizeof h, "-");
-	else if (bytes >= (1u << 20))
-		snprintf(h, sizeof h, "%.3g MiB", bytes / 1048576.0);
-	else
-		snprintf(h, sizeof h, "%.3g KiB", bytes / 1024.0);
-	printf(" %10s", h);
-}
-
-static void print_cache_levels(const struct rl_machine *m)
-{
-	if (!m->n_levels)
-		return;
-	printf("\ncache levels: claimed (per instance) and effective (where "
-	       "the triad bandwidth has fallen\nhalfway to the next level's: "
-	       "one thread, and summed over %u threads; - not seen)\n",
-	       m->cores);
-	printf("%-6s %10s %5s %5s %7s %-7s %10s %10s\n", "level", "claimed",
-	       "ways", "line", "shared", "source", "effective", "all");
-	for (size_t i = 0; i < m->n_levels; i++) {
-		const struct rl_cache_level *l = &m->levels[i];
-		printf("%-6s", l->level);
-		size_cell(l->claimed_bytes);
-		if (l->ways)
-			printf(" %5u", l->ways);
-		else
-			printf(" %5s", "-");
-		if (l->line_bytes)
-			printf(" %5u", l->line_bytes);
-		else
-			printf(" %5s", "-");
-		if (l->shared_cpus)
-			printf(" %7u", l->shared_cpus);
-		else
-			printf(" %7s", "-");
-		printf(" %-7s", l->source);
-		size_cell(l->effective_bytes);
-		size_cell(l->effective_all_bytes);
-		putchar('\n');
-	}
-	for (size_t i = 0; i < m->n_levels; i++)
-		if (m->levels[i].note[0])
-			printf("%s: %s\n", m->levels[i].level, m->levels[i].note);
-}
-
 /* The one-thread L1 read roof of the cached model this probe will
  * replace, in bytes per cycle of its clock, when it is this machine's
  * (same CPU model and CPU count) and no doubt hangs on it; else 0. */
@@ -376,163 +175,6 @@ static double prior_read(const char *path, const struct rl_cpu *cpu)
 	}
 	free(old);
 	return v;
-}
-
-/* Roofs kept in doubt, each with its reason (the probe measured them
- * again and they stayed). */
-static void print_doubts(const struct rl_machine *m)
-{
-	int head = 0;
-	for (size_t i = 0; i < m->n_bw; i++) {
-		const struct rl_bw_roof *b = &m->bw[i];
-		if (!b->doubt[0])
-			continue;
-		if (!head++)
-			printf("in doubt (measured again, kept; the report's "
-			       "self-check names them):\n");
-		printf("  %s %u thread%s: %s\n", b->level, b->threads,
-		       b->threads > 1 ? "s" : "", b->doubt);
-	}
-	/* compute roofs share their reason (the core's rate around them):
-	 * one line per reason, not one per roof */
-	for (size_t i = 0; i < m->n_compute; i++) {
-		const char *why = m->compute[i].doubt;
-		int seen = 0;
-		size_t n = 0;
-		for (size_t k = 0; k < m->n_compute; k++)
-			if (!strcmp(m->compute[k].doubt, why)) {
-				seen |= k < i;
-				n++;
-			}
-		if (!why[0] || seen)
-			continue;
-		if (!head++)
-			printf("in doubt (measured again, kept; the report's "
-			       "self-check names them):\n");
-		printf("  %zu compute roof%s: %s\n", n, n > 1 ? "s" : "", why);
-	}
-}
-
-static void print_table(const struct rl_machine *m, const char *path)
-{
-	unsigned T = m->cores;
-	if (m->clock_ghz > 0)
-		printf("%s, %u CPUs, %.1f GiB; clock %.2f GHz measured "
-		       "(dependent integer adds), %.2f nominal\n",
-		       m->cpu_model, m->cores, m->mem_bytes / 1073741824.0,
-		       m->clock_ghz, m->nominal_ghz);
-	else
-		printf("%s, %u CPUs, %.1f GiB; clock not measured\n",
-		       m->cpu_model, m->cores, m->mem_bytes / 1073741824.0);
-	printf("caches %s\n", m->caches);
-	printf("probed %s in %.1f s%s", m->probed_at, m->probe_seconds,
-	       m->quick ? " (--quick)" : "");
-	if (m->loadavg1 >= 0)
-		printf(", load average %.2f", m->loadavg1);
-	printf("%s%s\n\n", path ? ", cached in " : "", path ? path : "");
-
-	static const char *const levels[] = { "L1", "L2", "L3", "L4", "DRAM" };
-	printf("bandwidth (GB/s): triad 24 B/elem, moved = x 32/24 with "
-	       "write-allocate, nt = non-temporal stores;\n"
-	       "read-only stream; fill = plain stores, write-allocate "
-	       "counted; fill nt = non-temporal stores;\n"
-	       "update = a += s*b in place (daxpy's access), bytes moved\n");
-	printf("%-6s %-7s %9s %9s %9s %9s %9s %9s %9s\n", "level", "threads",
-	       "triad", "moved", "nt", "read", "fill", "fill nt", "update");
-	for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-		int rows = T > 1 ? 2 : 1; /* 1 thread, then all threads */
-		for (int all = 0; all < rows; all++) {
-			const struct rl_bw_roof *b = NULL;
-			for (size_t i = 0; i < m->n_bw; i++)
-				if (!strcmp(m->bw[i].level, levels[l]) &&
-				    m->bw[i].threads == (all ? T : 1))
-					b = &m->bw[i];
-			if (!b)
-				continue;
-			printf("%-6s %-7u", levels[l], b->threads);
-			cell(b->stream_gbs, " %9.1f");
-			cell(b->moved_gbs, " %9.1f");
-			cell(b->nt_gbs, " %9.1f");
-			cell(b->read_gbs, " %9.1f");
-			cell(b->write_gbs, " %9.1f");
-			cell(b->write_nt_gbs, " %9.1f");
-			cell(b->update_gbs, " %9.1f");
-			putchar('\n');
-		}
-	}
-	print_doubts(m);
-	print_cache_levels(m);
-	if (!m->n_compute)
-		return;
-
-	printf("\ncompute (GFLOP/s): plateau of K independent chains; "
-	       "theoretical (all cores) = cores x GHz x units x lanes x 2\n");
-	printf("%-11s %-12s %-4s %9s %9s %11s %6s %6s %6s %8s\n", "isa",
-	       "kind", "prec", "1 core", T > 1 ? "all" : "", "theoretical",
-	       "1c %", T > 1 ? "all %" : "", "chains", "latency");
-	for (size_t i = 0; i < m->n_compute; i++) {
-		const struct rl_compute_roof *c = &m->compute[i];
-		if (c->threads != 1)
-			continue;
-		const struct rl_compute_roof *ct =
-			T > 1 ? find(m, c->name, c->kind, c->precision, T) : NULL;
-		const struct rl_compute_roof *top = ct ? ct : c;
-		printf("%-11s %-12s %-4s", c->name, c->kind, c->precision);
-		cell(c->gflops, " %9.1f");
-		if (T > 1)
-			cell(ct ? ct->gflops : 0, " %9.1f");
-		else
-			printf(" %9s", "");
-		if (top->theoretical_gflops > 0)
-			printf(" %11.1f", top->theoretical_gflops);
-		else
-			printf(" %11s", "-");
-		if (c->theoretical_gflops > 0)
-			printf(" %5.0f%%", 100 * c->gflops / c->theoretical_gflops);
-		else
-			printf(" %6s", "-");
-		if (ct && ct->theoretical_gflops > 0)
-			printf(" %5.0f%%",
-			       100 * ct->gflops / ct->theoretical_gflops);
-		else
-			printf(" %6s", T > 1 ? "-" : "");
-		printf(" %6u", c->chains);
-		if (c->latency_cycles > 0)
-			printf(" %6.1f c", c->latency_cycles);
-		putchar('\n');
-	}
-
-	print_load_clock(m);
-
-	printf("\nridge points (flop/B = peak / triad bandwidth, %u core%s)\n",
-	       T, T > 1 ? "s" : "");
-	for (int f32 = 0; f32 < 2; f32++) {
-		const char *prec = f32 ? "f32" : "f64";
-		const struct rl_compute_roof *p = rl_machine_peak(m, prec, T);
-		if (!p)
-			continue;
-		printf("%s %s %.1f GFLOP/s:", prec, p->name, p->gflops);
-		for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-			const struct rl_bw_roof *b = rl_machine_bw(m, levels[l], T);
-			if (b)
-				printf("  %s %.2f", levels[l],
-				       rl_ridge(p->gflops, b->stream_gbs));
-		}
-		putchar('\n');
-	}
-}
-
-static void print_levels(const struct rl_probe_extra *x)
-{
-	for (size_t s = 0; s < x->n_sweeps; s++) {
-		const struct rl_probe_sweep *sw = &x->sweeps[s];
-		printf("\ntriad sweep, %u thread%s (working set per thread, GB/s "
-		       "per thread)\n", sw->threads, sw->threads > 1 ? "s" : "");
-		for (size_t i = 0; i < sw->n; i++)
-			printf("  %10.1f KiB %9.1f  %s\n",
-			       sw->pts[i].bytes / 1024.0, sw->pts[i].gbs,
-			       sw->level[i][0] ? sw->level[i] : "(transition)");
-	}
 }
 
 static int print_json(const struct rl_machine *m)
@@ -630,12 +272,12 @@ static int replay(const struct probe_opts *o)
 	if (o->json) {
 		rc = print_json(m);
 	} else if (o->csv) {
-		print_csv(m);
+		rl_render_machine_csv(stdout, m);
 		rc = RL_EXIT_OK;
 	} else {
-		print_table(m, NULL);
+		rl_render_machine_table(stdout, m, NULL);
 		if (o->levels)
-			print_levels(x);
+			rl_render_probe_sweeps(stdout, x);
 		rc = RL_EXIT_OK;
 	}
 out:
@@ -747,12 +389,12 @@ int cmd_probe(int argc, char **argv)
 	} else if (o.json)
 		rc = print_json(m);
 	else if (o.csv) {
-		print_csv(m);
+		rl_render_machine_csv(stdout, m);
 		rc = RL_EXIT_OK;
 	} else {
-		print_table(m, have_path ? path : NULL);
+		rl_render_machine_table(stdout, m, have_path ? path : NULL);
 		if (o.levels)
-			print_levels(x);
+			rl_render_probe_sweeps(stdout, x);
 		rc = RL_EXIT_OK;
 	}
 out:
