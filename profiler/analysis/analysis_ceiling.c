@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/roof_choice.h"
 
 #define WIDTH_SHARE 0.01
 #define FMA_ALL 0.99
@@ -105,29 +106,6 @@ unsigned rl_isa_width(const char *isa)
 	return 0;
 }
 
-/* The peak-like roof ("peak", or the scalar plateau "scalar") of a
- * precision, width and FMA-ness (-1: unknown-FMA roofs) measured with
- * exactly `threads` threads (the row's roof count, rl_roof_threads), the
- * faster on a tie. */
-static const struct rl_compute_roof *lookup(const struct rl_machine *m,
-					    const char *prec, unsigned width,
-					    int fma, unsigned threads)
-{
-	const struct rl_compute_roof *best = NULL;
-
-	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
-		const struct rl_compute_roof *c = &m->compute[i];
-		if ((strcmp(c->kind, "peak") && strcmp(c->kind, "scalar")) ||
-		    strcmp(c->precision, prec) || !(c->gflops > 0) ||
-		    rl_roof_width(c) != width || rl_roof_fma(c) != fma ||
-		    c->threads != threads)
-			continue;
-		if (!best || c->gflops > best->gflops)
-			best = c;
-	}
-	return best;
-}
-
 void rl_pick_ceiling(const struct rl_machine *m, const char *prec,
 		     unsigned threads, unsigned width, double fma_share,
 		     const struct rl_compute_roof *best_peak,
@@ -144,9 +122,9 @@ void rl_pick_ceiling(const struct rl_machine *m, const char *prec,
 		out->note = "the best peak (flops by width not counted)";
 		return;
 	}
-	cf = lookup(m, prec, width, 1, threads);
-	cn = lookup(m, prec, width, 0, threads);
-	cu = lookup(m, prec, width, -1, threads);
+	cf = rl_roof_compute_at(m, prec, width, 1, threads);
+	cn = rl_roof_compute_at(m, prec, width, 0, threads);
+	cu = rl_roof_compute_at(m, prec, width, -1, threads);
 	if (isnan(s)) {
 		out->note = "the widest ISA the flops used, with FMA "
 			    "(flops_fma not counted: the optimistic bound)";
@@ -203,62 +181,3 @@ void rl_ceiling_label(char *buf, size_t len, const struct rl_ceiling *c)
 	snprintf(buf, len, "%s %s", c->roof->name, c->roof->precision);
 }
 
-/* The single-chain, add-only (or, width unknown, scalar) ceiling of the
- * row's precision and width (and FMA-ness, when counted) that the
- * attained rate sits near (within 25 %), among those measured with the
- * thread count closest to the row's; NULL when none. */
-const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
-					      const struct rl_machine *m,
-					      const char *prec)
-{
-	/* one chain of adds or of multiplies first (a reduction built
-	 * without reassociation), then the FMA chain and add-only */
-	static const char *const kinds[] = {"add-chain", "mul-chain",
-					    "single-chain", "add-only",
-					    "scalar"};
-	const struct rl_compute_roof *best = NULL;
-	double best_dist = log(1.25);
-	int min_dt[5] = {-1, -1, -1, -1, -1};
-	int nk = row->code_width ? 4 : 5;
-
-	if (!m || !rl_known(row->gflops) || !(row->gflops > 0))
-		return NULL;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE;
-		     i++) {
-			const struct rl_compute_roof *c = &m->compute[i];
-			int k = 0;
-			while (k < nk && strcmp(c->kind, kinds[k]) != 0)
-				k++;
-			if (k == nk || strcmp(c->precision, prec) != 0 ||
-			    !(c->gflops > 0) ||
-			    (row->code_width &&
-			     rl_roof_width(c) != row->code_width))
-				continue;
-			/* and of its FMA-ness, when counted: a multiply-add
-			 * chain is not an FMA chain */
-			if (rl_known(row->fma_share) && rl_roof_fma(c) >= 0 &&
-			    k >= 2 && strcmp(c->kind, "add-only") != 0 &&
-			    rl_roof_fma(c) != (row->fma_share > 0.5))
-				continue;
-			int dt = abs((int)c->threads -
-				     (int)(row->roof_threads ? row->roof_threads
-							     : row->n_threads));
-			if (pass == 0) {
-				if (min_dt[k] < 0 || dt < min_dt[k])
-					min_dt[k] = dt;
-				continue;
-			}
-			double dist = fabs(log(row->gflops / c->gflops));
-			/* a dot product: a multiply feeding each add of the
-			 * chain, two flops per step */
-			if (k < 2 && fabs(log(row->gflops / (2 * c->gflops))) < dist)
-				dist = fabs(log(row->gflops / (2 * c->gflops)));
-			if (dt == min_dt[k] && dist <= best_dist) {
-				best = c;
-				best_dist = dist;
-			}
-		}
-	}
-	return best;
-}

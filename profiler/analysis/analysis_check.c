@@ -39,6 +39,7 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
+#include "analysis/roof_choice.h"
 #include "common/rl_error.h"
 
 #define SHORT_TOTAL_S 1e-3
@@ -95,10 +96,9 @@ static const struct rl_bw_roof *doubtful_roof(const struct rl_machine *m,
 		const struct rl_bw_roof *b = &m->bw[i];
 		if (strcmp(b->level, row->bound_roof))
 			continue;
-		unsigned d = b->threads > t ? b->threads - t : t - b->threads;
+		unsigned d = rl_roof_thread_distance(b->threads, t);
 		unsigned e = !best ? ~0u
-			     : best->threads > t ? best->threads - t
-						 : t - best->threads;
+				   : rl_roof_thread_distance(best->threads, t);
 		if (d < e)
 			best = b;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/roof_choice.h"
 #include "common/rl_error.h"
 
 static const char *const level_names[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
@@ -30,39 +31,6 @@ enum rl_bound rl_bound_of(double peak_gflops, double bw_gbs, double ai)
 	    peak_gflops <= 0 || bw_gbs <= 0 || ai < 0)
 		return RL_BOUND_UNKNOWN;
 	return ai * bw_gbs < peak_gflops ? RL_BOUND_MEMORY : RL_BOUND_COMPUTE;
-}
-
-/* The roof of a level at exactly `threads` (rl_roof_threads chose that
- * count for the row): none when the model has no roof there. */
-static const struct rl_bw_roof *find_bw(const struct rl_machine *m,
-					const char *level, unsigned threads)
-{
-	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
-		const struct rl_bw_roof *b = &m->bw[i];
-		if (b->threads == threads && strcmp(b->level, level) == 0 &&
-		    b->stream_gbs > 0)
-			return b;
-	}
-	return NULL;
-}
-
-/* The best peak of a precision at exactly `threads`. */
-static const struct rl_compute_roof *find_peak(const struct rl_machine *m,
-					       const char *prec,
-					       unsigned threads)
-{
-	const struct rl_compute_roof *p = NULL;
-
-	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
-		const struct rl_compute_roof *x = &m->compute[i];
-		if (strcmp(x->kind, "peak") != 0 ||
-		    strcmp(x->precision, prec) != 0 || !(x->gflops > 0) ||
-		    x->threads != threads)
-			continue;
-		if (!p || x->gflops > p->gflops)
-			p = x;
-	}
-	return p;
 }
 
 /* An owned string in the report, shared by rows that name the same roof. */
@@ -179,7 +147,7 @@ static int place_data_movement(struct rl_report *rep,
 			if (!rl_known(row->level_bytes[l]) ||
 			    !(row->level_bytes[l] > 0))
 				continue;
-			b = find_bw(m, level_names[l], threads);
+			b = rl_roof_bw_at(m, level_names[l], threads);
 			if (!b || !(b->moved_gbs > 0))
 				continue;
 			rl_mix_roof(b, row->write_frac[l], &mx);
@@ -246,8 +214,8 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 								     : "f64";
 	if (rep->place_memo.threads != threads ||
 	    strcmp(rep->place_memo.prec, prec) != 0) {
-		rep->place_memo.peak = find_peak(m, prec, threads);
-		rep->place_memo.dram = find_bw(m, "DRAM", threads);
+		rep->place_memo.peak = rl_roof_peak_at(m, prec, threads);
+		rep->place_memo.dram = rl_roof_bw_at(m, "DRAM", threads);
 		rep->place_memo.threads = threads;
 		snprintf(rep->place_memo.prec, sizeof rep->place_memo.prec,
 			 "%s", prec);
@@ -292,7 +260,7 @@ int rl_report_place(struct rl_report *rep, struct rl_region_row *row)
 			double slope;
 			if (!rl_known(row->level_ai[l]))
 				continue; /* unknown, or no bytes crossed */
-			b = find_bw(m, level_names[l], threads);
+			b = rl_roof_bw_at(m, level_names[l], threads);
 			if (!b || !(b->moved_gbs > 0))
 				continue;
 			rl_mix_roof(b, row->write_frac[l], &mx);

@@ -14,6 +14,7 @@
 #include "probes/recording.h"
 #include "common/rl_error.h"
 #include "render/render_machine.h"
+#include "analysis/roof_choice.h"
 
 struct probe_opts {
 	int force, quick, json, levels, csv;
@@ -169,7 +170,7 @@ static double prior_read(const char *path, const struct rl_cpu *cpu)
 	if (old && !rl_machine_load(path, old, err, sizeof err) &&
 	    !strcmp(old->cpu_model, cpu->model) &&
 	    old->cores == cpu->logical_cpus && old->clock_ghz > 0) {
-		const struct rl_bw_roof *b = rl_machine_bw(old, "L1", 1);
+		const struct rl_bw_roof *b = rl_roof_bw_nearest(old, "L1", 1);
 		if (b && b->threads == 1 && !b->doubt[0] && b->read_gbs > 0)
 			v = b->read_gbs / old->clock_ghz;
 	}

@@ -498,55 +498,6 @@ int rl_machine_load_cached(struct rl_machine *m, char *path, size_t pathlen,
 	return rc; /* loaded, or corrupt / newer: left for the user */
 }
 
-/* ---- lookups --------------------------------------------------------- */
-
-static unsigned tdist(unsigned a, unsigned b)
-{
-	return a > b ? a - b : b - a;
-}
-
-/* x closer to `threads` than y; ties go to fewer threads */
-static int closer(unsigned x, unsigned y, unsigned threads)
-{
-	return tdist(x, threads) < tdist(y, threads) ||
-	       (tdist(x, threads) == tdist(y, threads) && x < y);
-}
-
-const struct rl_bw_roof *rl_machine_bw(const struct rl_machine *m,
-				       const char *level, unsigned threads)
-{
-	const struct rl_bw_roof *best = NULL;
-	if (!m || !level)
-		return NULL;
-	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
-		const struct rl_bw_roof *b = &m->bw[i];
-		if (strcmp(b->level, level) || !(b->stream_gbs > 0))
-			continue;
-		if (!best || closer(b->threads, best->threads, threads))
-			best = b;
-	}
-	return best;
-}
-
-const struct rl_compute_roof *rl_machine_peak(const struct rl_machine *m,
-					      const char *precision,
-					      unsigned threads)
-{
-	const struct rl_compute_roof *best = NULL;
-	if (!m || !precision)
-		return NULL;
-	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
-		const struct rl_compute_roof *c = &m->compute[i];
-		if (strcmp(c->kind, "peak") || strcmp(c->precision, precision) ||
-		    !(c->gflops > 0))
-			continue;
-		if (!best || closer(c->threads, best->threads, threads) ||
-		    (c->threads == best->threads && c->gflops > best->gflops))
-			best = c;
-	}
-	return best;
-}
-
 double rl_ridge(double peak_gflops, double bw_gbs)
 {
 	if (!(peak_gflops > 0) || !(bw_gbs > 0))

@@ -31,12 +31,6 @@ int rl_machine_cache_path(char *buf, size_t len, char *err, size_t errlen);
 int rl_machine_load_cached(struct rl_machine *m, char *path, size_t pathlen,
 			   char *err, size_t errlen);
 
-/* Lookups used by the report; NULL when the model has no such roof. */
-const struct rl_bw_roof *rl_machine_bw(const struct rl_machine *m,
-				       const char *level, unsigned threads);
-const struct rl_compute_roof *rl_machine_peak(const struct rl_machine *m,
-					      const char *precision,
-					      unsigned threads);
 /* ridge = peak / bandwidth, flop/byte */
 double rl_ridge(double peak_gflops, double bw_gbs);
 

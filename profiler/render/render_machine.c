@@ -9,6 +9,7 @@
 
 #include "common/csv_cell.h"
 #include "model/machine.h"
+#include "analysis/roof_choice.h"
 #include "render/render_machine.h"
 
 static void csv_row(FILE *o, const char *roof, const char *kind, const char *prec,
@@ -327,12 +328,12 @@ void rl_render_machine_table(FILE *o, const struct rl_machine *m,
 	       T, T > 1 ? "s" : "");
 	for (int f32 = 0; f32 < 2; f32++) {
 		const char *prec = f32 ? "f32" : "f64";
-		const struct rl_compute_roof *p = rl_machine_peak(m, prec, T);
+		const struct rl_compute_roof *p = rl_roof_peak_nearest(m, prec, T);
 		if (!p)
 			continue;
 		fprintf(o, "%s %s %.1f GFLOP/s:", prec, p->name, p->gflops);
 		for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-			const struct rl_bw_roof *b = rl_machine_bw(m, levels[l], T);
+			const struct rl_bw_roof *b = rl_roof_bw_nearest(m, levels[l], T);
 			if (b)
 				fprintf(o, "  %s %.2f", levels[l],
 				       rl_ridge(p->gflops, b->stream_gbs));

@@ -13,6 +13,7 @@
 #include "tests/lib/machine.h"
 #include "cli/machine_obtain.h"
 #include "common/rl_error.h"
+#include "analysis/roof_choice.h"
 
 static char dir[] = "/tmp/rlprof-test-machine-XXXXXX";
 
@@ -412,12 +413,12 @@ Test(machine, lookups)
 	add_bw(&m, "DRAM", 1, 30);
 	add_bw(&m, "DRAM", 4, 50);
 	add_bw(&m, "L1", 1, 400);
-	cr_expect_float_eq(rl_machine_bw(&m, "DRAM", 1)->stream_gbs, 30, 0);
-	cr_expect_float_eq(rl_machine_bw(&m, "DRAM", 4)->stream_gbs, 50, 0);
-	cr_expect_float_eq(rl_machine_bw(&m, "DRAM", 3)->stream_gbs, 50, 0);
-	cr_expect_float_eq(rl_machine_bw(&m, "DRAM", 2)->stream_gbs, 30, 0);
-	cr_expect_float_eq(rl_machine_bw(&m, "L1", 8)->stream_gbs, 400, 0);
-	cr_expect_null(rl_machine_bw(&m, "L3", 1));
+	cr_expect_float_eq(rl_roof_bw_nearest(&m, "DRAM", 1)->stream_gbs, 30, 0);
+	cr_expect_float_eq(rl_roof_bw_nearest(&m, "DRAM", 4)->stream_gbs, 50, 0);
+	cr_expect_float_eq(rl_roof_bw_nearest(&m, "DRAM", 3)->stream_gbs, 50, 0);
+	cr_expect_float_eq(rl_roof_bw_nearest(&m, "DRAM", 2)->stream_gbs, 30, 0);
+	cr_expect_float_eq(rl_roof_bw_nearest(&m, "L1", 8)->stream_gbs, 400, 0);
+	cr_expect_null(rl_roof_bw_nearest(&m, "L3", 1));
 
 	rl_test_machine_add_compute(&m, "avx2-fma", "peak", "f64", 1, 55);
 	rl_test_machine_add_compute(&m, "avx512-fma", "peak", "f64", 1, 108);
@@ -427,13 +428,13 @@ Test(machine, lookups)
 				    "f64", 1, 300); /* not a peak */
 	rl_test_machine_add_compute(&m, "avx512-fma", "peak", "f64", 2, 214);
 	rl_test_machine_add_compute(&m, "avx512-fma", "peak", "f32", 1, 217);
-	const struct rl_compute_roof *p = rl_machine_peak(&m, "f64", 1);
+	const struct rl_compute_roof *p = rl_roof_peak_nearest(&m, "f64", 1);
 	cr_assert_not_null(p);
 	cr_expect_str_eq(p->name, "avx512-fma");
 	cr_expect_float_eq(p->gflops, 108, 0);
-	cr_expect_float_eq(rl_machine_peak(&m, "f64", 2)->gflops, 214, 0);
-	cr_expect_float_eq(rl_machine_peak(&m, "f32", 2)->gflops, 217, 0);
-	cr_expect_null(rl_machine_peak(&m, "f16", 1));
+	cr_expect_float_eq(rl_roof_peak_nearest(&m, "f64", 2)->gflops, 214, 0);
+	cr_expect_float_eq(rl_roof_peak_nearest(&m, "f32", 2)->gflops, 217, 0);
+	cr_expect_null(rl_roof_peak_nearest(&m, "f16", 1));
 }
 
 Test(machine, ridge_is_peak_over_bandwidth)

@@ -16,6 +16,7 @@
 #include "probes/recording.h"
 #include "model/probe_recording.h"
 #include "common/rl_error.h"
+#include "analysis/roof_choice.h"
 
 /* ---- CPUID ----------------------------------------------------------- */
 
@@ -1161,7 +1162,7 @@ Test(probe, a_core_below_its_previous_model_is_a_doubt, .timeout = 300)
 	static struct rl_machine back;
 	cr_assert_eq(rl_machine_load(cache, &back, err, sizeof err), 0, "%s",
 		     err);
-	const struct rl_bw_roof *b = rl_machine_bw(&back, "L1", 1);
+	const struct rl_bw_roof *b = rl_roof_bw_nearest(&back, "L1", 1);
 	cr_assert_not_null(b);
 	cr_expect_neq(strstr(b->doubt, "below its own rate"), NULL,
 		      "L1 doubt: '%s'", b->doubt);

@@ -17,6 +17,7 @@
 #include "model/probe_recording.h"
 #include "probes/recording.h"
 #include "common/rl_error.h"
+#include "analysis/roof_choice.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)
@@ -240,7 +241,7 @@ Test(probe_replay, contradictions_become_doubts)
 	static struct rl_machine m;
 	memset(&m, 0, sizeof m);
 	rl_rec_fill_model(&r, &d, &m);
-	const struct rl_bw_roof *b = rl_machine_bw(&m, "L2", 1);
+	const struct rl_bw_roof *b = rl_roof_bw_nearest(&m, "L2", 1);
 	cr_assert_not_null(b);
 	cr_expect_float_eq(b->stream_gbs, 450, 1e-9);
 	cr_expect_neq(strstr(b->doubt, "above L1's"), NULL, "%s", b->doubt);

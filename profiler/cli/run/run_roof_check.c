@@ -23,6 +23,7 @@
 #include "cli/run/run.h"
 #include "common/rl_error.h"
 #include "model/machine.h"
+#include "analysis/roof_choice.h"
 #include "probes/probe.h"
 
 #define RL_RUN_CHECK_S 0.12 /* each, cut by the clock: 0.3 s in all with
@@ -226,7 +227,7 @@ void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
 		c->seconds += now_s() - t0;
 		t0 = now_s();
 	}
-	if (!(roof = rl_machine_bw(m, "DRAM", m->cores)) ||
+	if (!(roof = rl_roof_bw_nearest(m, "DRAM", m->cores)) ||
 	    !(roof->stream_gbs > 0))
 		return not_taken(c, "%s",
 				 "the machine model has no DRAM "

@@ -1,0 +1,61 @@
+/*
+ * The one place that chooses which of a machine model's roofs a figure is
+ * held against (roof_choice.c). Every other part of rlprof asks here: the
+ * placement of a row (analysis_roof.c), its ISA ceiling and the ceiling it
+ * sits near (analysis_ceiling.c, diagnosis), the self-check
+ * (analysis_check.c), the set of roofs the chart draws, the probe's ridge
+ * points and the run's DRAM check (cli). Renderers draw what was chosen
+ * here and choose nothing.
+ *
+ * Two rules, each written once:
+ *   - a row's roofs are all of one thread count (rl_roof_threads), then
+ *     taken at exactly that count (the *_at lookups): a level without a
+ *     roof there is not used, never borrowed from another count;
+ *   - outside a row (the probe's printout, the run's check), the roof of
+ *     the count nearest the one asked for, fewer threads on a tie (the
+ *     *_nearest lookups).
+ * NULL (or 0) when the model has no such roof.
+ */
+#ifndef RL_ANALYSIS_ROOF_CHOICE_H
+#define RL_ANALYSIS_ROOF_CHOICE_H
+
+#include <stdbool.h>
+
+#include "analysis/report.h"
+
+/* have is nearer want than best is; on a tie, the fewer threads. */
+bool rl_roof_nearer(unsigned have, unsigned best, unsigned want);
+
+/* |a - b| */
+unsigned rl_roof_thread_distance(unsigned a, unsigned b);
+
+/* The bandwidth roof of level measured with exactly threads threads and
+ * a triad figure. */
+const struct rl_bw_roof *rl_roof_bw_at(const struct rl_machine *m,
+				       const char *level, unsigned threads);
+
+/* The best "peak" of a precision with exactly threads threads. */
+const struct rl_compute_roof *rl_roof_peak_at(const struct rl_machine *m,
+					      const char *prec,
+					      unsigned threads);
+
+/* The peak-like roof ("peak", or the scalar plateau "scalar") of a
+ * precision, vector width and FMA-ness (1 FMA, 0 none, -1 unknown-FMA
+ * roofs) with exactly threads threads, the faster on a tie. */
+const struct rl_compute_roof *rl_roof_compute_at(const struct rl_machine *m,
+						 const char *prec,
+						 unsigned width, int fma,
+						 unsigned threads);
+
+/* The roof of level with a triad figure at the thread count nearest
+ * threads. */
+const struct rl_bw_roof *rl_roof_bw_nearest(const struct rl_machine *m,
+					    const char *level,
+					    unsigned threads);
+
+/* The best "peak" of a precision at the thread count nearest threads. */
+const struct rl_compute_roof *rl_roof_peak_nearest(const struct rl_machine *m,
+						   const char *precision,
+						   unsigned threads);
+
+#endif
