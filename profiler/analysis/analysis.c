@@ -780,6 +780,8 @@ int rl_report_build(const struct rl_run_results *res,
 		rc = rl_report_scope_build(res, out);
 	if (!rc)
 		rc = rl_report_loops_build(res, out);
+	if (!rc)
+		rl_report_choose_chart(out);
 out:
 	rl_name_index_release(&by_name);
 	free(order);

@@ -176,6 +176,16 @@ static inline double rl_row_mpi_s(const struct rl_region_row *row)
  * is not used, never borrowed from another count. */
 unsigned rl_roof_threads(const struct rl_machine *m, unsigned threads);
 
+/* Chooses r->chart from r's summed rows and machine (roof_choice.c);
+ * rl_report_build calls it, and so must whoever changes the rows of a
+ * report after that and then renders its chart. */
+void rl_report_choose_chart(struct rl_report *r);
+
+/* Whether a row has a counted point / a declared point on the chart's
+ * log axes (positive, finite intensity and rate). */
+int rl_chart_has_counted(const struct rl_region_row *row);
+int rl_chart_has_declared(const struct rl_region_row *row);
+
 /* rlprof run --repeat: fills repeat_runs, time_min_s, time_median_s and
  * time_spread_pct of each summed row from its own time and those of the
  * timing runs in out_dir/repeat/K/raw (K = 2..); nothing when there are
@@ -184,6 +194,27 @@ unsigned rl_roof_threads(const struct rl_machine *m, unsigned threads);
 int rl_report_repeat(struct rl_report *rep, const char *out_dir);
 
 #define RL_CHECK_PCT 105.0 /* a region above this % of its roof: finding */
+
+/* The roofs the chart draws for a report (rl_report_choose_chart, in
+ * roof_choice.c): T, the roof thread count most placed rows were held
+ * against (fewer on a tie), and only roofs measured with exactly T; per
+ * precision shown, its best peak and, under it, the ceilings of the
+ * precision most regions use; every ceiling a row is held against or its
+ * diagnosis names. Renderers draw these and choose nothing. */
+#define RL_CHART_MAX_FLAT 16
+struct rl_chart_roofs {
+	bool chosen;                     /* rl_report_choose_chart ran */
+	unsigned threads;                /* T */
+	int show_f64, show_f32;          /* precisions drawn */
+	int precision_assumed;           /* some row's precision unknown */
+	const struct rl_bw_roof *slope[RL_LEVELS]; /* DRAM first */
+	size_t n_slope;
+	struct {
+		const struct rl_compute_roof *roof;
+		int is_peak;             /* the peak of its precision */
+	} flat[RL_CHART_MAX_FLAT];       /* peaks first */
+	size_t n_flat;
+};
 
 struct rl_report {
 	int version;
@@ -223,6 +254,8 @@ struct rl_report {
 				   owned */
 	struct rl_report_ranks *ranks; /* MPI ranks (report_ranks.h), NULL
 					  when the run had none */
+	struct rl_chart_roofs chart; /* what the chart draws (set by
+					rl_report_build) */
 	struct rl_report_scope *process_scope; /* per summed row
 					  (report_scope.h) */
 	struct {               /* rl_report_place's last roofs looked up:

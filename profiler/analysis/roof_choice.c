@@ -219,3 +219,203 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 	}
 	return best;
 }
+
+/* ---- the roofs the chart draws ----------------------------------------- */
+
+int rl_chart_has_counted(const struct rl_region_row *row)
+{
+	return rl_known(row->ai) && row->ai > 0 && isfinite(row->ai) &&
+	       rl_known(row->gflops) && row->gflops > 0 &&
+	       isfinite(row->gflops);
+}
+
+int rl_chart_has_declared(const struct rl_region_row *row)
+{
+	return rl_known(row->ai_expected) && row->ai_expected > 0 &&
+	       isfinite(row->ai_expected) && rl_known(row->gflops_expected) &&
+	       row->gflops_expected > 0 && isfinite(row->gflops_expected);
+}
+
+static const char *const chart_levels[RL_LEVELS] = {"L1", "L2", "L3",
+						    "DRAM"};
+static const char *const chart_ceiling_kinds[] = {"add-only", "scalar",
+						  "single-chain"};
+
+/* Only roofs measured with exactly the chart's thread count t are drawn:
+ * one chart never mixes a 1-thread DRAM roof with a 2-thread L3 one. */
+static const struct rl_bw_roof *chart_bw(const struct rl_machine *m,
+					 const char *level, unsigned t)
+{
+	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
+		const struct rl_bw_roof *b = &m->bw[i];
+		if (b->threads == t && strcmp(b->level, level) == 0 &&
+		    (b->moved_gbs > 0 || b->stream_gbs > 0))
+			return b;
+	}
+	return NULL;
+}
+
+static const struct rl_compute_roof *
+chart_compute(const struct rl_machine *m, const char *prec, const char *kind,
+	      unsigned t)
+{
+	const struct rl_compute_roof *best = NULL;
+	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
+		const struct rl_compute_roof *c = &m->compute[i];
+		if (c->threads != t || strcmp(c->precision, prec) != 0 ||
+		    strcmp(c->kind, kind) != 0 || !(c->gflops > 0))
+			continue;
+		if (!best || c->gflops > best->gflops)
+			best = c;
+	}
+	return best;
+}
+
+static void chart_precision(struct rl_chart_roofs *c, const char *p)
+{
+	if (p && strcmp(p, "f32") == 0) {
+		c->show_f32 = 1;
+	} else if (p && strcmp(p, "mixed") == 0) {
+		c->show_f32 = 1;
+		c->show_f64 = 1;
+	} else {
+		c->show_f64 = 1;
+		if (!p || strcmp(p, "f64") != 0)
+			c->precision_assumed = 1;
+	}
+}
+
+static void chart_flats(struct rl_chart_roofs *c, const struct rl_machine *m,
+			const char *prec, int ceilings)
+{
+	const struct rl_compute_roof *peak = chart_compute(m, prec, "peak",
+							   c->threads);
+	if (!peak || c->n_flat >= RL_CHART_MAX_FLAT)
+		return;
+	/* peaks first: shift ceilings already there */
+	size_t np = 0;
+	while (np < c->n_flat && c->flat[np].is_peak)
+		np++;
+	memmove(&c->flat[np + 1], &c->flat[np],
+		(c->n_flat - np) * sizeof c->flat[0]);
+	c->flat[np].roof = peak;
+	c->flat[np].is_peak = 1;
+	c->n_flat++;
+	for (size_t k = 0; ceilings && k < sizeof chart_ceiling_kinds /
+						   sizeof chart_ceiling_kinds[0];
+	     k++) {
+		const struct rl_compute_roof *ce =
+			chart_compute(m, prec, chart_ceiling_kinds[k], c->threads);
+		if (ce && ce->gflops < 0.98 * peak->gflops &&
+		    c->n_flat < RL_CHART_MAX_FLAT) {
+			c->flat[c->n_flat].roof = ce;
+			c->flat[c->n_flat++].is_peak = 0;
+		}
+	}
+}
+
+/* A ceiling a row is held against or its diagnosis names, once. */
+static void chart_named(struct rl_chart_roofs *c,
+			const struct rl_compute_roof *r)
+{
+	if (!r || !(r->gflops > 0) || c->n_flat >= RL_CHART_MAX_FLAT ||
+	    r->threads != c->threads)
+		return; /* another count's ceiling: the point's own segment */
+	for (size_t i = 0; i < c->n_flat; i++)
+		if (c->flat[i].roof == r ||
+		    (strcmp(c->flat[i].roof->name, r->name) == 0 &&
+		     strcmp(c->flat[i].roof->kind, r->kind) == 0 &&
+		     strcmp(c->flat[i].roof->precision, r->precision) == 0 &&
+		     c->flat[i].roof->threads == r->threads))
+			return;
+	c->flat[c->n_flat].roof = r;
+	c->flat[c->n_flat++].is_peak = 0;
+}
+
+/* The roof count most regions were held against (fewer threads on a
+ * tie), so that a single-threaded kernel is not drawn under all-core
+ * roofs because one other region was parallel. */
+static unsigned chart_threads(const struct rl_report *r)
+{
+	/* the distinct thread counts are few: count each once */
+	struct thread_count {
+		unsigned t;
+		size_t n;
+	} seen[64];
+	size_t n_seen = 0;
+	unsigned best = 1;
+	size_t best_n = 0;
+
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		unsigned t = row->roof_threads;
+		size_t k = 0;
+		if (!t && r->machine)
+			t = rl_roof_threads(r->machine, row->n_threads);
+		if (!t)
+			t = row->n_threads ? row->n_threads : 1;
+		while (k < n_seen && seen[k].t != t)
+			k++;
+		if (k == n_seen) {
+			if (n_seen == sizeof seen / sizeof *seen)
+				continue; /* more kinds than that: not drawn */
+			seen[n_seen++] = (struct thread_count){t, 0};
+		}
+		seen[k].n++;
+	}
+	for (size_t k = 0; k < n_seen; k++)
+		if (seen[k].n > best_n ||
+		    (seen[k].n == best_n && seen[k].t < best)) {
+			best = seen[k].t;
+			best_n = seen[k].n;
+		}
+	return best;
+}
+
+void rl_report_choose_chart(struct rl_report *r)
+{
+	struct rl_chart_roofs *c = &r->chart;
+	const struct rl_machine *m = r->machine;
+	size_t n_f32 = 0, n_f64 = 0;
+
+	memset(c, 0, sizeof *c);
+	c->chosen = true;
+	c->threads = chart_threads(r);
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		if (!rl_chart_has_counted(row) && !rl_chart_has_declared(row))
+			continue;
+		chart_precision(c, row->precision);
+		if (row->precision && strcmp(row->precision, "f32") == 0)
+			n_f32++;
+		else
+			n_f64++;
+	}
+	if (!c->show_f32 && !c->show_f64)
+		c->show_f64 = 1;
+	if (!m)
+		return;
+	for (int l = RL_LEVELS - 1; l >= 0; l--) {
+		const struct rl_bw_roof *b = chart_bw(m, chart_levels[l],
+						      c->threads);
+		if (b)
+			c->slope[c->n_slope++] = b;
+	}
+	/* with both precisions, ceilings only under the peak of the one
+	 * most regions use (f64 on a tie): fewer lines */
+	int main_f32 = c->show_f32 && (!c->show_f64 || n_f32 > n_f64);
+	if (c->show_f64)
+		chart_flats(c, m, "f64", !main_f32);
+	if (c->show_f32)
+		chart_flats(c, m, "f32", main_f32);
+	for (size_t i = 0; i < r->n_summed; i++) {
+		const struct rl_region_row *row = &r->rows[i];
+		if (!rl_chart_has_counted(row) && !rl_chart_has_declared(row))
+			continue;
+		chart_named(c, row->ceiling_roof);
+		chart_named(c, row->fma_pair);
+		chart_named(c, row->named_ceiling);
+		if (row->code_width)
+			chart_named(c, row->best_peak); /* ISA advice */
+	}
+}

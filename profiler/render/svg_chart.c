@@ -9,112 +9,6 @@
 #include "render/svg_chart.h"
 #include "common/utf8.h"
 
-static const char *const levels[RL_LEVELS] = {"L1", "L2", "L3", "DRAM"};
-static const char *const ceiling_kinds[] = {"add-only", "scalar",
-					    "single-chain"};
-
-/* Only roofs measured with exactly the chart's thread count t are drawn:
- * one chart never mixes a 1-thread DRAM roof with a 2-thread L3 one. */
-static const struct rl_bw_roof *pick_bw(const struct rl_machine *m,
-					const char *level, unsigned t)
-{
-	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
-		const struct rl_bw_roof *b = &m->bw[i];
-		if (b->threads == t && strcmp(b->level, level) == 0 &&
-		    (b->moved_gbs > 0 || b->stream_gbs > 0))
-			return b;
-	}
-	return NULL;
-}
-
-static const struct rl_compute_roof *
-pick_compute(const struct rl_machine *m, const char *prec, const char *kind,
-	     unsigned t)
-{
-	const struct rl_compute_roof *best = NULL;
-	for (size_t i = 0; i < m->n_compute && i < RL_MACHINE_MAX_COMPUTE; i++) {
-		const struct rl_compute_roof *c = &m->compute[i];
-		if (c->threads != t || strcmp(c->precision, prec) != 0 ||
-		    strcmp(c->kind, kind) != 0 || !(c->gflops > 0))
-			continue;
-		if (!best || c->gflops > best->gflops)
-			best = c;
-	}
-	return best;
-}
-
-int rl_chart_has_counted(const struct rl_region_row *row)
-{
-	return rl_known(row->ai) && row->ai > 0 && isfinite(row->ai) &&
-	       rl_known(row->gflops) && row->gflops > 0 &&
-	       isfinite(row->gflops);
-}
-
-int rl_chart_has_declared(const struct rl_region_row *row)
-{
-	return rl_known(row->ai_expected) && row->ai_expected > 0 &&
-	       isfinite(row->ai_expected) && rl_known(row->gflops_expected) &&
-	       row->gflops_expected > 0 && isfinite(row->gflops_expected);
-}
-
-static void add_precision(struct rl_chart *c, const char *p)
-{
-	if (p && strcmp(p, "f32") == 0) {
-		c->show_f32 = 1;
-	} else if (p && strcmp(p, "mixed") == 0) {
-		c->show_f32 = 1;
-		c->show_f64 = 1;
-	} else {
-		c->show_f64 = 1;
-		if (!p || strcmp(p, "f64") != 0)
-			c->precision_assumed = 1;
-	}
-}
-
-static void add_flats(struct rl_chart *c, const struct rl_machine *m,
-		      const char *prec, int ceilings)
-{
-	const struct rl_compute_roof *peak = pick_compute(m, prec, "peak",
-							  c->threads);
-	if (!peak || c->n_flat >= RL_CHART_MAX_FLAT)
-		return;
-	/* peaks first: shift ceilings already there */
-	size_t np = 0;
-	while (np < c->n_flat && c->flat[np].is_peak)
-		np++;
-	memmove(&c->flat[np + 1], &c->flat[np],
-		(c->n_flat - np) * sizeof c->flat[0]);
-	c->flat[np] = (struct rl_chart_flat){peak, 1, -1};
-	c->n_flat++;
-	if (peak->gflops > c->peak_max_gflops)
-		c->peak_max_gflops = peak->gflops;
-	for (size_t k = 0;
-	     ceilings && k < sizeof ceiling_kinds / sizeof ceiling_kinds[0];
-	     k++) {
-		const struct rl_compute_roof *ce =
-			pick_compute(m, prec, ceiling_kinds[k], c->threads);
-		if (ce && ce->gflops < 0.98 * peak->gflops &&
-		    c->n_flat < RL_CHART_MAX_FLAT)
-			c->flat[c->n_flat++] = (struct rl_chart_flat){ce, 0, -1};
-	}
-}
-
-/* A ceiling a row is held against or its diagnosis names, once. */
-static void add_named(struct rl_chart *c, const struct rl_compute_roof *r)
-{
-	if (!r || !(r->gflops > 0) || c->n_flat >= RL_CHART_MAX_FLAT ||
-	    r->threads != c->threads)
-		return; /* another count's ceiling: the point's own segment */
-	for (size_t i = 0; i < c->n_flat; i++)
-		if (c->flat[i].roof == r ||
-		    (strcmp(c->flat[i].roof->name, r->name) == 0 &&
-		     strcmp(c->flat[i].roof->kind, r->kind) == 0 &&
-		     strcmp(c->flat[i].roof->precision, r->precision) == 0 &&
-		     c->flat[i].roof->threads == r->threads))
-			return;
-	c->flat[c->n_flat++] = (struct rl_chart_flat){r, 0, -1};
-}
-
 const struct rl_compute_roof *rl_chart_peak_for(const struct rl_chart *c,
 						const char *precision)
 {
@@ -161,47 +55,6 @@ static void range_finish(struct range *r, double def_lo, double def_hi,
 		*lo = *hi - RL_CHART_MAX_DECADES;
 }
 
-/* The thread count whose roofs the chart draws: the roof count most
- * regions were held against (fewer threads on a tie), so that a
- * single-threaded kernel is not drawn under all-core roofs because one
- * other region was parallel. */
-static unsigned chart_threads(const struct rl_report *r)
-{
-	/* the distinct thread counts are few: count each once */
-	struct thread_count {
-		unsigned t;
-		size_t n;
-	} seen[64];
-	size_t n_seen = 0;
-	unsigned best = 1;
-	size_t best_n = 0;
-
-	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
-		unsigned t = row->roof_threads;
-		size_t k = 0;
-		if (!t && r->machine)
-			t = rl_roof_threads(r->machine, row->n_threads);
-		if (!t)
-			t = row->n_threads ? row->n_threads : 1;
-		while (k < n_seen && seen[k].t != t)
-			k++;
-		if (k == n_seen) {
-			if (n_seen == sizeof seen / sizeof *seen)
-				continue; /* more kinds than that: not drawn */
-			seen[n_seen++] = (struct thread_count){t, 0};
-		}
-		seen[k].n++;
-	}
-	for (size_t k = 0; k < n_seen; k++)
-		if (seen[k].n > best_n ||
-		    (seen[k].n == best_n && seen[k].t < best)) {
-			best = seen[k].t;
-			best_n = seen[k].n;
-		}
-	return best;
-}
-
 void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 		     double plot_w, double plot_h)
 {
@@ -210,17 +63,15 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 	c->top = RL_CHART_TOP;
 	c->plot_w = plot_w;
 	c->plot_h = plot_h;
-	c->threads = chart_threads(r);
-	size_t n_f32 = 0, n_f64 = 0;
+	/* the roofs were chosen by the analysis (rl_report_choose_chart):
+	 * drawn here as chosen */
+	const struct rl_chart_roofs *ch = &r->chart;
+	c->threads = ch->threads;
+	c->show_f64 = ch->show_f64;
+	c->show_f32 = ch->show_f32;
+	c->precision_assumed = ch->precision_assumed;
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
-		if (rl_chart_has_counted(row) || rl_chart_has_declared(row)) {
-			add_precision(c, row->precision);
-			if (row->precision && strcmp(row->precision, "f32") == 0)
-				n_f32++;
-			else
-				n_f64++;
-		}
 		if (row->simulated)
 			c->simulated = 1;
 		if (row->simulated && !row->time_native)
@@ -228,40 +79,21 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 		if (rl_known(row->dram_bytes) || row->basis == RL_BASIS_COUNTED)
 			c->bytes_moved = 1;
 	}
-	if (!c->show_f32 && !c->show_f64)
-		c->show_f64 = 1;
 
-	const struct rl_machine *m = r->machine;
-	c->has_model = m != NULL;
-	if (m) {
-		for (int l = RL_LEVELS - 1; l >= 0; l--) {
-			const struct rl_bw_roof *b = pick_bw(m, levels[l],
-							     c->threads);
-			if (!b)
-				continue;
-			double g = c->bytes_moved ? b->moved_gbs : b->stream_gbs;
-			if (!(g > 0))
-				g = c->bytes_moved ? b->stream_gbs : b->moved_gbs;
-			c->slope[c->n_slope++] = (struct rl_chart_slope){b, g};
-		}
-		/* with both precisions, ceilings only under the peak of the
-		 * one most regions use (f64 on a tie): fewer lines */
-		int main_f32 = c->show_f32 && (!c->show_f64 || n_f32 > n_f64);
-		if (c->show_f64)
-			add_flats(c, m, "f64", !main_f32);
-		if (c->show_f32)
-			add_flats(c, m, "f32", main_f32);
-		for (size_t i = 0; i < r->n_summed; i++) {
-			const struct rl_region_row *row = &r->rows[i];
-			if (!rl_chart_has_counted(row) &&
-			    !rl_chart_has_declared(row))
-				continue;
-			add_named(c, row->ceiling_roof);
-			add_named(c, row->fma_pair);
-			add_named(c, row->named_ceiling);
-			if (row->code_width)
-				add_named(c, row->best_peak); /* ISA advice */
-		}
+	c->has_model = r->machine != NULL;
+	for (size_t l = 0; r->machine && l < ch->n_slope; l++) {
+		const struct rl_bw_roof *b = ch->slope[l];
+		double g = c->bytes_moved ? b->moved_gbs : b->stream_gbs;
+		if (!(g > 0))
+			g = c->bytes_moved ? b->stream_gbs : b->moved_gbs;
+		c->slope[c->n_slope++] = (struct rl_chart_slope){b, g};
+	}
+	for (size_t f = 0; r->machine && f < ch->n_flat; f++) {
+		c->flat[c->n_flat++] = (struct rl_chart_flat){
+			ch->flat[f].roof, ch->flat[f].is_peak, -1};
+		if (ch->flat[f].is_peak &&
+		    ch->flat[f].roof->gflops > c->peak_max_gflops)
+			c->peak_max_gflops = ch->flat[f].roof->gflops;
 	}
 	/* two ceilings of the same value are one line with both names */
 	for (size_t f = 0; f < c->n_flat; f++)

@@ -1,20 +1,13 @@
 /*
  * Roofline chart geometry, shared by the SVG and HTML renderers and the
- * text plot: which roofs are shown, the axis ranges, and the mapping from
+ * text plot: the roofs the analysis chose, the axis ranges, and the mapping from
  * (arithmetic intensity, GFLOP/s) to pixels.
  *
- * Roofs shown (rl_chart_layout): T = the roof thread count most placed
- * rows were held against (row->roof_threads, chosen by the analysis;
- * rows not placed count with rl_roof_threads of their n_threads), fewer
- * on a tie. Only roofs measured with exactly T threads are drawn: a level
- * with no roof for T is not drawn, never borrowed from another count.
- * Per precision shown (f64 for f64, mixed and
- * unknown rows; f32 for f32 and mixed rows; rows without a point do
- * not count): the best "peak" roof and, under it, the best "add-only",
- * "scalar" and "single-chain" ceilings (with both precisions shown, the
- * ceilings of the one most regions use only, f64 on a tie).
- * Every ceiling a row is held against (its ISA ceiling, both ceilings of
- * a partial FMA share) or its diagnosis names is drawn too, dashed.
+ * Roofs shown: as the analysis chose them (report.h, struct
+ * rl_chart_roofs, filled by rl_report_choose_chart in
+ * analysis/roof_choice.c): the roofs of one thread count T, the peaks and
+ * ceilings per precision shown, every ceiling a row is held against or
+ * its diagnosis names (dashed). The chart chooses none of them.
  * Slopes use the "moved" bandwidth (32 B per triad element, write-allocate
  * included: what counters see) when any row has counted bytes, else the
  * "stream" one (24 B, the convention of declared bytes).
@@ -48,7 +41,6 @@
 #define RL_CHART_PLOT_W 780.0
 #define RL_CHART_PLOT_H 440.0
 #define RL_CHART_MAX_DECADES 12
-#define RL_CHART_MAX_FLAT 16
 
 struct rl_chart_slope {
 	const struct rl_bw_roof *roof;
@@ -86,18 +78,15 @@ struct rl_chart {
 	size_t n_checks;                 /* points marked by the self-check */
 };
 
-/* Choose roofs and axis ranges for the summed rows of r. */
+/* The roofs r->chart holds and the axis ranges for the summed rows of r. */
 void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 		     double plot_w, double plot_h);
 
 double rl_chart_px_x(const struct rl_chart *c, double ai);
 double rl_chart_px_y(const struct rl_chart *c, double gflops);
 
-/* Whether a row has a counted point / a declared point on log axes. */
-int rl_chart_has_counted(const struct rl_region_row *row);
 /* 1 when the row's point lies right of the x axis (drawn at the edge). */
 int rl_chart_offscale(const struct rl_chart *c, double ai);
-int rl_chart_has_declared(const struct rl_region_row *row);
 
 /* The compute roof a row is drawn against (its precision's peak), or
  * NULL. */

@@ -18,6 +18,7 @@ static char *plot(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	char err[128] = "";
+	rl_report_choose_chart(&rl_test_charts_report); /* rows changed */
 	cr_assert_eq(rl_render_plot(f, &rl_test_charts_report, err, sizeof err),
 		     0, "%s", err);
 	fclose(f);

@@ -348,16 +348,19 @@ Test(render_svg, roofs_follow_the_thread_count_most_regions_ran_with)
 	/* triad on 2 threads, the five others on 1: the 1-thread roofs */
 	for (size_t i = 1; i < r.n_summed; i++)
 		r.rows[i].n_threads = 1;
+	rl_report_choose_chart(&r);
 	rl_chart_layout(&c, &r, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
 	cr_assert_eq(c.threads, 1);
 	cr_assert_eq(c.roof_threads, 1, "the DRAM slope is the 1-thread one");
 	/* a tie goes to fewer threads */
 	for (size_t i = 0; i < r.n_summed; i++)
 		r.rows[i].n_threads = i % 2 ? 2 : 1;
+	rl_report_choose_chart(&r);
 	rl_chart_layout(&c, &r, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
 	cr_assert_eq(c.threads, 1);
 	for (size_t i = 0; i < r.n_summed; i++)
 		r.rows[i].n_threads = i == 0 ? 1 : 2;
+	rl_report_choose_chart(&r);
 	rl_chart_layout(&c, &r, RL_CHART_PLOT_W, RL_CHART_PLOT_H);
 	cr_assert_eq(c.threads, 2);
 	rl_report_release(&r);
