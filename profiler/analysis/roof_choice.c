@@ -158,6 +158,19 @@ const struct rl_compute_roof *rl_roof_peak_nearest(const struct rl_machine *m,
 	return best;
 }
 
+const char *const rl_ridge_levels[RL_RIDGE_LEVELS] = {"L1", "L2", "L3", "L4",
+							"DRAM"};
+
+void rl_roof_ridges(const struct rl_machine *m, unsigned threads,
+		    struct rl_ridge_set *out)
+{
+	for (int f32 = 0; f32 < 2; f32++)
+		out->peak[f32] =
+			rl_roof_peak_nearest(m, f32 ? "f32" : "f64", threads);
+	for (size_t l = 0; l < RL_RIDGE_LEVELS; l++)
+		out->bw[l] = rl_roof_bw_nearest(m, rl_ridge_levels[l], threads);
+}
+
 /* ---- the ceiling a row's rate sits near (the diagnosis) ----------------- */
 
 /* The single-chain, add-only (or, width unknown, scalar) ceiling of the

@@ -58,4 +58,16 @@ const struct rl_compute_roof *rl_roof_peak_nearest(const struct rl_machine *m,
 						   const char *precision,
 						   unsigned threads);
 
+/* The probe's ridge points (rlprof probe): per precision (f64, f32) the
+ * peak nearest threads, and the roof of each of rl_ridge_levels nearest
+ * threads. */
+#define RL_RIDGE_LEVELS 5
+extern const char *const rl_ridge_levels[RL_RIDGE_LEVELS]; /* L1..L4, DRAM */
+struct rl_ridge_set {
+	const struct rl_compute_roof *peak[2]; /* f64, f32 */
+	const struct rl_bw_roof *bw[RL_RIDGE_LEVELS];
+};
+void rl_roof_ridges(const struct rl_machine *m, unsigned threads,
+		    struct rl_ridge_set *out);
+
 #endif

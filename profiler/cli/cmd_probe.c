@@ -276,7 +276,9 @@ static int replay(const struct probe_opts *o)
 		rl_render_machine_csv(stdout, m);
 		rc = RL_EXIT_OK;
 	} else {
-		rl_render_machine_table(stdout, m, NULL);
+		struct rl_ridge_set ridges;
+		rl_roof_ridges(m, m->cores, &ridges);
+		rl_render_machine_table(stdout, m, NULL, &ridges);
 		if (o->levels)
 			rl_render_probe_sweeps(stdout, x);
 		rc = RL_EXIT_OK;
@@ -393,7 +395,9 @@ int cmd_probe(int argc, char **argv)
 		rl_render_machine_csv(stdout, m);
 		rc = RL_EXIT_OK;
 	} else {
-		rl_render_machine_table(stdout, m, have_path ? path : NULL);
+		struct rl_ridge_set ridges;
+		rl_roof_ridges(m, m->cores, &ridges);
+		rl_render_machine_table(stdout, m, have_path ? path : NULL, &ridges);
 		if (o.levels)
 			rl_render_probe_sweeps(stdout, x);
 		rc = RL_EXIT_OK;

@@ -9,7 +9,6 @@
 
 #include "common/csv_cell.h"
 #include "model/machine.h"
-#include "analysis/roof_choice.h"
 #include "render/render_machine.h"
 
 static void csv_row(FILE *o, const char *roof, const char *kind, const char *prec,
@@ -233,7 +232,8 @@ static void print_doubts(FILE *o, const struct rl_machine *m)
 }
 
 void rl_render_machine_table(FILE *o, const struct rl_machine *m,
-			     const char *path)
+			     const char *path,
+			     const struct rl_ridge_set *ridges)
 {
 	unsigned T = m->cores;
 	if (m->clock_ghz > 0)
@@ -251,7 +251,7 @@ void rl_render_machine_table(FILE *o, const struct rl_machine *m,
 		fprintf(o, ", load average %.2f", m->loadavg1);
 	fprintf(o, "%s%s\n\n", path ? ", cached in " : "", path ? path : "");
 
-	static const char *const levels[] = { "L1", "L2", "L3", "L4", "DRAM" };
+	const char *const *levels = rl_ridge_levels;
 	fprintf(o, "bandwidth (GB/s): triad 24 B/elem, moved = x 32/24 with "
 	       "write-allocate, nt = non-temporal stores;\n"
 	       "read-only stream; fill = plain stores, write-allocate "
@@ -259,7 +259,7 @@ void rl_render_machine_table(FILE *o, const struct rl_machine *m,
 	       "update = a += s*b in place (daxpy's access), bytes moved\n");
 	fprintf(o, "%-6s %-7s %9s %9s %9s %9s %9s %9s %9s\n", "level", "threads",
 	       "triad", "moved", "nt", "read", "fill", "fill nt", "update");
-	for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+	for (size_t l = 0; l < RL_RIDGE_LEVELS; l++) {
 		int rows = T > 1 ? 2 : 1; /* 1 thread, then all threads */
 		for (int all = 0; all < rows; all++) {
 			const struct rl_bw_roof *b = NULL;
@@ -327,15 +327,15 @@ void rl_render_machine_table(FILE *o, const struct rl_machine *m,
 	fprintf(o, "\nridge points (flop/B = peak / triad bandwidth, %u core%s)\n",
 	       T, T > 1 ? "s" : "");
 	for (int f32 = 0; f32 < 2; f32++) {
-		const char *prec = f32 ? "f32" : "f64";
-		const struct rl_compute_roof *p = rl_roof_peak_nearest(m, prec, T);
+		const struct rl_compute_roof *p = ridges->peak[f32];
 		if (!p)
 			continue;
-		fprintf(o, "%s %s %.1f GFLOP/s:", prec, p->name, p->gflops);
-		for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-			const struct rl_bw_roof *b = rl_roof_bw_nearest(m, levels[l], T);
+		fprintf(o, "%s %s %.1f GFLOP/s:", f32 ? "f32" : "f64", p->name,
+			p->gflops);
+		for (size_t l = 0; l < RL_RIDGE_LEVELS; l++) {
+			const struct rl_bw_roof *b = ridges->bw[l];
 			if (b)
-				fprintf(o, "  %s %.2f", levels[l],
+				fprintf(o, "  %s %.2f", rl_ridge_levels[l],
 				       rl_ridge(p->gflops, b->stream_gbs));
 		}
 		fputc('\n', o);

@@ -7,14 +7,17 @@
 
 #include <stdio.h>
 
+#include "analysis/roof_choice.h"
 #include "formats/machine.h"
 #include "probes/probe.h"
 
 /* The roofs as a table: the machine line, bandwidth per level (1 thread
- * and all), doubts, cache levels, compute roofs, the clocks, ridge
- * points; path (may be NULL) is where the model is cached. */
+ * and all), doubts, cache levels, compute roofs, the clocks, and the
+ * ridge points of the roofs the analysis chose (rl_roof_ridges); path
+ * (may be NULL) is where the model is cached. */
 void rl_render_machine_table(FILE *out, const struct rl_machine *m,
-			     const char *path);
+			     const char *path,
+			     const struct rl_ridge_set *ridges);
 
 /* One row per roof: roof,kind,precision,threads,value,unit,method. */
 void rl_render_machine_csv(FILE *out, const struct rl_machine *m);
