@@ -39,7 +39,6 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
-#include "analysis/roof_choice.h"
 #include "common/rl_error.h"
 
 #define SHORT_TOTAL_S 1e-3
@@ -85,24 +84,16 @@ static double working_set(const struct rl_region_row *row)
 	return ws / (double)row->calls / t;
 }
 
-/* The model's roof of the row's bound level nearest its thread count,
- * when that roof carries a doubt; NULL otherwise. */
-static const struct rl_bw_roof *doubtful_roof(const struct rl_machine *m,
-					      const struct rl_region_row *row)
+/* The bandwidth roof the row is held against (rl_roof_threads chose its
+ * count, roof_choice.c), when that roof carries a doubt; NULL otherwise:
+ * a doubt on another count's roof of the level is not this row's. */
+static const struct rl_bw_roof *doubtful_roof(const struct rl_region_row *row)
 {
-	unsigned t = row->n_threads ? row->n_threads : 1;
-	const struct rl_bw_roof *best = NULL;
-	for (size_t i = 0; i < m->n_bw && i < RL_MACHINE_MAX_BW; i++) {
-		const struct rl_bw_roof *b = &m->bw[i];
-		if (strcmp(b->level, row->bound_roof))
-			continue;
-		unsigned d = rl_roof_thread_distance(b->threads, t);
-		unsigned e = !best ? ~0u
-				   : rl_roof_thread_distance(best->threads, t);
-		if (d < e)
-			best = b;
-	}
-	return best && best->doubt[0] ? best : NULL;
+	const struct rl_bw_roof *b = row->roof_bw;
+	return b && b->doubt[0] && row->bound_roof &&
+			       !strcmp(b->level, row->bound_roof)
+		       ? b
+		       : NULL;
 }
 
 struct causes {
@@ -169,7 +160,7 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 			"roof is the nearest point's (rlprof probe --force "
 			"measures read-only and fill points)");
 	if (row->bound == RL_BOUND_MEMORY && row->bound_roof) {
-		const struct rl_bw_roof *b = doubtful_roof(m, row);
+		const struct rl_bw_roof *b = doubtful_roof(row);
 		if (b)
 			fprintf(cause(&c, "probe-doubt"),
 				"the %s roof it is held against (%u thread%s) "

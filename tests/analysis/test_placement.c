@@ -530,21 +530,6 @@ Test(placement, count_with_holds_against_the_timed_builds_isa)
 	free(m);
 }
 
-static char *render_to_text(const char *format, const struct rl_report *rep)
-{
-	char *text = NULL, err[128];
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	struct rl_render_options opt = {0};
-
-	cr_assert_not_null(f);
-	cr_assert_eq(rl_renderer_find(format)->render(f, rep, &opt, err,
-							sizeof err),
-		     0, "%s", err);
-	fclose(f);
-	return text;
-}
-
 /* The chart draws the ceiling a region is held against, and rings a
  * point above its roof; the HTML names the roof and the finding. */
 Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
@@ -555,7 +540,7 @@ Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
 	char *svg, *html, *plot;
 
 	place(&rep, m, &o, 2, 20e9, 0, 1e8, 0, 1.1); /* avx2, no FMA */
-	svg = render_to_text("svg", &rep);
+	svg = rl_test_render_text("svg", &rep);
 	expect_in(svg, ">avx2 f64 20 GFLOP/s<");
 	cr_assert_null(strstr(svg, "class=\"check\""), "no finding here");
 	free(svg);
@@ -563,12 +548,12 @@ Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
 
 	m->loadavg1 = 1.5;
 	place(&rep, m, &o, 2, 1e9, 1e9, 12e9, 0, 0.24);
-	svg = render_to_text("svg", &rep);
+	svg = rl_test_render_text("svg", &rep);
 	expect_in(svg, "<circle class=\"check\"");
 	expect_in(svg, "Red ring: above its roof by more than 5%");
 	expect_in(svg, "self-check: 125% of DRAM 0% write");
 	free(svg);
-	html = render_to_text("html", &rep);
+	html = rl_test_render_text("html", &rep);
 	expect_in(html, "of DRAM 0% write</span>");
 	expect_in(html, ">above its roof</span>");
 	free(html);

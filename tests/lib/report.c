@@ -172,6 +172,21 @@ char *rl_test_report_render(const struct rl_renderer *rend,
 	return path;
 }
 
+char *rl_test_render_text(const char *format, const struct rl_report *rep)
+{
+	char *text = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct rl_render_options opt = {0};
+
+	cr_assert_not_null(f);
+	cr_assert_eq(rl_renderer_find(format)->render(f, rep, &opt, err,
+						      sizeof err),
+		     0, "%s: %s", format, err);
+	fclose(f);
+	return text;
+}
+
 char *rl_test_slurp(const char *path)
 {
 	char *s = e2e_slurp(path);

@@ -72,6 +72,10 @@ void rl_test_charts_fini(void);
 char *rl_test_report_render(const struct rl_renderer *rend,
 			    const struct rl_report *r, const char *suffix);
 
+/* rep rendered by the renderer of format with default options: malloc'd
+ * text; fails the test when the renderer fails. */
+char *rl_test_render_text(const char *format, const struct rl_report *rep);
+
 /* The bytes of file path (malloc'd, NUL-terminated); fails the test when
  * it cannot be read. */
 char *rl_test_slurp(const char *path);
