@@ -49,6 +49,8 @@ struct acc {
 	int time_native;     /* every contribution's time is native */
 	int uncounted;       /* some contribution was never counted (the
 				counting run stopped before it ended) */
+	int work_differs;    /* some contribution did other work in the
+				counting run than in the timing run */
 };
 
 /* A thread's row before it is filled: one region record of one process,
@@ -126,6 +128,7 @@ static void acc_add(struct acc *a, const struct rl_region_stats *s,
 	a->provided = a->used ? a->provided & provided : provided;
 	a->time_native = (a->used ? a->time_native : 1) && s->time_native;
 	a->uncounted |= s->uncounted;
+	a->work_differs |= s->work_differs;
 	a->used = 1;
 	/* a call of process scope counts every thread that ran while it
 	 * was open: its record stands for them all, and the row is placed
@@ -285,6 +288,9 @@ static void row_figures(struct rl_region_row *row, const struct acc *a,
 	row->gflops = ratio(row->flops, t) / 1e9;
 	row->gbs = ratio(row->dram_bytes, t) / 1e9;
 	row->gflops_expected = ratio(row->flops_expected, t) / 1e9;
+	row->work_differs = a->work_differs != 0;
+	if (row->work_differs) /* counts and time of different work */
+		row->gflops = row->gbs = row->gflops_expected = NAN;
 }
 
 /* How the counts were taken: the lowest multiplexing ratio, and whether
@@ -346,6 +352,8 @@ static int row_place(struct rl_report *rep, struct rl_region_row *row)
 	row->roof_gflops = row->roof_pct = NAN;
 	row->roof_gbs = row->ceiling_gflops = NAN;
 	if (rl_row_mpi_only(row)) /* no roofline advice (analysis_mpi.c) */
+		return 0;
+	if (row->work_differs) /* no rate to place (results_native.c) */
 		return 0;
 	if (rl_report_place(rep, row))
 		return RL_ENOMEM;
@@ -409,6 +417,13 @@ static int row_method(const struct rl_report *rep,
 	if (row->place_note && method_add(&row->method, row->place_note, 0))
 		return RL_ENOMEM;
 	if (mpi && method_add(&row->method, mpi, 0))
+		return RL_ENOMEM;
+	if (row->work_differs &&
+	    method_add(&row->method,
+		       "rates withheld: the timing run and the counting run "
+		       "did different work in the same calls (see the "
+		       "warnings)",
+		       0))
 		return RL_ENOMEM;
 	if (row->simulated && row->time_native &&
 	    method_add(&row->method, "time: native run (backend time); ", 1))

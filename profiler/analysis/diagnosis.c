@@ -275,6 +275,14 @@ static void diagnose(FILE *o, const struct rl_region_row *row,
 {
 	char ai[32];
 	int flops = rl_known(row->flops), bytes = rl_known(row->dram_bytes);
+	if (row->work_differs) {
+		fputs("rates withheld: the timing run and the counting run did "
+		      "different work in the same calls (work that follows the "
+		      "clock, e.g. repeating until a time has passed): make the "
+		      "work fixed, or time and count the same run (a counting "
+		      "backend)", o);
+		return;
+	}
 	if (row->data_movement && rl_known(row->roof_pct)) {
 		char p[32];
 		fprintf(o, "data movement (no flops) at %s of the %s roof: ",

@@ -160,6 +160,10 @@ struct rl_region_row {
 	 * error), NAN when not sampled */
 	const struct rl_loop_meta *loop;
 	double time_error_s;
+	/* the timing run and the counting run did different work in this
+	 * region with the same calls (results_native.c): its rates are
+	 * withheld (NAN), the method and diagnosis say why */
+	bool work_differs;
 };
 
 /* A row's MPI time, NAN when not measured. */

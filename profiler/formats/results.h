@@ -78,6 +78,12 @@ struct rl_region_stats {
 	uint8_t uncounted;   /* calls and time from the native timing run;
 				the counting run stopped before they ended,
 				so no counter of this region was measured */
+	uint8_t work_differs; /* the same calls in the timing and the
+				counting run, not the same work: the region
+				took about as long under the simulator as
+				natively while the rest of the program ran
+				many times slower (work that follows the
+				clock; results_native.c): no rate from it */
 	/* MPI calls (librlprof-mpi's PMPI wrappers, "mpi_ns" in the file):
 	 * wall time the thread spent inside MPI calls made while the region
 	 * was open (its outermost calls, like time_ns). mpi_known false: not

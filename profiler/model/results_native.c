@@ -110,6 +110,47 @@ static int adopt_region(struct rl_thread_results *t,
 	return 0;
 }
 
+/* Work that follows the clock: a region repeating its work until a time
+ * has passed makes the same calls in both runs, but the simulator runs
+ * its work tens of times slower, so the counting run counted far less
+ * work than the timing run timed. The evidence: under the simulator the
+ * region took about as long as natively (below CLOCK_REGION_RATIO times)
+ * while the rest of the process, wall time outside this region, ran at
+ * least CLOCK_REST_RATIO times slower (and CLOCK_GAP times more than
+ * the region). Judged only where the native region lasted CLOCK_MIN_NS
+ * and the rest of the process CLOCK_MIN_REST_NS (too short to compare
+ * otherwise). A region that waits (sleeps, blocks) rather than works
+ * reads the same: its rates mean little either way. */
+#define CLOCK_REGION_RATIO 2.0
+#define CLOCK_REST_RATIO 4.0
+#define CLOCK_GAP 4.0
+#define CLOCK_MIN_NS 10000000ull
+#define CLOCK_MIN_REST_NS 1000000ull
+
+static uint64_t wall_ns(const struct rl_process_results *p)
+{
+	return p->end_ns > p->start_ns ? p->end_ns - p->start_ns : 0;
+}
+
+/* 1 when region r (counting run, process p) and nr (timing run, process
+ * np) did different work in the same calls; *region and *rest receive
+ * the simulated / native time ratios of the region and of the rest. */
+static int follows_clock(const struct rl_process_results *p,
+			 const struct rl_process_results *np,
+			 const struct rl_region_stats *r,
+			 const struct rl_region_stats *nr, double *region,
+			 double *rest)
+{
+	uint64_t ws = wall_ns(p), wn = wall_ns(np);
+	if (nr->time_ns < CLOCK_MIN_NS || !r->time_ns || ws <= r->time_ns ||
+	    wn <= nr->time_ns + CLOCK_MIN_REST_NS)
+		return 0;
+	*region = (double)r->time_ns / (double)nr->time_ns;
+	*rest = (double)(ws - r->time_ns) / (double)(wn - nr->time_ns);
+	return *region < CLOCK_REGION_RATIO && *rest >= CLOCK_REST_RATIO &&
+	       *rest >= CLOCK_GAP * *region;
+}
+
 static int index_regions(struct rl_name_index *ix,
 			 const struct rl_thread_results *t)
 {
@@ -124,8 +165,10 @@ static int index_regions(struct rl_name_index *ix,
 
 static int merge_thread(struct merge *m, struct rl_process_results *p,
 			struct rl_thread_results *t,
+			const struct rl_process_results *np,
 			const struct rl_thread_results *nt)
 {
+	double region, rest;
 	struct rl_name_index native = {0}, sim = {0};
 	const bool stopped = !p->complete;
 	size_t n_sim = t->n_regions, k;
@@ -146,6 +189,25 @@ static int merge_thread(struct merge *m, struct rl_process_results *p,
 				 "region '%s' (thread %u): not in the native "
 				 "timing run: time from the simulator",
 				 name, t->index);
+		} else if (nr->calls == r->calls &&
+			   follows_clock(p, np, r, nr, &region, &rest)) {
+			snprintf(msg, sizeof msg,
+				 "region '%s' (thread %u): the same %" PRIu64
+				 " call%s in both runs but not the same work: "
+				 "under the simulator it took %.1fx its native "
+				 "time, the rest of the program %.0fx (work that "
+				 "follows the clock, e.g. repeating until a "
+				 "time has passed): rates withheld",
+				 name, t->index, r->calls,
+				 r->calls == 1 ? "" : "s", region, rest);
+			r->time_ns = nr->time_ns;
+			r->time_native = 1;
+			r->work_differs = 1;
+			m->merged = 1;
+			/* said whatever the number of warnings before it */
+			if ((rc = rl_results_native_warn(p, name, t->tid, msg)))
+				goto out;
+			continue;
 		} else if (nr->calls == r->calls) {
 			r->time_ns = nr->time_ns;
 			r->time_native = 1;
@@ -227,7 +289,7 @@ static int merge_process(struct merge *m, struct rl_process_results *p,
 		const struct rl_thread_results *nt = find_thread(np, th->index);
 
 		if (nt) {
-			rc = merge_thread(m, p, th, nt);
+			rc = merge_thread(m, p, th, np, nt);
 		} else {
 			snprintf(msg, sizeof msg,
 				 "thread %u of process %ld: not in the native "

@@ -575,3 +575,51 @@ Test(native_e2e, a_native_crash_falls_back_to_the_simulator_time,
 	cr_assert_eq(sim_row_get(&r, "done", -1)->calls, 1);
 	sim_run_free(&r);
 }
+
+/* Work that follows the clock (tests/programs/sim_clock.c): 'until_clock'
+ * repeats its sweep until 50 ms pass, so both runs make its 4 calls but
+ * the simulator's run does a fraction of the work the native run timed.
+ * The report says so for that region and withholds its rates; 'fixed',
+ * the same work in both runs and long enough to be judged, keeps its
+ * rates and no such warning. */
+Test(native_e2e, work_that_follows_the_clock_withholds_the_rates,
+     .timeout = 240)
+{
+	const char *opts[] = {NULL};
+	const char *prog[] = {E2E_PROG("sim_clock"), NULL};
+	struct sim_run r;
+	char *json, *cell;
+
+	sim_need();
+	sim_run(&r, opts, prog);
+	cr_assert_eq(r.res.status, 0, "stderr: %s", r.res.err);
+	cr_assert_not_null(strstr(r.res.err, "region 'until_clock' (thread 0): "
+					     "the same 4 calls in both runs but "
+					     "not the same work"),
+			   "stderr: %s", r.res.err);
+	cr_assert_null(strstr(r.res.err, "region 'fixed' (thread 0): the same"),
+		       "stderr: %s", r.res.err);
+	cell = csv_cell(r.dir, "until_clock", "gflops");
+	cr_expect_str_eq(cell, "", "until_clock's GFLOP/s '%s' not withheld",
+			 cell);
+	free(cell);
+	cell = csv_cell(r.dir, "until_clock", "roof_pct");
+	cr_expect_str_eq(cell, "");
+	free(cell);
+	cell = csv_cell(r.dir, "until_clock", "diagnosis");
+	cr_expect_not_null(strstr(cell, "rates withheld"), "%s", cell);
+	free(cell);
+	/* the ordinary region: the native time (>= 10 ms, judged) and its
+	 * rates */
+	cell = csv_cell(r.dir, "fixed", "time_s");
+	cr_expect_geq(atof(cell), 0.010, "fixed took %s s natively: too short "
+			 "to be judged", cell);
+	free(cell);
+	cell = csv_cell(r.dir, "fixed", "gflops");
+	cr_expect(atof(cell) > 0, "fixed's GFLOP/s '%s'", cell);
+	free(cell);
+	json = e2e_file(r.dir, "report.json");
+	cr_expect_not_null(strstr(json, "not the same work"));
+	free(json);
+	sim_run_free(&r);
+}
