@@ -49,6 +49,17 @@ double rl_update_sse2(double *restrict, double *restrict, double *restrict,
 		      double, size_t);
 double rl_update_scalar(double *restrict, double *restrict,
 			double *restrict, double, size_t);
+/* the read over 1, 2 and 4 streams (read_streams.h) */
+#define READ_STREAMS(isa)                                                    \
+	double rl_read_##isa##_s1(double *restrict, double *restrict,        \
+				  double *restrict, double, size_t);         \
+	double rl_read_##isa##_s2(double *restrict, double *restrict,        \
+				  double *restrict, double, size_t);         \
+	double rl_read_##isa##_s4(double *restrict, double *restrict,        \
+				  double *restrict, double, size_t);
+READ_STREAMS(avx512)
+READ_STREAMS(avx2)
+READ_STREAMS(sse2)
 rl_chain_fn rl_chain_avx512(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_avx2(int f32, int add_only, unsigned chains);
 rl_chain_fn rl_chain_sse2(int f32, int add_only, unsigned chains);
@@ -171,6 +182,27 @@ rl_rw_fn rl_rw_kernel(enum rl_isa isa, enum rl_stream_op op, int nt)
 	default:
 		return NULL;
 	}
+}
+
+rl_rw_fn rl_read_kernel(enum rl_isa isa, unsigned streams)
+{
+	struct rl_cpu cpu;
+	if (streams == 3)
+		return rl_rw_kernel(isa, RL_OP_READ, 0);
+	if (!rl_isa_usable(features(&cpu), isa))
+		return NULL;
+	static const rl_rw_fn k[][3] = {
+		[RL_ISA_AVX512] = { rl_read_avx512_s1, rl_read_avx512_s2,
+				    rl_read_avx512_s4 },
+		[RL_ISA_AVX2] = { rl_read_avx2_s1, rl_read_avx2_s2,
+				  rl_read_avx2_s4 },
+		[RL_ISA_SSE2] = { rl_read_sse2_s1, rl_read_sse2_s2,
+				  rl_read_sse2_s4 },
+	};
+	int i = streams == 1 ? 0 : streams == 2 ? 1 : streams == 4 ? 2 : -1;
+	if (i < 0 || (unsigned)isa >= sizeof k / sizeof k[0])
+		return NULL;
+	return k[isa][i];
 }
 
 rl_chain_fn rl_chain_kernel(enum rl_isa isa, int f32, int add_only,

@@ -269,7 +269,73 @@ struct item {
 	struct rl_core_rate core;
 	int have_core;
 	int n_whole;
+	unsigned visits; /* measurements so far: which half of the family */
 };
+
+/* The kernels a roof is the best of (its family): a compiler makes a
+ * read loop over one to four arrays, a triad or a fill with the vector
+ * width -march asks for, and no such loop may beat the roof. Beyond the
+ * caches (DRAM), where the prefetchers and the width the data streams
+ * at decide: the read over 1 to 4 streams at a time (probe.h,
+ * rl_read_kernel), and every operation also with 256-bit AVX2 kernels
+ * where the widest are 512-bit (a plain C read loop over 2-4 arrays at
+ * -march=x86-64-v3 moved 30.3-31.1 GB/s on one thread of the Xeon
+ * guest, the quick probe's 512-bit three-array read roof 25.5). Member
+ * 0 is the operation's own kernel, measured every time; the others take
+ * turns (half of them a measurement), so two measurements cover the
+ * family and its members run at different moments. --quick measures
+ * member 0 first and three others in its second round (the read over 2
+ * and 4 streams and the 256-bit read over 3; the other operations their
+ * 256-bit kernel, else their own again): the whole family there cost
+ * 0.5-0.7 s more a quick probe, the one-stream read is the slowest at
+ * DRAM (17.8 GB/s against 30.3-31.1 for 2-4 streams). Inside the caches
+ * only the operation's own kernel runs (the widest registers are the
+ * fastest there; the read family there cost a quick probe about 0.3 s
+ * on the Xeon guest). Returns how many members were written to out. */
+#define MAX_FAMILY 8
+static size_t family(const struct item *it, const struct rl_triad_params *p,
+		     int quick, struct rl_triad_params *out)
+{
+	static const unsigned streams[] = { 3, 2, 4, 1 };
+	enum rl_isa isas[2] = { p->isa, RL_ISA_AVX2 };
+	size_t n_isa = p->isa == RL_ISA_AVX512 ? 2 : 1, n = 0;
+	if (!it->dram) {
+		out[0] = *p;
+		return 1;
+	}
+	for (size_t w = 0; w < n_isa; w++)
+		for (size_t k = 0; k < 4 && n < MAX_FAMILY; k++) {
+			if (k && p->op != RL_OP_READ)
+				break;
+			struct rl_triad_params q = *p;
+			q.isa = isas[w];
+			q.streams = p->op == RL_OP_READ ? streams[k] : 0;
+			int ok = p->op == RL_OP_TRIAD
+					 ? rl_triad_kernel(q.isa, q.nt) != NULL
+				 : p->op == RL_OP_READ
+					 ? rl_read_kernel(q.isa, q.streams) != NULL
+					 : rl_rw_kernel(q.isa, q.op, q.nt) != NULL;
+			if (ok)
+				out[n++] = q;
+		}
+	size_t kept = 0;
+	if (quick) {
+		if (!it->visits || n < 2)
+			return 1;
+		/* read: 2 and 4 streams, the 256-bit 3 streams; the others
+		 * their 256-bit kernel (pick > kept: copied forward) */
+		static const size_t pick[3] = { 1, 2, 4 };
+		size_t m = p->op == RL_OP_READ ? 3 : 1;
+		for (size_t i = 0; i < m; i++)
+			if (pick[i] < n)
+				out[kept++] = out[pick[i]];
+		return kept ? kept : 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!i || i % 2 == it->visits % 2)
+			out[kept++] = out[i];
+	return kept;
+}
 
 static int item_kernel(const struct bw_ctx *b, const struct item *it,
 		       struct rl_triad_params *p)
@@ -320,9 +386,15 @@ static int measure(struct bw_ctx *b, struct item *it,
 	struct rl_core_rate before = { 0, 0 };
 	if (it->threads == 1)
 		before = b->have_after ? b->core_after : probe_core_read(c);
-	int rc = run_rec(b, p, 0, it->bytes, it->op, &r, err, errlen);
-	if (rc)
-		return rc;
+	struct rl_triad_params fam[MAX_FAMILY];
+	size_t n_fam = family(it, p, c->o->quick, fam);
+	it->visits++;
+	for (size_t i = 0; i < n_fam; i++) {
+		int rc = run_rec(b, &fam[i], 0, it->bytes, it->op, &r, err,
+				 errlen);
+		if (rc)
+			return rc;
+	}
 	b->have_after = 0;
 	if (it->threads == 1) {
 		struct rl_core_rate after = probe_core_read(c), at = {
@@ -365,11 +437,11 @@ static int rounds(struct bw_ctx *b, struct item *it, size_t n,
 				rl_rec_find(b->rec, it[i].threads, it[i].op, 0,
 					    it[i].bytes);
 			double best = pt ? pt->best_gbs : 0;
-			/* DRAM: two rounds at least (each of its passes is
-			 * long, its best already the best of each chunk);
-			 * --quick: one (its fill two trials in it) */
+			/* DRAM: two rounds at least, --quick too (each of
+			 * its passes is long, its best already the best of
+			 * each chunk): never a roof from one pass, and the
+			 * family (see family) covered */
 			int need = !it[i].dram	     ? min_rounds
-				   : b->c->o->quick  ? 1
 				   : min_rounds > 2 ? 2
 						    : min_rounds;
 			int done = it[i].threads == 1 && !it[i].dram

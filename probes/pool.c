@@ -387,7 +387,9 @@ int rl_triad_pool_run(struct rl_triad_pool *p,
 	memset(r, 0, sizeof *r);
 	rl_triad_fn fn = q->op == RL_OP_TRIAD ? rl_triad_kernel(q->isa, q->nt)
 					      : NULL;
-	rl_rw_fn rw = rl_rw_kernel(q->isa, q->op, q->nt);
+	rl_rw_fn rw = q->op == RL_OP_READ && q->streams && !q->nt
+			      ? rl_read_kernel(q->isa, q->streams)
+			      : rl_rw_kernel(q->isa, q->op, q->nt);
 	if (!fn && !rw)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "no %s %s kernel for '%s' on this CPU",

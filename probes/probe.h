@@ -99,6 +99,12 @@ typedef double (*rl_rw_fn)(double *restrict a, double *restrict b,
 /* Read or fill kernel of an ISA; NULL if not built (scalar has no
  * non-temporal fill) or op is RL_OP_TRIAD. */
 rl_rw_fn rl_rw_kernel(enum rl_isa isa, enum rl_stream_op op, int nt);
+/* The read-only stream over `streams` streams at a time (1, 2, 4: each
+ * array read as that many parts side by side, read_streams.h; 3: the
+ * three-array kernel of rl_rw_kernel), the same 24 B per element; NULL
+ * where that ISA has none here (scalar: only 3). A read roof is the best
+ * of this family (model_bw.c). */
+rl_rw_fn rl_read_kernel(enum rl_isa isa, unsigned streams);
 /* "triad", "read", "fill", "update" */
 const char *rl_stream_op_name(enum rl_stream_op op);
 
@@ -141,6 +147,9 @@ struct rl_triad_params {
 	int beyond_caches;      /* 1: the arrays are several times the last
 				   level (DRAM): no warm-up pass right after
 				   another such job (pool.c) */
+	unsigned streams;       /* RL_OP_READ: 1, 2 or 4 streams at a time
+				   (rl_read_kernel); 0 or 3: the
+				   three-array kernel */
 	size_t ahead_elems;     /* the pool's other workers touch their own
 				   arrays this far (at most elems) while
 				   the job's threads touch theirs, before

@@ -112,3 +112,8 @@ double rl_update_avx512(double *restrict a, double *restrict b,
 		a[i] += s * b[i];
 	return 0;
 }
+
+/* The read over 1, 2 and 4 streams (read_streams.h). */
+#define RL_RS_LANES 8
+#define RL_RS_NAME(k) rl_read_avx512_s##k
+#include "probes/read_streams.h"

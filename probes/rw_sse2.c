@@ -111,3 +111,8 @@ double rl_update_sse2(double *restrict a, double *restrict b,
 		a[i] += s * b[i];
 	return 0;
 }
+
+/* The read over 1, 2 and 4 streams (read_streams.h). */
+#define RL_RS_LANES 2
+#define RL_RS_NAME(k) rl_read_sse2_s##k
+#include "probes/read_streams.h"

@@ -803,6 +803,76 @@ static void rw_ok(enum rl_isa isa)
 	free(c);
 }
 
+/* The read family a read roof is the best of (1, 2, 4 streams at a
+ * time, 3: the three-array kernel): the same sum over lengths that leave
+ * a tail, every vector ISA here; scalar has only the three-array one. */
+static void read_family_ok(enum rl_isa isa)
+{
+	struct rl_cpu cpu;
+	memset(&cpu, 0, sizeof cpu);
+	rl_cpu_features(&cpu);
+	if (!rl_isa_usable(&cpu, isa))
+		cr_skip_test("this CPU cannot run %s", rl_isa_name(isa));
+	double *a = aligned_alloc(64, 8192), *b = aligned_alloc(64, 8192),
+	       *c = aligned_alloc(64, 8192);
+	cr_assert(a && b && c);
+	for (size_t i = 0; i < 1024; i++) {
+		a[i] = (double)i;
+		b[i] = 3.0 * (double)i;
+		c[i] = 0.25;
+	}
+	static const size_t lens[] = { 1, 15, 64, 257, 1000 + 7, 1024 };
+	for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+		size_t n = lens[l];
+		double want = 0;
+		for (size_t i = 0; i < n; i++)
+			want += a[i] + b[i] + c[i];
+		for (unsigned k = 1; k <= 4; k++) {
+			rl_rw_fn rd = rl_read_kernel(isa, k);
+			if (isa == RL_ISA_SCALAR && k != 3) {
+				cr_expect_null(rd);
+				continue;
+			}
+			cr_assert_not_null(rd, "%s %u streams", rl_isa_name(isa), k);
+			cr_expect_float_eq(rd(a, b, c, 0, n), want, 1e-9 * want + 1e-12,
+					   "%s %u streams n %zu", rl_isa_name(isa),
+					   k, n);
+		}
+	}
+	cr_expect_null(rl_read_kernel(isa, 5));
+	cr_expect_null(rl_read_kernel(isa, 0));
+	free(a);
+	free(b);
+	free(c);
+}
+
+Test(probe, read_family_scalar) { read_family_ok(RL_ISA_SCALAR); }
+Test(probe, read_family_sse2) { read_family_ok(RL_ISA_SSE2); }
+Test(probe, read_family_avx2) { read_family_ok(RL_ISA_AVX2); }
+Test(probe, read_family_avx512) { read_family_ok(RL_ISA_AVX512); }
+
+/* The pool runs a member of the read family by its number of streams. */
+Test(probe, triad_pool_runs_the_read_family)
+{
+	struct rl_cpu cpu;
+	char err[256];
+	struct rl_triad_pool *pool;
+	cr_assert_eq(rl_cpu_detect(&cpu, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rl_triad_pool_open(&pool, 1, cpu.cpus, 1u << 16, err,
+					sizeof err), 0, "%s", err);
+	struct rl_triad_params p = { .isa = RL_ISA_SSE2, .op = RL_OP_READ,
+				     .threads = 1, .elems = 4096, .trials = 2,
+				     .min_trial_s = 0.0001, .streams = 2 };
+	struct rl_triad_result r;
+	cr_assert_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect_gt(r.best_gbs, 0);
+	p.isa = RL_ISA_SCALAR; /* scalar has no 2-stream read */
+	cr_expect_eq(rl_triad_pool_run(pool, &p, &r, err, sizeof err),
+		     RL_ENOTSUP);
+	rl_triad_pool_close(pool);
+}
+
 Test(probe, rw_scalar) { rw_ok(RL_ISA_SCALAR); }
 Test(probe, rw_sse2) { rw_ok(RL_ISA_SSE2); }
 Test(probe, rw_avx2) { rw_ok(RL_ISA_AVX2); }
