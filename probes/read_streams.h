@@ -29,26 +29,34 @@ rl_rs_load(const double *p)
 	return v;
 }
 
-/* The sum of x[0..n) read as k streams side by side (k = 1, 2, 4). */
+/* The sum of x[0..n) read as k streams side by side (k = 1, 2, 4): sum j
+ * (0..7) takes register j % per of stream j / per, eight named sums
+ * (an array of them stayed in memory under clang) */
+#define RL_RS_ADD(j)                                                         \
+	acc##j += rl_rs_load(x + (j / per) * part + i +                      \
+			     (j % per) * RL_RS_LANES)
 static inline __attribute__((always_inline)) double
 rl_rs_array(const double *x, size_t n, const unsigned k)
 {
 	const unsigned per = 8 / k, step = per * RL_RS_LANES;
 	const size_t part = n / k / step * step;
-	rl_rs_vec acc[8];
-	memset(acc, 0, sizeof acc);
+	rl_rs_vec acc0, acc1, acc2, acc3, acc4, acc5, acc6, acc7;
+	memset(&acc0, 0, sizeof acc0);
+	acc1 = acc2 = acc3 = acc4 = acc5 = acc6 = acc7 = acc0;
 	for (size_t i = 0; i < part; i += step) {
-#pragma GCC unroll 8
-		for (unsigned s = 0; s < k; s++)
-#pragma GCC unroll 8
-			for (unsigned u = 0; u < per; u++)
-				acc[s * per + u] += rl_rs_load(
-					x + s * part + i + u * RL_RS_LANES);
+		RL_RS_ADD(0);
+		RL_RS_ADD(1);
+		RL_RS_ADD(2);
+		RL_RS_ADD(3);
+		RL_RS_ADD(4);
+		RL_RS_ADD(5);
+		RL_RS_ADD(6);
+		RL_RS_ADD(7);
 	}
+	acc0 += acc1 + acc2 + acc3 + acc4 + acc5 + acc6 + acc7;
 	double t = 0;
-	for (unsigned j = 0; j < 8; j++)
-		for (unsigned l = 0; l < RL_RS_LANES; l++)
-			t += acc[j][l];
+	for (unsigned l = 0; l < RL_RS_LANES; l++)
+		t += acc0[l];
 	for (size_t i = k * part; i < n; i++)
 		t += x[i];
 	return t;
