@@ -49,7 +49,7 @@ int main(void)
 		while (now_s() - t0 < 0.05);
 		RL_REGION_END("until_clock");
 		RL_REGION_BEGIN("fixed");
-		for (int r = 0; r < 2400; r++)
+		for (int r = 0; r < 12000; r++)
 			s += sweep(0.9999);
 		RL_REGION_END("fixed");
 	}
