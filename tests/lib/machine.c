@@ -77,6 +77,12 @@ struct rl_machine *rl_test_machine_default(void)
 {
 	struct rl_machine *m = rl_test_machine_new(2, "Test CPU");
 
+	rl_test_machine_default_roofs(m);
+	return m;
+}
+
+void rl_test_machine_default_roofs(struct rl_machine *m)
+{
 	rl_test_machine_add_bw(m, "DRAM", 1, 24, 30);
 	rl_test_machine_add_bw(m, "DRAM", 2, 36, 48);
 	rl_test_machine_add_bw(m, "L2", 1, 80, 100);
@@ -86,7 +92,6 @@ struct rl_machine *rl_test_machine_default(void)
 	rl_test_machine_add_compute(m, "avx2-fma", "peak", "f64", 2, 100);
 	rl_test_machine_add_compute(m, "avx2-fma", "peak", "f32", 1, 100);
 	rl_test_machine_add_compute(m, "avx2-fma", "peak", "f32", 2, 200);
-	return m;
 }
 
 void rl_test_machine_render(struct rl_machine *m, const char *cpu,

@@ -42,6 +42,8 @@ struct rl_cache_level *rl_test_machine_add_level(struct rl_machine *m,
  * 2 threads 160/200. f64: scalar 5 (1 thread), avx2-fma peak 50 / 100;
  * f32 avx2-fma peak 100 / 200; ridge f64 1 thread (moved) = 50 / 30. */
 struct rl_machine *rl_test_machine_default(void);
+/* The default test machine's roofs, added to m (no allocation). */
+void rl_test_machine_default_roofs(struct rl_machine *m);
 
 /* The renderers' machine: cpu (NULL: none), 2 cores, version 0; DRAM
  * stream 24 / moved 30 GB/s at 1 thread and, when dram_roofs is 2,
