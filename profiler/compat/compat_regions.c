@@ -62,10 +62,11 @@ void rl_compat_clock(struct timespec *ts)
 	clock_gettime(CLOCK_MONOTONIC, ts);
 }
 
-double rl_compat_seconds(const struct timespec *a, const struct timespec *b)
+long long rl_compat_elapsed_ns(const struct timespec *a,
+			       const struct timespec *b)
 {
-	return (double)(b->tv_sec - a->tv_sec) +
-	       (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
+	return (long long)(b->tv_sec - a->tv_sec) * 1000000000LL +
+	       (long long)(b->tv_nsec - a->tv_nsec);
 }
 
 static size_t hash_name(const char *s)

@@ -11,9 +11,12 @@
  * a hash, in constant time however many there are.
  *
  * The shims' own work is never the program's: each takes its name lookup
- * and its arithmetic outside the rlprof region, reads its clock last on
- * entry (after rl_region_begin) and first on exit (before rl_region_end),
- * and does nothing else in between.
+ * outside the rlprof region, reads its clock last on entry (after
+ * rl_region_begin) and first on exit (before rl_region_end), and does
+ * nothing else in between. Regions nest, so what a shim does after one
+ * region's end is still inside its parents: its bookkeeping there is
+ * integer work only (time in nanoseconds), never a floating-point
+ * operation the simulated PMU would count as the parents' flops.
  */
 #ifndef RL_COMPAT_REGIONS_H
 #define RL_COMPAT_REGIONS_H
@@ -26,7 +29,7 @@ struct rl_compat_region {
 	char *name;
 	int open;        /* started and not stopped in this thread */
 	struct timespec t0; /* CLOCK_MONOTONIC at the start */
-	double time_s;   /* accumulated over completed start/stop pairs */
+	long long time_ns; /* accumulated over completed start/stop pairs */
 	int count;       /* completed start/stop pairs */
 };
 
@@ -40,9 +43,10 @@ RL_COMPAT_HIDDEN struct rl_compat_region *rl_compat_find(const char *name,
  * (the shims' own work is never the program's). */
 RL_COMPAT_HIDDEN void rl_compat_clock(struct timespec *ts);
 
-/* b - a in seconds: floating point, so only outside a region. */
-RL_COMPAT_HIDDEN double rl_compat_seconds(const struct timespec *a,
-					  const struct timespec *b);
+/* b - a in nanoseconds: integer arithmetic only, so that it may run
+ * inside an enclosing region without adding to its flops. */
+RL_COMPAT_HIDDEN long long rl_compat_elapsed_ns(const struct timespec *a,
+						const struct timespec *b);
 
 /* Number of regions the calling thread has entered (open or not). */
 RL_COMPAT_HIDDEN int rl_compat_count(void);

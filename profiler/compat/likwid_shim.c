@@ -21,7 +21,11 @@
  *   measures without them and writes its results at exit. Regions count
  *   even without INIT.
  * Between rl_region_begin and rl_region_end the shim only reads the clock
- * (compat_regions.h): a region that only sleeps has 0 flops.
+ * (compat_regions.h): a region that only sleeps has 0 flops. What STOP
+ * does after rl_region_end is inside the enclosing regions, so it keeps
+ * the time in integer nanoseconds: no floating-point operation of the
+ * shim's is ever counted, parents included. Only GET, which the program
+ * asks for, turns it into seconds (one division, the program's).
  * Fortran programs (LIKWID's likwid module) call liblikwid's
  * likwid_marker*_ wrappers, which call these functions through liblikwid's
  * PLT, so the preloaded shim answers them too.
@@ -75,7 +79,7 @@ EXPORT int likwid_markerStopRegion(const char *tag)
 	if (!r || !r->open)
 		return -EFAULT;
 	r->open = 0;
-	r->time_s += rl_compat_seconds(&r->t0, &t1);
+	r->time_ns += rl_compat_elapsed_ns(&r->t0, &t1);
 	r->count++;
 	return 0;
 }
@@ -86,7 +90,7 @@ EXPORT int likwid_markerResetRegion(const char *tag)
 
 	if (!r)
 		return -EFAULT;
-	r->time_s = 0;
+	r->time_ns = 0;
 	r->count = 0;
 	return 0;
 }
@@ -100,7 +104,7 @@ EXPORT void likwid_markerGetRegion(const char *tag, int *nr_events,
 	if (nr_events)
 		*nr_events = 0;
 	if (time)
-		*time = r ? r->time_s : 0.0;
+		*time = r ? (double)r->time_ns / 1e9 : 0.0;
 	if (count)
 		*count = r ? r->count : 0;
 }

@@ -112,19 +112,17 @@ Test(compat_programs, fortran_papi_hl_is_detected, .timeout = 120)
 	free(dir);
 }
 
-/* Like LIKWID's C-markerAPI.c: regions that only sleep, on 2 threads,
- * counted by the simulator: 0 flops (the shim reads its clock inside the
- * region and does its arithmetic outside), and LIKWID_MARKER_GET still
- * gives each thread its count and time. */
-Test(compat_programs, likwid_sleeping_regions_count_no_flops, .timeout = 240)
+/* Builds CP_SRC src with LIKWID's header into dir/app and runs it under
+ * `rlprof run -b sim` on 2 OpenMP threads (skips where the sim backend or
+ * LIKWID is missing); the run's output in r, report.csv returned. */
+static char *likwid_sim_run(const char *dir, const char *src, const char *app,
+			    struct e2e_result *r)
 {
-	char *dir = e2e_tmpdir(), script[2048], out[512], path[512];
+	char script[2048], out[512], path[512];
 	const char *argv[] = {E2E_RLPROF, "run", "--no-probe", "-b", "sim",
 			      "--sim-caches", "48K:12,1M:8,4M:16", "-o", out,
 			      path, NULL};
 	const char *env[] = {"OMP_NUM_THREADS=2", NULL};
-	struct e2e_result r;
-	char *csv;
 
 #ifdef RL_TEST_SANITIZED
 	cr_skip_test("Valgrind cannot run a sanitized program");
@@ -133,21 +131,60 @@ Test(compat_programs, likwid_sleeping_regions_count_no_flops, .timeout = 240)
 	if (access("/usr/bin/valgrind", X_OK) != 0)
 		cr_skip_test("valgrind is not installed (the sim backend)");
 	snprintf(script, sizeof script,
-		 "cc -O1 -DLIKWID_PERFMON -fopenmp '" CP_SRC "likwid_sleep.c' "
-		 "-o '%s/lks' -llikwid", dir);
+		 "cc -O1 -DLIKWID_PERFMON -fopenmp '" CP_SRC "%s' "
+		 "-o '%s/%s' -llikwid", src, dir, app);
 	sh_build(script, "/usr/include/likwid-marker.h", "likwid");
 	snprintf(out, sizeof out, "%s/out", dir);
-	snprintf(path, sizeof path, "%s/lks", dir);
-	r = e2e_run_in(NULL, argv, env);
-	if (r.status != 0 && strstr(r.err, "sim"))
-		cr_skip_test("the sim backend does not run here: %s", r.err);
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	snprintf(path, sizeof path, "%s/%s", dir, app);
+	*r = e2e_run_in(NULL, argv, env);
+	if (r->status != 0 && strstr(r->err, "sim"))
+		cr_skip_test("the sim backend does not run here: %s", r->err);
+	cr_assert_eq(r->status, 0, "%s", r->err);
+	return e2e_file(dir, "out/report.csv");
+}
+
+/* Like LIKWID's C-markerAPI.c: regions that only sleep, on 2 threads,
+ * counted by the simulator: 0 flops (the shim reads its clock inside the
+ * region and does its arithmetic outside), and LIKWID_MARKER_GET still
+ * gives each thread its count and time. */
+Test(compat_programs, likwid_sleeping_regions_count_no_flops, .timeout = 240)
+{
+	char *dir = e2e_tmpdir();
+	struct e2e_result r;
+	char *csv = likwid_sim_run(dir, "likwid_sleep.c", "lks", &r);
+
 	cr_expect_not_null(strstr(r.out, "thread 0: count=2 time_ok=1\n"), "%s", r.out);
 	cr_expect_not_null(strstr(r.out, "thread 1: count=2 time_ok=1\n"), "%s", r.out);
 	e2e_free(&r);
-	csv = e2e_file(dir, "out/report.csv");
 	cr_expect_eq(csv_num(csv, "example", 2), 4, "calls: %s", csv);
 	cr_expect_eq(csv_num(csv, "example", 4), 0, "flops: %s", csv);
+	free(csv);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* Issue 40: LIKWID regions nested three deep, 1000 empty ones innermost,
+ * on 2 threads, under the simulated PMU: 0 flops in every one of them,
+ * the parents included (the shim's bookkeeping at each STOP once counted
+ * 3 flops in every enclosing region: 3000 in 'mid' and 'outer' a thread). */
+Test(compat_programs, likwid_nested_empty_regions_count_no_flops,
+     .timeout = 240)
+{
+	static const char *const regions[] = {"outer", "mid", "inner"};
+	char *dir = e2e_tmpdir();
+	struct e2e_result r;
+	char *csv = likwid_sim_run(dir, "likwid_nested.c", "lkn", &r);
+
+	cr_expect_not_null(strstr(r.out, "thread 0: count=1000 time_ok=1\n"),
+			   "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "thread 1: count=1000 time_ok=1\n"),
+			   "%s", r.out);
+	e2e_free(&r);
+	cr_expect_eq(csv_num(csv, "inner", 2), 2000, "calls: %s", csv);
+	cr_expect_eq(csv_num(csv, "outer", 2), 2, "calls: %s", csv);
+	for (int i = 0; i < 3; i++)
+		cr_expect_eq(csv_num(csv, regions[i], 4), 0, "%s flops: %s",
+			     regions[i], csv);
 	free(csv);
 	e2e_rmtree(dir);
 	free(dir);
