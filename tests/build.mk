@@ -72,6 +72,18 @@ $(CODE_ISA_PROGRAMS): $(TESTBIN)/programs/code-isa-%: tests/programs/code_isa/co
 	$(CC) -O2 -DISA=$* $< -o $@
 tests: $(CODE_ISA_PROGRAMS)
 
+# tests/programs/evex/: libevex.so, AVX-512 (EVEX) code (-mavx512f), and
+# evex-app, a plain program that brings it (RUNPATH $ORIGIN): the AVX-512
+# scan (profiler/inspect/elf_evex.c) reads a program's own libraries
+# without running them, so its tests run on any CPU
+EVEX_PROGRAMS := $(TESTBIN)/programs/libevex.so $(TESTBIN)/programs/evex-app
+$(TESTBIN)/programs/libevex.so: tests/programs/evex/evex_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) -O3 -g -mavx512f -mprefer-vector-width=512 -fPIC -shared $< -o $@
+$(TESTBIN)/programs/evex-app: tests/programs/evex/evex_app.c $(TESTBIN)/programs/libevex.so
+	$(CC) -O2 -g $< -o $@ -L$(TESTBIN)/programs -levex -Wl,-rpath,'$$ORIGIN'
+tests: $(EVEX_PROGRAMS)
+
 # OMP_OK: the compiler has an OpenMP runtime (-fopenmp links)
 OMP_OK := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo yes)
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/evex_note.h"
 #include "inspect/elf_code_isa.h"
 #include "inspect/elf_imports.h"
 #include "inspect/inspect_elf.h"
@@ -25,7 +26,9 @@ static void usage(FILE *out)
 		"They are read from the ELF section 'rlprof_regions'; the program is\n"
 		"not run. PROGRAM is looked up in PATH like a shell does. Also says\n"
 		"how wide its own floating-point arithmetic is, decoded from its\n"
-		"code (widest width, FMA or not, counts per width).\n"
+		"code (widest width, FMA or not, counts per width), and where it\n"
+		"and the libraries it brings have AVX-512 code, which the simulator\n"
+		"(rlprof run -b sim) cannot execute, with the rebuild to count.\n"
 		"\n"
 		"  --loops     list the loops of its own code instead: found in\n"
 		"              its machine code (back edges of each function's\n"
@@ -80,6 +83,37 @@ static void print_code(const char *prog, const struct rl_elf_info *info)
 	}
 }
 
+/* AVX-512 code in the program and the libraries it brings
+ * (elf_evex.h), which rlprof run -b sim stops on: said when there is
+ * some; NULL when none or not read (s freed). */
+static struct rl_evex_scan *read_avx512(const char *prog,
+					const struct rl_elf_info *info)
+{
+	struct rl_evex_scan *s = calloc(1, sizeof *s);
+	char err[512];
+
+	if (s && (info->kind == RL_FILE_SCRIPT ||
+		  rl_elf_evex_scan(prog, s, err, sizeof err) < 0 || !s->total)) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+static void print_avx512(const char *prog, const struct rl_elf_info *info)
+{
+	struct rl_evex_scan *s = read_avx512(prog, info);
+
+	if (!s)
+		return;
+	printf("AVX-512 code: %lu instructions, which the simulator (rlprof "
+	       "run -b sim) cannot execute: it stops before running this "
+	       "build:\n", s->total);
+	rl_evex_note_functions(stdout, "  ", s, prog);
+	rl_evex_note_rebuild(stdout, "", prog, NULL);
+	free(s);
+}
+
 /* The file's text (names, expressions, file names of a binary that may
  * be hostile) is escaped for the terminal: rl_term_put, rl_term_cut. */
 static void print_text(const char *prog, const struct rl_elf_info *info)
@@ -88,6 +122,7 @@ static void print_text(const char *prog, const struct rl_elf_info *info)
 	printf(": %s, %s%s\n", rl_file_kind_name(info->kind), linkage(info),
 	       info->links_rlprof ? ", links librlprof" : "");
 	print_code(prog, info);
+	print_avx512(prog, info);
 	if (info->n_sites == 0) {
 		struct rl_elf_imports im;
 		char err[256];
@@ -198,6 +233,14 @@ static int print_json(const char *prog, const struct rl_elf_info *info)
 			    rl_json_text(info->interpreter));
 	if (rl_json_set(root, "fp_code", code_json(prog, info)) < 0)
 		goto nomem;
+	{
+		/* null: none, or not read */
+		struct rl_evex_scan *s = read_avx512(prog, info);
+		json_t *a = s ? rl_evex_note_json(s) : json_null();
+		free(s);
+		if (rl_json_set(root, "avx512", a) < 0)
+			goto nomem;
+	}
 	for (size_t i = 0; i < info->n_sites; i++) {
 		const struct rl_region_site *s = &info->sites[i];
 		json_t *r = json_object();

@@ -50,6 +50,11 @@ static void usage(FILE *out)
 		"                          its GNU property note, when it says more than\n"
 		"                          x86-64-baseline, else the widest floating-point\n"
 		"                          arithmetic in its code)\n"
+		"      --sim-avx512 MODE   sim: 'stop' (default) when the build to count\n"
+		"                          has AVX-512 code, which the simulator cannot\n"
+		"                          execute: the functions and the rebuild are\n"
+		"                          said before anything runs (exit status 3);\n"
+		"                          'run' counts it anyway (code behind a CPU check)\n"
 		"      --compat MODE       programs annotated for LIKWID's marker API or\n"
 		"                          PAPI's high-level API: 'auto' (default) finds\n"
 		"                          them by their imports and preloads a shim that\n"
@@ -85,14 +90,16 @@ static void usage(FILE *out)
 		"\n"
 		"exit status: the program's own (128+N if it died of signal N; with sim,\n"
 		"that of its run under the simulator), 127 if PROGRAM is not found, 126\n"
-		"if it cannot be executed, 2 usage error, 1 when rlprof itself fails\n"
+		"if it cannot be executed, 2 usage error, 3 when -b sim would count\n"
+		"AVX-512 code (nothing run), 1 when rlprof itself fails\n"
 		"before running it, or (the program having succeeded) cannot build or\n"
 		"write the report\n");
 }
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
        OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
-       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS, OPT_MPI_CALLS };
+       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS, OPT_MPI_CALLS,
+       OPT_SIM_AVX512 };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -115,6 +122,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"sim-timing", required_argument, NULL, OPT_SIM_TIMING},
 		{"count-with", required_argument, NULL, OPT_COUNT_WITH},
 		{"timed-isa", required_argument, NULL, OPT_TIMED_ISA},
+		{"sim-avx512", required_argument, NULL, OPT_SIM_AVX512},
 		{"compat", required_argument, NULL, OPT_COMPAT},
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
 		{"plot", no_argument, NULL, OPT_PLOT},
@@ -149,6 +157,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_SIM_TIMING: o->sim_timing = optarg; break;
 		case OPT_COUNT_WITH: o->count_with = optarg; break;
 		case OPT_TIMED_ISA: o->timed_isa = optarg; break;
+		case OPT_SIM_AVX512: o->sim_avx512 = optarg; break;
 		case OPT_COMPAT: o->compat = optarg; break;
 		case OPT_NO_PROBE: o->no_probe = true; break;
 		case OPT_PLOT: o->plot = true; break;
@@ -196,6 +205,10 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 	    strcmp(o->sim_timing, "sim") != 0)
 		return usage_error("option '--sim-timing' takes 'native' or 'sim', not '%s'",
 				   o->sim_timing);
+	if (o->sim_avx512 && strcmp(o->sim_avx512, "stop") != 0 &&
+	    strcmp(o->sim_avx512, "run") != 0)
+		return usage_error("option '--sim-avx512' takes 'stop' or 'run', not '%s'",
+				   o->sim_avx512);
 	if (o->mpi_calls && strcmp(o->mpi_calls, "out") != 0 &&
 	    strcmp(o->mpi_calls, "in") != 0)
 		return usage_error("option '--mpi-calls' takes 'out' or 'in', not '%s'",
@@ -359,7 +372,8 @@ int cmd_run(int argc, char **argv)
 			     run->mpi.mode != RL_MPI_RANK &&
 			     run->mpi.mode != RL_MPI_RANK_ONLY;
 	if ((rc = rl_run_check_count_with(&run->count, &run->target, &run->opt,
-					  &run->backend, &run->native)) != 0)
+					  &run->backend, &run->native)) != 0 ||
+	    (rc = rl_run_check_avx512(run)) != 0)
 		goto out;
 	if (rl_run_prepare_dir(&run->place, &run->opt, &run->native, err,
 			       sizeof err) < 0 ||

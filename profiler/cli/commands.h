@@ -6,7 +6,8 @@
  *
  * Exit statuses of every command: 0 ok, 1 failure, 2 usage error;
  * `rlprof run` returns the profiled program's own status (128+N when it
- * died of signal N, 127 program not found, 126 not executable).
+ * died of signal N, 127 program not found, 126 not executable, 3 when
+ * -b sim would count a build with AVX-512 code: nothing run).
  */
 #ifndef RL_COMMANDS_H
 #define RL_COMMANDS_H
@@ -14,6 +15,7 @@
 #define RL_EXIT_OK 0
 #define RL_EXIT_FAILURE 1
 #define RL_EXIT_USAGE 2
+#define RL_EXIT_SIM_AVX512 3
 #define RL_EXIT_NOEXEC 126
 #define RL_EXIT_NOTFOUND 127
 

@@ -24,6 +24,13 @@ const char *rl_code_isa_ceiling(unsigned widest_bits)
 	}
 }
 
+int rl_code_no_decoder(const char *path, char *err, size_t errlen)
+{
+	return rl_fail(err, errlen, RL_ENOTSUP,
+		       "cannot read the code of '%s': rlprof was built "
+		       "without an x86 decoder (libzydis-dev)", path);
+}
+
 #ifndef RL_HAVE_ZYDIS
 
 int rl_code_isa_available(void)
@@ -35,9 +42,7 @@ int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
 		    size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	return rl_fail(err, errlen, RL_ENOTSUP,
-		       "cannot read the code of '%s': rlprof was built "
-		       "without an x86 decoder (libzydis-dev)", path);
+	return rl_code_no_decoder(path, err, errlen);
 }
 
 #else
@@ -106,10 +111,9 @@ static void scan_code(const ZydisDecoder *dec, const unsigned char *p,
 	}
 }
 
-int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
-		    size_t errlen)
+int rl_elf_code_walk(const char *path, rl_code_section_fn fn, void *ctx,
+		     char *err, size_t errlen)
 {
-	static const unsigned bits[4] = {64, 128, 256, 512};
 	ZydisDecoder dec;
 	Elf *elf;
 	Elf_Scn *scn = NULL;
@@ -117,7 +121,6 @@ int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
 	GElf_Shdr sh;
 	int fd, rc;
 
-	memset(out, 0, sizeof *out);
 	if ((rc = rl_elf_file_open(path, &fd, &elf, err, errlen)) < 0)
 		return rc;
 	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64) {
@@ -131,21 +134,42 @@ int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
 			     "the x86 decoder (Zydis) would not start");
 		goto out;
 	}
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+	while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
 		Elf_Data *data;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR) ||
 		    !(data = elf_getdata(scn, NULL)) || !data->d_buf)
 			continue;
-		scan_code(&dec, data->d_buf, data->d_size, out);
+		rc = fn(ctx, &dec, elf, sh.sh_addr, data->d_buf, data->d_size);
 	}
+out:
+	rl_elf_file_close(fd, elf);
+	return rc;
+}
+
+static int isa_section(void *ctx, const ZydisDecoder *dec, Elf *elf,
+		       uint64_t addr, const unsigned char *code, size_t size)
+{
+	(void)elf;
+	(void)addr;
+	scan_code(dec, code, size, ctx);
+	return 0;
+}
+
+int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
+		    size_t errlen)
+{
+	static const unsigned bits[4] = {64, 128, 256, 512};
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if ((rc = rl_elf_code_walk(path, isa_section, out, err, errlen)) < 0)
+		return rc;
 	for (int w = 3; w >= 0 && !out->widest_bits; w--)
 		if (out->n[w]) {
 			out->widest_bits = bits[w];
 			out->widest_fma = out->n_fma[w] > 0;
 		}
-out:
-	rl_elf_file_close(fd, elf);
 	return rc;
 }
 

@@ -28,11 +28,33 @@ struct rl_code_isa {
 /* Whether rlprof was built with a decoder (libzydis-dev). */
 int rl_code_isa_available(void);
 
+/* RL_ENOTSUP with why in err: rlprof was built without a decoder (the
+ * readers' answer then). */
+int rl_code_no_decoder(const char *path, char *err, size_t errlen);
+
 /* Scan path's code into out. Fails with RL_ENOTSUP (built without a
  * decoder), RL_ENOENT, RL_EPERM, RL_EIO (cannot read it) or RL_EFORMAT
  * (not an x86-64 ELF file), with why in err. */
 int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
 		    size_t errlen);
+
+#ifdef RL_HAVE_ZYDIS
+#include <Zydis/Zydis.h>
+#include <libelf.h>
+#include <stdint.h>
+
+/* Called for each executable section of a file by rl_elf_code_walk: its
+ * code (size bytes at file address addr) and a decoder ready for it;
+ * elf for the file's tables. Nonzero stops the walk with that value. */
+typedef int (*rl_code_section_fn)(void *ctx, const ZydisDecoder *dec,
+				  Elf *elf, uint64_t addr,
+				  const unsigned char *code, size_t size);
+
+/* Opens path (an x86-64 ELF file) and calls fn for each of its executable
+ * sections. 0, fn's nonzero value, or the errors of rl_elf_code_isa. */
+int rl_elf_code_walk(const char *path, rl_code_section_fn fn, void *ctx,
+		     char *err, size_t errlen);
+#endif
 
 /* The compute-ceiling ISA name (machine.h) of a width: "scalar", "sse2",
  * "avx2", "avx512"; NULL for 0. */

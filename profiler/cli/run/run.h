@@ -4,6 +4,8 @@
  *   choose_backend (cmd_run.c)  fills backend           reads opt
  *   rl_run_check_count_with     fills count             reads target, opt,
  *                                                       backend, native
+ *   rl_run_check_avx512         (may stop the run)      reads opt, target,
+ *                                                       count, backend
  *   rl_run_prepare_dir          fills place             reads opt, native
  *   rl_run_sim_geometry         fills sim (and model)   reads opt, backend,
  *                                                       mpi
@@ -57,6 +59,8 @@ struct rl_run_options {
 				    avx512 (the timed build's ceiling) */
 	const char *compat;      /* --compat: auto (default), likwid, papi,
 				    none */
+	const char *sim_avx512;  /* --sim-avx512: "stop" (default: NULL) or
+				    "run" (run_avx512.c) */
 	bool quiet, no_probe, plot, per_thread;
 	bool loops;              /* --loops: counts per loop (run_loops.h) */
 	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
@@ -238,6 +242,13 @@ int rl_run_check_count_with(struct rl_run_count *count,
 			    const struct rl_run_options *opt,
 			    const struct rl_run_backend *choice,
 			    const struct rl_run_native *native);
+
+/* run_avx512.c: with -b sim, the build the simulator would run (PROGRAM
+ * or --count-with's) and its own libraries read for AVX-512 code before
+ * anything runs; where there is some, the functions, the rebuild and the
+ * --count-with line said. Returns 0 to go on (none, or --sim-avx512
+ * run: a warning), else RL_EXIT_SIM_AVX512. */
+int rl_run_check_avx512(const struct rl_run *run);
 
 /* run_compat.c: reads the program's imports once; with --compat auto
  * (or likwid/papi) adds the shims for LIKWID's marker API and PAPI's

@@ -227,8 +227,10 @@ Test(sim, avx512_is_explained_and_earlier_regions_kept, .timeout = 60)
 {
 	struct sim_run r;
 	const char *prog[] = {E2E_PROG("sim_avx512"), NULL};
+	/* counted anyway: rlprof otherwise stops before running it */
+	const char *opts[] = {"--sim-avx512", "run", NULL};
 	sim_need();
-	sim_run(&r, NULL, prog);
+	sim_run(&r, opts, prog);
 	cr_assert_eq(r.res.status, 132, "exit %d: %s", r.res.status, r.res.err);
 	cr_assert_not_null(strstr(r.res.err, "the program uses AVX-512 "
 				  "instructions, which the simulator (Valgrind"),
