@@ -89,10 +89,11 @@ static int finish(struct rl_report *r, size_t g, struct rl_scope_row *x,
 	/* calls begun while the process had one thread read no CPU clock
 	 * (the time backend's region stays ~20 ns): busy threads from the
 	 * other calls, no CPU total; under the simulator with native times,
-	 * the CPU time is Valgrind's (threads serialised): no busy figure */
+	 * CPU and wall time are the native run's (results_native.c), or the
+	 * CPU time unknown where its calls differed */
 	x->cpu_s = a->cpu_unknown_ns ? NAN : (double)a->cpu_ns / 1e9;
 	x->busy_threads =
-		a->time_ns > a->cpu_unknown_ns && !r->rows[g].time_native
+		a->time_ns > a->cpu_unknown_ns
 			? (double)a->cpu_ns /
 				  (double)(a->time_ns - a->cpu_unknown_ns)
 			: NAN;

@@ -74,6 +74,25 @@ find_thread(const struct rl_process_results *p, unsigned index)
 	return NULL;
 }
 
+/* A process-scope region's CPU and wall time over its calls from the
+ * native run: the simulator's CPU time is Valgrind's (its threads
+ * serialised, 10-60x slower). Where the native run measured other calls,
+ * the CPU time is unknown, never Valgrind's. */
+static void take_native_scope(struct rl_region_stats *r,
+			      const struct rl_region_stats *nr)
+{
+	if (!r->scope_calls)
+		return;
+	if (nr->scope_calls == r->scope_calls) {
+		r->scope_time_ns = nr->scope_time_ns;
+		r->scope_cpu_ns = nr->scope_cpu_ns;
+		r->scope_cpu_unknown_ns = nr->scope_cpu_unknown_ns;
+	} else {
+		r->scope_cpu_ns = 0;
+		r->scope_cpu_unknown_ns = r->scope_time_ns;
+	}
+}
+
 /* The counting run stopped (signal) before this region's calls ended:
  * the native run's calls, time and declared figures, no counts. */
 static void take_native(struct rl_region_stats *r,
@@ -81,6 +100,7 @@ static void take_native(struct rl_region_stats *r,
 {
 	r->calls = nr->calls;
 	r->time_ns = nr->time_ns;
+	take_native_scope(r, nr);
 	r->mpi_known = nr->mpi_known;
 	r->mpi_ns = nr->mpi_ns;
 	r->expected_flops = nr->expected_flops;
@@ -213,6 +233,7 @@ static int merge_thread(struct merge *m, struct rl_process_results *p,
 		} else if (nr->calls == r->calls) {
 			r->time_ns = nr->time_ns;
 			r->time_native = 1;
+			take_native_scope(r, nr);
 			if (nr->mpi_known) { /* the MPI time too */
 				r->mpi_ns = nr->mpi_ns;
 				r->mpi_known = true;

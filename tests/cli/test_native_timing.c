@@ -89,6 +89,29 @@ static void fx_write(const char *dir, const char *sub, long pid,
 	fclose(f);
 }
 
+/* DIR/SUB/rlprof-PID.json's first region made one of process scope (2
+ * threads ran): its calls' wall time and the CPU time of every thread. */
+static void fx_scope(const char *dir, const char *sub, long pid,
+		     unsigned long long time_ns, unsigned long long cpu_ns)
+{
+	char path[512], scope[256], *text, *at;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s/rlprof-%ld.json", dir, sub, pid);
+	text = e2e_slurp(path);
+	cr_assert_not_null(text);
+	at = strstr(text, ",\"counters\":{");
+	cr_assert_not_null(at);
+	snprintf(scope, sizeof scope,
+		 ",\"scope\":{\"calls\":1,\"time_ns\":%llu,\"cpu_ns\":%llu,"
+		 "\"threads\":2,\"cpus\":2}", time_ns, cpu_ns);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "%.*s%s%s", (int)(at - text), text, scope, at);
+	fclose(f);
+	free(text);
+}
+
 static void fx_run_json(const char *dir, const char *extra)
 {
 	char path[512];
@@ -176,6 +199,36 @@ Test(native_merge, matching_regions_take_the_native_time)
 	cr_assert_eq(region(&res, 100, 0, "triad")->counters[RL_C_FLOPS_F64_256]
 			     .value, 1000000000ull);
 	cr_assert_eq(n_warnings(&res), 0);
+	rl_run_results_release(&res);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
+/* Issue 40: a process-scope region's CPU time under -b sim was
+ * Valgrind's (1.77 s beside the program's 0.167 s in report.html): the
+ * native run's is taken with its time. */
+Test(native_merge, a_scope_regions_cpu_time_is_the_native_runs)
+{
+	char *dir = e2e_tmpdir();
+	const struct fx_thread sim[] = {
+		{100, 0, {{"main", 1, 9000000000ull}}},
+	};
+	const struct fx_thread nat[] = {
+		{200, 0, {{"main", 1, 100000000ull}}},
+	};
+	const struct rl_region_stats *m;
+	struct rl_run_results res;
+
+	fx_write(dir, "raw", 100, 5000, 1, 1, sim, 1);
+	fx_write(dir, "raw-native", 200, 1000, 0, 1, nat, 1);
+	fx_scope(dir, "raw", 100, 9000000000ull, 17700000000ull);
+	fx_scope(dir, "raw-native", 200, 100000000ull, 167000000ull);
+	load(dir, &res);
+	m = region(&res, 100, 0, "main");
+	cr_expect_eq(m->time_native, 1);
+	cr_expect_eq(m->scope_cpu_ns, 167000000ull);
+	cr_expect_eq(m->scope_time_ns, 100000000ull);
+	cr_expect_eq(m->scope_cpu_unknown_ns, 0);
 	rl_run_results_release(&res);
 	e2e_rmtree(dir);
 	free(dir);
