@@ -232,6 +232,17 @@ static int put_long(FILE *out, const char *prefix, const char *text,
 	return cut;
 }
 
+/* prefix (plain), then text escaped and, at the terminal's width (not
+ * --verbose), its words wrapped with the rest indented; a newline. */
+static void put_wrapped(FILE *out, const char *prefix, const char *text,
+			const struct rl_render_options *opt)
+{
+	fputs(prefix, out);
+	rl_term_wrap(out, text, strlen(prefix),
+		     opt && !opt->verbose ? opt->width : 0, 4);
+	fputc('\n', out);
+}
+
 static int print_header(FILE *out, const struct rl_report *r,
 			const struct rl_render_options *opt)
 {
@@ -252,17 +263,18 @@ static int print_header(FILE *out, const struct rl_report *r,
 	if (r->backend_note && *r->backend_note)
 		cut |= put_long(out, "note: ", r->backend_note, "", opt);
 	if (r->command) {
-		fputs("command: ", out);
-		rl_term_put(out, r->command);
-		if (r->exit_status >= 0)
-			fprintf(out, " (exit status %d)", r->exit_status);
-		fputc('\n', out);
+		char *c = malloc(strlen(r->command) + 32);
+		if (c)
+			sprintf(c, r->exit_status >= 0 ? "%s (exit status %d)"
+						       : "%s", r->command,
+				r->exit_status);
+		put_wrapped(out, "command: ", c ? c : r->command, opt);
+		free(c);
 	}
 	if (r->count_with) {
 		char cw[RL_COUNT_WITH_TEXT_MAX];
 		rl_report_count_with_text(cw, sizeof cw, r);
-		rl_term_put(out, cw);
-		fputc('\n', out);
+		put_wrapped(out, "", cw, opt);
 	}
 	if (r->machine) {
 		fputs("machine: ", out);
@@ -548,10 +560,12 @@ static void print_footer(FILE *out, const struct rl_report *r,
 	print_diagnoses(out, r, opt);
 	for (size_t i = 0; i < r->n_summed; i++)
 		if (r->rows[i].check) {
+			size_t col = 9;
 			fputs("check: ", out);
-			rl_term_put(out, r->rows[i].region);
+			col += put_name(out, r->rows[i].region);
 			fputs(": ", out);
-			rl_term_put(out, r->rows[i].check);
+			rl_term_wrap(out, r->rows[i].check, col,
+				     opt && !opt->verbose ? opt->width : 0, 4);
 			fputc('\n', out);
 		}
 	if (r->n_checks)
@@ -559,11 +573,8 @@ static void print_footer(FILE *out, const struct rl_report *r,
 			"than %.0f%%: the figures or the roofs are off there\n",
 			r->n_checks, r->n_checks == 1 ? "" : "s",
 			r->n_checks == 1 ? "its" : "their", RL_CHECK_PCT - 100);
-	for (size_t i = 0; i < r->n_warnings && i < TABLE_MAX_WARNINGS; i++) {
-		fputs("warning: ", out);
-		rl_term_put(out, r->warnings[i].message);
-		fputc('\n', out);
-	}
+	for (size_t i = 0; i < r->n_warnings && i < TABLE_MAX_WARNINGS; i++)
+		put_wrapped(out, "warning: ", r->warnings[i].message, opt);
 	if (r->n_warnings > TABLE_MAX_WARNINGS)
 		fprintf(out, "warning: ... and %zu more warnings: report.json "
 			"(rlprof report -f json) has every one\n",

@@ -261,6 +261,50 @@ Test(render_table, many_warnings_are_counted_past_a_screenful)
 	free(text);
 }
 
+/* Issue 40: at COLUMNS=100 every line fits: the command and warning
+ * lines (and check lines) are wrapped at words, indented, like the
+ * diagnoses; --verbose keeps them whole. */
+Test(render_table, long_command_and_warning_lines_fit_the_width)
+{
+	char path[] = "/tmp/rlprof-test-wide-XXXXXX", *text, cmd[400];
+	struct rl_run_results run = {.backend_requested = (char *)"auto",
+				     .command = cmd, .exit_status = 0};
+	struct rl_render_options opt = {.width = 100};
+	FILE *f = results_file(path);
+
+	snprintf(cmd, sizeof cmd, "./app");
+	for (int i = 0; i < 40; i++)
+		strcat(cmd, " --option");
+	fputs("{\"name\":\"a\",\"calls\":1,\"time_ns\":100}]}],"
+	      "\"warnings\":[{\"kind\":\"open-at-exit\",\"region\":\"a\","
+	      "\"tid\":7,\"message\":\"", f);
+	for (int i = 0; i < 30; i++)
+		fprintf(f, "word%02d of a long warning ", i);
+	fputs("\"}]}", f);
+	fclose(f);
+	text = rl_test_report_text("table", path, run, NULL, opt);
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		cr_expect_leq(n, 100, "a line of %zu columns:\n%.*s", n, (int)n,
+			      p);
+		p += n + (p[n] == '\n');
+	}
+	cr_expect_not_null(strstr(text, "\nwarning: word00 of a long "), "%s",
+			   text);
+	cr_expect_not_null(strstr(text, "\n    "), "indented: %s", text);
+	cr_expect_not_null(strstr(text, "word29"), "%s", text);
+	cr_expect_not_null(strstr(text, "(exit status 0)"), "%s", text);
+	free(text);
+	opt.verbose = true;
+	text = rl_test_report_text("table", path, run, NULL, opt);
+	unlink(path);
+	cr_expect_not_null(strstr(text, "word00 of a long warning word01"),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "word28 of a long warning word29"),
+			   "whole: %s", text);
+	free(text);
+}
+
 /* --count-with: the header says which build was counted and which
  * ceiling the timed one gets, from where (the paths escaped: they are the
  * user's); unknown says the best peak and why; JSON and HTML say it too */
