@@ -399,15 +399,20 @@ static int place_roof_labels(struct svg *s)
 		double w = text_px(rl_utf8_len(s->flat_text[f]), FONT_PX);
 		double right = c->left + c->plot_w - 4;
 		int done = 0;
+		/* above or below the line, from its right end leftwards; a
+		 * ceiling crowded under another (lines a few pixels apart)
+		 * then crosses lines but no other label */
+		for (int k = 0, pass = 0; pass < 2 && !done; k = 0, pass++)
 		for (int below = 0; below < 2 && !done; below++) {
-			for (int k = 0; k < 16 && !done; k++) {
+			for (k = 0; k < 32 && !done; k++) {
 				double lx = right - k * 30;
 				double ly = below ? s->fy[f] + 0.78 * FONT_PX + 3
 						  : s->fy[f] - 4;
 				struct rl_quad q = rl_rect_quad(lx, ly, 0, -w, -0.78 * FONT_PX,
 							  0, 0.22 * FONT_PX,
 							  2000 + (int)f);
-				if (lx - w < s->fx0[f] || !rl_placer_is_free(&s->pl, &q, 1))
+				if (lx - w < s->fx0[f] ||
+				    !rl_placer_is_free(&s->pl, &q, pass == 0))
 					continue;
 				s->flat_label[f] = (struct label){lx, ly, 0, "end", 1};
 				if (rl_placer_add(&s->pl, q))
@@ -415,8 +420,8 @@ static int place_roof_labels(struct svg *s)
 				done = 1;
 			}
 		}
-		/* a ceiling label that would overlap another is left out
-		 * (its line's <title> names it); a peak's is always shown */
+		/* one that would overlap another label everywhere is left
+		 * out (its line's <title> names it); a peak's always shown */
 		if (!done && c->flat[f].is_peak)
 			s->flat_label[f] = (struct label){right, s->fy[f] - 4, 0,
 							  "end", 1};
@@ -813,18 +818,36 @@ static double write_legend(struct svg *s, double y, int draw)
 	if (draw) {
 		static const struct {
 			const char *prec, *fill, *stroke, *text;
-			int arrow;
+			int arrow; /* 1 an arrow, 2 a roof segment */
 		} key[] = {
 			{"f64", "#888", "#000", "counted", 0},
 			{"f64", "#fff", "#888", "declared (RL_REGION_EXPECT)", 0},
 			{NULL, NULL, NULL, "declared to counted", 1},
+			{NULL, NULL, NULL, "its own roof", 2},
 			{"f64", "#888", "#000", "f64", 0},
 			{"f32", "#888", "#000", "f32", 0},
 			{"mixed", "#888", "#000", "mixed", 0},
 		};
+		int segs = 0;
+		for (size_t i = 0; i < s->r->n_summed; i++)
+			segs |= s->reg[i].roof_seg;
 		fprintf(out, "<g class=\"legend\">\n");
 		for (size_t k = 0; k < sizeof key / sizeof key[0]; k++) {
-			if (key[k].arrow) {
+			if (key[k].arrow == 2 && !segs)
+				continue;
+			if (key[k].arrow == 2) {
+				/* as roof_segment() draws one, in grey */
+				fprintf(out, "<line class=\"key-roof\" x1=\"%.1f\" "
+					"y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+					"stroke=\"#555\" stroke-width=\"2.2\" "
+					"stroke-opacity=\"0.75\"><title>a short "
+					"segment through a point: the roof its "
+					"region is held against (the bandwidth "
+					"of its read/write mix, or its "
+					"ceiling)</title></line>\n",
+					x, y - 4, x + 16, y - 4);
+				x += 22;
+			} else if (key[k].arrow) {
 				fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 					"y2=\"%.1f\" stroke=\"#555\" "
 					"marker-end=\"url(#rl-arrow)\"/>\n",

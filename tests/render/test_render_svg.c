@@ -237,6 +237,49 @@ Test(render_svg, without_a_model_axes_and_points_and_a_note)
 	free(path);
 }
 
+/* Issue 40: every ceiling line drawn has its label, also one crowded
+ * just under another's (the lower dashed ceiling had none), and the
+ * regions' own roof segments have a key entry. */
+Test(render_svg, every_ceiling_is_labelled_and_roof_segments_keyed)
+{
+	struct rl_machine *m = &rl_test_charts_machine;
+	char *path, *svg;
+	long lines, labels = 0;
+
+	if (!have_xmllint())
+		cr_skip_test("xmllint is missing (apt-get install libxml2-utils)");
+	/* the f64 add-only and scalar ceilings crowded just under the
+	 * 2-thread peak (200) */
+	for (size_t i = 0; i < m->n_compute; i++)
+		if (strcmp(m->compute[i].precision, "f64") == 0 &&
+		    m->compute[i].threads == 2)
+			m->compute[i].gflops =
+				strcmp(m->compute[i].kind, "add-only") == 0 ? 190
+				: strcmp(m->compute[i].kind, "scalar") == 0 ? 180
+				: m->compute[i].gflops;
+	path = rl_test_report_render(&rl_renderer_svg, &rl_test_charts_report,
+				     ".svg");
+	lines = count(path, "//*[@class=\"roof-ceiling\"]");
+	cr_assert_eq(lines, 3, "the crowded ceilings are drawn");
+	svg = rl_test_slurp(path);
+	for (const char *p = svg; (p = strstr(p, "class=\"label-roof\"")); p++) {
+		const char *gt = strchr(p, '>'), *end = gt ? strchr(gt, '<') : NULL;
+		/* a ceiling's label: GFLOP/s, and no peak's (the peaks are
+		 * "avx512-fma f64 ...") */
+		if (end && memmem(gt, (size_t)(end - gt), "GFLOP/s", 7) &&
+		    !memmem(gt, (size_t)(end - gt), ">avx512-fma f", 13))
+			labels++;
+	}
+	cr_expect_eq(labels, lines, "%ld ceilings drawn, %ld labelled", lines,
+		     labels);
+	cr_expect_not_null(strstr(svg, "class=\"key-roof\""), "no key entry "
+			   "for the regions' roof segments");
+	cr_expect_not_null(strstr(svg, ">its own roof</text>"), "%s", svg);
+	free(svg);
+	unlink(path);
+	free(path);
+}
+
 Test(render_svg, crowded_labels_become_numbers_in_the_legend)
 {
 	if (!have_xmllint())
