@@ -19,3 +19,11 @@ $(LIB)/librlprof-papihl.so: profiler/compat/papihl_shim.c $(COMPAT_COMMON) $(RLP
 	  -L$(LIB) -lrlprof -Wl,-rpath,'$$ORIGIN' -lpthread
 
 TARGETS += $(LIB)/librlprof-likwid.so $(LIB)/librlprof-papihl.so
+
+# likwid/likwid-marker.h: LIKWID's marker macros for a program built where
+# LIKWID is not installed (linked with -lrlprof-likwid); installed as
+# include/rlprof/likwid/likwid-marker.h
+$(BUILD)/include/rlprof/likwid/likwid-marker.h: profiler/compat/likwid/likwid-marker.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+TARGETS += $(BUILD)/include/rlprof/likwid/likwid-marker.h

@@ -190,6 +190,46 @@ Test(compat_programs, likwid_nested_empty_regions_count_no_flops,
 	free(dir);
 }
 
+/* Issue 40: LIKWID-marker code built where LIKWID is not installed:
+ * rlprof's likwid-marker.h (include/rlprof/likwid) and -lrlprof-likwid,
+ * no liblikwid; its regions are rlprof's. */
+Test(compat_programs, likwid_marker_code_builds_without_likwid,
+     .timeout = 120)
+{
+	char *dir = e2e_tmpdir(), script[2048], path[512], err[256];
+	struct rl_elf_imports im;
+	struct e2e_result r;
+	char *csv;
+
+	e2e_need(E2E_RLPROF);
+	if (access(RL_BUILD_DIR "/include/rlprof/likwid/likwid-marker.h",
+		   R_OK) != 0)
+		cr_skip_test("rlprof's likwid-marker.h is not built: make all");
+	snprintf(script, sizeof script,
+		 "cd '%s' && cc -O1 -DLIKWID_PERFMON -fopenmp -I'" RL_BUILD_DIR
+		 "/include/rlprof/likwid' '" CP_SRC "likwid_nested.c' -o lkr "
+		 "-L'" RL_BUILD_DIR "/lib' -lrlprof-likwid -Wl,-rpath,'"
+		 RL_BUILD_DIR "/lib'", dir);
+	sh_build(script, NULL, NULL);
+	snprintf(path, sizeof path, "%s/lkr", dir);
+	cr_assert_eq(rl_elf_imports(path, &im, err, sizeof err), 0, "%s", err);
+	cr_expect(im.likwid_marker, "it calls the marker functions");
+	r = run_time(dir, "lkr", "out");
+	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
+	cr_expect_not_null(strstr(r.out, "thread 0: count=1000 time_ok=1\n"),
+			   "%s", r.out);
+	cr_expect_not_null(strstr(r.err, "calls LIKWID's marker API"), "%s",
+			   r.err);
+	e2e_free(&r);
+	csv = e2e_file(dir, "out/report.csv");
+	cr_expect_not_null(e2e_csv_row(csv, "inner"), "%s", csv);
+	cr_expect_not_null(e2e_csv_row(csv, "outer"), "%s", csv);
+	cr_expect_null(e2e_csv_row(csv, "<program>"), "%s", csv);
+	free(csv);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
 /* PAPI linked from its archive, as PAPI's own examples link it: the
  * program holds PAPI_hl_region_begin itself, no shim can replace it, and
  * the run says so plainly (and profiles it as '<program>'). */
