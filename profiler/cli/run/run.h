@@ -289,7 +289,9 @@ void rl_run_model_release(struct rl_run_model *model);
 /* run_roof_check.c: a short all-thread DRAM triad (at most 0.12 s) into
  * c->before_gbs (after == 0) or after_gbs, against the cached
  * model's DRAM roof; when it cannot be taken, c->why_not says
- * why. Prints nothing. */
+ * why, and where its memory or threads could not be had (a limit, a
+ * model's absurd cache) one progress line says so. Never waits on a
+ * worker that did not start. */
 void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
 		       const struct rl_run_options *opt,
 		       const struct rl_mpi_run *mpi, int after);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/run/run.h"
 #include "common/rl_error.h"
@@ -57,6 +58,14 @@ static uint64_t llc_all(const struct rl_machine *m)
 	return cap;
 }
 
+/* half the machine's memory in bytes: no triad takes more */
+static uint64_t half_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 2
+				     : UINT64_MAX;
+}
+
 static void not_taken(struct rl_roof_check *c, const char *fmt, const char *arg)
 {
 	if (!c->why_not[0])
@@ -72,6 +81,34 @@ static enum rl_isa widest(const struct rl_cpu *cpu)
 	return RL_ISA_SCALAR;
 }
 
+/* The workers start together once every one of them started, or quit
+ * at once when one could not: a barrier would wait for the missing one
+ * forever (issue 41: `ulimit -v`, `ulimit -u`, a model whose caches
+ * claim 2^62 bytes hung rlprof run before the program started). */
+struct gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int state; /* 0 wait, 1 go, -1 quit */
+};
+
+static int gate_wait(struct gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	while (g->state == 0)
+		pthread_cond_wait(&g->cv, &g->mu);
+	int go = g->state > 0;
+	pthread_mutex_unlock(&g->mu);
+	return go;
+}
+
+static void gate_open(struct gate *g, int go)
+{
+	pthread_mutex_lock(&g->mu);
+	g->state = go ? 1 : -1;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
 struct worker {
 	pthread_t th;
 	int cpu;
@@ -79,7 +116,7 @@ struct worker {
 	double *a, *b, *c;
 	rl_triad_fn fn;
 	double deadline;
-	pthread_barrier_t *go;
+	struct gate *go;
 	double best_s;         /* fastest whole pass, 0 none */
 };
 
@@ -91,7 +128,8 @@ static void *work(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-	pthread_barrier_wait(w->go);
+	if (!gate_wait(w->go))
+		return NULL;
 	/* first touch, by the thread that uses the pages: zeroed pages in
 	 * one call each (a triad of zeros moves the same bytes), else
 	 * written */
@@ -126,20 +164,23 @@ static void *work(void *arg)
 }
 
 /* The triad on `threads` threads over ws bytes; GB/s at 24 B/element, or
- * 0 with why. */
+ * 0 with why (too slow), -1 with why (its memory or threads could not be
+ * had). */
 static double triad(const int *cpus, unsigned threads, uint64_t ws,
 		    rl_triad_fn fn, char *why, size_t len)
 {
 	struct worker *w = calloc(threads, sizeof *w);
-	pthread_barrier_t go;
+	struct gate go = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+			   0 };
 	double gbs = 0;
 	unsigned started = 0;
 	size_t n = (size_t)(ws / RL_TRIAD_STREAM_BYTES / threads);
+	size_t bytes = ((n * 8 + (2u << 20) - 1) >> 21) << 21;
+	int e = 0;
 
-	if (!w || pthread_barrier_init(&go, NULL, threads) != 0) {
-		free(w);
+	if (!w) {
 		snprintf(why, len, "not taken: out of memory");
-		return 0;
+		return -1;
 	}
 	double deadline = now_s() + RL_RUN_CHECK_S;
 	for (unsigned t = 0; t < threads; t++) {
@@ -148,26 +189,17 @@ static double triad(const int *cpus, unsigned threads, uint64_t ws,
 		w[t].fn = fn;
 		w[t].go = &go;
 		w[t].deadline = deadline;
-		w[t].a = aligned_alloc(2u << 20, ((n * 8 + (2u << 20) - 1) >>
-						  21) << 21);
-		w[t].b = aligned_alloc(2u << 20, ((n * 8 + (2u << 20) - 1) >>
-						  21) << 21);
-		w[t].c = aligned_alloc(2u << 20, ((n * 8 + (2u << 20) - 1) >>
-						  21) << 21);
+		w[t].a = aligned_alloc(2u << 20, bytes);
+		w[t].b = aligned_alloc(2u << 20, bytes);
+		w[t].c = aligned_alloc(2u << 20, bytes);
 		if (!w[t].a || !w[t].b || !w[t].c)
 			break;
-	}
-	for (unsigned t = 0; t < threads; t++)
-		if (w[t].a && w[t].b && w[t].c &&
-		    pthread_create(&w[t].th, NULL, work, &w[t]) == 0)
-			started++;
-		else
+		if ((e = pthread_create(&w[t].th, NULL, work, &w[t])) != 0)
 			break;
-	if (started < threads) {
-		/* the barrier would never open: let the started ones go */
-		for (unsigned t = started; t < threads; t++)
-			pthread_barrier_wait(&go);
+		started++;
 	}
+	/* all started: go; else the started ones quit before touching */
+	gate_open(&go, started == threads);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(w[t].th, NULL);
 	for (unsigned t = 0; t < threads; t++) {
@@ -180,11 +212,21 @@ static double triad(const int *cpus, unsigned threads, uint64_t ws,
 		free(w[t].b);
 		free(w[t].c);
 	}
-	pthread_barrier_destroy(&go);
+	pthread_mutex_destroy(&go.mu);
+	pthread_cond_destroy(&go.cv);
 	free(w);
+	if (started < threads && e) {
+		snprintf(why, len, "not taken: cannot start its thread %u of "
+			 "%u: %s (a limit on processes, ulimit -u?)",
+			 started + 1, threads, strerror(e));
+		return -1;
+	}
 	if (started < threads) {
-		snprintf(why, len, "not taken: cannot start its threads");
-		return 0;
+		snprintf(why, len, "not taken: cannot allocate 3 x %.0f MiB "
+			 "for its thread %u of %u (a limit on memory, "
+			 "ulimit -v?)", (double)bytes / (1 << 20),
+			 started + 1, threads);
+		return -1;
 	}
 	if (gbs <= 0) {
 		snprintf(why, len, "not taken: first touch and a whole pass "
@@ -245,21 +287,31 @@ void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
 	fit = (uint64_t)(RL_RUN_CHECK_S /
 			 (PASSES / (roof->stream_gbs * 1e9) +
 			  1 / (TOUCH_GBS * roof->threads * 1e9)));
-	floor_ws = 2 * llc_all(m);
+	floor_ws = llc_all(m) > UINT64_MAX / 2 ? UINT64_MAX : 2 * llc_all(m);
 	if (ws > fit)
 		ws = fit;
 	if (ws < floor_ws)
 		ws = floor_ws; /* the deadline decides whether it fits */
 	fn = rl_triad_kernel(widest(cpu), 0);
-	gbs = fn ? triad(cpu->cpus, roof->threads, ws, fn, err, sizeof err)
-		 : 0;
+	if (!fn)
+		snprintf(err, sizeof err, "not taken: no triad kernel");
+	else if (ws > half_memory())
+		snprintf(err, sizeof err, "not taken: twice the machine "
+			 "model's last cache level, %.0f MiB, is more than "
+			 "half this machine's memory", (double)ws / (1 << 20));
+	gbs = fn && ws <= half_memory()
+		      ? triad(cpu->cpus, roof->threads, ws, fn, err, sizeof err)
+		      : -1;
 	free(cpu);
 	c->seconds += now_s() - t0;
-	if (!(gbs > 0))
-		return not_taken(c, "%.180s",
-				 fn ? err
-				    : "not taken: no triad "
-				      "kernel");
+	if (!(gbs > 0)) {
+		/* what this machine or model cannot give, said once (not
+		 * again after the run); a busy machine only in run.json */
+		if (gbs < 0 && !c->why_not[0])
+			rl_run_say(opt, "the DRAM check around the run was %s",
+				   err);
+		return not_taken(c, "%.180s", err);
+	}
 	c->taken = true;
 	c->why_not[0] = '\0';
 	c->roof_gbs = roof->stream_gbs;
