@@ -304,7 +304,7 @@ static int perf_init(const char *options, struct rl_backend_setup *setup,
 	(void)options;
 	memset(&perf, 0, sizeof perf);
 	memset(setup, 0, sizeof *setup);
-	const char *text = getenv(RL_PERF_ENV);
+	const char *text = secure_getenv(RL_PERF_ENV);
 	if (text && *text) {
 		int rc = rl_perf_spec_parse(text, perf.ev, RL_PERF_EVENTS_MAX,
 					    &perf.n, err, errlen);
@@ -368,7 +368,7 @@ static int perf_init(const char *options, struct rl_backend_setup *setup,
 		 n_thread, n_sys, n_groups,
 		 text && *text ? "" : " (default software events)");
 	{
-		const char *cmd_note = getenv(RL_PERF_NOTE_ENV);
+		const char *cmd_note = secure_getenv(RL_PERF_NOTE_ENV);
 		size_t used = strlen(setup->note);
 		if (cmd_note && *cmd_note && used + 3 < sizeof setup->note)
 			snprintf(setup->note + used, sizeof setup->note - used,

@@ -559,7 +559,7 @@ static int sim_init(const char *options, struct rl_backend_setup *setup,
 	static const char *const lname[] = {"L1", "L2", "L3", "DRAM"};
 	uint64_t slots[RS_NSLOTS] = {0};
 	char info[384] = "", vg[16], geom[128] = "";
-	const char *env_note = getenv("RLPROF_SIM_NOTE");
+	const char *env_note = secure_getenv("RLPROF_SIM_NOTE");
 
 	if (!RUNNING_ON_VALGRIND)
 		return rl_fail(err, errlen, RL_ENOTSUP,

@@ -72,7 +72,7 @@ static int self_dir(char *dir, size_t len)
 
 static void load_once(struct rl_plugin *p)
 {
-	const char *env = getenv("RLPROF_PLUGIN_DIR");
+	const char *env = secure_getenv("RLPROF_PLUGIN_DIR");
 	char dir[1024], path[1200], first[1200] = "";
 	const char *subs[] = {"rlprof", "../lib/rlprof"};
 	void *h = NULL;

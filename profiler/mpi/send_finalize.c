@@ -263,7 +263,7 @@ out:
 
 PUBLIC int MPI_Finalize(void)
 {
-	const char *raw_dir = getenv("RLPROF_OUT");
+	const char *raw_dir = rl_results_dir();
 	int init = 0, done = 0;
 
 	if (raw_dir && *raw_dir &&

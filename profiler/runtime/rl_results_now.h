@@ -10,5 +10,9 @@
 #define RL_RESULTS_NOW_H
 
 void rl_results_write_now(const char *when);
+/* The results folder rlprof run gave this process (RLPROF_OUT as the
+ * runtime read it at start-up), or NULL: not under rlprof run, or under
+ * secure execution (a setuid program), where nothing is written. */
+const char *rl_results_dir(void);
 
 #endif

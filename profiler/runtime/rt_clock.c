@@ -8,6 +8,7 @@
  * RLPROF_CLOCK=monotonic forces clock_gettime (tests, or a machine whose
  * TSC is not trusted).
  */
+#include "runtime/rt_env.h"
 #include "runtime/rt_internal.h"
 
 #include <stdlib.h>
@@ -57,7 +58,7 @@ static uint64_t mult_from(uint64_t dticks, uint64_t dns)
 
 void rl_rt_clock_init(void)
 {
-	const char *force = getenv("RLPROF_CLOCK");
+	const char *force = rl_rt_env(RL_ENV_CLOCK);
 	struct rl_clock *k = &rl_rt.clock;
 	memset(k, 0, sizeof *k);
 	k->mult = (uint64_t)1 << 32; /* ticks are ns */

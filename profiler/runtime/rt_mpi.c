@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/rt_env.h"
 #include "runtime/rl_mpi_calls.h"
 #include "runtime/rt_internal.h"
 
@@ -33,7 +34,7 @@ static int mpi_out(void)
 	int e = __atomic_load_n(&excluding, __ATOMIC_RELAXED);
 
 	if (e < 0) {
-		const char *v = getenv("RLPROF_MPI_CALLS");
+		const char *v = rl_rt_env(RL_ENV_MPI_CALLS);
 		e = !(v && strcmp(v, "in") == 0);
 		__atomic_store_n(&excluding, e, __ATOMIC_RELAXED);
 	}

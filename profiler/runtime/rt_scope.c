@@ -18,6 +18,7 @@
 #define RL_SINGLE_THREADED() false /* unknown: always snapshot */
 #endif
 
+#include "runtime/rt_env.h"
 #include "runtime/rt_scope.h"
 
 #define RL_SCOPE_TASKS 256   /* threads followed per region call */
@@ -279,7 +280,7 @@ static void count_ran(void *arg, uint32_t tid, uint64_t run)
 static bool process_scope(const struct rl_thread *t)
 {
 	if (scope_off < 0) {
-		const char *e = getenv("RLPROF_SCOPE");
+		const char *e = rl_rt_env(RL_ENV_SCOPE);
 		scope_off = e && strcmp(e, "thread") == 0;
 	}
 	if (scope_off || t->tid != rl_scope_main_tid)

@@ -4,6 +4,7 @@
  * and fork.
  */
 #include "runtime/rlprof.h"
+#include "runtime/rt_env.h"
 #include "runtime/rt_internal.h"
 #include "runtime/rt_scope.h"
 
@@ -56,8 +57,8 @@ static void use_time_backend(void)
 
 static void choose_backend(void)
 {
-	const char *name = getenv("RLPROF_BACKEND");
-	const char *opts = getenv("RLPROF_BACKEND_OPTIONS");
+	const char *name = rl_rt_env(RL_ENV_BACKEND);
+	const char *opts = rl_rt_env(RL_ENV_BACKEND_OPTIONS);
 	char what[256], err[512] = "";
 	if (!name || !*name)
 		name = "time";
@@ -126,7 +127,9 @@ static void set_inactive(void)
 
 static void init_once(void)
 {
-	const char *out = getenv("RLPROF_OUT");
+	/* under secure execution (a setuid program) RLPROF_OUT reads as
+	 * unset: inactive, nothing written where the caller points */
+	const char *out = rl_rt_env(RL_ENV_OUT);
 	bool off = program_opted_out();
 	if (off || !out || !*out) {
 		set_inactive();
@@ -145,7 +148,7 @@ static void init_once(void)
 	}
 	strcpy(rl_rt.out_dir, out);
 	/* the identity rlprof run gave this run, written into every file */
-	const char *id = getenv("RLPROF_RUN_ID");
+	const char *id = rl_rt_env(RL_ENV_RUN_ID);
 	if (id && rl_run_id_valid(id))
 		strcpy(rl_rt.run_id, id);
 	init_lock();
@@ -176,7 +179,7 @@ static void init_once(void)
 	atexit(at_exit);
 	__atomic_store_n(&rl_rt.state, RL_RT_ACTIVE, __ATOMIC_RELEASE);
 
-	const char *wp = getenv("RLPROF_WHOLE_PROGRAM");
+	const char *wp = rl_rt_env(RL_ENV_WHOLE_PROGRAM);
 	if (wp && strcmp(wp, "1") == 0) {
 		rl_rt.whole_program = true;
 		rl_region_begin(RL_WHOLE_PROGRAM_NAME);
