@@ -69,6 +69,20 @@ static const char *errno_text(int e)
 	return "error";
 }
 
+void rl_rt_owner_may_use(int fd, const char *path, mode_t need)
+{
+	struct stat st;
+
+	if (fd >= 0 ? fstat(fd, &st) != 0 : lstat(path, &st) != 0)
+		return;
+	if ((st.st_mode & need) == need)
+		return;
+	if (fd >= 0)
+		(void)fchmod(fd, (st.st_mode & 07777) | need);
+	else if (S_ISDIR(st.st_mode))
+		(void)chmod(path, (st.st_mode & 07777) | need);
+}
+
 /* mkdir -p: the directory may have been removed while the program ran. */
 static void make_dirs(const char *dir)
 {
@@ -80,7 +94,8 @@ static void make_dirs(const char *dir)
 			continue;
 		char saved = buf[i];
 		buf[i] = '\0';
-		mkdir(buf, 0777);
+		if (mkdir(buf, 0777) == 0)
+			rl_rt_owner_may_use(-1, buf, S_IRWXU);
 		buf[i] = saved;
 	}
 }
@@ -182,6 +197,9 @@ static int try_write(const struct rl_process_results *r, char *failed)
 		rl_sb_str(&f, tmp);
 		return e;
 	}
+	/* readable by its owner whatever the program's umask (0777 made it
+	 * mode 000, and rlprof lost every region) */
+	rl_rt_owner_may_use(fd, NULL, S_IRUSR | S_IWUSR);
 	int rc = rl_results_write_fd(fd, r);
 	int saved = errno;
 	if (close(fd) < 0 && rc == 0)

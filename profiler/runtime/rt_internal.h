@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "counters/backend.h"
 #include "runtime/results_write.h"
@@ -174,6 +175,11 @@ uint64_t rl_rt_realtime_ns(void);
 /* n random hex digits and a NUL into buf (n <= 62): temporary and live
  * file names nobody can plant a link at beforehand. */
 void rl_rt_random_hex(char *buf, size_t n);
+
+/* rt_flush.c: gives the owner the permissions `need` on a file or folder
+ * just created (fd, else path), whatever the program's umask; the other
+ * bits stay as the umask left them. Async-signal-safe. */
+void rl_rt_owner_may_use(int fd, const char *path, mode_t need);
 
 /* rt_live.c: the live file (formats/live.h). open: at start and in a fork
  * child, after the backend is set up; a failure leaves records in plain

@@ -67,6 +67,8 @@ static void *map_range(uint64_t off, uint64_t len, bool create)
 	int fd = open(rl_rt.live_path, flags, 0644);
 	if (fd < 0)
 		return NULL;
+	if (create) /* reopened for each block, read by rlprof run */
+		rl_rt_owner_may_use(fd, NULL, S_IRUSR | S_IWUSR);
 	void *p = MAP_FAILED;
 	if (reserve(fd, off, len) == 0)
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
