@@ -43,3 +43,83 @@ Test(e2e_rawdir, a_program_with_umask_0777_keeps_its_regions,
 	e2e_expect_csv_row(out, "report.csv", "umask-work");
 	e2e_cleanup(&r, dir);
 }
+
+/* rlprof run -q --no-probe -b time -o DIR/out e2e_exit 0 */
+static struct e2e_result run_into(const char *dir)
+{
+	char out[600];
+	snprintf(out, sizeof out, "%s/out", dir);
+	const char *argv[] = {"/usr/bin/timeout", "20", E2E_RLPROF, "run",
+			      "-q", "--no-probe", "-b", "time", "-o", out,
+			      E2E_PROG("e2e_exit"), "0", NULL};
+	e2e_need(E2E_RLPROF);
+	struct e2e_result r = e2e_run(argv);
+	cr_assert_neq(r.status, 124, "rlprof run hung:\n%s", r.err);
+	return r;
+}
+
+/* DIR/out/raw/name into buf, DIR/out/raw made first. */
+static const char *in_raw(char *buf, size_t len, const char *dir,
+			  const char *name)
+{
+	snprintf(buf, len, "%s/out", dir);
+	mkdir(buf, 0755);
+	snprintf(buf, len, "%s/out/raw", dir);
+	mkdir(buf, 0755);
+	snprintf(buf, len, "%s/out/raw/%s", dir, name);
+	return buf;
+}
+
+/* A FIFO, an empty folder and a link named raw/rlprof-N.json, left before
+ * the run: removed with a warning (the link's target untouched, the FIFO
+ * never opened), and the run's regions are all there. */
+Test(e2e_rawdir, entries_named_like_results_are_cleaned, .timeout = 120)
+{
+	char *dir = e2e_tmpdir(), path[700], target[640], out[600];
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	cr_assert_eq(mkfifo(in_raw(path, sizeof path, dir, "rlprof-1.json"),
+			    0644), 0);
+	cr_assert_eq(mkdir(in_raw(path, sizeof path, dir, "rlprof-2.json"),
+			   0755), 0);
+	snprintf(target, sizeof target, "%s/target.json", dir);
+	e2e_put_file(target, "{\"planted\": 1}\n", 0644);
+	cr_assert_eq(symlink(target, in_raw(path, sizeof path, dir,
+					    "rlprof-3.json")), 0);
+
+	struct e2e_result r = run_into(dir);
+	cr_assert_eq(r.status, 0, "status %d\n%s", r.status, r.err);
+	cr_assert(strstr(r.err, "rlprof: warning: removed 3 entries from "),
+		  "%s", r.err);
+	cr_assert(strstr(r.err, "named like rlprof's own files but not "
+			 "files"), "%s", r.err);
+	cr_assert_null(strstr(r.err, "could not be read"), "%s", r.err);
+	e2e_expect_csv_row(out, "report.csv", "exit-work");
+	char *t = e2e_slurp(target);
+	cr_assert_str_eq(t, "{\"planted\": 1}\n");
+	free(t);
+	snprintf(path, sizeof path, "%s/out/raw", dir);
+	cr_assert_eq(e2e_count_entries(path, "rlprof-", 0), 1);
+	e2e_cleanup(&r, dir);
+}
+
+/* A folder named raw/rlprof-N.json that holds files: refused before the
+ * program runs, with what to do; nothing in it is removed. */
+Test(e2e_rawdir, a_folder_named_like_results_is_refused, .timeout = 120)
+{
+	char *dir = e2e_tmpdir(), path[700];
+
+	cr_assert_eq(mkdir(in_raw(path, sizeof path, dir, "rlprof-7.json"),
+			   0755), 0);
+	e2e_put_file(in_raw(path, sizeof path, dir, "rlprof-7.json/keep"),
+		     "mine\n", 0644);
+
+	struct e2e_result r = run_into(dir);
+	cr_assert_eq(r.status, 1, "status %d\n%s", r.status, r.err);
+	cr_assert(strstr(r.err, "/raw': it holds a folder 'rlprof-7.json', "
+			 "named like rlprof's results files, with files in "
+			 "it: remove it or choose another output directory "
+			 "with -o DIR"), "%s", r.err);
+	cr_assert_eq(access(path, F_OK), 0);
+	e2e_cleanup(&r, dir);
+}

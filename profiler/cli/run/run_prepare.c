@@ -14,6 +14,7 @@
 #include "model/machine.h"
 #include "cli/run/run.h"
 #include "common/file_write.h"
+#include "common/term_text.h"
 #include "cli/run/run_loops.h"
 
 /* strlcpy: 0, or -1 when src does not fit (dst then truncated) */
@@ -103,38 +104,101 @@ static int remove_own(int dir_fd, const char *name)
 	return unlinkat(dir_fd, name, 0) == 0;
 }
 
+/* What remove_stale found under rlprof's own names. */
+struct stale {
+	int results, live; /* rlprof's files of an earlier run, removed */
+	int foreign;       /* links, FIFOs, sockets, devices, empty folders
+			      under those names, removed (never followed,
+			      never opened) */
+	char kept[NAME_MAX + 1]; /* a folder holding files: left, refused */
+};
+
+/* name in dir_fd, not rlprof's own kind of file: removed unless it is a
+ * folder that holds something (then named in s->kept). */
+static void remove_foreign(int dir_fd, const char *name, struct stale *s)
+{
+	struct stat st;
+
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    S_ISREG(st.st_mode))
+		return;
+	if (unlinkat(dir_fd, name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) ==
+	    0)
+		s->foreign++;
+	else if (S_ISDIR(st.st_mode) && !s->kept[0])
+		snprintf(s->kept, sizeof s->kept, "%s", name);
+}
+
 /* Removes raw/rlprof-*.json and the live files (.rlprof-*.live) of an
  * earlier run: a run holds DIR's lock, so a live file there is of a run
- * killed with its rlprof. raw is opened without following a link, so a
- * link at DIR/raw never has rlprof delete files elsewhere. Returns how
- * many results files and (into *live) live files were removed. */
-static int remove_stale(const char *raw, int *live)
+ * killed with its rlprof; whatever else bears those names (a FIFO, a
+ * link, a folder left there: rlprof would read it as results) goes too,
+ * unless it is a folder with files in it. raw is opened without
+ * following a link, so a link at DIR/raw never has rlprof delete files
+ * elsewhere. */
+static void remove_stale(const char *raw, struct stale *s)
 {
 	int fd = open(raw, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
-	int n = 0, nl = 0;
 
+	memset(s, 0, sizeof *s);
 	if (!d) {
 		if (fd >= 0)
 			close(fd);
-		if (live)
-			*live = 0;
-		return 0;
+		return;
 	}
 	while ((de = readdir(d)) != NULL) {
 		size_t len = strlen(de->d_name);
+		int *own = NULL;
 		if (strncmp(de->d_name, "rlprof-", 7) == 0 && len >= 12 &&
 		    strcmp(de->d_name + len - 5, ".json") == 0)
-			n += remove_own(dirfd(d), de->d_name);
+			own = &s->results;
 		else if (strncmp(de->d_name, ".rlprof-", 8) == 0 && len > 13 &&
 			 strcmp(de->d_name + len - 5, ".live") == 0)
-			nl += remove_own(dirfd(d), de->d_name);
+			own = &s->live;
+		if (own && !remove_own(dirfd(d), de->d_name))
+			remove_foreign(dirfd(d), de->d_name, s);
+		else if (own)
+			(*own)++;
 	}
 	closedir(d);
-	if (live)
-		*live = nl;
-	return n;
+}
+
+/* Says what remove_stale removed from DIR/name; refuses a folder it had
+ * to leave. */
+static int said_stale(const struct stale *s, const struct rl_run_options *opt,
+		      const char *name, char *err, size_t errlen)
+{
+	const char *dir = opt->out_dir;
+	char kept[4 * NAME_MAX + 8];
+
+	if (s->results > 0)
+		rl_run_say(opt,
+			   "removed %d results file%s of a previous run from "
+			   "'%s/%s'",
+			   s->results, s->results == 1 ? "" : "s", dir, name);
+	if (s->live > 0)
+		rl_run_warn("removed %d live file%s of an earlier run that was "
+			    "killed with its rlprof from '%s/%s': its regions "
+			    "are not merged into this run's",
+			    s->live, s->live == 1 ? "" : "s", dir, name);
+	if (s->foreign > 0)
+		rl_run_warn("removed %d entr%s from '%s/%s' named like "
+			    "rlprof's own files but not files (a FIFO, a "
+			    "symbolic link, an empty folder...): rlprof would "
+			    "have read them as results",
+			    s->foreign, s->foreign == 1 ? "y" : "ies", dir,
+			    name);
+	rl_term_cut(kept, sizeof kept, s->kept, NAME_MAX);
+	if (s->kept[0])
+		return rl_fail(err, errlen, RL_EIO,
+			       "cannot use '%s/%s': it holds a folder '%s', "
+			       "named like rlprof's results files, with files "
+			       "in it: remove it or choose another output "
+			       "directory with -o DIR",
+			       dir, name, kept);
+	return 0;
 }
 
 /* The report files of an earlier run, so none is left stale (regular
@@ -222,6 +286,7 @@ static int prepare_native_dir(struct rl_run_place *place,
 			      size_t errlen)
 {
 	char dir[PATH_MAX + 16];
+	struct stale stale;
 	int rc;
 
 	snprintf(dir, sizeof dir, "%s/raw-native", place->out_dir);
@@ -229,7 +294,9 @@ static int prepare_native_dir(struct rl_run_place *place,
 		return rl_fail(err, errlen, RL_EINVAL,
 			       "output directory '%s': path too long",
 			       opt->out_dir);
-	remove_stale(place->native_dir, NULL);
+	remove_stale(place->native_dir, &stale);
+	if ((rc = said_stale(&stale, opt, "raw-native", err, errlen)) < 0)
+		return rc;
 	if (!native->timing) {
 		rmdir(place->native_dir); /* fails harmlessly when absent or
 					   holding the user's own files */
@@ -255,7 +322,8 @@ int rl_run_prepare_dir(struct rl_run_place *place,
 {
 	const char *dir = opt->out_dir;
 	char raw[PATH_MAX + 8];
-	int rc, n, live;
+	struct stale stale;
+	int rc;
 
 	own_dirs(place);
 	if ((rc = make_dirs(dir, err, errlen)) < 0 ||
@@ -281,17 +349,9 @@ int rl_run_prepare_dir(struct rl_run_place *place,
 	    (rc = check_writable(place->raw_dir, place->raw_dir, err,
 				 errlen)) < 0)
 		return rc;
-	n = remove_stale(place->raw_dir, &live);
-	if (n > 0)
-		rl_run_say(opt,
-			   "removed %d results file%s of a previous run from "
-			   "'%s/raw'",
-			   n, n == 1 ? "" : "s", dir);
-	if (live > 0)
-		rl_run_warn("removed %d live file%s of an earlier run that was "
-			    "killed with its rlprof from '%s/raw': its regions "
-			    "are not merged into this run's",
-			    live, live == 1 ? "" : "s", dir);
+	remove_stale(place->raw_dir, &stale);
+	if ((rc = said_stale(&stale, opt, "raw", err, errlen)) < 0)
+		return rc;
 	remove_old_reports(place->dir_fd);
 	return prepare_native_dir(place, opt, native, err, errlen);
 }
