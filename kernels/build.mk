@@ -28,6 +28,7 @@ KERNEL_SIM_OBJS    := $(KERNEL_SRCS:kernels/%.c=$(OBJ)/kernels-sim/%.o)
 # rlprof-kernels never measures: kernels/sizing.c has a stub).
 KERNEL_MODEL_OBJS = $(OBJ)/profiler/model/machine.o $(OBJ)/probes/cpu.o \
 	$(OBJ)/profiler/common/file_read.o $(OBJ)/profiler/common/file_write.o \
+	$(OBJ)/profiler/common/held_dir.o \
 	$(OBJ)/profiler/common/term_text.o
 KERNEL_LIBS     := -ljansson -lpthread -lm
 

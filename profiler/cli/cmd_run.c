@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/run/run.h"
 #include "cli/run/run_loops.h"
+#include "common/held_dir.h"
 
 static void usage(FILE *out)
 {

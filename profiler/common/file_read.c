@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/file_read.h"
+#include "common/held_dir.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
 
@@ -30,7 +31,7 @@ int rl_file_read_open(const char *path, unsigned flags, size_t cap, int *fd,
 	int rc, e;
 
 	rl_term_cut(shown, sizeof shown, path, 400);
-	*fd = open(path, of);
+	*fd = rl_held_open(path, of, 0);
 	if (*fd < 0) {
 		e = errno;
 		if (e == ELOOP && (flags & RL_READ_NOFOLLOW))

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/file_write.h"
+#include "common/held_dir.h"
 #include "common/rl_error.h"
 
 int rl_file_errno_code(int e)
@@ -41,32 +42,26 @@ void rl_file_random_hex(char *buf, size_t n)
 	buf[n] = '\0';
 }
 
-/* o->dir_fd: the folder of path, opened; o->name: its last part. */
+/* o->dir_fd: the folder of path, opened (through a held folder, see
+ * held_dir.h: never through a link swapped in there); o->name: its last
+ * part. */
 static int open_parent(const char *path, struct rl_file_out *o)
 {
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
+	const char *name;
 
 	if (strlen(path) >= sizeof o->path)
 		return -ENAMETOOLONG;
 	strcpy(o->path, path);
-	if (!slash) {
-		strcpy(dir, ".");
-		if (strlen(path) >= sizeof o->name)
-			return -ENAMETOOLONG;
-		strcpy(o->name, path);
-	} else {
-		size_t n = slash == path ? 1 : (size_t)(slash - path);
-		memcpy(dir, path, n);
-		dir[n] = '\0';
-		if (strlen(slash + 1) >= sizeof o->name)
-			return -ENAMETOOLONG;
-		strcpy(o->name, slash + 1);
+	o->dir_fd = rl_held_parent(path, &name);
+	if (o->dir_fd < 0)
+		return -errno;
+	if (strlen(name) >= sizeof o->name || !name[0]) {
+		close(o->dir_fd);
+		o->dir_fd = -1;
+		return name[0] ? -ENAMETOOLONG : -EISDIR;
 	}
-	if (!o->name[0])
-		return -EISDIR;
-	o->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return o->dir_fd < 0 ? -errno : 0;
+	strcpy(o->name, name);
+	return 0;
 }
 
 /* ".NAME.tmp-<16 random hex digits>" in o->dir_fd, created new: never a

@@ -19,6 +19,7 @@
 #include "common/shell_quote.h"
 #include "common/rl_error.h"
 #include "formats/run.h"
+#include "common/held_dir.h"
 
 void rl_run_results_release(struct rl_run_results *r)
 {
@@ -193,7 +194,7 @@ static long raw_pid(const char *name)
 static int list_raw(const char *raw, struct raw_file **files, size_t *n,
 		    char *err, size_t errlen)
 {
-	DIR *d = opendir(raw);
+	DIR *d = rl_held_opendir(raw);
 	struct dirent *de;
 	size_t cap = 0;
 

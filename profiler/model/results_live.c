@@ -16,6 +16,7 @@
 
 #include "model/results_live.h"
 #include "common/rl_error.h"
+#include "common/held_dir.h"
 #include "formats/live.h"
 
 #define RL_LIVE_MAX_THREADS 65536
@@ -240,7 +241,8 @@ int rl_results_live_load(const char *path, struct rl_process_results *out,
 	memset(out, 0, sizeof *out);
 	/* non-blocking (a FIFO at a live file's name never hangs), and never
 	 * through a link: the name is rlprof's */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	int fd = rl_held_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+				      O_NOFOLLOW, 0);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		rc = rl_fail(err, errlen, RL_EIO, "cannot read '%s': %s", path,
 			     fd < 0 ? strerror(errno) : "not a regular file");

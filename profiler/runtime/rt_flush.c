@@ -187,8 +187,10 @@ static int try_write(const struct rl_process_results *r, char *failed)
 	/* a new file under an unguessable name, never through a link; the
 	 * rename replaces whatever is at the final name, following nothing */
 	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-	int fd = open(tmp, flags, 0644);
-	if (fd < 0 && errno == ENOENT) {
+	const char *tmp_name, *fin_name;
+	int at = rl_rt_out_at(tmp, &tmp_name);
+	int fd = openat(at, tmp_name, flags, 0644);
+	if (fd < 0 && errno == ENOENT && at == AT_FDCWD) {
 		make_dirs(rl_rt.out_dir);
 		fd = open(tmp, flags, 0644);
 	}
@@ -205,13 +207,16 @@ static int try_write(const struct rl_process_results *r, char *failed)
 	if (close(fd) < 0 && rc == 0)
 		rc = -1, saved = errno;
 	if (rc < 0) {
-		unlink(tmp);
+		unlinkat(at, tmp_name, 0);
 		rl_sb_str(&f, tmp);
 		return saved ? saved : EIO;
 	}
-	if (rename(tmp, fin) < 0) {
+	/* in the same folder as the temporary file, whatever its path
+	 * leads to now */
+	fin_name = at == AT_FDCWD ? fin : fin + strlen(rl_rt.out_dir) + 1;
+	if (renameat(at, tmp_name, at, fin_name) < 0) {
 		saved = errno;
-		unlink(tmp);
+		unlinkat(at, tmp_name, 0);
 		rl_sb_str(&f, fin);
 		return saved;
 	}

@@ -181,6 +181,14 @@ void rl_rt_random_hex(char *buf, size_t n);
  * bits stay as the umask left them. Async-signal-safe. */
 void rl_rt_owner_may_use(int fd, const char *path, mode_t need);
 
+/* rt_outdir.c: rl_rt.out_dir held open from start-up (hold: once, after
+ * out_dir is set). out_at: the folder to open path relative to, with
+ * *name the part to give it: the held folder and path's last part when
+ * path lies directly in out_dir and the folder is still the one held,
+ * else AT_FDCWD and path itself. Async-signal-safe. */
+void rl_rt_out_hold(void);
+int rl_rt_out_at(const char *path, const char **name);
+
 /* rt_live.c: the live file (formats/live.h). open: at start and in a fork
  * child, after the backend is set up; a failure leaves records in plain
  * memory (lost if the process is killed) with a warning. */

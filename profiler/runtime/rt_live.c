@@ -64,7 +64,9 @@ static void *map_range(uint64_t off, uint64_t len, bool create)
 	 * link: a link planted in DIR/raw is not followed */
 	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW |
 		    (create ? O_CREAT | O_EXCL : 0);
-	int fd = open(rl_rt.live_path, flags, 0644);
+	const char *name;
+	int at = rl_rt_out_at(rl_rt.live_path, &name);
+	int fd = openat(at, name, flags, 0644);
 	if (fd < 0)
 		return NULL;
 	if (create) /* reopened for each block, read by rlprof run */
@@ -77,7 +79,7 @@ static void *map_range(uint64_t off, uint64_t len, bool create)
 	/* a live file made here but never usable (a full disk) is not left
 	 * behind empty */
 	if (create && p == MAP_FAILED)
-		unlink(rl_rt.live_path);
+		unlinkat(at, name, 0);
 	return p == MAP_FAILED ? NULL : p;
 }
 
@@ -93,6 +95,13 @@ static void lost_warning(void)
 	rl_sb_str(&b, " (disk full, or the directory is gone?): if the "
 		      "process is killed, its regions are lost");
 	rl_rt_warn("live-file", NULL, 0, false, msg);
+}
+
+static void unlink_live(void)
+{
+	const char *name;
+	int at = rl_rt_out_at(rl_rt.live_path, &name);
+	unlinkat(at, name, 0);
 }
 
 void rl_rt_live_open(void)
@@ -144,7 +153,7 @@ bool rl_rt_live_drop_if_empty(void)
 {
 	if (!rl_rt.live || rl_rt.live_end > header_size())
 		return false;
-	unlink(rl_rt.live_path);
+	unlink_live();
 	/* a mapped page keeps its room even when its file is gone */
 	munmap(rl_rt.live, header_size());
 	rl_rt.live = NULL;
@@ -155,7 +164,7 @@ bool rl_rt_live_drop_if_empty(void)
 void rl_rt_live_remove(void)
 {
 	if (rl_rt.live)
-		unlink(rl_rt.live_path);
+		unlink_live();
 }
 
 /* A new block for t, large enough for a record of `need` bytes: in the

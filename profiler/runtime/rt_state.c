@@ -147,6 +147,7 @@ static void init_once(void)
 		return;
 	}
 	strcpy(rl_rt.out_dir, out);
+	rl_rt_out_hold();
 	/* the identity rlprof run gave this run, written into every file */
 	const char *id = rl_rt_env(RL_ENV_RUN_ID);
 	if (id && rl_run_id_valid(id))

@@ -123,3 +123,46 @@ Test(e2e_rawdir, a_folder_named_like_results_is_refused, .timeout = 120)
 	cr_assert_eq(access(path, F_OK), 0);
 	e2e_cleanup(&r, dir);
 }
+
+/* The program swaps DIR/which (DIR itself when which is "") for a link
+ * to DIR/../target, where a report.json was planted: nothing is written
+ * there, the run says so, and the report (in the folder rlprof held
+ * open, now at DIR/which.moved or DIR) has both regions. */
+static void swapped_while_running(const char *which)
+{
+	char *dir = e2e_tmpdir(), out[600], from[700], target[640],
+	     planted[700], held[700];
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(from, sizeof from, "%s%s", out, which);
+	snprintf(target, sizeof target, "%s/target", dir);
+	snprintf(planted, sizeof planted, "%s/report.json", target);
+	cr_assert_eq(mkdir(target, 0755), 0);
+	e2e_put_file(planted, "planted\n", 0644);
+	const char *argv[] = {"/usr/bin/timeout", "20", E2E_RLPROF, "run",
+			      "-q", "--no-probe", "-b", "time", "-o", out,
+			      E2E_PROG("e2e_swapout"), from, target, NULL};
+	e2e_need(E2E_RLPROF);
+	struct e2e_result r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "status %d\n%s", r.status, r.err);
+	cr_assert(strstr(r.err, "was replaced while the program ran (by a "
+			 "symbolic link or another folder): rlprof reads and "
+			 "writes in the folder it held open since the start"),
+		  "%s", r.err);
+	char *t = e2e_slurp(planted);
+	cr_assert_str_eq(t, "planted\n");
+	free(t);
+	cr_assert_eq(e2e_count_entries(target, "", 1), 3,
+		     "files were written into the link's target");
+	unlink(planted); /* not a report: not checked against the schema */
+	snprintf(held, sizeof held, "%s%s", out, *which ? "" : ".moved");
+	e2e_expect_csv_row(held, "report.csv", "before-swap");
+	e2e_expect_csv_row(held, "report.csv", "after-swap");
+	e2e_cleanup(&r, dir);
+}
+
+Test(e2e_rawdir, folders_swapped_for_links_while_running, .timeout = 240)
+{
+	swapped_while_running("");     /* DIR */
+	swapped_while_running("/raw"); /* DIR/raw */
+}

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "cli/run/run.h"
+#include "common/held_dir.h"
 
 /* Signals by which a user stops a run (Ctrl-C, Ctrl-\, kill, hangup). */
 static bool stopped_by_user(int sig)
@@ -26,7 +27,7 @@ static bool stopped_by_user(int sig)
  * into DIR/raw (the directory is left empty, then removed). */
 static void keep_native_results(const struct rl_run_place *place)
 {
-	DIR *d = opendir(place->native_dir);
+	DIR *d = rl_held_opendir(place->native_dir);
 	struct dirent *de;
 
 	if (!d)
@@ -38,12 +39,13 @@ static void keep_native_results(const struct rl_run_place *place)
 		snprintf(from, sizeof from, "%s/%s", place->native_dir,
 			 de->d_name);
 		snprintf(to, sizeof to, "%s/%s", place->raw_dir, de->d_name);
-		if (rename(from, to) != 0)
+		if (rl_held_rename(from, to) != 0)
 			rl_run_warn("cannot move '%s' to '%s': %s", from, to,
 				    strerror(errno));
 	}
 	closedir(d);
-	rmdir(place->native_dir);
+	rl_held_unlink(place->native_dir, true);
+	rl_held_dir_drop(place->native_dir);
 }
 
 int rl_run_native(struct rl_run *run)

@@ -14,6 +14,7 @@
 #include "model/machine.h"
 #include "cli/run/run.h"
 #include "common/file_write.h"
+#include "common/held_dir.h"
 #include "common/term_text.h"
 #include "cli/run/run_loops.h"
 
@@ -312,6 +313,7 @@ static int prepare_native_dir(struct rl_run_place *place,
 	    (rc = check_writable(place->native_dir, place->native_dir, err,
 				 errlen)) < 0)
 		return rc;
+	rl_held_dir_add(place->native_dir);
 	return 0;
 }
 
@@ -352,8 +354,37 @@ int rl_run_prepare_dir(struct rl_run_place *place,
 	remove_stale(place->raw_dir, &stale);
 	if ((rc = said_stale(&stale, opt, "raw", err, errlen)) < 0)
 		return rc;
+	/* held open to the end: everything rlprof reads and writes there
+	 * after the program goes through these descriptors, so DIR or
+	 * DIR/raw swapped for a link meanwhile sends nothing elsewhere (a
+	 * folder that cannot be held is used by its path) */
+	rl_held_dir_add(place->out_dir);
+	rl_held_dir_add(place->raw_dir);
 	remove_old_reports(place->dir_fd);
 	return prepare_native_dir(place, opt, native, err, errlen);
+}
+
+/* DIR/name (shown as where) after the program: still the folder held
+ * since the start? A held folder that was removed is let go (it is made
+ * again by its path); one replaced (a link, another folder) stays held,
+ * and the run says so once. */
+static void recheck_held(const char *path, const char *shown,
+			 const char *name)
+{
+	bool deleted;
+
+	if (rl_held_dir_in_place(path, &deleted))
+		return;
+	if (deleted) {
+		rl_held_dir_drop(path);
+		return;
+	}
+	rl_run_warn("'%s%s' was replaced while the program ran (by a "
+		    "symbolic link or another folder): rlprof reads and "
+		    "writes in the folder it held open since the start, not "
+		    "where '%s%s' now leads; move that folder back or choose "
+		    "another output directory with -o DIR",
+		    shown, name, shown, name);
 }
 
 int rl_run_recheck_dir(const struct rl_run_place *place,
@@ -361,7 +392,12 @@ int rl_run_recheck_dir(const struct rl_run_place *place,
 		       size_t errlen)
 {
 	char why[PATH_MAX + 512];
+	bool deleted;
 
+	recheck_held(place->out_dir, opt->out_dir, "");
+	recheck_held(place->raw_dir, opt->out_dir, "/raw");
+	if (!rl_held_dir_in_place(place->out_dir, &deleted))
+		return 0; /* written through the held folder */
 	if (make_dirs(place->out_dir, why, sizeof why) == 0 &&
 	    check_writable(place->out_dir, opt->out_dir, why, sizeof why) == 0)
 		return 0;

@@ -24,6 +24,7 @@
 #include "runtime/results_write.h"
 #include "common/file_read.h"
 #include "common/file_write.h"
+#include "common/held_dir.h"
 
 /* .rlprof-<digits>-<hex>.live (or .rlprof-<digits>.live of an older
  * librlprof) -> pid, else -1 */
@@ -139,10 +140,10 @@ static int write_json_in_place(const char *live, const char *json,
 	if (rl_file_read_all(live, RL_READ_NOFOLLOW, (size_t)256 << 20,
 			     &bytes, &len, err, sizeof err) != 0)
 		return -ENOSPC;
-	unlink(live);
+	rl_held_unlink(live, false);
 	rc = write_json(json, p);
 	if (rc < 0) {
-		fd = open(live, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		fd = rl_held_open(live, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 				       O_CLOEXEC, 0644);
 		size_t off = 0;
 		while (fd >= 0 && off < len) {
@@ -208,7 +209,7 @@ static void recover_one(const struct rl_run_place *place,
 	}
 	if (rl_results_total_calls(&p) == 0) { /* nothing completed */
 		rl_results_release(&p);
-		unlink(live);
+		rl_held_unlink(live, false);
 		return;
 	}
 	bool execed = false;
@@ -219,7 +220,7 @@ static void recover_one(const struct rl_run_place *place,
 		if (same) { /* written at exit: not needed */
 			rl_results_release(&w);
 			rl_results_release(&p);
-			unlink(live);
+			rl_held_unlink(live, false);
 			return;
 		}
 		rl_results_release(&w);
@@ -270,14 +271,14 @@ static void recover_one(const struct rl_run_place *place,
 			    "'%s' are left there",
 			    json, strerror(-rc), live);
 	else
-		unlink(live);
+		rl_held_unlink(live, false);
 	rl_results_release(&p);
 }
 
 static void recover_dir(const struct rl_run_place *place,
 			const struct rl_run_outcome *outcome, const char *dir)
 {
-	DIR *d = opendir(dir);
+	DIR *d = rl_held_opendir(dir);
 	struct dirent *de;
 	if (!d)
 		return;

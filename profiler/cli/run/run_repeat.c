@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/run/run.h"
+#include "common/held_dir.h"
 
 static int rm_one(const char *p, const struct stat *st, int flag,
 		  struct FTW *ftw)
@@ -48,6 +49,13 @@ void rl_run_repeat(struct rl_run *run)
 	const struct rl_run_outcome profiled = run->outcome;
 	unsigned done = 1;
 
+	bool deleted;
+
+	/* DIR/repeat is removed and made by its path: not when DIR now
+	 * leads elsewhere (swapped for a link while the program ran; the
+	 * run warns) */
+	if (!rl_held_dir_in_place(run->place.out_dir, &deleted) && !deleted)
+		return;
 	snprintf(dir, sizeof dir, "%s/repeat", run->place.out_dir);
 	remove_old(dir);
 	if (run->opt.repeat <= 1 || run->no_files)
