@@ -290,6 +290,20 @@ static void flush_when(int sig, const char *when)
 	} else {
 		rl_sb_str(&w, when);
 	}
+	unsigned long refused = rl_rt_refused_calls();
+	if (refused) {
+		char msg[320];
+		struct rl_sb m = {msg, sizeof msg, 0};
+		rl_sb_u64(&m, refused);
+		rl_sb_str(&m, refused == 1 ? " region call" : " region calls");
+		rl_sb_str(&m, " made from a signal handler while its thread "
+			      "was inside another region call (or the "
+			      "runtime's start-up): ignored, as the half-done "
+			      "call could not be interrupted safely; call "
+			      "regions in a handler only around code that no "
+			      "region call interrupts, or not at all");
+		rl_rt_warn("signal-handler-call", NULL, 0, in_signal, msg);
+	}
 	for (size_t i = 0; i < rl_rt.n_threads; i++)
 		if (!rl_rt.threads[i]->exited)
 			rl_rt_close_all(rl_rt.threads[i], why, in_signal);

@@ -247,6 +247,16 @@ static inline char *rl_rec_name(struct rl_rec *r)
 	return rl_rec_name_n(r, rl_rt.n_prov);
 }
 int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len);
+/* Set while this thread is inside a region call or the runtime's
+ * start-up: a region call that finds it set (made from a signal handler
+ * that interrupted one) is ignored and counted. */
+extern __thread unsigned char rl_rt_in_call
+	__attribute__((tls_model("initial-exec")));
+/* How many region calls were ignored so. */
+unsigned long rl_rt_refused_calls(void);
+/* rl_region_begin without that check: the runtime's own calls (the
+ * <program> region, begun from inside the start-up). */
+void rl_rt_region_begin_internal(const char *name);
 /* Close every open frame of t: the whole-program frame is completed, the
  * others counted as open at exit with a warning saying `why`. */
 void rl_rt_close_all(struct rl_thread *t, const char *why, bool in_signal);

@@ -22,6 +22,9 @@
 
 static __thread struct rl_thread *rl_self
 	__attribute__((tls_model("initial-exec")));
+__thread unsigned char rl_rt_in_call
+	__attribute__((tls_model("initial-exec")));
+static unsigned long refused_calls; /* atomic */
 
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -517,14 +520,39 @@ static void begin_slow(const char *name, const void *site)
 	push_frame(t, rec, (uint32_t)i, name, ro);
 }
 
+/* A region call while this thread is inside another (a signal handler
+ * that interrupted one, or the runtime's start-up): the thread's tables
+ * are half-updated, a one-time set-up may be waiting on itself. It is
+ * ignored and counted (async-signal-safe); the flush says how many. */
+static bool refused(void)
+{
+	if (LIKELY(!rl_rt_in_call))
+		return false;
+	__atomic_fetch_add(&refused_calls, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+unsigned long rl_rt_refused_calls(void)
+{
+	return __atomic_load_n(&refused_calls, __ATOMIC_RELAXED);
+}
+
+#define CALL_ENTER()                                                         \
+	do {                                                                 \
+		rl_rt_in_call = 1;                                           \
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);                     \
+	} while (0)
+#define CALL_LEAVE()                                                         \
+	do {                                                                 \
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);                     \
+		rl_rt_in_call = 0;                                           \
+	} while (0)
+
 /* The steady state: a site seen before, with the same read-only name
  * (a string literal), and room on the stack. */
-void rl_region_begin(const char *name)
+static inline __attribute__((always_inline)) void
+begin_at(const char *name, const void *site, int s)
 {
-	const void *site = __builtin_return_address(0);
-	int s = __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED);
-	if (LIKELY(s == RL_RT_INACTIVE))
-		return;
 	struct rl_thread *t = rl_self;
 	if (LIKELY(s == RL_RT_ACTIVE && t)) {
 		struct rl_site_slot *e = site_slot(t, site, name);
@@ -535,6 +563,23 @@ void rl_region_begin(const char *name)
 		}
 	}
 	begin_slow(name, site);
+}
+
+void rl_region_begin(const char *name)
+{
+	const void *site = __builtin_return_address(0);
+	int s = __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED);
+	if (LIKELY(s == RL_RT_INACTIVE) || refused())
+		return;
+	CALL_ENTER();
+	begin_at(name, site, s);
+	CALL_LEAVE();
+}
+
+void rl_rt_region_begin_internal(const char *name)
+{
+	begin_at(name, __builtin_return_address(0),
+		 __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED));
 }
 
 static void end_slow(struct rl_thread *t, const char *name)
@@ -592,11 +637,9 @@ static void end_slow(struct rl_thread *t, const char *name)
 
 /* The steady state: the innermost region, begun with this same
  * read-only name pointer. */
-void rl_region_end(const char *name)
+static inline __attribute__((always_inline)) void end_at(const char *name,
+							 int s)
 {
-	int s = __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED);
-	if (LIKELY(s == RL_RT_INACTIVE))
-		return;
 	struct rl_thread *t = rl_self;
 	if (LIKELY(s == RL_RT_ACTIVE && t && t->depth > 0)) {
 		struct rl_frame *f = rl_frame_at(t, t->depth - 1);
@@ -610,7 +653,30 @@ void rl_region_end(const char *name)
 		end_slow(t, name);
 }
 
+void rl_region_end(const char *name)
+{
+	int s = __atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED);
+	if (LIKELY(s == RL_RT_INACTIVE) || refused())
+		return;
+	CALL_ENTER();
+	end_at(name, s);
+	CALL_LEAVE();
+}
+
+static void expect_at(const char *name, double flops, double bytes);
+
 void rl_region_expect(const char *name, double flops, double bytes)
+{
+	if (__atomic_load_n(&rl_rt.state, __ATOMIC_RELAXED) ==
+		    RL_RT_INACTIVE ||
+	    refused())
+		return;
+	CALL_ENTER();
+	expect_at(name, flops, bytes);
+	CALL_LEAVE();
+}
+
+static void expect_at(const char *name, double flops, double bytes)
 {
 	struct rl_thread *t = enter();
 	if (!t)

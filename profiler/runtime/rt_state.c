@@ -183,7 +183,7 @@ static void init_once(void)
 	const char *wp = rl_rt_env(RL_ENV_WHOLE_PROGRAM);
 	if (wp && strcmp(wp, "1") == 0) {
 		rl_rt.whole_program = true;
-		rl_region_begin(RL_WHOLE_PROGRAM_NAME);
+		rl_rt_region_begin_internal(RL_WHOLE_PROGRAM_NAME);
 		rl_rt.wp_thread = rl_rt_self_get();
 	}
 }
@@ -195,7 +195,11 @@ void rl_rt_init(void)
 
 __attribute__((constructor)) static void rl_rt_constructor(void)
 {
+	/* a region call from a signal handler during the start-up is
+	 * refused, not left waiting on the start-up it interrupted */
+	rl_rt_in_call = 1;
 	rl_rt_init();
+	rl_rt_in_call = 0;
 }
 
 static int open_backend_thread(struct rl_thread *t)
@@ -388,7 +392,7 @@ static void fork_child(void)
 	/* The <program> frame was another thread's: open it again at the
 	 * bottom of this thread's stack. */
 	if (!me) {
-		rl_region_begin(RL_WHOLE_PROGRAM_NAME);
+		rl_rt_region_begin_internal(RL_WHOLE_PROGRAM_NAME);
 		rl_rt.wp_thread = rl_rt_self_get();
 		return;
 	}
