@@ -717,8 +717,10 @@ static void expect_at(const char *name, double flops, double bytes)
 		rl_sb_u64(&b, t->tid);
 		rl_sb_str(&b, ") would make the declared total infinite: "
 			      "ignored");
-		rl_rt_warn("bad-expect", t->regions[i].name, t->tid, false,
-			   msg);
+		/* its own kind: merged with a negative declaration's, it
+		 * was called negative */
+		rl_rt_warn("bad-expect-overflow", t->regions[i].name, t->tid,
+			   false, msg);
 		return;
 	}
 	s->expected_flops += flops;

@@ -113,9 +113,11 @@ static void expect(void)
 	RL_REGION_EXPECT("only", 8.0, 80.0); /* never entered */
 }
 
-/* Two finite declarations whose sum is not: the second is refused. */
+/* Two finite declarations whose sum is not: the second is refused (its
+ * own warning, not merged into the negative one's before it). */
 static void expect_overflow(void)
 {
+	RL_REGION_EXPECT("big", -1.0, 0.0);
 	RL_REGION_EXPECT("big", 1e308, 1e308);
 	RL_REGION_EXPECT("big", 1e308, 1.0);
 	RL_REGION_BEGIN("big");

@@ -417,10 +417,17 @@ Test(runtime, expect_sum_that_overflows_is_refused)
 	cr_assert_eq(json_number_value(json_object_get(big, "expected_bytes")),
 		     1e308);
 	cr_assert_eq(num(big, "expect_calls"), 1);
-	const char *m = warning(r.doc[0], "bad-expect", "big", NULL);
+	/* the overflow is not called negative (issue 41): the two
+	 * mistakes are two warnings */
+	const char *m = warning(r.doc[0], "bad-expect-overflow", "big", NULL);
 	cr_assert_not_null(m);
 	cr_assert_not_null(strstr(m, "would make the declared total infinite"),
 			   "%s", m);
+	cr_assert_null(strstr(m, "negative"), "%s", m);
+	m = warning(r.doc[0], "bad-expect", "big", NULL);
+	cr_assert(m && strstr(m, "negative flops or bytes declared") &&
+			  !strstr(m, "times)"),
+		  "%s", m ? m : "-");
 	run_free(&r);
 }
 
