@@ -19,7 +19,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: rlprof inspect [--json] [--loops] PROGRAM\n"
+		"usage: rlprof inspect [-j|--json] [--loops] PROGRAM\n"
 		"\n"
 		"Lists the regions a program declares with RL_REGION_BEGIN: the name\n"
 		"(a name computed at run time is shown as <runtime: EXPR>) and where.\n"
@@ -35,7 +35,7 @@ static void usage(FILE *out)
 		"              control flow), nested as a tree, each named by the\n"
 		"              source file:line of the branch that closes it\n"
 		"              (needs -g; else function+offset)\n"
-		"  --json      one JSON document on stdout\n"
+		"  -j, --json  one JSON document on stdout\n"
 		"  -h, --help  this text\n");
 }
 
@@ -283,7 +283,7 @@ int cmd_inspect(int argc, char **argv)
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hj", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': as_json = 1; break;
 		case 'l': loops = 1; break;

@@ -205,3 +205,18 @@ Test(cli, counters_auto_prints_one_name)
 	cr_expect(known, "not one backend name: '%s'", r.out);
 	e2e_free(&r);
 }
+
+/* -j means --json in every command, inspect's too (issue 41: refused). */
+Test(cli, inspect_takes_j_for_json)
+{
+	const char *argv[] = {E2E_RLPROF, "inspect", "-j",
+			      E2E_PROG("e2e_exit"), NULL};
+	struct e2e_result r;
+
+	e2e_need(E2E_RLPROF);
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "status %d: %s", r.status, r.err);
+	cr_expect(r.out[0] == '{' && strstr(r.out, "exit-work"), "got: %s",
+		  r.out);
+	e2e_free(&r);
+}
