@@ -1,4 +1,5 @@
 /* rlprof: the command. A table of subcommands, one file each. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,9 +74,24 @@ static const struct rl_command *find(const char *name)
 	return NULL;
 }
 
+/* The command's status, unless what it printed on stdout did not all
+ * get there (stdout on a full disk, /dev/full, a closed pipe): then one
+ * message and status 1. Commands that check their own output (report,
+ * diff, inspect) have already said so and failed; rlprof run keeps the
+ * program's failing status, and says it too. */
 static int dispatch(const struct rl_command *c, int argc, char **argv)
 {
-	return c->fn(argc, argv);
+	int rc = c->fn(argc, argv);
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (rc == RL_EXIT_OK || strcmp(c->name, "run") == 0)
+		fprintf(stderr,
+			"rlprof %s: cannot write to standard output: %s; "
+			"what it printed is incomplete\n",
+			c->name, errno ? strerror(errno) : "a write failed");
+	return rc == RL_EXIT_OK ? RL_EXIT_FAILURE : rc;
 }
 
 int main(int argc, char **argv)

@@ -220,3 +220,45 @@ Test(cli, inspect_takes_j_for_json)
 		  r.out);
 	e2e_free(&r);
 }
+
+/* argv run with stdout on /dev/full (a full disk): status 1, one message. */
+static void expect_full_stdout(const char *const *argv, const char *cmd)
+{
+	char script[64], want[128];
+	const char *sh[16] = {"/bin/sh", "-c", script};
+	size_t n = 3;
+
+	snprintf(script, sizeof script, "exec \"$0\" \"$@\" >/dev/full");
+	for (; *argv && n < 15; argv++)
+		sh[n++] = *argv;
+	sh[n] = NULL;
+	struct e2e_result r = e2e_run(sh);
+	snprintf(want, sizeof want,
+		 "rlprof %s: cannot write to standard output: ", cmd);
+	cr_expect_eq(r.status, 1, "%s: status %d: %s", cmd, r.status, r.err);
+	cr_expect(strstr(r.err, want), "%s: %s", cmd, r.err);
+	e2e_free(&r);
+}
+
+/* Output that cannot be written is a failure (issue 41: run, check and
+ * counters exited 0 with stdout on /dev/full). */
+Test(cli, a_full_stdout_is_a_failure, .timeout = 120)
+{
+	char *dir = e2e_tmpdir(), out[600];
+
+	if (access("/dev/full", W_OK))
+		cr_skip_test("no /dev/full here");
+	e2e_need(E2E_RLPROF);
+	snprintf(out, sizeof out, "%s/out", dir);
+	const char *run[] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
+			     "time", "-o", out, E2E_PROG("e2e_exit"), "0",
+			     NULL};
+	expect_full_stdout(run, "run");
+	const char *check[] = {E2E_RLPROF, "check", "-R", "exit-work", out,
+			       NULL};
+	expect_full_stdout(check, "check");
+	const char *counters[] = {E2E_RLPROF, "counters", NULL};
+	expect_full_stdout(counters, "counters");
+	e2e_rmtree(dir);
+	free(dir);
+}
