@@ -308,6 +308,16 @@ int cmd_check(int argc, char **argv)
 		rl_report_file_release(&base);
 	}
 	rl_report_file_release(&cur);
+	if (st.n_checks == 0) {
+		/* checks over every region of a report with none: a gate
+		 * that checked nothing does not pass (issue 41) */
+		fprintf(stderr,
+			"rlprof: no check was made: the report in '%s'%s has "
+			"no regions; was the program run under rlprof run, "
+			"with regions?\n",
+			argv[optind], baseline ? " (and its baseline)" : "");
+		return RL_EXIT_FAILURE;
+	}
 	if (st.n_failed) {
 		printf("%zu of %zu checks failed\n", st.n_failed, st.n_checks);
 		return RL_EXIT_FAILURE;

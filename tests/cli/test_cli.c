@@ -262,3 +262,28 @@ Test(cli, a_full_stdout_is_a_failure, .timeout = 120)
 	e2e_rmtree(dir);
 	free(dir);
 }
+
+/* A report with no regions: a gate that checked nothing does not pass
+ * (issue 41: "all 0 checks hold", exit 0). */
+Test(cli, check_of_a_report_without_regions_fails)
+{
+	char *dir = e2e_tmpdir(), path[600];
+
+	e2e_need(E2E_RLPROF);
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	e2e_put_file(path,
+		     "{\"format\": \"rlprof-report\", \"version\": 2, "
+		     "\"backend\": \"time\", \"regions\": [], "
+		     "\"warnings\": []}\n",
+		     0644);
+	const char *argv[] = {E2E_RLPROF, "check", "-m", "40", dir, NULL};
+	struct e2e_result r = e2e_run(argv);
+	cr_expect_eq(r.status, 1, "status %d: %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.err, "rlprof: no check was made: the report in "),
+		  "%s", r.err);
+	cr_expect(strstr(r.err, "has no regions"), "%s", r.err);
+	cr_expect_null(strstr(r.out, "checks hold"), "%s", r.out);
+	e2e_free(&r);
+	e2e_rmtree_raw(dir); /* made up, not the schema's */
+	free(dir);
+}
