@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "counters/perf_probe.h"
+#include "counters/perf_why.h"
 #include "counters/perf_spec.h"
 
 /* What the command found when it resolved the events, for the report. */
@@ -110,25 +111,28 @@ static void event_label(const struct rl_perf_event_spec *s, char *buf,
 static int open_error(const struct rl_perf_event_spec *s, int e, char *err,
 		      size_t errlen)
 {
-	char label[128];
+	char label[128], why[768];
+	struct rl_perf_facts f;
+
 	event_label(s, label, sizeof label);
-	if (e == EACCES || e == EPERM)
-		return rl_fail(err, errlen, RL_EPERM,
-			       "cannot open perf event '%s': %s: "
-			       "kernel.perf_event_paranoid is %d: run as root, "
-			       "grant CAP_PERFMON, or lower it with sysctl",
-			       label, strerror(e), rl_perf_paranoid());
-	if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
+	rl_perf_facts_read(&f, "");
+	if (e == EACCES || e == EPERM || e == ENOSYS) {
+		f.sw_errno = e;
+		rl_perf_diagnose(&f, why, sizeof why);
+		return rl_fail(err, errlen, e == ENOSYS ? RL_ENOTSUP : RL_EPERM,
+			       "cannot open perf event '%s': %s", label, why);
+	}
+	if ((e == ENOENT || e == EOPNOTSUPP || e == ENODEV) && f.cpu_pmu)
 		return rl_fail(err, errlen, RL_ENOTSUP,
-			       "cannot open perf event '%s': %s: this machine "
-			       "does not count it (no hardware PMU exposed?)",
+			       "cannot open perf event '%s': %s: this CPU's "
+			       "PMU does not count it",
 			       label, strerror(e));
-	if (e == ENOSYS)
+	if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV) {
+		f.hw_errno = e;
+		rl_perf_diagnose(&f, why, sizeof why);
 		return rl_fail(err, errlen, RL_ENOTSUP,
-			       "cannot open perf event '%s': perf_event_open "
-			       "is not available (kernel without perf events, "
-			       "or a seccomp filter in a container)",
-			       label);
+			       "cannot open perf event '%s': %s", label, why);
+	}
 	return rl_fail(err, errlen, RL_EIO, "cannot open perf event '%s': %s",
 		       label, strerror(e));
 }
@@ -446,49 +450,9 @@ static int perf_read(void *state, struct rl_counter_value *values)
 	return 0;
 }
 
-/* Can this process open the software task clock for itself? errno kept. */
-static bool software_works(void)
-{
-	struct rl_perf_event_spec s = {.type = PERF_TYPE_SOFTWARE,
-				       .config = PERF_COUNT_SW_TASK_CLOCK};
-	long fd = perf_open(&s, false, 0, -1, -1);
-	if (fd < 0 && (errno == EACCES || errno == EPERM))
-		fd = perf_open(&s, true, 0, -1, -1);
-	if (fd < 0)
-		return false;
-	close((int)fd);
-	return true;
-}
-
+/* perf_why.c names the setting that blocks perf and its fix. */
 static int perf_probe(char *why, size_t whylen)
 {
-	if (!software_works()) {
-		int e = errno, p = rl_perf_paranoid();
-		if (e == ENOSYS)
-			rl_fail(why, whylen, 0,
-				"perf_event_open is not available: the kernel "
-				"has no perf events, or a seccomp filter "
-				"(container?) blocks the system call");
-		else if ((e == EACCES || e == EPERM) && p >= 3)
-			rl_fail(why, whylen, 0,
-				"perf_event_open is not permitted: "
-				"kernel.perf_event_paranoid is %d (a "
-				"Debian-patched kernel forbids all events "
-				"above 2): run as root, grant CAP_PERFMON, or "
-				"`sysctl kernel.perf_event_paranoid=2`",
-				p);
-		else if (e == EACCES || e == EPERM)
-			rl_fail(why, whylen, 0,
-				"perf_event_open(task-clock) is not permitted "
-				"(%s): a seccomp filter (container?) or a "
-				"security module blocks it",
-				strerror(e));
-		else
-			rl_fail(why, whylen, 0,
-				"perf_event_open(task-clock) failed: %s",
-				strerror(e));
-		return RL_CAP_NONE;
-	}
 	return rl_perf_probe_hw(why, whylen);
 }
 

@@ -10,13 +10,13 @@ EVENTS_SRCS := $(wildcard counters/events/*.c)
 EVENTS_LIBS := -lpfm
 
 # hw: why the hardware PMU works or not (libc only: part of librlprof).
-RUNTIME_SRCS += counters/perf_probe.c
+RUNTIME_SRCS += counters/perf_probe.c counters/perf_why.c
 
 # hw: the PAPI and LIKWID backends are plugins ($(LIB)/rlprof/rlprof-*.so,
 # linking -lpapi / -llikwid), dlopened by the forwarding backends
 # counters/backend_{papi,likwid}.c through counters/plugins/loader.c.
 RUNTIME_SRCS += counters/plugins/loader.c
-PLUGIN_SHARED := counters/events/uarch.c profiler/formats/counter_ids.c profiler/common/rl_error.c
+PLUGIN_SHARED := counters/events/uarch.c counters/events/msr_why.c profiler/formats/counter_ids.c profiler/common/rl_error.c
 PLUGIN_CFLAGS  = $(filter-out -MMD -MP,$(ALL_CFLAGS)) -shared -Wl,-Bsymbolic
 
 $(LIB)/rlprof/rlprof-papi.so: counters/plugins/papi_plugin.c $(PLUGIN_SHARED) counters/plugins/plugin.h counters/events/events.h counters/backend.h

@@ -17,38 +17,7 @@
 
 #include "counters/backend.h"
 #include "counters/perf_spec.h"
-
-#define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT 38
-
-int rl_perf_paranoid(void)
-{
-	FILE *f = fopen(PARANOID_PATH, "r");
-	int v = 99;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 99;
-		fclose(f);
-	}
-	return v;
-}
-
-bool rl_perf_privileged(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long eff = 0;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(f);
-	return (eff >> CAP_PERFMON_BIT & 1) || (eff >> CAP_SYS_ADMIN_BIT & 1);
-}
+#include "counters/perf_why.h"
 
 bool rl_perf_system_allowed(char *why, size_t len)
 {
@@ -110,17 +79,6 @@ static int open_event(uint32_t type, uint64_t config, uint64_t config1,
 		return fd;
 	close(fd);
 	return 0;
-}
-
-static void paranoid_advice(char *why, size_t len, const char *what)
-{
-	int p = rl_perf_paranoid();
-
-	snprintf(why, len,
-		 "kernel.perf_event_paranoid is %d: %s not allowed for this "
-		 "user (run 'sysctl kernel.perf_event_paranoid=%d' or grant "
-		 "CAP_PERFMON)",
-		 p, what, p > 2 ? 2 : 1);
 }
 
 /* A group whose events open alone may still not fit the counters
@@ -262,46 +220,27 @@ static int probe_tables(char *why, size_t len)
 
 int rl_perf_probe_hw(char *why, size_t len)
 {
-	int e;
+	struct rl_perf_facts f;
+	int cap;
 
 	if (why && len)
 		why[0] = '\0';
-	e = open_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, 0, -1);
-	if (e == -ENOSYS) {
-		snprintf(why, len, "perf_event_open is not available (kernel "
-				   "without CONFIG_PERF_EVENTS, or blocked by "
-				   "seccomp in this container)");
-		return RL_CAP_NONE;
+	rl_perf_facts_read(&f, "");
+	f.sw_errno = -open_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+				 0, 0, -1);
+	f.hw_errno = f.sw_errno ? 0 : -open_event(PERF_TYPE_HARDWARE,
+						  PERF_COUNT_HW_CPU_CYCLES, 0,
+						  0, -1);
+	cap = rl_perf_diagnose(&f, why, len);
+	if (cap >= RL_CAP_FLOPS) {
+		if (!rl_perf_resolver())
+			snprintf(why, len, "hardware counters work; flops and "
+					   "DRAM events are resolved by the "
+					   "rlprof command");
+		else
+			cap = probe_tables(why, len);
 	}
-	if (e == -EACCES || e == -EPERM) {
-		paranoid_advice(why, len, "perf_event_open");
-		return RL_CAP_NONE;
-	}
-	if (e < 0) {
-		snprintf(why, len, "perf_event_open(task-clock) fails: %s",
-			 strerror(-e));
-		return RL_CAP_NONE;
-	}
-	e = open_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, -1);
-	if (e == -ENOENT || e == -EOPNOTSUPP || e == -ENODEV) {
-		snprintf(why, len, "no hardware PMU is exposed (virtual "
-				   "machine?): perf_event_open(cycles) is not "
-				   "supported");
-		return RL_CAP_SOFTWARE;
-	}
-	if (e == -EACCES || e == -EPERM) {
-		paranoid_advice(why, len, "hardware events");
-		return RL_CAP_SOFTWARE;
-	}
-	if (e < 0) {
-		snprintf(why, len, "perf_event_open(cycles) fails: %s",
-			 strerror(-e));
-		return RL_CAP_SOFTWARE;
-	}
-	if (!rl_perf_resolver()) {
-		snprintf(why, len, "hardware counters work; flops and DRAM "
-				   "events are resolved by the rlprof command");
-		return RL_CAP_FLOPS;
-	}
-	return probe_tables(why, len);
+	if (cap >= RL_CAP_SOFTWARE)
+		rl_perf_diagnose_more(&f, why, len);
+	return cap;
 }

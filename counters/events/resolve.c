@@ -562,7 +562,9 @@ int rl_events_resolve_host(const struct rl_events_host *h,
 	add_generic(&c);
 	if (!c.u) {
 		note_add(&c, "no event table for %s family 0x%x model 0x%x: "
-			     "flops and DRAM bytes not counted",
+			     "flops and DRAM bytes not counted (an unknown "
+			     "CPU model: try -b papi or -b likwid, which may "
+			     "know it, or -b sim)",
 			 h->cpu.vendor[0] ? h->cpu.vendor : "this CPU",
 			 h->cpu.family, h->cpu.model);
 	} else {

@@ -25,6 +25,7 @@
 
 #include "counters/backend.h"
 #include "counters/plugins/plugin.h"
+#include "counters/events/msr_why.h"
 
 #define MAX_EV 32
 #define MAX_CPUS 1024
@@ -111,15 +112,14 @@ static void cpu_text(char *buf, size_t len)
 
 static void init_failure(int r, char *why, size_t len)
 {
-	char cpu[160];
+	char cpu[160], msr[400];
 
 	cpu_text(cpu, sizeof cpu);
-	if (r == -13 && access("/dev/cpu/0/msr", F_OK) != 0)
+	if (r == -13 && rl_msr_why("", msr, sizeof msr))
 		snprintf(why, len,
 			 "LIKWID cannot count on this CPU (%s): perfmon_init "
-			 "fails (%d): no /dev/cpu/0/msr (msr module not loaded, "
-			 "or a VM without MSR access)",
-			 cpu, r);
+			 "fails (%d): %s",
+			 cpu, r, msr);
 	else if (r == -13)
 		snprintf(why, len,
 			 "LIKWID cannot count on this CPU (%s): perfmon_init "
@@ -136,7 +136,7 @@ static void init_failure(int r, char *why, size_t len)
 static int likwid_probe(char *why, size_t len)
 {
 	int cpu0, r, gid, cap = RL_CAP_NONE;
-	char cpu[160];
+	char cpu[160], msr[400];
 	CpuTopology_t topo;
 
 	if (topology_init() != 0) {
@@ -148,11 +148,17 @@ static int likwid_probe(char *why, size_t len)
 	/* liblikwid calls exit() from perfmon_init on a CPU it does not
 	 * know: these are the words the probe's caller reads then. */
 	cpu_text(cpu, sizeof cpu);
-	snprintf(why, len,
-		 "LIKWID cannot count on this CPU (%s): liblikwid exited "
-		 "during perfmon_init (unsupported processor, or no access "
-		 "to the MSRs)",
-		 cpu);
+	if (rl_msr_why("", msr, sizeof msr))
+		snprintf(why, len,
+			 "LIKWID cannot count on this CPU (%s): liblikwid "
+			 "exited during perfmon_init: %s",
+			 cpu, msr);
+	else
+		snprintf(why, len,
+			 "LIKWID cannot count on this CPU (%s): liblikwid "
+			 "exited during perfmon_init (unsupported processor, "
+			 "or no access to the MSRs)",
+			 cpu);
 	r = perfmon_init(1, &cpu0);
 	if (r < 0) {
 		init_failure(r, why, len);

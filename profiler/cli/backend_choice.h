@@ -10,7 +10,7 @@
 
 #include "counters/backend.h"
 
-#define RL_WHY_MAX 512
+#define RL_WHY_MAX 1024
 
 struct rl_backend_probe {
 	const struct rl_backend *backend;
