@@ -7,6 +7,9 @@ RUNTIME_SRCS += profiler/formats/counter_ids.c profiler/common/rl_error.c \
 
 # Event resolution used by the rlprof command (libpfm4, sysfs, raw table).
 EVENTS_SRCS := $(wildcard counters/events/*.c)
+# The known-answer check of hardware-counted runs (kernels and runner),
+# in the command beside the event tables.
+EVENTS_SRCS += $(wildcard counters/selftest/*.c)
 EVENTS_LIBS := -lpfm
 
 # hw: why the hardware PMU works or not (libc only: part of librlprof).

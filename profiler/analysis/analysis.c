@@ -440,12 +440,20 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	memset(row, 0, sizeof *row);
 	if (!(row->region = strdup(a->name)))
 		return RL_ENOMEM;
-	row_figures(row, a, declared);
+	{	/* figures only from the counters that may be believed */
+		struct acc trusted = *a;
+		trusted.provided &= ~rl_trust_row(
+			row, a->provided, a->k ? a->k->enabled_ns : NULL,
+			a->k ? a->k->running_ns : NULL, rep->selftest);
+		row_figures(row, &trusted, declared);
+	}
 	row_scopes(row, a, scope);
 	row_code_width(rep, row, a);
 	if (row_place(rep, row) ||
 	    row_method(rep, row, a, method, scope, declared))
 		return RL_ENOMEM;
+	if ((row->diagnosis = rl_trust_diagnosis(row)))
+		return 0; /* unplaced for withheld counts: that is why */
 	if (!(row->diagnosis = rl_row_mpi_only(row)
 				       ? rl_mpi_diagnosis(row)
 				       : rl_diagnose_in(scratch, row,
@@ -627,7 +635,10 @@ static int build_warnings(const struct rl_run_results *res,
 	}
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
-		if (!rl_known(row->scaled_ratio) || row->scaled_ratio >= 0.999)
+		/* below RL_MIN_SHARE_PCT: withheld, not scaled (its own
+		 * warning, analysis_trust.c) */
+		if (!rl_known(row->scaled_ratio) || row->scaled_ratio >= 0.999 ||
+		    row->scaled_ratio * 100 < RL_MIN_SHARE_PCT)
 			continue;
 		snprintf(msg, sizeof msg,
 			 "counters were multiplexed in region '%s': figures are "
@@ -687,6 +698,11 @@ int rl_report_build(const struct rl_run_results *res,
 	out->version = RL_REPORT_VERSION;
 	out->machine = machine;
 	out->roof_check = res->roof_check;
+	if (res->selftest) {
+		if (!(out->selftest = malloc(sizeof *out->selftest)))
+			goto out;
+		*out->selftest = *res->selftest;
+	}
 	out->count_with = res->count_with != NULL;
 	if (res->timed_isa && !(out->timed_isa = strdup(res->timed_isa)))
 		goto out;
@@ -787,6 +803,7 @@ int rl_report_build(const struct rl_run_results *res,
 		out->n_checks += out->rows[k].check != NULL;
 	}
 	if (!(rc = build_warnings(res, out)) &&
+	    !(rc = rl_report_trust_warnings(out)) &&
 	    !(rc = group_warnings(out, &by_name)))
 		rc = rl_report_ranks_build(res, out);
 	if (!rc)
@@ -838,6 +855,7 @@ void rl_report_release(struct rl_report *r)
 	free(r->timed_isa);
 	free(r->counted_build);
 	free(r->timed_isa_source);
+	free(r->selftest);
 	for (int c = 0; c < RL_COUNTER_COUNT; c++)
 		free(r->method[c]);
 	for (size_t i = 0; i < r->n_strings; i++)

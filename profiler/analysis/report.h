@@ -24,6 +24,7 @@
 #include "analysis/report_ranks.h"
 #include "analysis/report_scope.h"
 #include "model/results.h"
+#include "analysis/report_trust.h"
 
 /* 2: in "regions", a figure not measured (or that does not apply) is left
  * out instead of written null, a flag only when true; a thread's row has
@@ -164,6 +165,13 @@ struct rl_region_row {
 	 * region with the same calls (results_native.c): its rates are
 	 * withheld (NAN), the method and diagnosis say why */
 	bool work_differs;
+	/* report_trust.h: the share of the row's time each counter was
+	 * counting, in percent, where bit c of share_known is set (not for
+	 * a counter not provided, nor a backend without times), and the
+	 * counters whose figures were withheld (below RL_MIN_SHARE_PCT, or
+	 * caught by the known-answer check) */
+	unsigned char share_pct[RL_COUNTER_COUNT];
+	uint64_t share_known, withheld;
 };
 
 /* A row's MPI time, NAN when not measured. */
@@ -281,6 +289,8 @@ struct rl_report {
 	size_t n_loops;
 	char *loops_rule;       /* which loops are rows, NULL none */
 	struct rl_loop_time loops_time; /* where the sampled time went */
+	struct rl_selftest *selftest; /* the run's known-answer check
+					 (run.json), NULL when none; owned */
 };
 
 /* MPI calls (analysis_mpi.c). A region whose work is all MPI: its MPI

@@ -55,3 +55,13 @@ int rl_scope_from_name(const char *name)
 			return (int)i;
 	return -1;
 }
+
+uint64_t rl_counter_kind_mask(enum rl_counter_kind k)
+{
+	uint64_t m = 0;
+
+	for (int c = 0; c < RL_COUNTER_COUNT; c++)
+		if (rl_counter_kind_of(c) == k)
+			m |= UINT64_C(1) << c;
+	return m;
+}

@@ -88,6 +88,8 @@ enum rl_scope {
 const char *rl_counter_name(enum rl_counter c);   /* "flops_f64_scalar" */
 const char *rl_counter_unit(enum rl_counter c);   /* "flop" */
 enum rl_counter_kind rl_counter_kind_of(enum rl_counter c);
+/* The counters of kind k as a bit mask (bit c: counter c). */
+uint64_t rl_counter_kind_mask(enum rl_counter_kind k);
 int rl_counter_from_name(const char *name);       /* -1 when unknown */
 const char *rl_scope_name(enum rl_scope s);       /* "thread", "system", ... */
 int rl_scope_from_name(const char *name);         /* -1 when unknown */

@@ -83,6 +83,8 @@ struct rl_run_results {
 	size_t n_loops;
 	char *loops_rule;
 	struct rl_loop_time loops_time;
+	struct rl_selftest *selftest; /* run.json's "selftest" (the
+					 known-answer check), NULL none */
 };
 
 /* The scaled count of a counter from its sums: value * enabled / running

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "render/render_trust.h"
 #include "common/csv_cell.h"
 #include "common/rl_error.h"
 
@@ -92,10 +93,15 @@ static int render_csv(FILE *out, const struct rl_report *r,
 		      const struct rl_render_options *opt, char *err,
 		      size_t errlen)
 {
+	bool marks = rl_report_has_marks(r);
+	char mark[512];
+
 	(void)opt;
 	fputs(csv_header, out);
 	/* rlprof run --loops: two more columns */
-	fputs(r->loops_rule ? ",loop_of,time_error_s\n" : "\n", out);
+	fputs(r->loops_rule ? ",loop_of,time_error_s" : "", out);
+	/* scaled, withheld or wrong counters: one more (render_trust.h) */
+	fputs(marks ? ",counter_marks\n" : "\n", out);
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct rl_region_row *row = &r->rows[i];
 
@@ -138,6 +144,11 @@ static int render_csv(FILE *out, const struct rl_report *r,
 							 ? row->loop->parent
 							 : "?");
 			csv_time(out, row->loop ? row->time_error_s : NAN);
+		}
+		if (marks) {
+			rl_row_marks(r, row, mark, sizeof mark);
+			fputc(',', out);
+			rl_csv_text(out, mark);
 		}
 		fputc('\n', out);
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "render/render_trust.h"
 #include "common/json_writer.h"
 #include "render/render_ranks.h"
 #include "common/rl_error.h"
@@ -213,6 +214,7 @@ static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 		put_check(w, row);
 	}
 	put_num(w, "scaled_ratio", row->scaled_ratio);
+	rl_trust_jw_row(w, row);
 	if (!sum || differs(sum->method, row->method))
 		put_str(w, "method", row->method);
 	if (!sum || differs(sum->diagnosis, row->diagnosis))
@@ -381,6 +383,9 @@ static json_t *report_json(const struct rl_report *r)
 						: json_null());
 	json_object_set_new(doc, "machine", machine_json(r->machine));
 	json_object_set_new(doc, "count_with", count_with_json(r));
+	if (r->selftest) /* the known-answer check of a counted run */
+		json_object_set_new(doc, "selftest",
+				    rl_selftest_json(r->selftest));
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 		json_t *e;
 		if (!(r->provided & (UINT64_C(1) << c)))

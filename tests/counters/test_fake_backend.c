@@ -273,15 +273,26 @@ Test(fake_backend, multiplexed_counts_are_scaled_and_warned)
 	reset();
 	fake.provided = BIT(RL_C_FLOPS_F32_512);
 	fake.per_call[RL_C_FLOPS_F32_512] = 1600;
-	fake.running_frac = 0.25; /* counted a quarter of the time */
+	fake.running_frac = 0.75; /* counted three quarters of the time */
 	drive(&r, &fake_backend, 4);
 	cr_assert_eq(rl_report_build(&r.res, NULL, &rep, err, sizeof err), 0,
 		     "%s", err);
 	row = summed(&rep);
-	cr_assert_eq(r.region.counters[RL_C_FLOPS_F32_512].value, 1600);
+	cr_assert_eq(r.region.counters[RL_C_FLOPS_F32_512].value, 4800);
 	cr_assert_float_eq(row->flops, 6400, 1e-6);
-	cr_assert_float_eq(row->scaled_ratio, 0.25, 1e-9);
+	cr_assert_float_eq(row->scaled_ratio, 0.75, 1e-9);
+	cr_assert_eq(row->share_pct[RL_C_FLOPS_F32_512], 75);
 	cr_assert(has_warning(&rep, "multiplexed"));
+	cr_assert(!has_warning(&rep, "withheld"));
+	rl_report_release(&rep);
+	/* a quarter of the time is too little: withheld, not scaled x4
+	 * (report_trust.h; test_fault_injector.c covers the outputs) */
+	fake.running_frac = 0.25;
+	drive(&r, &fake_backend, 4);
+	cr_assert_eq(rl_report_build(&r.res, NULL, &rep, err, sizeof err), 0,
+		     "%s", err);
+	cr_assert(!rl_known(summed(&rep)->flops));
+	cr_assert(has_warning(&rep, "withheld"));
 	rl_report_release(&rep);
 }
 
