@@ -13,6 +13,10 @@
 
 #include "formats/counter_ids.h"
 
+/* Tries of each DRAM kernel, the least count kept: uncore counters count
+ * other processes' traffic too, which only ever adds. */
+#define RL_KAT_DRAM_TRIES 3
+
 struct rl_kat_kernel {
 	const char *name;   /* "f64 256-bit FMA", "DRAM triad" */
 	bool runs_here;     /* the CPU has the instructions */
@@ -38,9 +42,13 @@ int rl_kat_dram_prepare(void);
 void rl_kat_truth(double truth[RL_COUNTER_COUNT]);
 
 /* DRAM kernels' arrays: bytes per array (settable for tests; 0 keeps the
- * default of 8 MiB, which clflush makes come from DRAM whatever the
+ * default of 1 MiB, which clflush makes come from DRAM whatever the
  * caches' size). */
 void rl_kat_set_array_bytes(size_t bytes);
 void rl_kat_release(void); /* frees the DRAM arrays */
+
+/* Every kernel that runs here, as the check runs them (three tries of
+ * each DRAM kernel), without counting: the seconds they took. */
+double rl_kat_run_alone(void);
 
 #endif

@@ -17,12 +17,12 @@
 #include <unistd.h>
 
 #include "common/rl_error.h"
+#include "counters/launch.h"
 #include "counters/selftest/kat_kernels.h"
 #include "model/results.h"
 #include "model/selftest_json.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
-#define DRAM_TRIES 3
 
 static double now_s(void)
 {
@@ -119,7 +119,7 @@ static int run_kernels(const struct rl_backend *be,
 		uint64_t mine = dram ? held : held & flops;
 		if (!k->runs_here || (dram && !(held & dram_mask())))
 			continue;
-		for (int t = 0; t < (dram ? DRAM_TRIES : 1) && rc == 0; t++) {
+		for (int t = 0; t < (dram ? RL_KAT_DRAM_TRIES : 1) && rc == 0; t++) {
 			if (dram && rl_kat_dram_prepare() < 0) {
 				rc = rl_fail(err, errlen, RL_ENOMEM,
 					     "out of memory");
@@ -288,5 +288,79 @@ int rl_selftest_cached(const struct rl_backend *be, const char *options,
 	if (be->fini)
 		be->fini();
 	st->seconds = now_s() - t0;
+	return rc;
+}
+
+/* ---- with a launch's settings ---- */
+
+#define ENV_MAX 16
+
+/* The launch's RLPROF_* settings (e.g. the perf backend's resolved
+ * events) in this process for the check; restored after. */
+struct saved_env {
+	char *name[ENV_MAX];
+	char *old[ENV_MAX];
+	size_t n;
+};
+
+static void env_in(const struct rl_launch *l, struct saved_env *s)
+{
+	s->n = 0;
+	for (size_t i = 0; i < l->envc && s->n < ENV_MAX; i++) {
+		const char *eq = strchr(l->env[i], '=');
+		char *name;
+		if (!eq || strncmp(l->env[i], "RLPROF_", 7) != 0 ||
+		    !(name = strndup(l->env[i], (size_t)(eq - l->env[i]))))
+			continue;
+		s->old[s->n] = getenv(name) ? strdup(getenv(name)) : NULL;
+		s->name[s->n++] = name;
+		setenv(name, eq + 1, 1);
+	}
+}
+
+static void env_out(struct saved_env *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->old[i])
+			setenv(s->name[i], s->old[i], 1);
+		else
+			unsetenv(s->name[i]);
+		free(s->name[i]);
+		free(s->old[i]);
+	}
+	s->n = 0;
+}
+
+int rl_selftest_for_launch(const struct rl_backend *be,
+			   const struct rl_launch *l, const char *options,
+			   const char *cache_dir, struct rl_selftest *st,
+			   char *err, size_t errlen)
+{
+	struct saved_env env;
+	int rc;
+
+	env_in(l, &env);
+	rc = rl_selftest_cached(be, options, cache_dir, st, err, errlen);
+	env_out(&env);
+	return rc;
+}
+
+int rl_selftest_standalone(const struct rl_backend *be, const char *options,
+			   const char *cache_dir, struct rl_selftest *st,
+			   char *err, size_t errlen)
+{
+	char *argv[] = {(char *)"true", NULL};
+	struct rl_launch l;
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	if (rl_launch_init(&l, argv, 1) < 0)
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	l.options = options ? options : "";
+	rc = be->prepare_launch ? be->prepare_launch(&l, err, errlen) : 0;
+	if (rc >= 0)
+		rc = rl_selftest_for_launch(be, &l, options, cache_dir, st, err,
+					    errlen);
+	rl_launch_release(&l);
 	return rc;
 }

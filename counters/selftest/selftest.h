@@ -31,4 +31,18 @@ int rl_selftest_cached(const struct rl_backend *be, const char *options,
 		       const char *cache_dir, struct rl_selftest *st,
 		       char *err, size_t errlen);
 
+/* rl_selftest_cached with a launch's RLPROF_* settings (the perf
+ * backend's resolved events) in this process's environment meanwhile. */
+struct rl_launch;
+int rl_selftest_for_launch(const struct rl_backend *be,
+			   const struct rl_launch *l, const char *options,
+			   const char *cache_dir, struct rl_selftest *st,
+			   char *err, size_t errlen);
+
+/* The check with the settings be's prepare_launch() would give a program
+ * (rlprof counters --selftest). */
+int rl_selftest_standalone(const struct rl_backend *be, const char *options,
+			   const char *cache_dir, struct rl_selftest *st,
+			   char *err, size_t errlen);
+
 #endif

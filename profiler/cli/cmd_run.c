@@ -72,6 +72,10 @@ static void usage(FILE *out)
 		"      --no-probe          do not measure this machine when no machine model\n"
 		"                          is cached (the report then has no roofs: they\n"
 		"                          are marked not measured, and why)\n"
+		"      --no-selftest       hardware counters (perf, papi, likwid): skip the\n"
+		"                          known-answer check of the events before PROGRAM\n"
+		"                          (small kernels of known flops and DRAM bytes;\n"
+		"                          cached per machine, kernel and event set)\n"
 		"      --plot              draw a small text roofline under the table\n"
 		"      --per-thread        show per-thread rows in the table\n"
 		"  -v, --verbose           the backend, note and method lines in full (on a\n"
@@ -100,7 +104,7 @@ static void usage(FILE *out)
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
        OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
        OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS, OPT_MPI_CALLS,
-       OPT_SIM_AVX512 };
+       OPT_SIM_AVX512, OPT_NO_SELFTEST };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -126,6 +130,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"sim-avx512", required_argument, NULL, OPT_SIM_AVX512},
 		{"compat", required_argument, NULL, OPT_COMPAT},
 		{"no-probe", no_argument, NULL, OPT_NO_PROBE},
+		{"no-selftest", no_argument, NULL, OPT_NO_SELFTEST},
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 		{"loops", no_argument, NULL, OPT_LOOPS},
@@ -161,6 +166,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_SIM_AVX512: o->sim_avx512 = optarg; break;
 		case OPT_COMPAT: o->compat = optarg; break;
 		case OPT_NO_PROBE: o->no_probe = true; break;
+		case OPT_NO_SELFTEST: o->no_selftest = true; break;
 		case OPT_PLOT: o->plot = true; break;
 		case OPT_PER_THREAD: o->per_thread = true; break;
 		case OPT_LOOPS: o->loops = true; break;
@@ -388,6 +394,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	rl_mpi_after_prepare(run);
+	rl_run_selftest(run); /* hardware counters: checked before use */
 	rl_run_say(&run->opt, "profiling '%s' with backend '%s' (%s)",
 		   run->target.name, backend,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"

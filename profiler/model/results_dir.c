@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/selftest_json.h"
 #include "model/results.h"
 #include "model/results_json.h"
 #include "model/results_native.h"
@@ -37,6 +38,7 @@ void rl_run_results_release(struct rl_run_results *r)
 	rl_mpi_results_free(r->mpi);
 	rl_loop_meta_release(r->loops, r->n_loops);
 	free(r->loops_rule);
+	free(r->selftest);
 	memset(r, 0, sizeof *r);
 	r->exit_status = -1;
 }
@@ -139,6 +141,15 @@ static int parse_run(struct rl_json_ctx *c, const json_t *root,
 		return rc;
 	parse_roof_check(json_object_get(root, "roof_check"),
 			 &out->roof_check);
+	/* "selftest": the known-answer check; what does not read as one is
+	 * left out, like roof_check */
+	if (json_is_object(json_object_get(root, "selftest")) &&
+	    (out->selftest = malloc(sizeof *out->selftest)) &&
+	    rl_selftest_from_json(json_object_get(root, "selftest"),
+				  out->selftest) < 0) {
+		free(out->selftest);
+		out->selftest = NULL;
+	}
 	fma = json_object_get(root, "timed_fma");
 	if (fma && !json_is_boolean(fma) && !json_is_null(fma))
 		return rl_json_bad(c, NULL, "timed_fma", "true, false or null");

@@ -40,6 +40,7 @@
 #include "cli/run/run_mpi.h"
 #include "model/results.h"
 #include "model/roof_check.h"
+#include "formats/selftest.h"
 
 struct rl_machine;
 
@@ -66,6 +67,7 @@ struct rl_run_options {
 	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
 	unsigned repeat;         /* --repeat N: timing runs, default 1 */
 	bool verbose;            /* --verbose: the table's long lines whole */
+	bool no_selftest;        /* --no-selftest: no known-answer check */
 	const char *mpi_calls;   /* --mpi-calls: "out" (default: MPI calls
 				    not counted where the backend can pause)
 				    or "in" */
@@ -196,7 +198,16 @@ struct rl_run {
 	struct rl_run_loops *loops; /* --loops (run_loops.c), NULL without */
 	bool no_files;           /* DIR unusable after the run: table only */
 	bool no_record;          /* DIR/run.json could not be written */
+	/* the known-answer check of a hardware-counted run
+	 * (run_selftest.c), zero when it does not apply */
+	struct rl_selftest selftest;
 };
+
+/* run_selftest.c: before a hardware-counted program (perf, papi, likwid
+ * counting flops), the known-answer check through its backend and events
+ * into run->selftest; the stderr line says what it found. */
+bool rl_run_selftest_applies(const struct rl_run *run);
+void rl_run_selftest(struct rl_run *run);
 
 /* run_prepare.c */
 /* DIR made, locked and emptied of an earlier run's results; raw/ and (for

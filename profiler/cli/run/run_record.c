@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "common/file_write.h"
+#include "model/selftest_json.h"
 #include "cli/run/run.h"
 #include "formats/run.h"
 
@@ -176,6 +177,11 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 				    : json_null());
 
 	json_object_set_new(o, "roof_check", roof_check(&run->roof_check));
+	/* the known-answer check of hardware counters (run_selftest.c) */
+	json_object_set_new(o, "selftest",
+			    rl_run_selftest_applies(run)
+				    ? rl_selftest_json(&run->selftest)
+				    : json_null());
 
 	mpi = rl_mpi_record(run);
 	json_object_set_new(o, "mpi", mpi ? mpi : json_null());

@@ -1,0 +1,55 @@
+/*
+ * rlprof run: the known-answer check before a hardware-counted program
+ * (counters/selftest/selftest.h), through the backend and events the
+ * program's launch will use; its result goes to run.json and the report.
+ * Not for the simulator (exact by construction) nor time (no counters).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/run/run.h"
+#include "counters/selftest/selftest.h"
+
+bool rl_run_selftest_applies(const struct rl_run *run)
+{
+	const struct rl_backend_probe *p =
+		&run->backend.probes[run->backend.chosen];
+	const char *name = p->backend->name;
+
+	return p->capability >= RL_CAP_FLOPS &&
+	       (strcmp(name, "perf") == 0 || strcmp(name, "papi") == 0 ||
+		strcmp(name, "likwid") == 0);
+}
+
+void rl_run_selftest(struct rl_run *run)
+{
+	struct rl_selftest *st = &run->selftest;
+	const struct rl_backend *be =
+		run->backend.probes[run->backend.chosen].backend;
+	char err[512] = "";
+	size_t bad = 0;
+
+	memset(st, 0, sizeof *st);
+	if (!rl_run_selftest_applies(run))
+		return;
+	if (run->opt.no_selftest) {
+		snprintf(st->why, sizeof st->why, "not run: --no-selftest");
+		return;
+	}
+	if (rl_selftest_for_launch(be, &run->setup.launch, run->setup.options,
+				   "", st, err, sizeof err) < 0)
+		snprintf(st->why, sizeof st->why, "not run: %s", err);
+	for (size_t i = 0; i < st->n; i++)
+		bad += !st->items[i].ok;
+	if (!st->ran)
+		fprintf(stderr, "rlprof: warning: the known-answer check of "
+				"the counters did not run (%s): figures not "
+				"checked\n",
+			err);
+	else
+		rl_run_say(&run->opt,
+			   "known-answer check: %zu of %zu events within "
+			   "tolerance (%.3f s%s)",
+			   st->n - bad, st->n, st->seconds,
+			   st->cached ? ", cached" : "");
+}
