@@ -24,11 +24,15 @@
 #define KAT_CHAINS 4
 #define KAT_ARRAY_DEFAULT (1u << 20)
 
-static double truth[RL_COUNTER_COUNT];
+/* Integers: keeping the tally does no floating-point work, which the
+ * flops counters would count between the reads around a kernel. */
+static uint64_t truth[RL_COUNTER_COUNT];
+static size_t array_bytes = KAT_ARRAY_DEFAULT; /* each DRAM array's */
 
 void rl_kat_truth(double out[RL_COUNTER_COUNT])
 {
-	memcpy(out, truth, sizeof truth);
+	for (int c = 0; c < RL_COUNTER_COUNT; c++)
+		out[c] = (double)truth[c];
 }
 
 #ifdef KAT_X86
@@ -100,23 +104,28 @@ static void (*const flops_fn[16])(void) = {
 };
 #endif
 
-static void run_flops(const struct rl_kat_kernel *k, double did[])
+/* What one run of k does, per counter. */
+static void does(const struct rl_kat_kernel *k, uint64_t did[])
 {
-	double flops = (double)KAT_ITER * KAT_CHAINS * k->lanes *
-		       (k->fma ? 2 : 1);
+	uint64_t flops = (uint64_t)KAT_ITER * KAT_CHAINS * k->lanes *
+			 (k->fma ? 2 : 1),
+		 b = array_bytes;
 
-#ifdef KAT_X86
-	flops_fn[k->index]();
-#endif
-	did[k->counter] += flops;
-	did[RL_C_FLOPS_ANY] += flops;
-	if (k->fma)
-		did[RL_C_FLOPS_FMA] += flops;
+	if (k->counter >= 0) {
+		did[k->counter] += flops;
+		did[RL_C_FLOPS_ANY] += flops;
+		if (k->fma)
+			did[RL_C_FLOPS_FMA] += flops;
+		return;
+	}
+	/* reads: b and c, and a's lines for ownership unless streamed */
+	did[RL_C_DRAM_READ_BYTES] += b * (k->nontemporal ? 2 : 3);
+	did[RL_C_DRAM_WRITE_BYTES] += b;
+	did[RL_C_DRAM_BYTES] += b * (k->nontemporal ? 3 : 4);
 }
 
 /* ---- DRAM ---- */
 
-static size_t array_bytes = KAT_ARRAY_DEFAULT;
 static uint64_t *arr_a, *arr_b, *arr_c;
 
 void rl_kat_set_array_bytes(size_t bytes)
@@ -177,10 +186,9 @@ __attribute__((noinline)) static void triad(size_t n)
 
 /* The counted part: the triad and the write-back of what it wrote (the
  * flushes before the first read are rl_kat_dram_prepare's). */
-static void run_dram(const struct rl_kat_kernel *k, double did[])
+static void run_dram(const struct rl_kat_kernel *k)
 {
 	size_t n = array_bytes / 8;
-	double b = (double)array_bytes;
 
 	if (!arr_a)
 		return;
@@ -194,10 +202,6 @@ static void run_dram(const struct rl_kat_kernel *k, double did[])
 #else
 	triad(n);
 #endif
-	/* reads: b and c, and a's lines for ownership unless streamed */
-	did[RL_C_DRAM_READ_BYTES] += b * (k->nontemporal ? 2 : 3);
-	did[RL_C_DRAM_WRITE_BYTES] += b;
-	did[RL_C_DRAM_BYTES] += b * (k->nontemporal ? 3 : 4);
 }
 
 int rl_kat_dram_prepare(void)
@@ -213,17 +217,27 @@ int rl_kat_dram_prepare(void)
 	return 0;
 }
 
-void rl_kat_run(const struct rl_kat_kernel *k, double did[])
+void rl_kat_run(const struct rl_kat_kernel *k)
 {
-	double before[RL_COUNTER_COUNT];
+	if (k->counter >= 0) {
+#ifdef KAT_X86
+		flops_fn[k->index]();
+#endif
+	} else {
+		if (!arr_a)
+			return;
+		run_dram(k);
+	}
+	does(k, truth);
+}
 
-	memcpy(before, truth, sizeof truth);
-	if (k->counter >= 0)
-		run_flops(k, truth);
-	else
-		run_dram(k, truth);
+void rl_kat_did(const struct rl_kat_kernel *k, double did[])
+{
+	uint64_t one[RL_COUNTER_COUNT] = {0};
+
+	does(k, one);
 	for (int c = 0; c < RL_COUNTER_COUNT; c++)
-		did[c] += truth[c] - before[c];
+		did[c] += (double)one[c];
 }
 
 static struct rl_kat_kernel table[18];
@@ -280,7 +294,6 @@ const struct rl_kat_kernel *rl_kat_kernels(size_t *n)
 double rl_kat_run_alone(void)
 {
 	struct timespec t0, t1;
-	double did[RL_COUNTER_COUNT] = {0};
 	const struct rl_kat_kernel *ks;
 	size_t n;
 
@@ -292,7 +305,7 @@ double rl_kat_run_alone(void)
 		for (int t = 0; t < (ks[i].counter < 0 ? RL_KAT_DRAM_TRIES : 1); t++) {
 			if (ks[i].counter < 0 && rl_kat_dram_prepare() < 0)
 				break;
-			rl_kat_run(&ks[i], did);
+			rl_kat_run(&ks[i]);
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -30,9 +30,13 @@ struct rl_kat_kernel {
 /* The kernels, flops first then DRAM; *n set. Cheap after the first call. */
 const struct rl_kat_kernel *rl_kat_kernels(size_t *n);
 
-/* Runs k; adds what it did to did[] (indexed by enum rl_counter). A DRAM
- * kernel needs rl_kat_dram_prepare() first, outside the measurement. */
-void rl_kat_run(const struct rl_kat_kernel *k, double did[]);
+/* Runs k (and tallies what it did with integers only: no floating-point
+ * work but the kernel's). A DRAM kernel needs rl_kat_dram_prepare()
+ * first, outside the measurement. */
+void rl_kat_run(const struct rl_kat_kernel *k);
+/* Adds what one run of k does to did[] (indexed by enum rl_counter):
+ * called outside the measurement. */
+void rl_kat_did(const struct rl_kat_kernel *k, double did[]);
 /* Makes the DRAM arrays (once) and flushes them from every cache: -1
  * when they cannot be allocated. */
 int rl_kat_dram_prepare(void);

@@ -50,11 +50,13 @@ static int measure(const struct rl_backend *be, void *state,
 	memset(v0, 0, sizeof v0);
 	memset(v1, 0, sizeof v1);
 	memset(done, 0, RL_COUNTER_COUNT * sizeof *done);
+	/* nothing but the kernel between the reads */
 	if ((rc = be->read(state, v0)) < 0)
 		return rc;
-	rl_kat_run(k, done);
+	rl_kat_run(k);
 	if ((rc = be->read(state, v1)) < 0)
 		return rc;
+	rl_kat_did(k, done);
 	for (int c = 0; c < RL_COUNTER_COUNT; c++)
 		counted[c] = rl_counter_scaled(v1[c].value - v0[c].value,
 					       v1[c].enabled_ns - v0[c].enabled_ns,
