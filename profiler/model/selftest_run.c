@@ -2,7 +2,7 @@
  * The known-answer check: the kernels of kat_kernels.c through a backend,
  * counted against what they are known to do (see selftest.h).
  */
-#include "counters/selftest/selftest.h"
+#include "model/selftest_run.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -1,5 +1,7 @@
 /*
- * The known-answer check of a hardware-counted run (selftest.c): before
+ * The known-answer check of a hardware-counted run (selftest_run.c; the
+ * kernels: counters/selftest/kat_kernels.h; here, above the counters,
+ * for the cache file it reads and writes as JSON): before
  * the program, the kernels of kat_kernels.h run through the very backend
  * and events the run uses, on this thread (the CPUs the program inherits),
  * and each counter's count is compared with the kernels' known answer.
