@@ -155,15 +155,18 @@ static int papi_probe(char *why, size_t len)
 	n = PAPI_num_cmp_hwctrs(0);
 	if (n <= 0) {
 		snprintf(why, len, "PAPI finds no hardware counters (%d "
-				   "counters: no PMU exposed in this VM)",
+				   "counters): PAPI counts through "
+				   "perf_event, so what blocks perf (its line) "
+				   "blocks PAPI",
 			 n < 0 ? 0 : n);
 		goto out;
 	}
 	if (try_event("PAPI_TOT_CYC", err, sizeof err) < 0 &&
 	    try_event("PAPI_TOT_INS", err, sizeof err) < 0) {
 		snprintf(why, len, "PAPI finds no hardware counters (it "
-				   "lists %d, but %s: no PMU exposed in this "
-				   "VM?)",
+				   "lists %d, but %s): PAPI counts through "
+				   "perf_event, so what blocks perf (its line) "
+				   "blocks PAPI",
 			 n, err);
 		goto out;
 	}
