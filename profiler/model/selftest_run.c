@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +88,8 @@ static int run_kernels(const struct rl_backend *be,
 	size_t nk;
 	void *state;
 	int rc = 0;
+	cpu_set_t cpus;
+	bool affine;
 
 	for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 		if (!(setup->provided & BIT(c)) ||
@@ -109,7 +113,12 @@ static int run_kernels(const struct rl_backend *be,
 	if (!(state = calloc(1, be->thread_state_size ? be->thread_state_size
 						      : 1)))
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	/* a backend may pin the thread it counts (likwid does): the program
+	 * started after the check must not inherit that */
+	affine = sched_getaffinity(0, sizeof cpus, &cpus) == 0;
 	if ((rc = be->thread_open(state, err, errlen)) < 0) {
+		if (affine)
+			sched_setaffinity(0, sizeof cpus, &cpus);
 		free(state);
 		return rc;
 	}
@@ -143,6 +152,8 @@ static int run_kernels(const struct rl_backend *be,
 		}
 	}
 	be->thread_close(state);
+	if (affine)
+		sched_setaffinity(0, sizeof cpus, &cpus);
 	free(state);
 	rl_kat_release();
 	if (rc < 0)

@@ -7,6 +7,7 @@
  * counting time below 50% is withheld with its reason, and that a correct
  * backend passes without a mark. Its figures are never hardware counts. */
 #include <criterion/criterion.h>
+#include <sched.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ static struct {
 	double factor[RL_COUNTER_COUNT];  /* counts the truth x this */
 	double running[RL_COUNTER_COUNT]; /* running / enabled */
 	unsigned char scope[RL_COUNTER_COUNT];
+	bool pin;                         /* pins the thread it opens */
 } inj;
 
 struct inj_thread {
@@ -52,6 +54,12 @@ static int inj_init(const char *options, struct rl_backend_setup *setup,
 static int inj_thread_open(void *state, char *err, size_t errlen)
 {
 	(void)state, (void)err, (void)errlen;
+	if (inj.pin) { /* as the likwid backend pins the thread it counts */
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		sched_setaffinity(0, sizeof one, &one);
+	}
 	return 0;
 }
 
@@ -199,6 +207,23 @@ Test(fault_injector, multiplexed_events_are_scaled_before_the_check)
 	cr_assert(item(&st, RL_C_FLOPS_F64_SCALAR)->ok, "%g",
 		  item(&st, RL_C_FLOPS_F64_SCALAR)->factor);
 	cr_assert(item(&st, RL_C_DRAM_READ_BYTES)->ok);
+}
+
+Test(fault_injector, a_backend_that_pins_the_thread_leaves_its_cpus_as_they_were)
+{
+	cpu_set_t before, after;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof before, &before), 0);
+	if (CPU_COUNT(&before) < 2)
+		cr_skip_test("one cpu allowed here: a pin would change nothing");
+	honest();
+	inj.pin = true;
+	check();
+	cr_assert_eq(sched_getaffinity(0, sizeof after, &after), 0);
+	cr_assert(CPU_EQUAL(&before, &after),
+		  "the program started after the check would run on %d of "
+		  "the %d cpus",
+		  CPU_COUNT(&after), CPU_COUNT(&before));
 }
 
 Test(fault_injector, proxies_are_not_held_to_the_answer)
