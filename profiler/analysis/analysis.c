@@ -841,6 +841,7 @@ void rl_report_release(struct rl_report *r)
 		free(r->rows[i].check);
 	}
 	free(r->rows);
+	free(r->repeat_times);
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		free(r->warnings[i].kind);
 		free(r->warnings[i].region);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/shift_test.h"
 #include "common/rl_error.h"
 
 double rl_rel_change_pct(double a, double b)
@@ -30,34 +31,60 @@ static bool same_str(const char *x, const char *y)
 	return strcmp(x, y) == 0;
 }
 
+void rl_compare_times(const double *a, size_t n_a, const double *b,
+		      size_t n_b, double thr, struct rl_time_cmp *out)
+{
+	struct rl_shift sh;
+
+	memset(out, 0, sizeof *out);
+	out->a_s = out->b_s = out->change_pct = NAN;
+	out->lo_pct = out->hi_pct = NAN;
+	if (rl_shift_estimate(a, n_a, b, n_b, &sh) != 0)
+		return;
+	out->n_a = sh.n_a;
+	out->n_b = sh.n_b;
+	out->a_s = sh.median_a;
+	out->b_s = sh.median_b;
+	if (sh.n_a == 1 && sh.n_b == 1) { /* no test: face value */
+		out->change_pct = rl_rel_change_pct(out->a_s, out->b_s);
+		out->verdict = classify(out->change_pct, thr, false);
+		return;
+	}
+	out->tested = true;
+	out->change_pct = (sh.ratio - 1) * 100;
+	out->lo_pct = (sh.lo - 1) * 100;
+	out->hi_pct = isinf(sh.hi) ? INFINITY : (sh.hi - 1) * 100;
+	if (out->lo_pct > thr)
+		out->verdict = RL_CHANGE_WORSE;
+	else if (out->hi_pct < -thr)
+		out->verdict = RL_CHANGE_BETTER;
+	else
+		out->unsure = out->hi_pct > thr;
+}
+
+/* A side's sample: its runs' times, else its median or its one time. */
+static const double *sample(const struct rl_report_region *r, double *one,
+			    size_t *n)
+{
+	if (r->n_times) {
+		*n = r->n_times;
+		return r->times_s;
+	}
+	*one = r->runs > 1 && !isnan(r->time_median_s) ? r->time_median_s
+						       : r->time_s;
+	*n = 1;
+	return one;
+}
+
 void rl_compare_time(const struct rl_report_region *a,
 		     const struct rl_report_region *b, double thr,
 		     struct rl_time_cmp *out)
 {
-	bool ra = a->runs > 1 && !isnan(a->time_min_s),
-	     rb = b->runs > 1 && !isnan(b->time_min_s);
+	double oa, ob;
+	size_t na, nb;
+	const double *sa = sample(a, &oa, &na), *sb = sample(b, &ob, &nb);
 
-	memset(out, 0, sizeof *out);
-	out->a_s = ra && rb ? a->time_min_s : ra ? a->time_median_s : a->time_s;
-	out->b_s = ra && rb ? b->time_min_s : rb ? b->time_median_s : b->time_s;
-	out->change_pct = rl_rel_change_pct(out->a_s, out->b_s);
-	out->noise_pct = NAN;
-	if (ra && !isnan(a->spread_pct))
-		out->noise_pct = a->spread_pct;
-	if (rb && !isnan(b->spread_pct) &&
-	    (isnan(out->noise_pct) || b->spread_pct > out->noise_pct))
-		out->noise_pct = b->spread_pct;
-	/* with repeats the change is known to within the runs' noise: a
-	 * region is slower only when even the change less its noise is
-	 * beyond the threshold (a loaded machine moving every run of one
-	 * side by a few percent does not fail the gate) */
-	double margin = thr;
-	if (!isnan(out->noise_pct))
-		margin += out->noise_pct;
-	out->verdict = classify(out->change_pct, margin, false);
-	out->noisy = out->verdict == RL_CHANGE_NONE &&
-		     !isnan(out->noise_pct) &&
-		     (out->noise_pct > thr || fabs(out->change_pct) > thr);
+	rl_compare_times(sa, na, sb, nb, thr, out);
 }
 
 static void compare_row(struct rl_diff_row *r, double thr)
@@ -67,7 +94,7 @@ static void compare_row(struct rl_diff_row *r, double thr)
 	const struct rl_report_region *a = r->a, *b = r->b;
 
 	r->time_pct = r->gflops_pct = r->ai_pct = r->roof_pct_delta = NAN;
-	r->noise_pct = NAN;
+	r->lo_pct = r->hi_pct = NAN;
 	if (!a || !b) {
 		r->presence = a ? RL_ONLY_A : RL_ONLY_B;
 		r->verdict = a ? "gone" : "new";
@@ -75,7 +102,8 @@ static void compare_row(struct rl_diff_row *r, double thr)
 	}
 	rl_compare_time(a, b, thr, &tc);
 	r->time_pct = tc.change_pct;
-	r->noise_pct = tc.noise_pct;
+	r->lo_pct = tc.lo_pct;
+	r->hi_pct = tc.hi_pct;
 	r->gflops_pct = rl_rel_change_pct(a->gflops, b->gflops);
 	r->ai_pct = rl_rel_change_pct(a->ai, b->ai);
 	if (!isnan(a->roof_pct) && !isnan(b->roof_pct))
@@ -91,7 +119,7 @@ static void compare_row(struct rl_diff_row *r, double thr)
 	r->verdict = isnan(r->time_pct)		    ? "-"
 		     : r->time == RL_CHANGE_WORSE  ? "slower"
 		     : r->time == RL_CHANGE_BETTER ? "faster"
-		     : tc.noisy			   ? "noisy"
+		     : tc.unsure		   ? "unsure"
 						   : "same";
 }
 

@@ -38,9 +38,11 @@ struct rl_diff_row {
 	double roof_pct_delta;                /* B - A in points, NAN */
 	enum rl_change time, gflops, ai, roof;
 	bool roof_changed;   /* the binding roof is another one */
-	const char *verdict; /* "slower", "faster", "same", "noisy", "new",
-				"gone", "-" (time not comparable) */
-	double noise_pct;    /* the runs' noise (rl_compare_time), NAN */
+	const char *verdict; /* "slower", "faster", "same", "unsure" (not
+				enough evidence), "new", "gone", "-" (time
+				not comparable) */
+	double lo_pct, hi_pct; /* the time change's interval
+				  (rl_compare_time), NAN untested */
 };
 
 struct rl_diff {
@@ -50,25 +52,34 @@ struct rl_diff {
 	size_t n_worse, n_better; /* regions slower / faster */
 };
 
-/* The time of one region in two reports, knowing their noise. With
- * rlprof run --repeat on both sides the fastest runs are compared (on one
- * side only: its median against the other's single time); noise_pct is
- * the larger spread of the two ((slowest - fastest) / fastest x 100,
- * NAN without repeats). A region is slower (or faster) only when its
- * change is beyond the threshold plus the noise (the change less its
- * uncertainty still beyond the threshold); noisy when it is neither and
- * the noise alone exceeds the threshold or the change does (beyond the
- * threshold, within it plus the noise). */
+/* The time of one region in two reports, tested (shift_test.h). With
+ * rlprof run --repeat on a side, its runs' times are its sample (without,
+ * its one time). change_pct is the Hodges-Lehmann estimate of the change
+ * of time, (B / A - 1) x 100, lo_pct and hi_pct its bounds at 95%
+ * confidence each. A region is slower when even lo_pct exceeds the
+ * threshold, faster when even hi_pct is below minus the threshold; it is
+ * unsure (not enough evidence) when neither and hi_pct exceeds the
+ * threshold: the runs can rule out neither a change beyond it nor its
+ * absence. With one run a side there is no test (tested false): the
+ * change is taken at face value against the threshold, as before
+ * repeats existed, and lo_pct, hi_pct are NAN. */
 struct rl_time_cmp {
-	double a_s, b_s;     /* the times compared */
-	double change_pct;   /* (b - a) / a x 100, NAN */
-	double noise_pct;    /* NAN without repeats */
+	double a_s, b_s;       /* each side's median time (or its one) */
+	double change_pct;     /* NAN when either time is unknown */
+	double lo_pct, hi_pct; /* -100 and INFINITY: runs too few */
+	size_t n_a, n_b;       /* the runs of each side */
+	bool tested;
 	enum rl_change verdict;
-	bool noisy;
+	bool unsure;
 };
 void rl_compare_time(const struct rl_report_region *a,
 		     const struct rl_report_region *b, double threshold_pct,
 		     struct rl_time_cmp *out);
+
+/* The same test on two sets of times (rlprof compare). */
+void rl_compare_times(const double *a, size_t n_a, const double *b,
+		      size_t n_b, double threshold_pct,
+		      struct rl_time_cmp *out);
 
 /* (b - a) / a x 100; NAN when either is unknown or a is 0. */
 double rl_rel_change_pct(double a, double b);

@@ -151,6 +151,11 @@ struct rl_region_row {
 	 * ((slowest - fastest) / fastest x 100); repeat_runs 0 without */
 	unsigned repeat_runs;
 	double time_min_s, time_median_s, time_spread_pct;
+	/* each run's time in run order (the profiling run's first), NAN
+	 * where a run did not time the region; repeat_n_times of them,
+	 * pointing into the report's repeat_times (NULL without) */
+	const double *repeat_times_s;
+	unsigned repeat_n_times;
 	/* time inside MPI calls made while the region was open (summed row:
 	 * the longest thread's, like time_s), when mpi_known (a zeroed row
 	 * has none: read it with rl_row_mpi_s) */
@@ -291,6 +296,8 @@ struct rl_report {
 	struct rl_loop_time loops_time; /* where the sampled time went */
 	struct rl_selftest *selftest; /* the run's known-answer check
 					 (run.json), NULL when none; owned */
+	double *repeat_times;   /* rlprof run --repeat: the rows' run times
+				   (repeat_times_s), owned */
 };
 
 /* MPI calls (analysis_mpi.c). A region whose work is all MPI: its MPI

@@ -55,6 +55,55 @@ static int bad(struct rl_report_file *f, char *err, size_t errlen,
 	return rc;
 }
 
+/* "repeat": {"times_s": [...]}: each timing run's time, null where a run
+ * did not time the region (left out). */
+static int read_times(const json_t *rep, struct rl_report_region *r)
+{
+	const json_t *a = json_object_get(rep, "times_s"), *v;
+	size_t i;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return -1;
+	if (!json_array_size(a))
+		return 0;
+	if (!(r->times_s = malloc(json_array_size(a) * sizeof *r->times_s)))
+		return -1;
+	json_array_foreach(a, i, v) {
+		if (json_is_null(v))
+			continue;
+		if (!json_is_number(v))
+			return -1;
+		r->times_s[r->n_times++] = json_number_value(v);
+	}
+	return 0;
+}
+
+/* The counted work: flops by precision, bytes per level. */
+static int read_work(const json_t *o, struct rl_report_region *r)
+{
+	static const char *const level[4] = {"L1", "L2", "L3", "DRAM"};
+	const json_t *lb = json_object_get(o, "level_bytes"), *sim;
+
+	if (num(o, "flops", &r->flops) || num(o, "flops_f64", &r->flops_f64) ||
+	    num(o, "flops_f32", &r->flops_f32))
+		return -1;
+	for (int k = 0; k < 4; k++) {
+		r->level_bytes[k] = NAN;
+		if (lb && json_is_object(lb) &&
+		    num(lb, level[k], &r->level_bytes[k]))
+			return -1;
+	}
+	if (lb && !json_is_object(lb) && !json_is_null(lb))
+		return -1;
+	if (isnan(r->level_bytes[3]) && num(o, "dram_bytes", &r->level_bytes[3]))
+		return -1;
+	sim = json_object_get(o, "simulated");
+	r->simulated = sim && json_is_true(sim);
+	return 0;
+}
+
 static int read_region(const json_t *o, struct rl_report_region *r)
 {
 	char *region = NULL;
@@ -82,7 +131,9 @@ static int read_region(const json_t *o, struct rl_report_region *r)
 		return -1;
 	if (isnan(r->runs))
 		r->runs = 0;
-	return 0;
+	if (rep && json_is_object(rep) && read_times(rep, r))
+		return -1;
+	return read_work(o, r);
 }
 
 /* JSON's whitespace from at: the position of the next token. */
@@ -443,6 +494,7 @@ void rl_report_file_release(struct rl_report_file *f)
 		free(r->bound);
 		free(r->basis);
 		free(r->diagnosis);
+		free(r->times_s);
 	}
 	rl_name_index_release(&f->by_name);
 	free(f->regions);

@@ -29,8 +29,17 @@ struct rl_report_region {
 	char *diagnosis;     /* the analysis's advice (why there is no %
 				of roof, where there is none), or NULL */
 	/* rlprof run --repeat N: the N timing runs' region times (NAN and
-	 * runs 0 without) */
+	 * runs 0 without); times_s each run's time in run order (NULL when
+	 * the report has none: without --repeat, or written by an rlprof
+	 * before they were kept), n_times of them */
 	double runs, time_min_s, time_median_s, spread_pct;
+	double *times_s;
+	size_t n_times;
+	/* the counted work (NAN where the report has none): flops by
+	 * precision and bytes per level boundary (L1, L2, L3, DRAM) */
+	double flops, flops_f64, flops_f32;
+	double level_bytes[4];
+	bool simulated; /* counted by the simulator (exact, repeatable) */
 };
 
 #include "common/name_index.h"

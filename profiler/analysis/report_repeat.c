@@ -77,18 +77,33 @@ int rl_report_repeat(struct rl_report *rep, const char *out_dir)
 		snprintf(dir, sizeof dir, "%s/repeat/%u", out_dir, ks[j]);
 		one_run(dir, &ix, times + j * n, n);
 	}
+	/* each row's runs in order, kept for the tests of diff and check
+	 * (shift_test.h): the profiling run's time, then the others' */
+	free(rep->repeat_times);
+	if (!(rep->repeat_times = malloc(n * (n_runs + 1) *
+					 sizeof *rep->repeat_times))) {
+		rl_name_index_release(&ix);
+		free(times);
+		return RL_ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct rl_region_row *row = &rep->rows[i];
+		double *keep = rep->repeat_times + i * (n_runs + 1);
 		size_t m = 0;
+		keep[0] = rl_known(row->time_s) && row->time_s > 0 ? row->time_s
+								    : NAN;
 		if (rl_known(row->time_s) && row->time_s > 0)
 			v[m++] = row->time_s;
 		for (size_t j = 0; j < n_runs; j++) {
 			double x = times[j * n + i];
+			keep[j + 1] = rl_known(x) && x > 0 ? x : NAN;
 			if (rl_known(x) && x > 0)
 				v[m++] = x;
 		}
 		if (m < 2)
 			continue;
+		row->repeat_times_s = keep;
+		row->repeat_n_times = (unsigned)(n_runs + 1);
 		qsort(v, m, sizeof *v, cmp_double);
 		row->repeat_runs = (unsigned)m;
 		row->time_min_s = v[0];

@@ -1,7 +1,8 @@
 /*
  * rlprof check DIR: the CI gate. Checks a run's report against limits and
  * exits 0 when all hold, 1 when one fails (each failure on its own line),
- * 2 on bad input.
+ * 2 on bad input, 3 when none failed but the runs' noise hid a change
+ * (not enough evidence: never a silent pass).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +14,7 @@
 #include "common/fmt_seconds.h"
 #include "cli/commands.h"
 #include "analysis/compare.h"
+#include "analysis/work_cmp.h"
 #include "cli/parse_pct.h"
 #include "analysis/report_file.h"
 #include "common/rl_error.h"
@@ -40,13 +42,18 @@ static void usage(FILE *out)
 	      "                       PCT % more time in DIR, nor is missing\n"
 	      "                       from DIR (needs --baseline)\n"
 	      "  -B, --baseline BASE  the run to compare with (its output\n"
-	      "                       directory or report.json); with\n"
-	      "                       'rlprof run --repeat N' on either side,\n"
-	      "                       a region fails only beyond PCT plus\n"
-	      "                       the runs' noise (their spread); one\n"
-	      "                       beyond PCT within that, or whose spread\n"
-	      "                       alone exceeds PCT, is said 'noisy', not\n"
-	      "                       failed\n"
+	      "                       directory or report.json). With\n"
+	      "                       'rlprof run --repeat N' the runs are\n"
+	      "                       tested (Hodges-Lehmann change, Moses\n"
+	      "                       bounds of the Mann-Whitney test, 95%\n"
+	      "                       confidence each): a region fails when\n"
+	      "                       its change is beyond PCT at 95%, holds\n"
+	      "                       when it is within PCT at 95%, and is\n"
+	      "                       'not enough evidence' otherwise. With\n"
+	      "                       one run a side, the change is taken at\n"
+	      "                       face value. Under -b sim, a region\n"
+	      "                       whose counted flops or bytes differ at\n"
+	      "                       all fails\n"
 	      "  -R, --require-region NAME\n"
 	      "                       the report has a region NAME\n"
 	      "  -q, --quiet          say nothing when every check holds\n"
@@ -56,7 +63,8 @@ static void usage(FILE *out)
 	      "output, starting with 'fail: '.\n"
 	      "\n"
 	      "Exit status: 0 every check holds, 1 a check failed, 2 usage\n"
-	      "error or unreadable report.\n",
+	      "error or unreadable report, 3 no check failed but the runs\n"
+	      "could not decide one (not enough evidence).\n",
 	      out);
 }
 
@@ -66,7 +74,8 @@ struct roof_rule {
 };
 
 struct check_state {
-	size_t n_checks, n_failed;
+	size_t n_checks, n_failed, n_unsure;
+	int quiet;
 };
 
 
@@ -120,17 +129,46 @@ static void check_roof(struct check_state *st, const struct rl_report_file *f,
 	}
 }
 
+/* "+12.5%", or "+inf%" for an unbounded side. */
+static void fmt_pct(char *b, size_t n, double pct)
+{
+	if (isinf(pct))
+		snprintf(b, n, "%s", pct > 0 ? "unbounded" : "-100%");
+	else
+		snprintf(b, n, "%+.1f%%", pct);
+}
+
+static void say_unsure(const char *name, const struct rl_time_cmp *tc,
+		       double max)
+{
+	char lo[32], hi[32];
+
+	fmt_pct(lo, sizeof lo, tc->lo_pct);
+	fmt_pct(hi, sizeof hi, tc->hi_pct);
+	printf("not enough evidence: region '");
+	rl_term_put(stdout, name);
+	printf("' changed by %+.1f%% (95%% bounds %s to %s over %zu and %zu "
+	       "runs): its runs can show neither that it stays within the "
+	       "maximum %g%% nor that it exceeds it (%s)\n",
+	       tc->change_pct, lo, hi, tc->n_a, tc->n_b, max,
+	       tc->n_a < 6 || tc->n_b < 6
+		       ? "rlprof run --repeat 10 on both sides, or rlprof "
+			 "compare, which interleaves the two programs"
+		       : "more runs, on a quieter machine, or rlprof compare, "
+			 "which interleaves the two programs");
+}
+
 static void check_regression(struct check_state *st,
 			     const struct rl_report_file *cur,
 			     const struct rl_report_file *base, double max)
 {
-	char msg[256], ta[32], tb[32];
+	char msg[320], ta[32], tb[32];
+	size_t untested = 0;
 
 	for (size_t i = 0; i < base->n_regions; i++) {
 		const struct rl_report_region *b = &base->regions[i];
 		const struct rl_report_region *r =
 			rl_report_file_find(cur, b->region);
-		double pct;
 
 		st->n_checks++;
 		if (!r) {
@@ -140,42 +178,73 @@ static void check_regression(struct check_state *st,
 		}
 		struct rl_time_cmp tc;
 		rl_compare_time(b, r, max, &tc);
-		pct = tc.change_pct;
+		if (isnan(tc.change_pct)) {
+			fail_region(st, b->region,
+				    "has no time in one of the two reports: "
+				    "its change cannot be judged");
+			continue;
+		}
+		untested += !tc.tested;
 		if (tc.verdict == RL_CHANGE_WORSE) {
 			rl_fmt_seconds(ta, sizeof ta, tc.a_s);
 			rl_fmt_seconds(tb, sizeof tb, tc.b_s);
-			if (!isnan(tc.noise_pct))
+			if (tc.tested)
 				snprintf(msg, sizeof msg,
 					 "takes %.1f%% more time than in the "
-					 "baseline (fastest of the runs: %s -> "
-					 "%s), over the maximum %g%% plus the "
-					 "runs' noise %.1f%%",
-					 pct, ta, tb, max, tc.noise_pct);
-			else
-				snprintf(msg, sizeof msg,
-					 "takes %.1f%% more time than in the "
-					 "baseline (%s -> %s), over the maximum "
+					 "baseline (medians of %zu and %zu "
+					 "runs: %s -> %s; at least %+.1f%% at "
+					 "95%% confidence), over the maximum "
 					 "%g%%",
-					 pct, ta, tb, max);
-			fail_region(st, b->region, msg);
-		} else if (tc.noisy) {
-			/* said, not failed: the gate cannot tell */
-			printf("noisy: region '");
-			rl_term_put(stdout, b->region);
-			if (tc.noise_pct > max)
-				printf("' varies by %.1f%% between its runs, "
-				       "more than the maximum %g%%: its %+.1f%% "
-				       "is not judged (rlprof run --repeat "
-				       "more, on a quieter machine)\n",
-				       tc.noise_pct, max, pct);
+					 tc.change_pct, tc.n_a, tc.n_b, ta, tb,
+					 tc.lo_pct, max);
 			else
-				printf("' changed by %+.1f%%, beyond the "
-				       "maximum %g%% but within it plus the "
-				       "runs' noise %.1f%%: not judged (rlprof "
-				       "run --repeat more, on a quieter "
-				       "machine)\n",
-				       pct, max, tc.noise_pct);
+				snprintf(msg, sizeof msg,
+					 "takes %.1f%% more time than in the "
+					 "baseline (%s -> %s, one run each, "
+					 "untested), over the maximum %g%%",
+					 tc.change_pct, ta, tb, max);
+			fail_region(st, b->region, msg);
+		} else if (tc.unsure) {
+			st->n_unsure++;
+			say_unsure(b->region, &tc, max);
 		}
+	}
+	if (untested && !st->quiet)
+		printf("note: %zu region%s compared on one run a side, at face "
+		       "value, untested: rlprof run --repeat 10 on both sides "
+		       "gives the gate its test\n",
+		       untested, untested == 1 ? "" : "s");
+}
+
+/* Under the simulator both runs' counts are exact: a region whose
+ * counted work differs at all fails, whatever its time did. */
+static void check_work(struct check_state *st,
+		       const struct rl_report_file *cur,
+		       const struct rl_report_file *base)
+{
+	struct rl_work_diff d[RL_WORK_FIGURES];
+	char msg[1024], one[160];
+
+	for (size_t i = 0; i < base->n_regions; i++) {
+		const struct rl_report_region *b = &base->regions[i];
+		const struct rl_report_region *r =
+			rl_report_file_find(cur, b->region);
+		size_t n, at;
+
+		if (!r || !rl_work_comparable(b, r))
+			continue;
+		st->n_checks++;
+		if (!(n = rl_work_compare(b, r, d)))
+			continue;
+		at = (size_t)snprintf(msg, sizeof msg,
+				      "does other work than in the baseline "
+				      "(counted by the simulator, exact):");
+		for (size_t k = 0; k < n && at < sizeof msg; k++) {
+			rl_work_diff_format(one, sizeof one, &d[k]);
+			at += (size_t)snprintf(msg + at, sizeof msg - at,
+					       "%s %s", k ? "," : "", one);
+		}
+		fail_region(st, b->region, msg);
 	}
 }
 
@@ -195,9 +264,9 @@ int cmd_check(int argc, char **argv)
 	size_t n_roof = 0, n_require = 0;
 	double max_regression = -1;
 	struct rl_report_file cur, base;
-	struct check_state st = {0, 0};
+	struct check_state st = {0, 0, 0, 0};
 	char err[1024];
-	int c, quiet = 0, failed = 0;
+	int c, failed = 0;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "m:r:B:R:qh", opts, NULL)) != -1) {
@@ -246,7 +315,7 @@ int cmd_check(int argc, char **argv)
 			}
 			require[n_require++] = optarg;
 			break;
-		case 'q': quiet = 1; break;
+		case 'q': st.quiet = 1; break;
 		case 'h': usage(stdout); return RL_EXIT_OK;
 		default:
 			fputs("rlprof: see 'rlprof check --help'\n", stderr);
@@ -305,6 +374,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (baseline) {
 		check_regression(&st, &cur, &base, max_regression);
+		check_work(&st, &cur, &base);
 		rl_report_file_release(&base);
 	}
 	rl_report_file_release(&cur);
@@ -322,7 +392,13 @@ int cmd_check(int argc, char **argv)
 		printf("%zu of %zu checks failed\n", st.n_failed, st.n_checks);
 		return RL_EXIT_FAILURE;
 	}
-	if (!quiet)
+	if (st.n_unsure) {
+		printf("not enough evidence: %zu of %zu checks could not be "
+		       "decided\n",
+		       st.n_unsure, st.n_checks);
+		return RL_EXIT_UNSURE;
+	}
+	if (!st.quiet)
 		printf("all %zu checks hold\n", st.n_checks);
 	return RL_EXIT_OK;
 }

@@ -4,7 +4,8 @@
  * after the command name with argv[0] = the command name, prints to the
  * user and returns the process exit status.
  *
- * Exit statuses of every command: 0 ok, 1 failure, 2 usage error;
+ * Exit statuses of every command: 0 ok, 1 failure, 2 usage error (check
+ * and compare: 3 not enough evidence to decide);
  * `rlprof run` returns the profiled program's own status (128+N when it
  * died of signal N, 127 program not found, 126 not executable, 3 when
  * -b sim would count a build with AVX-512 code: nothing run).
@@ -16,6 +17,7 @@
 #define RL_EXIT_FAILURE 1
 #define RL_EXIT_USAGE 2
 #define RL_EXIT_SIM_AVX512 3
+#define RL_EXIT_UNSURE 3 /* check, compare: not enough evidence */
 #define RL_EXIT_NOEXEC 126
 #define RL_EXIT_NOTFOUND 127
 

@@ -190,13 +190,14 @@ static int render_json(FILE *out, const struct rl_diff *d,
 		const struct rl_diff_row *r = &d->rows[i];
 		json_array_append_new(
 			regions,
-			json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:o,"
+			json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:o,"
 				  "s:o,s:o,s:o},s:b,s:s}",
 				  "region", r->region, "presence",
 				  presence_word(r->presence), "a", jside(r->a),
 				  "b", jside(r->b), "time_change_pct",
-				  jnum(r->time_pct), "noise_pct",
-				  jnum(r->noise_pct), "gflops_change_pct",
+				  jnum(r->time_pct), "time_change_lo_pct",
+				  jnum(r->lo_pct), "time_change_hi_pct",
+				  jnum(r->hi_pct), "gflops_change_pct",
 				  jnum(r->gflops_pct), "ai_change_pct",
 				  jnum(r->ai_pct), "roof_pct_delta",
 				  jnum(r->roof_pct_delta), "flagged", "time",

@@ -201,6 +201,20 @@ static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 		put_num(w, "time_min_s", row->time_min_s);
 		put_num(w, "time_median_s", row->time_median_s);
 		put_num(w, "spread_pct", row->time_spread_pct);
+		if (row->repeat_times_s) { /* each run's, for the gate's test */
+			rl_jw_key(w, "times_s", 0);
+			rl_jw_raw(w, "[");
+			for (unsigned k = 0; k < row->repeat_n_times; k++) {
+				if (k)
+					rl_jw_raw(w, ",");
+				if (isfinite(row->repeat_times_s[k]))
+					rl_jw_real(w, row->repeat_times_s[k],
+						   REAL_DIGITS);
+				else
+					rl_jw_raw(w, "null");
+			}
+			rl_jw_raw(w, "]");
+		}
 		rl_jw_raw(w, "}");
 	}
 	put_levels(w, "write_share", row->write_frac);
