@@ -11,10 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/fmt_seconds.h"
 #include "cli/commands.h"
 #include "analysis/compare.h"
-#include "analysis/work_cmp.h"
+#include "cli/gate.h"
 #include "cli/parse_pct.h"
 #include "analysis/report_file.h"
 #include "common/rl_error.h"
@@ -73,24 +72,7 @@ struct roof_rule {
 	double pct;
 };
 
-struct check_state {
-	size_t n_checks, n_failed, n_unsure;
-	int quiet;
-};
-
-
-static void fail_region(struct check_state *st, const char *name,
-			const char *fmt_rest)
-{
-	st->n_failed++;
-	fputs("fail: region '", stdout);
-	rl_term_put(stdout, name);
-	fputs("' ", stdout);
-	fputs(fmt_rest, stdout);
-	fputc('\n', stdout);
-}
-
-static void check_roof(struct check_state *st, const struct rl_report_file *f,
+static void check_roof(struct rl_gate *st, const struct rl_report_file *f,
 		       const struct rl_report_region *r, double min)
 {
 	char msg[256];
@@ -116,7 +98,7 @@ static void check_roof(struct check_state *st, const struct rl_report_file *f,
 					 : "no counted flops and nothing "
 					   "declared: add RL_REGION_EXPECT or "
 					   "use a counting backend");
-		fail_region(st, r->region, msg);
+		rl_gate_fail(st, r->region, msg);
 	} else if (r->roof_pct < min) {
 		char roof[96]; /* the report's text: escaped, one line */
 		rl_term_cut(roof, sizeof roof,
@@ -125,127 +107,33 @@ static void check_roof(struct check_state *st, const struct rl_report_file *f,
 			 "reaches %.3g%% of its roof (%s), under the minimum "
 			 "%g%%",
 			 r->roof_pct, roof, min);
-		fail_region(st, r->region, msg);
+		rl_gate_fail(st, r->region, msg);
 	}
 }
 
-/* "+12.5%", or "+inf%" for an unbounded side. */
-static void fmt_pct(char *b, size_t n, double pct)
-{
-	if (isinf(pct))
-		snprintf(b, n, "%s", pct > 0 ? "unbounded" : "-100%");
-	else
-		snprintf(b, n, "%+.1f%%", pct);
-}
-
-static void say_unsure(const char *name, const struct rl_time_cmp *tc,
-		       double max)
-{
-	char lo[32], hi[32];
-
-	fmt_pct(lo, sizeof lo, tc->lo_pct);
-	fmt_pct(hi, sizeof hi, tc->hi_pct);
-	printf("not enough evidence: region '");
-	rl_term_put(stdout, name);
-	printf("' changed by %+.1f%% (95%% bounds %s to %s over %zu and %zu "
-	       "runs): its runs can show neither that it stays within the "
-	       "maximum %g%% nor that it exceeds it (%s)\n",
-	       tc->change_pct, lo, hi, tc->n_a, tc->n_b, max,
-	       tc->n_a < 6 || tc->n_b < 6
-		       ? "rlprof run --repeat 10 on both sides, or rlprof "
-			 "compare, which interleaves the two programs"
-		       : "more runs, on a quieter machine, or rlprof compare, "
-			 "which interleaves the two programs");
-}
-
-static void check_regression(struct check_state *st,
+/* Every region of the baseline against the report: its time within
+ * max, and under the simulator its counted work the same. */
+static void check_regression(struct rl_gate *g,
 			     const struct rl_report_file *cur,
 			     const struct rl_report_file *base, double max)
 {
-	char msg[320], ta[32], tb[32];
-	size_t untested = 0;
-
 	for (size_t i = 0; i < base->n_regions; i++) {
 		const struct rl_report_region *b = &base->regions[i];
 		const struct rl_report_region *r =
 			rl_report_file_find(cur, b->region);
-
-		st->n_checks++;
-		if (!r) {
-			fail_region(st, b->region,
-				    "of the baseline is not in the report");
-			continue;
-		}
 		struct rl_time_cmp tc;
+
+		if (!r) {
+			g->n_checks++;
+			rl_gate_fail(g, b->region,
+				     "of the baseline is not in the report");
+			continue;
+		}
 		rl_compare_time(b, r, max, &tc);
-		if (isnan(tc.change_pct)) {
-			fail_region(st, b->region,
-				    "has no time in one of the two reports: "
-				    "its change cannot be judged");
-			continue;
-		}
-		untested += !tc.tested;
-		if (tc.verdict == RL_CHANGE_WORSE) {
-			rl_fmt_seconds(ta, sizeof ta, tc.a_s);
-			rl_fmt_seconds(tb, sizeof tb, tc.b_s);
-			if (tc.tested)
-				snprintf(msg, sizeof msg,
-					 "takes %.1f%% more time than in the "
-					 "baseline (medians of %zu and %zu "
-					 "runs: %s -> %s; at least %+.1f%% at "
-					 "95%% confidence), over the maximum "
-					 "%g%%",
-					 tc.change_pct, tc.n_a, tc.n_b, ta, tb,
-					 tc.lo_pct, max);
-			else
-				snprintf(msg, sizeof msg,
-					 "takes %.1f%% more time than in the "
-					 "baseline (%s -> %s, one run each, "
-					 "untested), over the maximum %g%%",
-					 tc.change_pct, ta, tb, max);
-			fail_region(st, b->region, msg);
-		} else if (tc.unsure) {
-			st->n_unsure++;
-			say_unsure(b->region, &tc, max);
-		}
+		rl_gate_time(g, b->region, &tc, max);
+		rl_gate_work(g, b->region, b, r);
 	}
-	if (untested && !st->quiet)
-		printf("note: %zu region%s compared on one run a side, at face "
-		       "value, untested: rlprof run --repeat 10 on both sides "
-		       "gives the gate its test\n",
-		       untested, untested == 1 ? "" : "s");
-}
-
-/* Under the simulator both runs' counts are exact: a region whose
- * counted work differs at all fails, whatever its time did. */
-static void check_work(struct check_state *st,
-		       const struct rl_report_file *cur,
-		       const struct rl_report_file *base)
-{
-	struct rl_work_diff d[RL_WORK_FIGURES];
-	char msg[1024], one[160];
-
-	for (size_t i = 0; i < base->n_regions; i++) {
-		const struct rl_report_region *b = &base->regions[i];
-		const struct rl_report_region *r =
-			rl_report_file_find(cur, b->region);
-		size_t n, at;
-
-		if (!r || !rl_work_comparable(b, r))
-			continue;
-		st->n_checks++;
-		if (!(n = rl_work_compare(b, r, d)))
-			continue;
-		at = (size_t)snprintf(msg, sizeof msg,
-				      "does other work than in the baseline "
-				      "(counted by the simulator, exact):");
-		for (size_t k = 0; k < n && at < sizeof msg; k++) {
-			rl_work_diff_format(one, sizeof one, &d[k]);
-			at += (size_t)snprintf(msg + at, sizeof msg - at,
-					       "%s %s", k ? "," : "", one);
-		}
-		fail_region(st, b->region, msg);
-	}
+	rl_gate_untested_note(g);
 }
 
 int cmd_check(int argc, char **argv)
@@ -264,7 +152,7 @@ int cmd_check(int argc, char **argv)
 	size_t n_roof = 0, n_require = 0;
 	double max_regression = -1;
 	struct rl_report_file cur, base;
-	struct check_state st = {0, 0, 0, 0};
+	struct rl_gate st = {0};
 	char err[1024];
 	int c, failed = 0;
 
@@ -352,7 +240,7 @@ int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < n_require; i++) {
 		st.n_checks++;
 		if (!rl_report_file_find(&cur, require[i]))
-			fail_region(&st, require[i], "is not in the report");
+			rl_gate_fail(&st, require[i], "is not in the report");
 	}
 	for (size_t k = 0; k < n_roof; k++) {
 		if (!roof[k].region) {
@@ -367,14 +255,13 @@ int cmd_check(int argc, char **argv)
 			check_roof(&st, &cur, r, roof[k].pct);
 		} else {
 			st.n_checks++;
-			fail_region(&st, roof[k].region,
+			rl_gate_fail(&st, roof[k].region,
 				    "is not in the report: its % of roof "
 				    "cannot be checked");
 		}
 	}
 	if (baseline) {
 		check_regression(&st, &cur, &base, max_regression);
-		check_work(&st, &cur, &base);
 		rl_report_file_release(&base);
 	}
 	rl_report_file_release(&cur);
@@ -388,17 +275,5 @@ int cmd_check(int argc, char **argv)
 			argv[optind], baseline ? " (and its baseline)" : "");
 		return RL_EXIT_FAILURE;
 	}
-	if (st.n_failed) {
-		printf("%zu of %zu checks failed\n", st.n_failed, st.n_checks);
-		return RL_EXIT_FAILURE;
-	}
-	if (st.n_unsure) {
-		printf("not enough evidence: %zu of %zu checks could not be "
-		       "decided\n",
-		       st.n_unsure, st.n_checks);
-		return RL_EXIT_UNSURE;
-	}
-	if (!st.quiet)
-		printf("all %zu checks hold\n", st.n_checks);
-	return RL_EXIT_OK;
+	return rl_gate_end(&st);
 }

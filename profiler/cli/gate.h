@@ -1,0 +1,44 @@
+/*
+ * The gate's verdicts, said alike by rlprof check and rlprof compare:
+ * one line per failure ("fail: region 'x' ..."), one per region the runs
+ * cannot decide ("not enough evidence: region 'x' ..."), then the summary
+ * line, and the exit status: 0 every check holds, 1 one failed, 3 none
+ * failed but one could not be decided (never a silent pass).
+ */
+#ifndef RL_GATE_H
+#define RL_GATE_H
+
+#include <stddef.h>
+
+#include "analysis/compare.h"
+#include "analysis/report_file.h"
+
+struct rl_gate {
+	size_t n_checks, n_failed, n_unsure;
+	size_t n_untested; /* regions compared on one run a side */
+	int quiet;         /* nothing when every check holds */
+	const char *old_name; /* "the baseline" (check), "the old program"
+				 (compare); NULL: "the baseline" */
+};
+
+/* "fail: region 'name' rest": counts a failure. */
+void rl_gate_fail(struct rl_gate *g, const char *name, const char *rest);
+
+/* One check: region name's change of time tc against max % (fails when
+ * slower, says not enough evidence when unsure). */
+void rl_gate_time(struct rl_gate *g, const char *name,
+		  const struct rl_time_cmp *tc, double max);
+
+/* One check where a and b were both counted by the simulator: their
+ * counted work must be the same (work_cmp.h). Nothing otherwise. */
+void rl_gate_work(struct rl_gate *g, const char *name,
+		  const struct rl_report_region *a,
+		  const struct rl_report_region *b);
+
+/* The note on regions compared on one run a side, when there were any. */
+void rl_gate_untested_note(const struct rl_gate *g);
+
+/* The summary line; the exit status. */
+int rl_gate_end(const struct rl_gate *g);
+
+#endif
