@@ -184,14 +184,9 @@ int cmd_check(int argc, char **argv)
 			break;
 		}
 		case 'r':
-			if ((max_regression = rl_parse_pct(optarg)) < 0) {
-				fprintf(stderr,
-					"rlprof: --max-regression '%s' is not "
-					"a percentage: give a number >= 0, "
-					"e.g. --max-regression 10\n",
-					optarg);
+			if ((max_regression = rl_parse_pct_option(
+				     "max-regression", optarg)) < 0)
 				return RL_EXIT_USAGE;
-			}
 			break;
 		case 'B': baseline = optarg; break;
 		case 'R':

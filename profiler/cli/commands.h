@@ -28,6 +28,8 @@ int cmd_counters(int argc, char **argv);
 int cmd_probe(int argc, char **argv);    /* cmd_probe.c (probes) */
 int cmd_diff(int argc, char **argv);     /* cmd_diff.c */
 int cmd_check(int argc, char **argv);    /* cmd_check.c (CI gate) */
+int cmd_compare(int argc, char **argv);  /* cmd_compare.c (the gate, one
+					    command) */
 
 /* "0.1" from rlprof.h */
 const char *rl_version_string(void);

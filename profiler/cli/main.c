@@ -25,7 +25,8 @@ static const struct rl_command commands[] = {
 	{"counters", cmd_counters, "list the counter backends, what works here and why not"},
 	{"probe", cmd_probe, "measure this machine's roofs (cached)"},
 	{"diff", cmd_diff, "compare two runs region by region"},
-	{"check", cmd_check, "CI gate: exit 1 when a region misses a limit"},
+	{"check", cmd_check, "CI gate: exit 1 when a region misses a limit, 3 when the runs cannot tell"},
+	{"compare", cmd_compare, "CI gate in one command: two programs run interleaved, each region tested"},
 };
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 

@@ -119,7 +119,7 @@ Test(man, every_help_option_is_in_rlprof_1, .timeout = 60)
 {
 	static const char *const cmds[] = {"run",   "report", "inspect",
 					   "counters", "probe", "diff",
-					   "check"};
+					   "check", "compare"};
 	const char *argv[] = {E2E_RLPROF, "--help", NULL};
 	struct e2e_result r;
 	char *text, *warn;
@@ -293,7 +293,7 @@ Test(man, each_short_option_means_one_thing, .timeout = 60)
 {
 	static const char *const cmds[] = {"run",      "report", "inspect",
 					   "counters", "probe",  "diff",
-					   "check"};
+					   "check",    "compare"};
 	char longs[128][40], owner[128][16];
 
 	e2e_need(E2E_RLPROF);

@@ -1,0 +1,475 @@
+/*
+ * rlprof compare [OPTIONS] [--] OLD [ARGS...] -- NEW [ARGS...]: the gate
+ * in one command. Runs the two programs N times each, interleaved in
+ * ABBA order (old new, new old, old new, ...) so that drift of the host
+ * falls on both alike, each run an `rlprof run -b time` of its own into
+ * DIR/old/K or DIR/new/K; then tests each region's times as rlprof check
+ * does (gate.h, shift_test.h). With -b sim each program is also counted
+ * once under the simulator (DIR/old/sim, DIR/new/sim) and a region whose
+ * counted work differs at all fails.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/compare.h"
+#include "analysis/report_file.h"
+#include "cli/commands.h"
+#include "cli/gate.h"
+#include "cli/parse_pct.h"
+#include "common/fmt_seconds.h"
+#include "common/term_text.h"
+
+#define DEFAULT_RUNS 10
+#define MAX_RUNS 100
+#define DEFAULT_MAX_PCT 10.0
+
+extern char **environ;
+
+static void usage(FILE *out)
+{
+	fputs("usage: rlprof compare [OPTIONS] [--] OLD [ARGS...] -- NEW "
+	      "[ARGS...]\n"
+	      "\n"
+	      "The CI gate in one command: runs OLD and NEW (each with its\n"
+	      "arguments; the first '--' after OLD ends them) N times each,\n"
+	      "interleaved (old new, new old, old new, ...) so that drift of\n"
+	      "the machine falls on both, and tests each region's times as\n"
+	      "'rlprof check' does against a baseline: a region fails when NEW is\n"
+	      "slower than PCT at 95% confidence, holds when it is within PCT\n"
+	      "at 95%, and is 'not enough evidence' otherwise.\n"
+	      "\n"
+	      "  -n, --runs N         runs of each program (default 10, 3 to\n"
+	      "                       100)\n"
+	      "  -r, --max-regression PCT\n"
+	      "                       the slowdown a region may have (default\n"
+	      "                       10)\n"
+	      "  -b, --backend NAME   time (default): times only; sim: also\n"
+	      "                       counts each program once under the\n"
+	      "                       simulator, and a region whose counted\n"
+	      "                       flops or bytes differ at all fails\n"
+	      "  -o, --output DIR     where the runs go (default\n"
+	      "                       rlprof-compare): DIR/old/K, DIR/new/K,\n"
+	      "                       each an rlprof run directory, with its\n"
+	      "                       output in DIR/old/K.log\n"
+	      "  -q, --quiet          say nothing when every check holds\n"
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "The programs' standard output and error go to the .log files.\n"
+	      "\n"
+	      "Exit status: 0 every check holds, 1 a check failed, 2 usage\n"
+	      "error or a program that could not run or failed, 3 no check\n"
+	      "failed but the runs could not decide one (not enough\n"
+	      "evidence).\n",
+	      out);
+}
+
+struct side {
+	const char *label;  /* "old", "new" */
+	char **argv;        /* the program and its arguments */
+	int argc;
+	struct rl_report_file *runs; /* one report per timing run */
+	size_t n_runs;
+	struct rl_report_file sim;   /* -b sim: the counted run */
+	int has_sim;
+};
+
+struct opts {
+	unsigned runs;
+	double max_pct;
+	int sim, quiet;
+	const char *out;
+};
+
+static int make_dir(const char *p)
+{
+	if (mkdir(p, 0777) == 0 || errno == EEXIST)
+		return 0;
+	fprintf(stderr, "rlprof: cannot create '%s': %s: give another -o DIR\n",
+		p, strerror(errno));
+	return -1;
+}
+
+/* The last line of the log at path into buf (what the run said last). */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f))
+		if (line[0] != '\n') {
+			line[strcspn(line, "\n")] = '\0';
+			rl_term_cut(buf, len, line, 160);
+		}
+	fclose(f);
+}
+
+/* One `rlprof run` of side s into dir, its output into dir.log.
+ * Returns 0, RL_EXIT_USAGE when it failed (said), 128+N when the user
+ * stopped it with signal N. */
+static int run_one(const char *self, const struct side *s, const char *dir,
+		   const char *backend, unsigned k)
+{
+	char log[PATH_MAX + 8], said[200];
+	const char *fixed[] = {self, "run", "-q", "--no-probe", "-b", backend,
+			       "-o", dir, "--"};
+	size_t nf = sizeof fixed / sizeof *fixed;
+	char **argv = calloc(nf + (size_t)s->argc + 1, sizeof *argv);
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc, st;
+
+	if (!argv) {
+		fputs("rlprof: out of memory\n", stderr);
+		return RL_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < nf; i++)
+		argv[i] = (char *)fixed[i];
+	for (int i = 0; i < s->argc; i++)
+		argv[nf + (size_t)i] = s->argv[i];
+	snprintf(log, sizeof log, "%s.log", dir);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, log,
+					 O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawn(&pid, self, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	free(argv);
+	if (rc != 0) {
+		fprintf(stderr, "rlprof: cannot start '%s': %s\n", self,
+			strerror(rc));
+		return RL_EXIT_USAGE;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return RL_EXIT_USAGE;
+	if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT ||
+				WTERMSIG(st) == SIGTERM))
+		return 128 + WTERMSIG(st);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (WIFEXITED(st) && (WEXITSTATUS(st) == 128 + SIGINT ||
+			      WEXITSTATUS(st) == 128 + SIGTERM))
+		return WEXITSTATUS(st);
+	last_line(log, said, sizeof said);
+	fprintf(stderr, "rlprof: %s run %u of the %s program '",
+		strcmp(backend, "sim") == 0 ? "the counting" : "timing", k,
+		s->label);
+	rl_term_put(stderr, s->argv[0]);
+	fprintf(stderr, "' failed (%s %d; %s%s%s): compare needs both "
+			"programs to run and succeed\n",
+		WIFEXITED(st) ? "exit status" : "signal",
+		WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), log,
+		said[0] ? " ends: " : "", said);
+	return RL_EXIT_USAGE;
+}
+
+/* Runs side s once more (timing run k, or the counting run when sim)
+ * and reads its report. */
+static int run_and_read(const char *self, const struct opts *o,
+			struct side *s, unsigned k, int sim)
+{
+	char dir[PATH_MAX], err[1024];
+	struct rl_report_file *f = sim ? &s->sim : &s->runs[s->n_runs];
+	int rc;
+
+	if (sim)
+		snprintf(dir, sizeof dir, "%s/%s/sim", o->out, s->label);
+	else
+		snprintf(dir, sizeof dir, "%s/%s/%u", o->out, s->label, k);
+	if ((rc = run_one(self, s, dir, sim ? "sim" : "time", k)) != 0)
+		return rc;
+	if (rl_report_file_load(dir, f, err, sizeof err) != 0) {
+		fprintf(stderr, "rlprof: %s\n", err);
+		return RL_EXIT_USAGE;
+	}
+	if (sim)
+		s->has_sim = 1;
+	else
+		s->n_runs++;
+	return 0;
+}
+
+/* The times of region name over side s's runs into t; their count. */
+static size_t times_of(const struct side *s, const char *name, double *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n_runs; i++) {
+		const struct rl_report_region *r =
+			rl_report_file_find(&s->runs[i], name);
+		if (r && isfinite(r->time_s) && r->time_s > 0)
+			t[n++] = r->time_s;
+	}
+	return n;
+}
+
+static void fmt_bound(char *b, size_t n, double pct)
+{
+	if (isnan(pct))
+		snprintf(b, n, "-");
+	else if (isinf(pct))
+		snprintf(b, n, "%s", pct > 0 ? "inf" : "-100%");
+	else
+		snprintf(b, n, "%+.1f%%", pct);
+}
+
+static const char *verdict(const struct rl_time_cmp *tc)
+{
+	return isnan(tc->change_pct)		 ? "-"
+	       : tc->verdict == RL_CHANGE_WORSE	 ? "slower"
+	       : tc->verdict == RL_CHANGE_BETTER ? "faster"
+	       : tc->unsure			 ? "unsure"
+						 : "same";
+}
+
+static void put_seconds(char *b, size_t n, double s)
+{
+	if (isnan(s))
+		snprintf(b, n, "-");
+	else
+		rl_fmt_seconds(b, n, s);
+}
+
+static void table_row(const char *region, const struct rl_time_cmp *tc,
+		      const char *word)
+{
+	char name[40], a[32], b[32], ch[16], lo[16], hi[16];
+
+	rl_term_cut(name, sizeof name, region, 24);
+	put_seconds(a, sizeof a, tc->a_s);
+	put_seconds(b, sizeof b, tc->b_s);
+	fmt_bound(ch, sizeof ch, tc->change_pct);
+	fmt_bound(lo, sizeof lo, tc->lo_pct);
+	fmt_bound(hi, sizeof hi, tc->hi_pct);
+	printf("%-*s %10s %10s %10s %9s..%-8s  %s\n",
+	       24 + (int)(strlen(name) - rl_term_width(name)), name, a, b, ch,
+	       lo, hi, word);
+}
+
+/* Each region of the old program, then those only in the new one. */
+static void print_table(const struct side *old, const struct side *new,
+			const struct rl_time_cmp *tc)
+{
+	const struct rl_report_file *ref = &old->runs[0], *nref = &new->runs[0];
+	struct rl_time_cmp none;
+
+	memset(&none, 0, sizeof none);
+	none.a_s = none.b_s = none.change_pct = none.lo_pct = none.hi_pct =
+		NAN;
+	printf("%-24s %10s %10s %10s %19s  %s\n", "region", "old", "new",
+	       "change", "95% bounds", "verdict");
+	for (size_t i = 0; i < ref->n_regions; i++)
+		table_row(ref->regions[i].region, &tc[i],
+			  rl_report_file_find(nref, ref->regions[i].region)
+				  ? verdict(&tc[i])
+				  : "gone");
+	for (size_t i = 0; i < nref->n_regions; i++)
+		if (!rl_report_file_find(ref, nref->regions[i].region))
+			table_row(nref->regions[i].region, &none, "new");
+	printf("(medians of %zu and %zu runs, interleaved; bounds: "
+	       "Hodges-Lehmann change, Moses interval, 95%% each)\n",
+	       old->n_runs, new->n_runs);
+}
+
+/* The table, then the gate's lines; the exit status. */
+static int judge(const struct opts *o, struct side *old, struct side *new)
+{
+	struct rl_gate g = {0};
+	const struct rl_report_file *ref = &old->runs[0];
+	struct rl_time_cmp *tc = calloc(ref->n_regions + 1, sizeof *tc);
+	double ta[MAX_RUNS], tb[MAX_RUNS];
+
+	if (!tc) {
+		fputs("rlprof: out of memory\n", stderr);
+		return RL_EXIT_USAGE;
+	}
+	g.quiet = o->quiet;
+	g.old_name = "the old program";
+	for (size_t i = 0; i < ref->n_regions; i++) {
+		const char *name = ref->regions[i].region;
+		size_t na = times_of(old, name, ta), nb = times_of(new, name, tb);
+		rl_compare_times(ta, na, tb, nb, o->max_pct, &tc[i]);
+	}
+	if (!o->quiet)
+		print_table(old, new, tc);
+	for (size_t i = 0; i < ref->n_regions; i++) {
+		const char *name = ref->regions[i].region;
+		if (!rl_report_file_find(&new->runs[0], name)) {
+			g.n_checks++;
+			rl_gate_fail(&g, name, "of the old program is not in "
+					       "the new one");
+			continue;
+		}
+		rl_gate_time(&g, name, &tc[i], o->max_pct);
+		if (old->has_sim && new->has_sim) {
+			const struct rl_report_region *a, *b;
+			a = rl_report_file_find(&old->sim, name);
+			b = rl_report_file_find(&new->sim, name);
+			if (a && b)
+				rl_gate_work(&g, name, a, b);
+		}
+	}
+	free(tc);
+	return rl_gate_end(&g);
+}
+
+/* OLD [ARGS...] -- NEW [ARGS...] from argv[at..argc). */
+static int split(int argc, char **argv, int at, struct side *old,
+		 struct side *new)
+{
+	int sep = -1;
+
+	for (int i = at; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			sep = i;
+			break;
+		}
+	if (sep < 0 || sep == at || sep + 1 >= argc) {
+		fputs("rlprof: compare needs two programs: rlprof compare "
+		      "[OPTIONS] -- OLD [ARGS...] -- NEW [ARGS...], e.g. "
+		      "rlprof compare -- ./app-main 1e7 -- ./app-branch 1e7\n",
+		      stderr);
+		return -1;
+	}
+	old->argv = argv + at;
+	old->argc = sep - at;
+	new->argv = argv + sep + 1;
+	new->argc = argc - sep - 1;
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct opts *o, struct side *old,
+		 struct side *new)
+{
+	static const struct option lopts[] = {
+		{"runs", required_argument, NULL, 'n'},
+		{"max-regression", required_argument, NULL, 'r'},
+		{"backend", required_argument, NULL, 'b'},
+		{"output", required_argument, NULL, 'o'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+n:r:b:o:qh", lopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'n': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || end == optarg || n < 3 || n > MAX_RUNS) {
+				fprintf(stderr,
+					"rlprof: --runs '%s' is not a count "
+					"from 3 to %d: give e.g. --runs 10\n",
+					optarg, MAX_RUNS);
+				return RL_EXIT_USAGE;
+			}
+			o->runs = (unsigned)n;
+			break;
+		}
+		case 'r':
+			if ((o->max_pct = rl_parse_pct_option(
+				     "max-regression", optarg)) < 0)
+				return RL_EXIT_USAGE;
+			break;
+		case 'b':
+			if (strcmp(optarg, "time") && strcmp(optarg, "sim")) {
+				fprintf(stderr,
+					"rlprof: compare takes -b time or -b "
+					"sim, not '%s': hardware counts vary "
+					"from run to run, so compare times "
+					"them and counts exactly only under "
+					"the simulator\n",
+					optarg);
+				return RL_EXIT_USAGE;
+			}
+			o->sim = strcmp(optarg, "sim") == 0;
+			break;
+		case 'o': o->out = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case 'h': usage(stdout); return RL_EXIT_OK;
+		default:
+			fputs("rlprof: see 'rlprof compare --help'\n", stderr);
+			return RL_EXIT_USAGE;
+		}
+	}
+	return split(argc, argv, optind, old, new) ? RL_EXIT_USAGE : -1;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct opts o = {DEFAULT_RUNS, DEFAULT_MAX_PCT, 0, 0, "rlprof-compare"};
+	struct side s[2] = {{.label = "old"}, {.label = "new"}};
+	char self[PATH_MAX], dir[PATH_MAX];
+	ssize_t n;
+	int rc;
+
+	if ((rc = parse(argc, argv, &o, &s[0], &s[1])) >= 0)
+		return rc;
+	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0) {
+		fprintf(stderr, "rlprof: cannot find the rlprof command itself "
+				"(/proc/self/exe): %s\n",
+			strerror(errno));
+		return RL_EXIT_USAGE;
+	}
+	self[n] = '\0';
+	for (int i = 0; i < 2; i++) {
+		char path[PATH_MAX], msg[PATH_MAX + 200];
+		if (rl_resolve_program(s[i].argv[0], path, sizeof path, msg,
+				       sizeof msg)) {
+			fprintf(stderr, "rlprof: the %s program: %s\n",
+				s[i].label, msg);
+			return RL_EXIT_USAGE;
+		}
+	}
+	if (make_dir(o.out))
+		return RL_EXIT_USAGE;
+	for (int i = 0; i < 2; i++) {
+		snprintf(dir, sizeof dir, "%s/%s", o.out, s[i].label);
+		if (make_dir(dir))
+			return RL_EXIT_USAGE;
+		if (!(s[i].runs = calloc(o.runs, sizeof *s[i].runs))) {
+			fputs("rlprof: out of memory\n", stderr);
+			return RL_EXIT_USAGE;
+		}
+	}
+	if (!o.quiet)
+		fprintf(stderr, "rlprof: %u runs of each program, interleaved%s, "
+				"into %s/...\n",
+			o.runs, o.sim ? ", and one counting run each (sim)" : "",
+			o.out);
+	rc = 0;
+	for (int i = 0; o.sim && i < 2 && !rc; i++)
+		rc = run_and_read(self, &o, &s[i], 0, 1);
+	/* ABBA: old new, new old, ...: a trend of the machine's speed
+	 * falls on both sides alike, and so does going first */
+	for (unsigned k = 1; k <= o.runs && !rc; k++)
+		for (int j = 0; j < 2 && !rc; j++)
+			rc = run_and_read(self, &o, &s[k % 2 ? j : 1 - j], k, 0);
+	if (!rc)
+		rc = judge(&o, &s[0], &s[1]);
+	for (int i = 0; i < 2; i++) {
+		for (size_t k = 0; k < s[i].n_runs; k++)
+			rl_report_file_release(&s[i].runs[k]);
+		free(s[i].runs);
+		if (s[i].has_sim)
+			rl_report_file_release(&s[i].sim);
+	}
+	return rc;
+}
