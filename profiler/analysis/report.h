@@ -210,6 +210,33 @@ int rl_chart_has_declared(const struct rl_region_row *row);
  * RL_ENOMEM. */
 int rl_report_repeat(struct rl_report *rep, const char *out_dir);
 
+/* A timed figure's spread over the runs of rlprof run --repeat
+ * (row_interval.c): the median and a distribution-free 90% confidence
+ * interval of the median from the runs' order statistics (the k-th
+ * fastest and slowest, k from the binomial distribution: with 5 runs the
+ * fastest and slowest, with 10 the second of each), or, with fewer than
+ * 5 runs, where no such interval exists, their range (fastest to
+ * slowest). GFLOP/s, GB/s and % of roof are the row's counts over each
+ * time, so their bounds are those of the time, reversed. */
+enum rl_interval_kind {
+	RL_INTERVAL_NONE = 0, /* one run: no interval */
+	RL_INTERVAL_MEDIAN90, /* median, 90% interval of the median */
+	RL_INTERVAL_RANGE,    /* median, fastest to slowest (2-4 runs) */
+};
+struct rl_figure_interval {
+	double median, lo, hi; /* NAN when the figure is unknown */
+};
+struct rl_row_interval {
+	enum rl_interval_kind kind;
+	unsigned runs;
+	struct rl_figure_interval time_s, gflops, gbs, roof_pct;
+};
+/* The row's interval from its repeat_times_s (kind NONE without). */
+void rl_row_interval(const struct rl_region_row *row,
+		     struct rl_row_interval *out);
+/* "median90" or "range" (NULL for none), as JSON and CSV write it. */
+const char *rl_interval_kind_word(enum rl_interval_kind k);
+
 #define RL_CHECK_PCT 105.0 /* a region above this % of its roof: finding */
 
 /* The roofs the chart draws for a report (rl_report_choose_chart, in

@@ -7,7 +7,7 @@
  * Counts (calls, flops, bytes) are exact integers (a count scaled up for
  * multiplexing is rounded to one); rates and ratios keep 6 significant
  * digits, times 9 (nanoseconds). The header of issue 2 is the prefix; the
- * placement columns follow it.
+ * placement columns follow it, then --loops' and --repeat's own.
  *
  * Text cells go through rl_csv_text (common/csv_cell.h): a cell that a
  * spreadsheet would read as a formula gets a leading single quote;
@@ -50,6 +50,36 @@ static void csv_time(FILE *out, double x)
 		fprintf(out, "%.9g", x);
 }
 
+/* rlprof run --repeat: each timed figure's median and interval (report.h)
+ * in columns of their own, after every other; empty on a row without. */
+static const char interval_header[] =
+	",interval,time_median_s,time_lo_s,time_hi_s,gflops_median,gflops_lo,"
+	"gflops_hi,gbs_median,gbs_lo,gbs_hi,roof_pct_median,roof_pct_lo,"
+	"roof_pct_hi";
+#define INTERVAL_COLUMNS 13
+
+static void csv_interval(FILE *out, const struct rl_region_row *row)
+{
+	struct rl_row_interval iv;
+	const struct rl_figure_interval *f[3] = {&iv.gflops, &iv.gbs,
+						 &iv.roof_pct};
+	const char *kind;
+
+	rl_row_interval(row, &iv);
+	kind = rl_interval_kind_word(iv.kind);
+	fputc(',', out);
+	if (kind)
+		fputs(kind, out);
+	csv_time(out, iv.kind ? iv.time_s.median : NAN);
+	csv_time(out, iv.kind ? iv.time_s.lo : NAN);
+	csv_time(out, iv.kind ? iv.time_s.hi : NAN);
+	for (int k = 0; k < 3; k++) {
+		csv_num(out, iv.kind ? f[k]->median : NAN);
+		csv_num(out, iv.kind ? f[k]->lo : NAN);
+		csv_num(out, iv.kind ? f[k]->hi : NAN);
+	}
+}
+
 static const char *bound_word(enum rl_bound b)
 {
 	return b == RL_BOUND_MEMORY ? "memory"
@@ -85,6 +115,8 @@ static void time_rows(FILE *out, const struct rl_report *r)
 		rl_csv_text(out, text);
 		fputs(",,", out);
 		csv_time(out, sqrt(n) * t->period_s);
+		for (int c = 0; r->repeat_times && c < INTERVAL_COLUMNS; c++)
+			fputc(',', out);
 		fputc('\n', out);
 	}
 }
@@ -100,6 +132,7 @@ static int render_csv(FILE *out, const struct rl_report *r,
 	fputs(csv_header, out);
 	/* rlprof run --loops: two more columns */
 	fputs(r->loops_rule ? ",loop_of,time_error_s" : "", out);
+	fputs(r->repeat_times ? interval_header : "", out);
 	/* scaled, withheld or wrong counters: one more (render_trust.h) */
 	fputs(marks ? ",counter_marks\n" : "\n", out);
 	for (size_t i = 0; i < r->n_rows; i++) {
@@ -145,6 +178,8 @@ static int render_csv(FILE *out, const struct rl_report *r,
 							 : "?");
 			csv_time(out, row->loop ? row->time_error_s : NAN);
 		}
+		if (r->repeat_times)
+			csv_interval(out, row);
 		if (marks) {
 			rl_row_marks(r, row, mark, sizeof mark);
 			fputc(',', out);

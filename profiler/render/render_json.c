@@ -148,6 +148,45 @@ static int differs(const char *a, const char *b)
  * region's name is the summed row's, and its method and diagnosis are
  * written only where they differ from the summed row's. Leaves the
  * object open. */
+/* {"median": m, "lo": l, "hi": h}, or null when the figure is unknown. */
+static void put_figure(struct rl_jw *w, const char *key,
+		       const struct rl_figure_interval *f)
+{
+	rl_jw_key(w, key, 0);
+	if (!rl_known(f->median) || !isfinite(f->median)) {
+		rl_jw_raw(w, "null");
+		return;
+	}
+	rl_jw_raw(w, "{");
+	rl_jw_key(w, "median", 1);
+	rl_jw_real(w, f->median, REAL_DIGITS);
+	put_num(w, "lo", f->lo);
+	put_num(w, "hi", f->hi);
+	rl_jw_raw(w, "}");
+}
+
+/* rlprof run --repeat: each timed figure's median and interval over the
+ * runs (report.h), and what the counts have instead. */
+static void put_interval(struct rl_jw *w, const struct rl_region_row *row)
+{
+	struct rl_row_interval iv;
+
+	rl_row_interval(row, &iv);
+	if (iv.kind == RL_INTERVAL_NONE)
+		return;
+	rl_jw_key(w, "interval", 0);
+	rl_jw_raw(w, "{");
+	rl_jw_field_str(w, "kind", 1, rl_interval_kind_word(iv.kind));
+	put_figure(w, "time_s", &iv.time_s);
+	put_figure(w, "gflops", &iv.gflops);
+	put_figure(w, "gbs", &iv.gbs);
+	put_figure(w, "roof_pct", &iv.roof_pct);
+	rl_jw_field_str(w, "counts", 0,
+			row->simulated ? "exact (simulator): no interval"
+				       : "the profiling run's: no interval");
+	rl_jw_raw(w, "}");
+}
+
 static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 		    const struct rl_region_row *sum)
 {
@@ -215,6 +254,7 @@ static void put_row(struct rl_jw *w, const struct rl_region_row *row,
 			}
 			rl_jw_raw(w, "]");
 		}
+		put_interval(w, row);
 		rl_jw_raw(w, "}");
 	}
 	put_levels(w, "write_share", row->write_frac);

@@ -15,6 +15,7 @@
 #include "render/render.h"
 #include "common/rl_error.h"
 #include "render/svg_chart.h"
+#include "render/svg_error_bar.h"
 
 #define FONT_PX 11.0
 #define CHAR_PX (0.58 * FONT_PX)
@@ -640,9 +641,11 @@ static void write_regions(struct svg *s)
 		if (d->declared)
 			write_marker(out, "declared", row->precision, d->dx, d->dy,
 				     "#fff", col);
-		if (d->counted)
+		if (d->counted) {
+			rl_svg_error_bar(out, &s->c, row, d->cx, col);
 			write_marker(out, "point", row->precision, d->cx, d->cy, col,
 				     "#000");
+		}
 		if (d->roof_seg) {
 			char a[32], b[32];
 			fprintf(out, "<line class=\"point-roof\" data-roof-pct=\"%s\" "

@@ -20,15 +20,15 @@
 #include "common/term_text.h"
 #include "render/num_text.h"
 
-#define NCOL 12
+#define NCOL 13
 #define CELL 256       /* bytes: REGION_COLS columns of up to 4 bytes */
 #define REGION_COLS 60 /* a longer name is cut, ending in an ellipsis */
 
-enum { C_REGION, C_THR, C_CALLS, C_TIME, C_FLOPS, C_BYTES, C_AI, C_AIDECL,
+enum { C_REGION, C_THR, C_CALLS, C_TIME, C_SPREAD, C_FLOPS, C_BYTES, C_AI, C_AIDECL,
        C_GFLOPS, C_GBS, C_ROOFPCT, C_BOUND };
 
 static const char *const col_head[NCOL] = {
-	"region", "thr", "calls", "time", "flops", "DRAM bytes", "AI",
+	"region", "thr", "calls", "time", "spread", "flops", "DRAM bytes", "AI",
 	"AI decl", "GFLOP/s", "GB/s", "% roof", "bound"};
 
 typedef char cell_t[CELL];
@@ -97,6 +97,22 @@ static void fmt_bound(char *b, size_t n, const struct rl_region_row *row)
 		 row->basis == RL_BASIS_DECLARED ? " (decl)" : "");
 }
 
+/* rlprof run --repeat: the time's interval over the runs (report.h),
+ * relative to its median: "-4/+12%"; "-" without. */
+static void fmt_spread(char *b, size_t n, const struct rl_region_row *row)
+{
+	struct rl_row_interval iv;
+
+	rl_row_interval(row, &iv);
+	if (iv.kind == RL_INTERVAL_NONE || !(iv.time_s.median > 0)) {
+		snprintf(b, n, "-");
+		return;
+	}
+	snprintf(b, n, "-%.0f/+%.0f%%",
+		 (iv.time_s.median - iv.time_s.lo) / iv.time_s.median * 100,
+		 (iv.time_s.hi - iv.time_s.median) / iv.time_s.median * 100);
+}
+
 static void fill_cells(cell_t *c, const struct rl_region_row *row,
 		       int thread_row, int show_pid)
 {
@@ -119,6 +135,7 @@ static void fill_cells(cell_t *c, const struct rl_region_row *row,
 	else
 		snprintf(c[C_CALLS], CELL, "%" PRIu64, row->calls);
 	fmt_time(c[C_TIME], CELL, row->time_s);
+	fmt_spread(c[C_SPREAD], CELL, row);
 	fmt_si(c[C_FLOPS], CELL, row->flops, "");
 	fmt_si(c[C_BYTES], CELL, row->dram_bytes, "B");
 	rl_num_text(c[C_AI], CELL, row->ai);
@@ -147,6 +164,7 @@ static void pad(FILE *out, size_t width, const char *cell)
 struct layout {
 	size_t w[NCOL];
 	int show[NCOL];
+	int absent[NCOL]; /* never shown in this report (not left out) */
 	size_t bound_max; /* 0: the bound column whole */
 };
 
@@ -362,6 +380,19 @@ static void print_legend(FILE *out, const struct rl_report *r,
 		decl |= !rl_known(r->rows[i].gflops) &&
 			rl_known(r->rows[i].gflops_expected);
 	}
+	if (r->repeat_times && opt && opt->width && !opt->verbose)
+		fputs("spread: the time's 90% interval over the --repeat runs, "
+		      "from its median\n", out);
+	else if (r->repeat_times)
+		fputs("spread: each region's time over the rlprof run --repeat "
+		      "runs: the 90% confidence interval of its median from "
+		      "the runs' order statistics (fewer than 5 runs: fastest "
+		      "to slowest), from the median; GFLOP/s, GB/s and % of "
+		      "roof move inversely (report.json, report.csv: each "
+		      "figure's median and bounds); counted flops and bytes "
+		      "have no interval: the simulator's are exact, the "
+		      "counters' come from the profiling run alone\n",
+		      out);
 	if (bound && opt && opt->width && !opt->verbose)
 		fputs("* binding roof: the lowest at the region's AI, for its "
 		      "read/write mix and ISA\n", out);
@@ -538,7 +569,7 @@ static void print_footer(FILE *out, const struct rl_report *r,
 		}
 	}
 	for (int k = 0; k < NCOL; k++)
-		left_out |= !lay->show[k];
+		left_out |= !lay->show[k] && !lay->absent[k];
 	if (cut || left_out) {
 		/* short itself: "(fitted to 100 columns: no calls, AI decl;
 		 * --verbose: lines whole)" */
@@ -546,7 +577,7 @@ static void print_footer(FILE *out, const struct rl_report *r,
 		if (left_out) {
 			const char *sep = " no ";
 			for (int k = 0; k < NCOL; k++)
-				if (!lay->show[k]) {
+				if (!lay->show[k] && !lay->absent[k]) {
 					fprintf(out, "%s%s", sep, col_head[k]);
 					sep = ", ";
 				}
@@ -634,14 +665,16 @@ static size_t total_width(const struct layout *lay)
 /* Fits the table in width columns (0: no limit): the least needed
  * columns left out first, then the region names cut (to 12 columns at
  * least), then the bound column (to 10). Never wrapped. */
-static void fit_columns(struct layout *lay, unsigned width)
+static void fit_columns(struct layout *lay, unsigned width, int spread)
 {
 	static const int drop[] = {C_AIDECL, C_CALLS, C_FLOPS, C_THR,
-				   C_BYTES, C_AI, C_GBS};
+				   C_BYTES, C_AI, C_GBS, C_SPREAD};
 	size_t t;
 
-	for (int k = 0; k < NCOL; k++)
-		lay->show[k] = 1;
+	for (int k = 0; k < NCOL; k++) {
+		lay->absent[k] = k == C_SPREAD && !spread;
+		lay->show[k] = !lay->absent[k];
+	}
 	lay->bound_max = 0;
 	if (!width)
 		return;
@@ -703,7 +736,7 @@ static int render_table(FILE *out, const struct rl_report *r,
 		free(ix);
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	}
-	fit_columns(&lay, opt ? opt->width : 0);
+	fit_columns(&lay, opt ? opt->width : 0, r->repeat_times != NULL);
 	cut = print_header(out, r, opt);
 	print_kept(out, &kept, 0, &lay, 0, NULL);
 	nl = 1;
