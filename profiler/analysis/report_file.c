@@ -84,7 +84,7 @@ static int read_times(const json_t *rep, struct rl_report_region *r)
 static int read_work(const json_t *o, struct rl_report_region *r)
 {
 	static const char *const level[4] = {"L1", "L2", "L3", "DRAM"};
-	const json_t *lb = json_object_get(o, "level_bytes"), *sim;
+	const json_t *lb = json_object_get(o, "level_bytes"), *sim, *th;
 
 	if (num(o, "flops", &r->flops) || num(o, "flops_f64", &r->flops_f64) ||
 	    num(o, "flops_f32", &r->flops_f32))
@@ -101,6 +101,14 @@ static int read_work(const json_t *o, struct rl_report_region *r)
 		return -1;
 	sim = json_object_get(o, "simulated");
 	r->simulated = sim && json_is_true(sim);
+	r->first_tid = NAN;
+	th = json_object_get(o, "threads");
+	if (th && json_is_array(th)) {
+		r->n_thread_rows = json_array_size(th);
+		if (r->n_thread_rows &&
+		    num(json_array_get(th, 0), "tid", &r->first_tid))
+			return -1;
+	}
 	return 0;
 }
 
@@ -501,6 +509,18 @@ void rl_report_file_release(struct rl_report_file *f)
 	free(f->backend);
 	free(f->path);
 	memset(f, 0, sizeof *f);
+}
+
+bool rl_report_file_one_thread(const struct rl_report_file *f)
+{
+	for (size_t i = 0; i < f->n_regions; i++) {
+		const struct rl_report_region *r = &f->regions[i];
+		if (r->n_thread_rows > 1 ||
+		    (r->n_thread_rows == 1 && f->regions[0].n_thread_rows == 1 &&
+		     r->first_tid != f->regions[0].first_tid))
+			return false;
+	}
+	return true;
 }
 
 const struct rl_report_region *

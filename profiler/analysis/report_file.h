@@ -40,6 +40,9 @@ struct rl_report_region {
 	double flops, flops_f64, flops_f32;
 	double level_bytes[4];
 	bool simulated; /* counted by the simulator (exact, repeatable) */
+	/* its per-thread rows: how many, and the first one's thread id */
+	size_t n_thread_rows;
+	double first_tid;
 };
 
 #include "common/name_index.h"
@@ -71,6 +74,10 @@ void rl_report_file_release(struct rl_report_file *f);
 int rl_report_file_load_two(const char *path_a, struct rl_report_file *a,
 			    const char *path_b, struct rl_report_file *b,
 			    int *failed, char *err, size_t errlen);
+
+/* True when every region of f ran on one and the same thread (a
+ * program that ran no other thread inside a region). */
+bool rl_report_file_one_thread(const struct rl_report_file *f);
 
 /* The region named name, or NULL. */
 const struct rl_report_region *

@@ -33,7 +33,7 @@ static size_t add(struct rl_work_diff *out, size_t n, const char *what,
 }
 
 size_t rl_work_compare(const struct rl_report_region *a,
-		       const struct rl_report_region *b,
+		       const struct rl_report_region *b, bool bytes,
 		       struct rl_work_diff *out)
 {
 	static const char *const level[4] = {"L1 bytes", "L2 bytes",
@@ -48,7 +48,7 @@ size_t rl_work_compare(const struct rl_report_region *a,
 	} else {
 		n = add(out, n, "flops", a->flops, b->flops);
 	}
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; bytes && k < 4; k++)
 		n = add(out, n, level[k], a->level_bytes[k], b->level_bytes[k]);
 	return n;
 }

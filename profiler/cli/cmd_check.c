@@ -117,6 +117,9 @@ static void check_regression(struct rl_gate *g,
 			     const struct rl_report_file *cur,
 			     const struct rl_report_file *base, double max)
 {
+	bool bytes = rl_report_file_one_thread(base) &&
+		     rl_report_file_one_thread(cur);
+
 	for (size_t i = 0; i < base->n_regions; i++) {
 		const struct rl_report_region *b = &base->regions[i];
 		const struct rl_report_region *r =
@@ -131,9 +134,10 @@ static void check_regression(struct rl_gate *g,
 		}
 		rl_compare_time(b, r, max, &tc);
 		rl_gate_time(g, b->region, &tc, max);
-		rl_gate_work(g, b->region, b, r);
+		rl_gate_work(g, b->region, b, r, bytes);
 	}
 	rl_gate_untested_note(g);
+	rl_gate_bytes_note(g, bytes);
 }
 
 int cmd_check(int argc, char **argv)

@@ -292,6 +292,9 @@ static int judge(const struct opts *o, struct side *old, struct side *new)
 	const struct rl_report_file *ref = &old->runs[0];
 	struct rl_time_cmp *tc = calloc(ref->n_regions + 1, sizeof *tc);
 	double ta[MAX_RUNS], tb[MAX_RUNS];
+	bool bytes = old->has_sim && new->has_sim &&
+		     rl_report_file_one_thread(&old->sim) &&
+		     rl_report_file_one_thread(&new->sim);
 
 	if (!tc) {
 		fputs("rlprof: out of memory\n", stderr);
@@ -320,9 +323,10 @@ static int judge(const struct opts *o, struct side *old, struct side *new)
 			a = rl_report_file_find(&old->sim, name);
 			b = rl_report_file_find(&new->sim, name);
 			if (a && b)
-				rl_gate_work(&g, name, a, b);
+				rl_gate_work(&g, name, a, b, bytes);
 		}
 	}
+	rl_gate_bytes_note(&g, bytes);
 	free(tc);
 	return rl_gate_end(&g);
 }

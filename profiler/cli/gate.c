@@ -91,7 +91,7 @@ void rl_gate_time(struct rl_gate *g, const char *name,
 
 void rl_gate_work(struct rl_gate *g, const char *name,
 		  const struct rl_report_region *a,
-		  const struct rl_report_region *b)
+		  const struct rl_report_region *b, bool bytes)
 {
 	struct rl_work_diff d[RL_WORK_FIGURES];
 	char msg[1024], one[160];
@@ -100,7 +100,8 @@ void rl_gate_work(struct rl_gate *g, const char *name,
 	if (!rl_work_comparable(a, b))
 		return;
 	g->n_checks++;
-	if (!(n = rl_work_compare(a, b, d)))
+	g->n_work++;
+	if (!(n = rl_work_compare(a, b, bytes, d)))
 		return;
 	at = (size_t)snprintf(msg, sizeof msg,
 			      "does other work than in %s (counted by the "
@@ -112,6 +113,14 @@ void rl_gate_work(struct rl_gate *g, const char *name,
 				       k ? "," : "", one);
 	}
 	rl_gate_fail(g, name, msg);
+}
+
+void rl_gate_bytes_note(const struct rl_gate *g, bool bytes)
+{
+	if (g->n_work && !bytes && !g->quiet)
+		printf("note: counted flops compared, bytes not: the program "
+		       "ran several threads, which the simulator interleaves "
+		       "differently from run to run in caches they share\n");
 }
 
 void rl_gate_untested_note(const struct rl_gate *g)

@@ -8,6 +8,7 @@
 #ifndef RL_GATE_H
 #define RL_GATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analysis/compare.h"
@@ -16,6 +17,7 @@
 struct rl_gate {
 	size_t n_checks, n_failed, n_unsure;
 	size_t n_untested; /* regions compared on one run a side */
+	size_t n_work;     /* regions whose counted work was compared */
 	int quiet;         /* nothing when every check holds */
 	const char *old_name; /* "the baseline" (check), "the old program"
 				 (compare); NULL: "the baseline" */
@@ -30,10 +32,15 @@ void rl_gate_time(struct rl_gate *g, const char *name,
 		  const struct rl_time_cmp *tc, double max);
 
 /* One check where a and b were both counted by the simulator: their
- * counted work must be the same (work_cmp.h). Nothing otherwise. */
+ * counted work must be the same (work_cmp.h): flops, and bytes when
+ * bytes is true (both programs ran one thread). Nothing otherwise. */
 void rl_gate_work(struct rl_gate *g, const char *name,
 		  const struct rl_report_region *a,
-		  const struct rl_report_region *b);
+		  const struct rl_report_region *b, bool bytes);
+
+/* The note that bytes were not compared (threads), once when there were
+ * simulated regions. */
+void rl_gate_bytes_note(const struct rl_gate *g, bool bytes);
 
 /* The note on regions compared on one run a side, when there were any. */
 void rl_gate_untested_note(const struct rl_gate *g);

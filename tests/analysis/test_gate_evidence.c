@@ -157,17 +157,21 @@ Test(gate_evidence, simulated_work_compared_exactly)
 	char line[160];
 
 	cr_expect(rl_work_comparable(&a, &b));
-	cr_assert_eq(rl_work_compare(&a, &b, d), 1);
+	cr_assert_eq(rl_work_compare(&a, &b, true, d), 1);
 	cr_expect_str_eq(d[0].what, "f64 flops");
 	cr_expect_float_eq(d[0].change_pct, 1, 1e-9);
 	rl_work_diff_format(line, sizeof line, &d[0]);
 	cr_expect_str_eq(line, "f64 flops +1.00% (2e+06 -> 2.02e+06)");
 	/* the same work: nothing */
-	cr_expect_eq(rl_work_compare(&a, &a, d), 0);
+	cr_expect_eq(rl_work_compare(&a, &a, true, d), 0);
 	/* one byte more at L1 is reported too */
 	b = sim_region(2e6, 3e7 + 1);
-	cr_expect_eq(rl_work_compare(&a, &b, d), 1);
+	cr_expect_eq(rl_work_compare(&a, &b, true, d), 1);
 	cr_expect_str_eq(d[0].what, "L1 bytes");
+	/* several threads: the bytes are not compared, the flops are */
+	cr_expect_eq(rl_work_compare(&a, &b, false, d), 0);
+	b.flops_f64 = b.flops = 2e6 + 1;
+	cr_expect_eq(rl_work_compare(&a, &b, false, d), 1);
 	/* hardware counts are not compared exactly */
 	b.simulated = false;
 	cr_expect_not(rl_work_comparable(&a, &b));
