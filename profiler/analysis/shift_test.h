@@ -13,7 +13,8 @@
  * is assumed of the shape of the noise (a shared machine's times are
  * skewed, with outliers), only that one program's change scales its
  * times; one outlier moves the interval by one order statistic, not by
- * its size. Ties count half (a timer's ns resolution makes them rare).
+ * its size. The exact distribution assumes no ties (a timer's ns
+ * resolution makes them rare; with ties the bounds are approximate).
  *
  * The runs bound the change only when there are enough of them: with n_a
  * = n_b = 5 a side, one outlier beyond the other side's runs leaves the
@@ -28,7 +29,8 @@
 #include <stddef.h>
 
 #define RL_SHIFT_CONFIDENCE 0.95 /* each one-sided bound */
-#define RL_SHIFT_MAX_RUNS 200    /* a side's runs at most */
+#define RL_SHIFT_MAX_RUNS 100    /* a side's runs at most (rlprof run
+				    --repeat's most) */
 
 struct rl_shift {
 	size_t n_a, n_b;
@@ -36,7 +38,6 @@ struct rl_shift {
 	double ratio;  /* Hodges-Lehmann estimate of b / a */
 	double lo, hi; /* its bounds; 0 and INFINITY when the runs are too
 			  few to bound it at the confidence */
-	double p_slower; /* one-sided Mann-Whitney p-value of "B is slower" */
 };
 
 /* Fills out from the times a[0..n_a) and b[0..n_b) (seconds, > 0; other
