@@ -302,6 +302,7 @@ static int judge(const struct opts *o, struct side *old, struct side *new)
 	}
 	g.quiet = o->quiet;
 	g.old_name = "the old program";
+	g.advice = "more runs with -n, on a quieter machine";
 	for (size_t i = 0; i < ref->n_regions; i++) {
 		const char *name = ref->regions[i].region;
 		size_t na = times_of(old, name, ta), nb = times_of(new, name, tb);

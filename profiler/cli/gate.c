@@ -32,8 +32,8 @@ static void fmt_pct(char *b, size_t n, double pct)
 		snprintf(b, n, "%+.1f%%", pct);
 }
 
-static void say_unsure(const char *name, const struct rl_time_cmp *tc,
-		       double max)
+static void say_unsure(const struct rl_gate *g, const char *name,
+		       const struct rl_time_cmp *tc, double max)
 {
 	char lo[32], hi[32];
 
@@ -45,7 +45,8 @@ static void say_unsure(const char *name, const struct rl_time_cmp *tc,
 	       "runs): its runs can show neither that it stays within the "
 	       "maximum %g%% nor that it exceeds it (%s)\n",
 	       tc->change_pct, lo, hi, tc->n_a, tc->n_b, max,
-	       tc->n_a < 6 || tc->n_b < 6
+	       g->advice		  ? g->advice
+	       : tc->n_a < 6 || tc->n_b < 6
 		       ? "10 runs a side: rlprof run --repeat 10, or rlprof "
 			 "compare, which interleaves the two programs"
 		       : "more runs, on a quieter machine, or rlprof compare, "
@@ -85,7 +86,7 @@ void rl_gate_time(struct rl_gate *g, const char *name,
 		rl_gate_fail(g, name, msg);
 	} else if (tc->unsure) {
 		g->n_unsure++;
-		say_unsure(name, tc, max);
+		say_unsure(g, name, tc, max);
 	}
 }
 

@@ -21,6 +21,8 @@ struct rl_gate {
 	int quiet;         /* nothing when every check holds */
 	const char *old_name; /* "the baseline" (check), "the old program"
 				 (compare); NULL: "the baseline" */
+	const char *advice;   /* what gives more evidence; NULL: check's
+				 (--repeat 10, or rlprof compare) */
 };
 
 /* "fail: region 'name' rest": counts a failure. */

@@ -78,9 +78,14 @@ Test(ci_gate, unchanged_run_passes_a_4x_slower_region_fails,
 		cr_expect_eq(access(p, F_OK), 0, "no timing run %d: %s", k, p);
 	}
 
+	/* against itself: never a failure; "not enough evidence" (3) where
+	 * load spread five runs beyond 10% (measured here at a load average
+	 * of 9: bounds -9.8% to +10.9%), else a pass */
 	r = check(a, a);
-	cr_expect_eq(r.status, 0, "a run failed the gate against itself:\n%s%s",
-		     r.out, r.err);
+	cr_expect(r.status == 0 ||
+			  (r.status == 3 && strstr(r.out, "not enough evidence: "
+							  "region '")),
+		  "a run against itself:\n%s%s", r.out, r.err);
 	cr_expect_null(strstr(r.out, "fail:"), "%s", r.out);
 	e2e_free(&r);
 
