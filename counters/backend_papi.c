@@ -6,28 +6,5 @@
 #include "counters/backend.h"
 #include "counters/plugins/plugin.h"
 
-static struct rl_plugin plugin = RL_PLUGIN_INIT("rlprof-papi.so", "libpapi");
-
-static int fwd_probe(char *why, size_t len)
-{
-	return rl_plugin_probe(&plugin, why, len);
-}
-
-static int fwd_init(const char *options, struct rl_backend_setup *setup,
-		    char *err, size_t errlen)
-{
-	return rl_plugin_init(&plugin, options, setup, err, errlen);
-}
-
-const struct rl_backend rl_backend_papi = {
-	.abi = RL_BACKEND_ABI,
-	.name = "papi",
-	.summary = "PAPI presets and native events per thread (plugin rlprof-papi.so)",
-	.thread_state_size = RL_PLUGIN_STATE_MAX,
-	.probe = fwd_probe,
-	.init = fwd_init,
-	.thread_open = rl_plugin_thread_open,
-	.read = rl_plugin_read,
-	.thread_close = rl_plugin_thread_close,
-	.fini = rl_plugin_fini,
-};
+RL_PLUGIN_BACKEND(rl_backend_papi, "papi", "rlprof-papi.so", "libpapi",
+		  "PAPI presets and native events per thread (plugin rlprof-papi.so)");

@@ -48,6 +48,35 @@ int rl_plugin_read(void *state, struct rl_counter_value *values);
 void rl_plugin_thread_close(void *state);
 void rl_plugin_fini(void);
 
+/* A backend of librlprof that forwards to a plugin: defines the plugin
+ * (file, the library it links, for messages) and the struct rl_backend
+ * sym named name_ (backend_papi.c, backend_likwid.c: one line each). */
+#define RL_PLUGIN_BACKEND(sym, name_, file, library, summary_)            \
+	static struct rl_plugin sym##_plugin = RL_PLUGIN_INIT(file, library); \
+	static int sym##_probe(char *why, size_t len)                      \
+	{                                                                  \
+		return rl_plugin_probe(&sym##_plugin, why, len);           \
+	}                                                                  \
+	static int sym##_init(const char *options,                         \
+			      struct rl_backend_setup *setup, char *err,   \
+			      size_t errlen)                               \
+	{                                                                  \
+		return rl_plugin_init(&sym##_plugin, options, setup, err,  \
+				      errlen);                             \
+	}                                                                  \
+	const struct rl_backend sym = {                                    \
+		.abi = RL_BACKEND_ABI,                                     \
+		.name = name_,                                             \
+		.summary = summary_,                                       \
+		.thread_state_size = RL_PLUGIN_STATE_MAX,                  \
+		.probe = sym##_probe,                                      \
+		.init = sym##_init,                                        \
+		.thread_open = rl_plugin_thread_open,                      \
+		.read = rl_plugin_read,                                    \
+		.thread_close = rl_plugin_thread_close,                    \
+		.fini = rl_plugin_fini,                                    \
+	}
+
 /* Redirects fd 2 to a temporary file; returns the saved fd or -1. */
 int rl_stderr_mute(void);
 /* Restores fd 2; the first line the library printed goes to first (may
