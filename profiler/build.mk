@@ -26,7 +26,7 @@ CLI_OBJS     := $(CLI_SRCS:%.c=$(OBJ)/%.o)
 EVENTS_OBJS  := $(EVENTS_SRCS:%.c=$(OBJ)/%.o)
 
 RUNTIME_LIBS := -lpthread -ldl -lm
-REPORT_LIBS  := -ljansson -ldw -lelf -lm
+REPORT_LIBS  := -ljansson -ldw -lelf -lm -lstdc++
 # inspect/elf_code_isa.c decodes a program's code with Zydis when
 # libzydis-dev is installed (scripts/install-deps); without it, it says so
 ifneq ($(wildcard /usr/include/Zydis/Zydis.h),)

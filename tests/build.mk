@@ -142,6 +142,19 @@ $(TESTBIN)/programs/loops-stream: tests/programs/loops/stream.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LOOPS_FLAGS) $< -o $@
 tests: $(LOOPS_PROGRAMS)
+# loops that share a file:line label (issue 39): two on one line, one
+# inlined twice, an element-wise loop beside a reduction; and C++ loops
+# through STL vectors and inlined accessors (when g++ is installed)
+$(TESTBIN)/programs/loops-shared: tests/programs/loops/shared_lines.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -fno-tree-vectorize -g -gdwarf-4 $< -o $@
+tests: $(TESTBIN)/programs/loops-shared
+ifneq ($(shell command -v g++ 2>/dev/null),)
+$(TESTBIN)/programs/loops-stl: tests/programs/loops/stl_loops.cpp tests/programs/loops/stl_field.h
+	@mkdir -p $(dir $@)
+	g++ -O2 -fno-tree-vectorize -g -gdwarf-4 $< -o $@
+tests: $(TESTBIN)/programs/loops-stl
+endif
 # loops inside regions: their parent in the report
 $(TESTBIN)/programs/loops-regions: tests/programs/loops/region_loops.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)

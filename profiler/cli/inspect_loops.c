@@ -32,20 +32,62 @@ static void print_text(const char *prog, const struct rl_loops *l)
 		       "(build with -g for source lines)\n");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct rl_loop *p = &l->v[i];
-		char label[1024];
+		char name[1024];
 		size_t cols = 2 + 2 * (size_t)p->depth;
 
-		rl_loop_label(l, i, label, sizeof label);
+		rl_loop_name(l, i, name, sizeof name);
 		printf("%*s", (int)cols, "");
-		rl_term_put(stdout, label);
-		cols += strlen(label);
-		for (; cols < 34; cols++)
+		rl_term_put(stdout, name);
+		cols += strlen(name);
+		for (; cols < 44; cols++)
 			fputc(' ', stdout);
-		fputs("  ", stdout);
-		rl_term_put(stdout, p->func);
-		printf("  0x%" PRIx64 "  %zu block%s, %zu instructions\n",
-		       p->head, p->n_blocks, p->n_blocks == 1 ? "" : "s", p->n_insns);
+		printf("  0x%" PRIx64 "  %zu block%s, %zu instructions",
+		       p->head, p->n_blocks, p->n_blocks == 1 ? "" : "s",
+		       p->n_insns);
+		if (p->chains.add + p->chains.mul + p->chains.madd)
+			printf(", %u dependent floating-point chain%s",
+			       p->chains.add + p->chains.mul + p->chains.madd,
+			       p->chains.add + p->chains.mul + p->chains.madd == 1
+				       ? "" : "s");
+		fputc('\n', stdout);
 	}
+}
+
+int rl_loop_json_names(json_t *o, const struct rl_loops *l, size_t i)
+{
+	const struct rl_loop *p = &l->v[i];
+	char name[1024];
+	json_t *inl, *ch;
+
+	rl_loop_name(l, i, name, sizeof name);
+	if (rl_json_set(o, "name", rl_json_text(name)) < 0 ||
+	    rl_json_set(o, "scope", rl_json_text(p->scope ? p->scope : p->func)) < 0)
+		return -1;
+	if (p->n_inl) {
+		if (!(inl = json_array()) || rl_json_set(o, "inlined", inl) < 0)
+			return -1;
+		for (size_t k = 0; k < p->n_inl; k++) {
+			json_t *e = json_object();
+			if (!e || json_array_append_new(inl, e) < 0 ||
+			    rl_json_set(e, "function", rl_json_text(p->inl[k].func)) < 0 ||
+			    rl_json_set(e, "file", rl_json_text(p->inl[k].call_file)) < 0 ||
+			    rl_json_set(e, "line", p->inl[k].call_line
+					? json_integer(p->inl[k].call_line)
+					: json_null()) < 0 ||
+			    rl_json_set(e, "into", rl_json_text(
+					k + 1 < p->n_inl ? p->inl[k + 1].func
+							 : p->func)) < 0)
+				return -1;
+		}
+	}
+	if (!p->chains.known)
+		return 0;
+	if (!(ch = json_object()) || rl_json_set(o, "chains", ch) < 0 ||
+	    rl_json_set(ch, "add", json_integer(p->chains.add)) < 0 ||
+	    rl_json_set(ch, "mul", json_integer(p->chains.mul)) < 0 ||
+	    rl_json_set(ch, "madd", json_integer(p->chains.madd)) < 0)
+		return -1;
+	return 0;
 }
 
 static int print_json(const char *prog, const struct rl_loops *l)
@@ -79,7 +121,8 @@ static int print_json(const char *prog, const struct rl_loops *l)
 		    rl_json_set(o, "address", json_string(addr)) < 0 ||
 		    rl_json_set(o, "blocks", json_integer((json_int_t)p->n_blocks)) < 0 ||
 		    rl_json_set(o, "instructions",
-			json_integer((json_int_t)p->n_insns)) < 0)
+			json_integer((json_int_t)p->n_insns)) < 0 ||
+		    rl_loop_json_names(o, l, i) < 0)
 			goto out;
 	}
 	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

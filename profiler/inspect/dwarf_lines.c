@@ -1,6 +1,7 @@
 /* Source lines from the DWARF line table, through libdw. */
 #include "inspect/dwarf_lines.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 
@@ -41,6 +42,99 @@ int rl_dwarf_line(struct rl_dwarf_lines *d, uint64_t addr, const char **file,
 	*file = f;
 	*line = n;
 	return 1;
+}
+
+static const char *attr_string(Dwarf_Die *die, unsigned name)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(die, name, &a) ? dwarf_formstring(&a)
+						     : NULL;
+}
+
+static int attr_unsigned(Dwarf_Die *die, unsigned name, Dwarf_Word *v)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(die, name, &a) &&
+	       dwarf_formudata(&a, v) == 0;
+}
+
+/* The function instances of scopes[0..n) (innermost first) into out
+ * from its end backwards (outermost first overall), from slot *k down;
+ * returns the last one seen (the outermost), or NULL. */
+static Dwarf_Die *take_frames(Dwarf_Die *scopes, int n, Dwarf_Files *files,
+			      size_t n_files, struct rl_dwarf_frame *tmp,
+			      int *k, int max)
+{
+	Dwarf_Die *last = NULL;
+
+	for (int i = 0; i < n && *k < max; i++) {
+		Dwarf_Die *s = &scopes[i];
+		int tag = dwarf_tag(s);
+		struct rl_dwarf_frame *o = &tmp[*k];
+		Dwarf_Word f, l;
+		if ((tag != DW_TAG_subprogram &&
+		     tag != DW_TAG_inlined_subroutine) ||
+		    (*k > 0 && tmp[*k - 1].id == (uint64_t)dwarf_dieoffset(s)))
+			continue;
+		o->id = (uint64_t)dwarf_dieoffset(s);
+		o->name = attr_string(s, DW_AT_linkage_name);
+		if (!o->name)
+			o->name = attr_string(s, DW_AT_MIPS_linkage_name);
+		if (!o->name)
+			o->name = attr_string(s, DW_AT_name);
+		o->call_file = NULL;
+		o->call_line = 0;
+		if (tag == DW_TAG_inlined_subroutine && files &&
+		    attr_unsigned(s, DW_AT_call_file, &f) && f < n_files)
+			o->call_file = dwarf_filesrc(files, f, NULL, NULL);
+		if (tag == DW_TAG_inlined_subroutine &&
+		    attr_unsigned(s, DW_AT_call_line, &l) && l < 1u << 30)
+			o->call_line = (int)l;
+		(*k)++;
+		last = s;
+	}
+	return last;
+}
+
+#define MAX_DEPTH 64
+
+int rl_dwarf_frames(struct rl_dwarf_lines *d, uint64_t addr,
+		    struct rl_dwarf_frame *out, int max)
+{
+	struct rl_dwarf_frame tmp[MAX_DEPTH];
+	Dwarf_Die cu, *scopes = NULL, *last, outer;
+	Dwarf_Files *files = NULL;
+	size_t n_files = 0;
+	int n, k = 0;
+
+	if (!d || !dwarf_addrdie(d->dw, (Dwarf_Addr)addr, &cu) ||
+	    (n = dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes)) <= 0)
+		return 0;
+	if (dwarf_getsrcfiles(&cu, &files, &n_files) != 0)
+		files = NULL;
+	/* innermost first into tmp; libdw's scopes of an address stop at
+	 * the outermost inlined copy: the function it was inlined into is
+	 * among the scopes of that copy's DIE */
+	last = take_frames(scopes, n, files, n_files, tmp, &k, MAX_DEPTH);
+	while (last && dwarf_tag(last) == DW_TAG_inlined_subroutine &&
+	       k < MAX_DEPTH) {
+		Dwarf_Die *more = NULL;
+		int m;
+		outer = *last;
+		free(scopes);
+		scopes = NULL;
+		if ((m = dwarf_getscopes_die(&outer, &more)) <= 1) {
+			free(more);
+			break;
+		}
+		scopes = more;
+		last = take_frames(more + 1, m - 1, files, n_files, tmp, &k,
+				   MAX_DEPTH);
+	}
+	free(scopes);
+	for (int i = 0; i < k && i < max; i++)
+		out[i] = tmp[k - 1 - i];
+	return k;
 }
 
 void rl_dwarf_lines_close(struct rl_dwarf_lines *d)

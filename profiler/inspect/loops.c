@@ -15,30 +15,18 @@
 #endif
 
 #include "inspect/dwarf_lines.h"
+#include "inspect/loop_chains.h"
+#include "inspect/loop_names.h"
 #include "inspect/elf_file.h"
 #include "common/rl_error.h"
 
 void rl_loops_release(struct rl_loops *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].func);
-		free(l->v[i].file);
-	}
+	for (size_t i = 0; i < l->n; i++)
+		rl_loop_name_free(&l->v[i]);
 	free(l->v);
 	free(l->span);
 	memset(l, 0, sizeof *l);
-}
-
-void rl_loop_label(const struct rl_loops *l, size_t i, char *buf, size_t len)
-{
-	const struct rl_loop *p = &l->v[i];
-	const char *f = p->file ? strrchr(p->file, '/') : NULL;
-
-	if (p->file)
-		snprintf(buf, len, "%s:%d", f ? f + 1 : p->file, p->line);
-	else
-		snprintf(buf, len, "%s+0x%" PRIx64, p->func,
-			 p->head - p->func_addr);
 }
 
 int rl_loops_write_spans(const struct rl_loops *l, const char *object,
@@ -98,7 +86,7 @@ enum { I_NEXT, I_COND, I_JUMP, I_END };
 struct insn {
 	uint64_t addr;
 	uint64_t target; /* I_COND, I_JUMP with a known target */
-	uint8_t len, kind, leader, has_target;
+	uint8_t len, kind, leader, has_target, call;
 };
 
 struct block {
@@ -114,8 +102,8 @@ struct floop {
 	unsigned char *in; /* body membership per block */
 	size_t n_blocks, n_insns;
 	int parent;        /* function-local */
-	int line;
-	const char *file;
+	struct rl_loop_where where;
+	struct rl_loop_chains chains;
 	size_t out;        /* its index in rl_loops.v */
 };
 
@@ -178,6 +166,7 @@ static int decode(struct reader *r, const struct func *fn)
 					  : I_NEXT;
 			break;
 		}
+		i->call = in.meta.category == ZYDIS_CATEGORY_CALL;
 		if ((i->kind == I_COND || i->kind == I_JUMP) &&
 		    in.raw.imm[0].is_relative) {
 			i->target = i->addr + in.length +
@@ -385,30 +374,67 @@ static int dominates(const struct reader *r, int a, int b)
 	return 1;
 }
 
-/* The loop's name: the smallest line of its back-edge branches in the
- * header's file, else the header's line. */
+/* The loop's place in the source (inspect/loop_names.h). */
 static void name_loop(struct reader *r, struct floop *lp, const int *latch,
 		      size_t n_latch)
 {
-	const char *hf, *f;
-	int hl, l;
+	uint64_t at[64];
+	size_t n = 0;
 
-	lp->file = NULL;
-	lp->line = 0;
-	if (!rl_dwarf_line(r->dw, r->ins[r->bl[lp->head].first].addr, &hf,
-			   &hl))
-		return;
-	lp->file = hf;
-	lp->line = 0;
-	for (size_t k = 0; k < n_latch; k++) {
+	for (size_t k = 0; k < n_latch && n < 64; k++) {
 		const struct block *b = &r->bl[latch[k]];
-		if (rl_dwarf_line(r->dw, r->ins[b->first + b->n - 1].addr, &f,
-				  &l) &&
-		    strcmp(f, hf) == 0 && (lp->line == 0 || l < lp->line))
-			lp->line = l;
+		at[n++] = r->ins[b->first + b->n - 1].addr;
 	}
-	if (lp->line == 0)
-		lp->line = hl;
+	rl_loop_where(r->dw, r->ins[r->bl[lp->head].first].addr, at, n,
+		      &lp->where);
+}
+
+/* An outermost loop of a function the compiler outlined for an OpenMP
+ * construct (GCC's main._omp_fn.0, Clang's .omp_outlined.): its code
+ * carries the body's lines only; the statement's line is on the calls
+ * that share the iterations out (omp_get_num_threads, GOMP_loop_*_start)
+ * before it. The last call before the header, in the loop's file, on
+ * an earlier line names it. */
+static void omp_statement(struct reader *r, const struct func *fn,
+			  struct floop *lp)
+{
+	uint64_t head = r->ins[r->bl[lp->head].first].addr;
+	const char *f;
+	int l;
+
+	if ((!strstr(fn->name, "._omp_fn.") && !strstr(fn->name, "omp_outlined")) ||
+	    !lp->where.file || lp->where.scope)
+		return;
+	for (size_t k = r->n_ins; k-- > 0;) {
+		if (r->ins[k].addr >= head || !r->ins[k].call)
+			continue;
+		if (rl_dwarf_line(r->dw, r->ins[k].addr, &f, &l) &&
+		    strcmp(f, lp->where.file) == 0 && l < lp->where.line)
+			lp->where.line = l;
+		return;
+	}
+}
+
+/* The floating-point chains of the loop's body (inspect/loop_chains.h). */
+static void chain_loop(struct reader *r, const struct func *fn,
+		       struct floop *lp)
+{
+	uint64_t (*range)[2] = malloc(lp->n_blocks * sizeof *range);
+	size_t n = 0;
+
+	memset(&lp->chains, 0, sizeof lp->chains);
+	if (!range)
+		return;
+	for (size_t b = 0; b < r->n_bl; b++)
+		if (lp->in[b]) {
+			const struct block *x = &r->bl[b];
+			const struct insn *last = &r->ins[x->first + x->n - 1];
+			range[n][0] = r->ins[x->first].addr;
+			range[n++][1] = last->addr + last->len;
+		}
+	rl_loop_chains_find(&r->dec, fn->code, fn->addr, fn->size,
+			    (const uint64_t (*)[2])range, n, &lp->chains);
+	free(range);
 }
 
 static int add_span(struct reader *r, uint64_t lo, uint64_t hi, unsigned id)
@@ -447,12 +473,9 @@ static int emit_tree(struct reader *r, const struct func *fn,
 	v->func_addr = fn->addr;
 	v->n_blocks = lp[k].n_blocks;
 	v->n_insns = lp[k].n_insns;
-	v->line = lp[k].line;
-	if (!(v->func = strdup(fn->name)) ||
-	    (lp[k].file && !(v->file = strdup(lp[k].file)))) {
-		free(v->func);
+	v->chains = lp[k].chains;
+	if (rl_loop_name_set(v, fn->name, &lp[k].where) < 0)
 		return RL_ENOMEM;
-	}
 	o->n++;
 	if (parent >= 0)
 		o->v[parent].n_children++;
@@ -536,6 +559,7 @@ static int function_loops(struct reader *r, const struct func *fn)
 				l->n_insns += r->bl[b].n;
 			}
 		name_loop(r, l, latch, n_latch);
+		chain_loop(r, fn, l);
 	}
 	if (nl)
 		qsort(lp, nl, sizeof *lp, cmp_head);
@@ -550,6 +574,9 @@ static int function_loops(struct reader *r, const struct func *fn)
 			     lp[j].n_blocks < lp[lp[k].parent].n_blocks))
 				lp[k].parent = (int)j;
 	}
+	for (size_t k = 0; k < nl; k++)
+		if (lp[k].parent < 0)
+			omp_statement(r, fn, &lp[k]);
 	for (size_t b = 0; b < nb; b++)
 		for (size_t k = 0; k < nl; k++)
 			if (lp[k].in[b] &&
@@ -692,6 +719,8 @@ int rl_loops_find(const char *path, struct rl_loops *out, char *err,
 			goto nomem;
 		out->n_funcs++;
 	}
+	if (rl_loop_names_number(out) < 0)
+		goto nomem;
 	goto done;
 nomem:
 	rc = rl_fail(err, errlen, RL_ENOMEM,

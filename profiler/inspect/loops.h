@@ -18,17 +18,47 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* One call site an inlined loop's function was inlined at: into the
+ * function of the next entry (or the loop's func after the last). */
+struct rl_loop_inline {
+	char *func;      /* the inlined function, demangled */
+	char *call_file; /* NULL when the DWARF does not say */
+	int call_line;
+};
+
+/* Floating-point values carried from one iteration to the next through
+ * an add, a multiply or both (a dependent chain, as in a reduction built
+ * without reassociation), found in the loop's machine code
+ * (inspect/loop_chains.c): a register that an add, subtract, multiply
+ * or FMA of the loop both reads and writes, and that no other
+ * instruction of the loop writes. */
+struct rl_loop_chains {
+	int known;       /* the code was read */
+	unsigned add;    /* chains of adds (subtracts) only */
+	unsigned mul;    /* of multiplies only */
+	unsigned madd;   /* of FMAs, or of multiplies and adds */
+};
+
 struct rl_loop {
 	uint64_t head;    /* the header's address (a file address) */
 	int parent;       /* index in rl_loops.v, -1: outermost */
 	int depth;        /* 0 outermost */
 	size_t n_children;
-	char *func;       /* the function's symbol */
+	char *func;       /* the function's symbol, demangled */
 	uint64_t func_addr;
 	char *file;       /* NULL without a line table entry */
 	int line;         /* 0 without */
 	size_t n_blocks;  /* basic blocks of its body, nested loops' too */
 	size_t n_insns;   /* instructions of its body, nested loops' too */
+	char *scope;      /* the function whose statement it is: func, or
+			     an inlined function (demangled) */
+	struct rl_loop_inline *inl; /* scope's call sites, innermost
+				       first; NULL when not inlined */
+	size_t n_inl;
+	int nth;          /* 1.. among loops of the same name, 0 unique */
+	int library;      /* its statement is in a system header: file and
+			     line are the program's call site holding it */
+	struct rl_loop_chains chains;
 };
 
 /* A run of code whose innermost loop is loop (index + 1; 0: in a
@@ -63,6 +93,14 @@ void rl_loops_release(struct rl_loops *l);
 /* "file:line" or "function+0xOFF" of loop i into buf. */
 void rl_loop_label(const struct rl_loops *l, size_t i, char *buf,
 		   size_t len);
+
+/* Loop i's name, unique in the program: "file:line (function)",
+ * "file:line (inlined, inlined at file:line)" for a loop of an inlined
+ * function, "function+0xOFF" without a line table; " #2" after a name
+ * that two loops would share (numbered by header address). Functions
+ * without their C++ parameter lists. */
+void rl_loop_name(const struct rl_loops *l, size_t i, char *buf,
+		  size_t len);
 
 /* The spans as the simulator reads them (--sim-loops): a first line
  * "rlprof-loops 1", then "object PATH", then "span LO HI LOOP" per span

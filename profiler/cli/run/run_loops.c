@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/inspect_loops.h"
 #include "cli/run/loop_samples.h"
 #include "formats/sim_protocol.h"
 #include "inspect/loops.h"
@@ -59,8 +60,6 @@ static double loop_time(const struct rl_run_loops *x, size_t id,
 			double *err);
 static void hot_rule(const struct rl_run_loops *x, char *buf, size_t len);
 static bool sampled(const struct rl_run_loops *x);
-static void row_name(const struct rl_run_loops *x, size_t i, char *buf,
-		     size_t len);
 
 static const char *const flop_key[6] = {
 	"f64_scalar", "f64_128", "f64_256", "f32_scalar", "f32_128", "f32_256"};
@@ -551,8 +550,8 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 			free(abs);
 		}
 		json_object_set_new(o, "address", json_string(addr));
-		row_name(x, i, label, sizeof label);
-		json_object_set_new(o, "name", json_string(label));
+		if (rl_loop_json_names(o, &x->l, i) < 0)
+			goto out;
 		{ /* the regions it ran in: its parent in the report */
 			json_t *in = in_region_json(x, i);
 			if (in)
@@ -709,19 +708,9 @@ static void hot_rule(const struct rl_run_loops *x, char *buf, size_t len)
 		 HOT_MAX);
 }
 
-/* The loop's identity in the report: its source line and function (its
- * function and offset without a line table), never its address. */
-static void row_name(const struct rl_run_loops *x, size_t i, char *buf,
-		     size_t len)
-{
-	char label[1024];
-
-	rl_loop_label(&x->l, i, label, sizeof label);
-	if (x->l.v[i].file && x->l.v[i].line)
-		snprintf(buf, len, "%.512s (%.480s)", label, x->l.v[i].func);
-	else
-		snprintf(buf, len, "%s", label);
-}
+/* the loop column: the table fits 100 columns */
+#define NAME_COLS 36
+#define NAME_COLS_S "36"
 
 static void print_table(struct rl_run_loops *x)
 {
@@ -737,14 +726,14 @@ static void print_table(struct rl_run_loops *x)
 	       x->counting ? "counts simulated" : "",
 	       x->counting && st ? ", " : "",
 	       st ? "time sampled natively, +- one standard error" : "");
-	printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s %8s\n", "loop",
-	       "function", "time", "+-", "%time", "flops", "GFLOP/s",
-	       "DRAM B", "AI DRAM");
+	printf("  %-" NAME_COLS_S "s %9s %8s %6s %8s %8s %8s %7s\n", "loop",
+	       "time", "+-", "%time", "flops", "GFLOP/s", "DRAM B",
+	       "AI DRAM");
 	for (size_t i = 0; i < x->l.n; i++) {
 		const uint64_t *s = x->incl[i + 1];
 		uint64_t f = flops(s), d = dram(s, x->levels);
 		uint64_t ns = st ? x->samples_incl[i + 1] : 0;
-		char label[1024], a[16], c[16], ai[16], name[64];
+		char label[1024], a[16], c[16], ai[16];
 		char tm[16] = "-", te[16] = "-", pt[16] = "-", gf[16] = "-";
 		double err, t = loop_time(x, i + 1, &err);
 		int ind = 2 * x->l.v[i].depth, pad;
@@ -754,8 +743,7 @@ static void print_table(struct rl_run_loops *x)
 		if (!x->is_hot[i])
 			continue;
 		shown++;
-		rl_loop_label(&x->l, i, label, sizeof label);
-		rl_term_cut(name, sizeof name, x->l.v[i].func, 16);
+		rl_loop_name(&x->l, i, label, sizeof label);
 		if (st) {
 			rl_fmt_seconds_fixed(tm, sizeof tm, t);
 			rl_fmt_seconds_fixed(te, sizeof te, err);
@@ -780,11 +768,17 @@ static void print_table(struct rl_run_loops *x)
 			snprintf(c, sizeof c, "-");
 			snprintf(ai, sizeof ai, "-");
 		}
+		/* the name whole: one too long for its column stands on a
+		 * line of its own, its figures on the next */
 		printf("  %*s", ind, "");
 		rl_term_put(stdout, label);
-		pad = 34 - ind - (int)strlen(label);
-		printf("%*s %-16s %9s %8s %6s %9s %8s %9s %8s\n",
-		       pad > 0 ? pad : 0, "", name, tm, te, pt, a, gf, c, ai);
+		pad = NAME_COLS - ind - (int)rl_term_width(label);
+		if (pad < 0) {
+			printf("\n  ");
+			pad = NAME_COLS;
+		}
+		printf("%*s %9s %8s %6s %8s %8s %8s %7s\n", pad, "", tm, te,
+		       pt, a, gf, c, ai);
 	}
 	if (x->counting || st) {
 		/* the rest of the run: the hot rule's whole is every sample,
@@ -808,19 +802,19 @@ static void print_table(struct rl_run_loops *x)
 			human(flops(x->self[0]), a, sizeof a);
 			human(dram(x->self[0], x->levels), c, sizeof c);
 		}
-		printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n",
-		       "(outside loops)", "", tm[0], te[0], pt[0], a, "", c);
+		printf("  %-" NAME_COLS_S "s %9s %8s %6s %8s %8s %8s\n",
+		       "(outside loops)", tm[0], te[0], pt[0], a, "", c);
 		if (st) /* its counts are in the rows of the code that
 			   called it */
-			printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n",
-			       "(other code)", "", tm[1], te[1], pt[1], "-",
-			       "", "-");
+			printf("  %-" NAME_COLS_S "s %9s %8s %6s %8s %8s %8s\n",
+			       "(other code)", tm[1], te[1], pt[1], "-", "",
+			       "-");
 		if (x->counting) {
 			human(tf, a, sizeof a);
 			human(dram(total, x->levels), c, sizeof c);
 		}
-		printf("  %-34s %-16s %9s %8s %6s %9s %8s %9s\n", "(program)",
-		       "", tm[2], te[2], pt[2], a, "", c);
+		printf("  %-" NAME_COLS_S "s %9s %8s %6s %8s %8s %8s\n",
+		       "(program)", tm[2], te[2], pt[2], a, "", c);
 	}
 	hot_rule(x, rule, sizeof rule);
 	printf("  %zu of %zu loops ran; shown (and rows of the report): %s\n",
