@@ -209,6 +209,60 @@ Test(e2e_loops, rows_count_the_formula_without_time, .timeout = 240)
 	e2e_cleanup(&r, dir);
 }
 
+/* Distinct loops that share a "file:line (function)" label are distinct
+ * rows, never merged as threads (issue 39): two nested loops on one line
+ * (the inner does all 2 N^2 flops; the outer holds it), and one loop
+ * inlined twice (each copy N flops a pass), each one thread's. */
+#define SHARED_SRC RL_SOURCE_DIR "/tests/programs/loops/shared_lines.c"
+#define SHARED_N 2000.0
+Test(e2e_loops, loops_sharing_a_line_are_rows_of_their_own, .timeout = 240)
+{
+	const char *prog[] = {E2E_PROG("loops-shared"), "300", NULL};
+	char *dir = e2e_tmpdir(), name[256];
+	struct e2e_result r;
+	json_t *rep, *row;
+	int line;
+
+	need_sim();
+	rep = run_loops(dir, "--sim-timing=sim", prog, &r);
+	line = marker_line(SHARED_SRC, "oneline");
+	for (int k = 1; k <= 2; k++) {
+		snprintf(name, sizeof name, "shared_lines.c:%d #%d "
+			 "(nest_one_line)", line, k);
+		row = rl_test_json_region(rep, name);
+		cr_assert_not_null(row, "no row '%s': %s", name, r.out);
+		cr_expect_eq(rl_test_json_num(row, "flops"),
+			     2 * SHARED_N * SHARED_N, "%s: %g", name,
+			     rl_test_json_num(row, "flops"));
+		cr_expect_eq(json_integer_value(json_object_get(row,
+							       "n_threads")),
+			     1, "%s: one thread", name);
+	}
+	line = marker_line(SHARED_SRC, "sum");
+	for (int k = 0; k < 2; k++) {
+		char *src = e2e_slurp(SHARED_SRC), *at;
+		int call = 1;
+		cr_assert_not_null(src);
+		at = strstr(src, k ? "/* call:second */" : "/* call:first */");
+		cr_assert_not_null(at);
+		for (char *p = src; p < at; p++)
+			call += *p == '\n';
+		free(src);
+		snprintf(name, sizeof name,
+			 "shared_lines.c:%d (sum, inlined at shared_lines.c:%d)",
+			 line, call);
+		row = rl_test_json_region(rep, name);
+		cr_assert_not_null(row, "no row '%s': %s", name, r.out);
+		cr_expect_eq(rl_test_json_num(row, "flops"), SHARED_N * 300,
+			     "%s: %g", name, rl_test_json_num(row, "flops"));
+		cr_expect_eq(json_integer_value(json_object_get(row,
+							       "n_threads")),
+			     1, "%s: one thread", name);
+	}
+	json_decref(rep);
+	e2e_cleanup(&r, dir);
+}
+
 /* In an annotated program a loop's parent is the region innermost open
  * on its thread while it ran, as the simulator told: fill in setup, dot
  * in solve, scale (called in both) one row whose parent names both, each

@@ -3,7 +3,8 @@
  *   - two nested loops written on one line (nest_one_line): N x N
  *     multiply-adds, 2 N^2 flops in all, in the inner loop;
  *   - one loop inlined twice into the same function (twice): sum() is
- *     always inlined, each copy adds N elements (N flops a copy);
+ *     always inlined, each copy adds N elements a pass (N x passes flops
+ *     a copy);
  *   - an element-wise loop (axpy: no loop-carried floating-point value)
  *     and a reduction (dot: one dependent add chain), 2 N flops each.
  * Each loop statement carries a marker comment naming it. Built at -O2
@@ -29,10 +30,13 @@ static inline __attribute__((always_inline)) double sum(const double *v)
 	return s;
 }
 
-__attribute__((noinline)) static double twice(void)
+__attribute__((noinline)) static double twice(long passes)
 {
-	double x = sum(a); /* call:first */
-	double y = sum(b); /* call:second */
+	double x = 0, y = 0;
+	for (long p = 0; p < passes; p++) { /* loop:twice.passes */
+		x += sum(a); /* call:first */
+		y += sum(b); /* call:second */
+	}
 	return x * y;
 }
 
@@ -61,7 +65,7 @@ int main(int argc, char **argv)
 		b[i] = (double)(i % 5);
 		c[i] = 1.0;
 	}
-	printf("%g %g %g\n", nest_one_line(), twice(), dot(passes));
+	printf("%g %g %g\n", nest_one_line(), twice(passes), dot(passes));
 	axpy(passes);
 	printf("%g\n", c[N / 2]);
 	return 0;
