@@ -146,6 +146,24 @@ static int isa_advice(FILE *o, const struct rl_region_row *row,
 	return 1;
 }
 
+/* under this % of its roof a row's counted work is not what takes its
+ * time (docs/advice.md) */
+#define IDLE_PCT 0.1
+
+/* The rate a chain ceiling stands for at the row's rate: the chain's, or
+ * twice it (a dot product: a multiply feeding each add, two flops a
+ * step), whichever the row is nearer (as rl_near_ceiling matched it). */
+static double chain_rate(const struct rl_region_row *row,
+			 const struct rl_compute_roof *c)
+{
+	if ((strcmp(c->kind, "add-chain") == 0 ||
+	     strcmp(c->kind, "mul-chain") == 0) &&
+	    fabs(log(row->gflops / (2 * c->gflops))) <
+		    fabs(log(row->gflops / c->gflops)))
+		return 2 * c->gflops;
+	return c->gflops;
+}
+
 static void position(FILE *o, const struct rl_region_row *row,
 		     const struct rl_machine *m)
 {
@@ -195,9 +213,19 @@ static void position(FILE *o, const struct rl_region_row *row,
 		else
 			fprintf(o, "%s of the compute roof",
 				pct_text(p, sizeof p, pct));
-		if (c && strcmp(c->kind, "scalar") == 0)
+		if (pct < IDLE_PCT)
+			fputs(": its counted work runs at under 0.1% of the roof, "
+			      "so its time goes elsewhere (waiting: sleep, I/O, "
+			      "locks, other processes; or code not counted): no "
+			      "roofline lever applies", o);
+		else if (c && strcmp(c->kind, "scalar") == 0)
 			fprintf(o, ", near the scalar ceiling (%.3g GFLOP/s): %s",
 				c->gflops, ceiling_lever(c->kind));
+		else if (c && chain_rate(row, c) != c->gflops)
+			fprintf(o, ", near twice the %s %s ceiling (%.3g GFLOP/s: "
+				"a multiply feeding each step of the chain): %s",
+				c->name, c->kind, chain_rate(row, c),
+				ceiling_lever(c->kind));
 		else if (c)
 			fprintf(o, ", near the %s %s ceiling (%.3g GFLOP/s): %s",
 				c->name, c->kind, c->gflops,

@@ -177,6 +177,9 @@ struct rl_region_row {
 	 * caught by the known-answer check) */
 	unsigned char share_pct[RL_COUNTER_COUNT];
 	uint64_t share_known, withheld;
+	/* the floating-point chains found in the row's code (a loop's:
+	 * report_loops.c); known false for a region: no chain is named */
+	struct rl_chain_evidence chains;
 };
 
 /* A row's MPI time, NAN when not measured. */

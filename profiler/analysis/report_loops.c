@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/fmt_seconds.h"
+#include "analysis/analysis.h"
 #include "analysis/report.h"
 #include "common/rl_error.h"
 
@@ -62,6 +63,48 @@ static int prepend(char **line, const char *text)
 	return 0;
 }
 
+/* A loop whose code carries one floating-point chain: its diagnosis
+ * made again with that evidence (the analysis placed it as a region,
+ * with none: docs/advice.md), keeping what was added after it. */
+static int chain_diagnosis(struct rl_report *rep, struct rl_region_row *row)
+{
+	const struct rl_compute_roof *c;
+	char *d, *keep;
+	size_t n;
+
+	if (!rep->machine || row->bound == RL_BOUND_UNKNOWN ||
+	    row->chains.add + row->chains.mul + row->chains.madd != 1)
+		return 0;
+	c = rl_near_ceiling(row, rep->machine,
+			    row->precision && strcmp(row->precision, "f32") == 0
+				    ? "f32" : "f64");
+	if (!c || c == row->named_ceiling)
+		return 0;
+	/* the part of the old diagnosis after what the analysis wrote (an
+	 * MPI note) stays */
+	d = rl_diagnose(row, rep->machine);
+	row->named_ceiling = c;
+	n = d ? strlen(d) : 0;
+	keep = row->diagnosis && d && strncmp(row->diagnosis, d, n) == 0
+		       ? row->diagnosis + n : "";
+	free(d);
+	if (!(d = rl_diagnose(row, rep->machine)))
+		return RL_ENOMEM;
+	n = strlen(d) + strlen(keep) + 1;
+	{
+		char *all = malloc(n);
+		if (!all) {
+			free(d);
+			return RL_ENOMEM;
+		}
+		snprintf(all, n, "%s%s", d, keep);
+		free(d);
+		free(row->diagnosis);
+		row->diagnosis = all;
+	}
+	return 0;
+}
+
 /* One loop row: its sampling error, method and, under too few samples,
  * no % of roof. */
 static int mark_row(struct rl_report *rep, struct rl_region_row *row,
@@ -74,6 +117,7 @@ static int mark_row(struct rl_report *rep, struct rl_region_row *row,
 
 	row->loop = m;
 	row->time_error_s = NAN;
+	row->chains = m->chains;
 	/* the loop's time is its own, sampled: said below */
 	if (strncmp(row->method, native, sizeof native - 1) == 0)
 		memmove(row->method, row->method + sizeof native - 1,
@@ -130,7 +174,7 @@ static int mark_row(struct rl_report *rep, struct rl_region_row *row,
 	if (prepend(&row->method, text))
 		return RL_ENOMEM;
 	if (n >= RL_LOOP_MIN_SAMPLES)
-		return 0;
+		return chain_diagnosis(rep, row);
 	row->roof_pct = NAN;
 	if (row->check) {
 		free(row->check);

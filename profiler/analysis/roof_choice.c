@@ -173,7 +173,21 @@ void rl_roof_ridges(const struct rl_machine *m, unsigned threads,
 
 /* ---- the ceiling a row's rate sits near (the diagnosis) ----------------- */
 
-/* The single-chain, add-only (or, width unknown, scalar) ceiling of the
+/* The chain kind the row's code shows (docs/advice.md): one chain and
+ * only one, of adds ("add-chain"), of multiplies ("mul-chain") or of
+ * multiply-adds ("single-chain"); NULL without that evidence (a region,
+ * an element-wise loop, several chains). */
+static const char *chain_kind(const struct rl_region_row *row)
+{
+	const struct rl_chain_evidence *c = &row->chains;
+
+	if (!c->known || c->add + c->mul + c->madd != 1)
+		return NULL;
+	return c->add ? "add-chain" : c->mul ? "mul-chain" : "single-chain";
+}
+
+/* The add-only (or, width unknown, scalar) ceiling, or the chain
+ * ceiling of the one chain the row's code carries (chain_kind), of the
  * row's precision and width (and FMA-ness, when counted) that the
  * attained rate sits near (within 25 %), among those measured with the
  * thread count closest to the row's; NULL when none. */
@@ -190,6 +204,7 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 	double best_dist = log(1.25);
 	int min_dt[5] = {-1, -1, -1, -1, -1};
 	int nk = row->code_width ? 4 : 5;
+	const char *chain = chain_kind(row);
 
 	if (!m || !rl_known(row->gflops) || !(row->gflops > 0))
 		return NULL;
@@ -200,6 +215,10 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 			int k = 0;
 			while (k < nk && strcmp(c->kind, kinds[k]) != 0)
 				k++;
+			/* a chain's ceiling only where the code has that
+			 * chain */
+			if (k < 3 && (!chain || strcmp(c->kind, chain) != 0))
+				continue;
 			if (k == nk || strcmp(c->precision, prec) != 0 ||
 			    !(c->gflops > 0) ||
 			    (row->code_width &&

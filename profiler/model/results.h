@@ -23,6 +23,15 @@ struct rl_mpi_results;
  * (DIR/loops.json read by results_loops.c): region records named `name`
  * carry its counts (inclusive of nested loops) and sampled time. */
 #define RL_LOOP_MIN_SAMPLES 10 /* fewer: no % of roof (sampling error) */
+/* The floating-point chains a loop's machine code carries from one
+ * iteration to the next (loops.json's "chains", inspect/loop_chains.h):
+ * the evidence the diagnosis needs before it names a chain. known 0:
+ * not read (a region, an older loops.json). */
+struct rl_chain_evidence {
+	bool known;
+	unsigned add, mul, madd;
+};
+
 struct rl_loop_meta {
 	char *name;          /* the rows' region name: "loops.c:19 (nest3)",
 				"nest3+0x1c" without a line table */
@@ -36,6 +45,7 @@ struct rl_loop_meta {
 	double period_s;     /* one sample stands for that much CPU time;
 				NAN: not sampled */
 	char *no_time;       /* why not sampled, or NULL */
+	struct rl_chain_evidence chains;
 };
 
 /* rlprof run --loops: where the run's sampled CPU time went (every

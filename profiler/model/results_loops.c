@@ -175,6 +175,15 @@ static int add_loop(struct rl_run_results *out, const json_t *o,
 	m->line = (long)u64(o, "line");
 	m->samples = u64(o, "samples");
 	m->period_s = period_s;
+	{ /* the chains its code carries (inspect/loop_chains.h) */
+		const json_t *c = json_object_get(o, "chains");
+		if (json_is_object(c)) {
+			m->chains.known = true;
+			m->chains.add = (unsigned)u64(c, "add");
+			m->chains.mul = (unsigned)u64(c, "mul");
+			m->chains.madd = (unsigned)u64(c, "madd");
+		}
+	}
 	/* the regions it ran in, as the simulator told (loops.json's
 	 * "parent" is the enclosing loop's id) */
 	m->parent = dup_str(o, "region");

@@ -267,7 +267,8 @@ Test(diagnosis, is_a_pure_function)
 	free(b);
 }
 
-/* A scalar reduction built without -ffast-math: one dependent add chain.
+/* A scalar reduction built without -ffast-math: one dependent add chain,
+ * found in its code.
  * At the probed add-chain ceiling (or twice it: a multiply feeding each
  * add, a dot product), the analysis names that ceiling and the diagnosis
  * says how to break the chain (issue 26). */
@@ -301,6 +302,9 @@ Test(diagnosis, add_chain_reduction_gets_the_accumulator_advice)
 	r.code_width = 64;
 	r.fma_share = 0;
 	r.roof_pct = 20;
+	/* the evidence: the loop's code carries one add chain
+	 * (tests/analysis/test_advice.c: none, no advice) */
+	r.chains = (struct rl_chain_evidence){.known = true, .add = 1};
 	r.gflops = 1.25; /* a sum: one add per step */
 	c = rl_near_ceiling(&r, &m, "f64");
 	cr_assert_not_null(c);
@@ -314,6 +318,9 @@ Test(diagnosis, add_chain_reduction_gets_the_accumulator_advice)
 	c = rl_near_ceiling(&r, &m, "f64");
 	cr_assert_not_null(c);
 	cr_expect_str_eq(c->kind, "add-chain");
+	r.named_ceiling = c; /* the figure said is the one it is near */
+	expect_has(&r, &m, "near twice the scalar add-chain ceiling (2.4 "
+			   "GFLOP/s: a multiply feeding each step");
 	r.gflops = 10; /* far from every chain: no such advice */
 	cr_expect_null(rl_near_ceiling(&r, &m, "f64"));
 }
