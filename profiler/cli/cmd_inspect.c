@@ -283,7 +283,10 @@ int cmd_inspect(int argc, char **argv)
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+hj", opts, NULL)) != -1) {
+	/* one PROGRAM and no arguments of its own: options are taken
+	 * before or after it ('rlprof inspect app --loops'); after "--"
+	 * none */
+	while ((c = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': as_json = 1; break;
 		case 'l': loops = 1; break;

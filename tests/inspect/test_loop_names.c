@@ -229,3 +229,20 @@ Test(loop_names, demangled_short_names)
 	cr_expect_null(rl_demangle("main"));
 	cr_expect_null(rl_demangle("_Znot a name"));
 }
+
+/* inspect takes one PROGRAM and nothing of its own: its options may
+ * follow it (issue 39) */
+Test(loop_names, inspect_options_after_the_program, .timeout = 30)
+{
+	const char *argv[] = {E2E_RLPROF, "inspect", E2E_PROG("loops-shared"),
+			      "--loops", NULL};
+	struct e2e_result r;
+
+	need_decoder();
+	e2e_need(E2E_RLPROF);
+	e2e_need(argv[2]);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "(nest_one_line)"), "%s", r.out);
+	e2e_free(&r);
+}
