@@ -184,11 +184,26 @@ static int mark_row(struct rl_report *rep, struct rl_region_row *row,
 			rep->n_checks--;
 	}
 	free(row->diagnosis);
-	snprintf(text, sizeof text,
-		 "%.0f sample%s (fewer than %d): its time is known to +- %.0f%% "
-		 "only, so no %% of roof is given; run the program longer",
-		 n, n == 1 ? "" : "s", RL_LOOP_MIN_SAMPLES,
-		 n > 0 ? 100 / sqrt(n) : 100.0);
+	{
+		/* no bare rate: only the interval its time allows (one
+		 * standard error each side) */
+		char rate[160] = "";
+		double t = row->time_s, e = row->time_error_s;
+		if (rl_known(row->gflops) && t > 0 && t > e)
+			snprintf(rate, sizeof rate, ": %.3g-%.3g GFLOP/s",
+				 row->gflops * t / (t + e),
+				 row->gflops * t / (t - e));
+		else if (rl_known(row->gflops) && t > 0)
+			snprintf(rate, sizeof rate, ": at least %.3g GFLOP/s",
+				 row->gflops * t / (t + e));
+		row->gflops = row->gbs = NAN;
+		snprintf(text, sizeof text,
+			 "%.0f sample%s (fewer than %d): its time is known to "
+			 "+- %.0f%% only%s, so no single rate and no %% of roof "
+			 "is given; run the program longer",
+			 n, n == 1 ? "" : "s", RL_LOOP_MIN_SAMPLES,
+			 n > 0 ? 100 / sqrt(n) : 100.0, rate);
+	}
 	return (row->diagnosis = strdup(text)) ? 0 : RL_ENOMEM;
 }
 

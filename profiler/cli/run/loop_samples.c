@@ -283,40 +283,36 @@ static void *drainer(void *arg)
 	}
 }
 
-int rl_loop_sampler_start(pid_t pid, const char *program,
-			  const struct rl_loops *loops,
-			  struct rl_loop_sampler **out, char *err,
-			  size_t errlen)
+/* The sampler's events on every CPU, of task pid (0: rlprof's calling
+ * thread, armed by exec: enable_on_exec), inherited; 0 or RL_E*. */
+static int open_events(struct rl_loop_sampler *s, pid_t pid,
+		       struct perf_event_attr *a, int *cpu, char *err,
+		       size_t errlen)
 {
-	struct perf_event_attr a;
-	struct rl_loop_sampler *s;
 	long page = sysconf(_SC_PAGESIZE);
-
-	*out = NULL;
-	if (!(s = calloc(1, sizeof *s)) ||
-	    !(s->out.self = calloc(loops->n + 1, sizeof *s->out.self))) {
-		free(s);
-		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	}
-	s->out.n_loops = loops->n;
-	s->out.period_ns = 1000000;
-	s->loops = loops;
-	memset(&a, 0, sizeof a);
-	a.size = sizeof a;
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.sample_period = s->out.period_ns;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
-	a.inherit = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	s->data_len = (size_t)DATA_PAGES * (size_t)page;
-	s->map_len = s->data_len + (size_t)page;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	int e = 0;
-	int cpu[MAX_CPUS]; /* the CPU of each fd */
+
+	memset(a, 0, sizeof *a);
+	a->size = sizeof *a;
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->sample_period = s->out.period_ns;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	a->inherit = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	if (pid == 0) {
+		/* rlprof itself never execs: only the program it spawns
+		 * next (a child, inheriting the events) is sampled, from
+		 * its first instruction */
+		a->disabled = 1;
+		a->enable_on_exec = 1;
+	}
+	s->data_len = (size_t)DATA_PAGES * (size_t)page;
+	s->map_len = s->data_len + (size_t)page;
 	for (long c = 0; c < ncpu && c < MAX_CPUS; c++) {
-		int fd = (int)syscall(SYS_perf_event_open, &a, pid, (int)c, -1, 0);
+		int fd = (int)syscall(SYS_perf_event_open, a, pid, (int)c, -1, 0);
 		void *m;
 		if (fd < 0) {
 			e = errno; /* an offline CPU: skipped */
@@ -333,34 +329,111 @@ int rl_loop_sampler_start(pid_t pid, const char *program,
 		s->fd[s->n_cpu] = fd;
 		s->map[s->n_cpu++] = m;
 	}
-	if (!s->n_cpu && e == ESRCH) {
-		free(s->out.self);
-		free(s);
+	if (!s->n_cpu && e == ESRCH)
 		return rl_fail(err, errlen, RL_ENOENT,
 			       "the program ended before rlprof could sample "
 			       "it (it ran too briefly to be timed per loop)");
-	}
-	if (!s->n_cpu) {
-		free(s->out.self);
-		free(s);
+	if (!s->n_cpu)
 		return rl_fail(err, errlen, RL_ENOTSUP,
 			       "cannot sample the program (perf_event_open: "
 			       "%s; /proc/sys/kernel/perf_event_paranoid must "
 			       "be 2 or less)", strerror(e));
+	return 0;
+}
+
+static struct rl_loop_sampler *new_sampler(const struct rl_loops *loops)
+{
+	struct rl_loop_sampler *s = calloc(1, sizeof *s);
+
+	if (!s || !(s->out.self = calloc(loops->n + 1, sizeof *s->out.self))) {
+		free(s);
+		return NULL;
 	}
+	s->out.n_loops = loops->n;
+	s->out.period_ns = RL_LOOP_SAMPLE_PERIOD_NS;
+	s->loops = loops;
+	return s;
+}
+
+/* The drainer started on pid's samples; 0 or RL_ENOMEM (s freed). */
+static int run_drainer(struct rl_loop_sampler *s, pid_t pid,
+		       const char *program, char *err, size_t errlen)
+{
 	s->pid = pid;
 	s->program = program;
-	attach_running_threads(s, &a, cpu);
 	pthread_mutex_init(&s->lock, NULL);
 	if (pthread_create(&s->thread, NULL, drainer, s) != 0) {
 		close_all(s);
+		pthread_mutex_destroy(&s->lock);
 		free(s->out.self);
 		free(s);
 		return rl_fail(err, errlen, RL_ENOMEM,
 			       "cannot start the thread reading samples");
 	}
+	return 0;
+}
+
+int rl_loop_sampler_start(pid_t pid, const char *program,
+			  const struct rl_loops *loops,
+			  struct rl_loop_sampler **out, char *err,
+			  size_t errlen)
+{
+	struct perf_event_attr a;
+	struct rl_loop_sampler *s;
+	int cpu[MAX_CPUS]; /* the CPU of each fd */
+	int rc;
+
+	*out = NULL;
+	if (!(s = new_sampler(loops)))
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	if ((rc = open_events(s, pid, &a, cpu, err, errlen)) < 0) {
+		free(s->out.self);
+		free(s);
+		return rc;
+	}
+	s->pid = pid;
+	attach_running_threads(s, &a, cpu);
+	if ((rc = run_drainer(s, pid, program, err, errlen)) < 0)
+		return rc;
 	*out = s;
 	return 0;
+}
+
+int rl_loop_sampler_open(const char *program, const struct rl_loops *loops,
+			 struct rl_loop_sampler **out, char *err,
+			 size_t errlen)
+{
+	struct perf_event_attr a;
+	struct rl_loop_sampler *s;
+	int cpu[MAX_CPUS];
+	int rc;
+
+	*out = NULL;
+	if (!(s = new_sampler(loops)))
+		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
+	if ((rc = open_events(s, 0, &a, cpu, err, errlen)) < 0) {
+		free(s->out.self);
+		free(s);
+		return rc;
+	}
+	s->program = program;
+	*out = s;
+	return 0;
+}
+
+int rl_loop_sampler_attach(struct rl_loop_sampler *s, pid_t pid, char *err,
+			   size_t errlen)
+{
+	return run_drainer(s, pid, s->program, err, errlen);
+}
+
+void rl_loop_sampler_discard(struct rl_loop_sampler *s)
+{
+	if (!s)
+		return;
+	close_all(s);
+	rl_loop_samples_free(&s->out);
+	free(s);
 }
 
 int rl_loop_sampler_stop(struct rl_loop_sampler *s,

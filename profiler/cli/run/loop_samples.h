@@ -3,8 +3,8 @@
  * from outside it. rlprof opens a software CPU-clock sampling event
  * (perf_event_open, PERF_COUNT_SW_CPU_CLOCK: it works on virtual machines
  * without a PMU) on the started program, inherited by the threads it
- * creates, user space only, one sample per millisecond of CPU time (1 kHz
- * per thread: a sample costs microseconds, well under 1%), and a thread
+ * creates, user space only, one sample per RL_LOOP_SAMPLE_PERIOD_NS of CPU
+ * time, and a thread
  * of rlprof drains the ring buffer while the program runs. Each sample's
  * address is mapped to the program's file (its load bias read from
  * /proc/PID/maps) and to the innermost loop holding it (inspect/loops.h).
@@ -44,6 +44,27 @@ struct rl_loop_samples {
 
 /* Frees what rl_loop_sampler_stop() gave. */
 void rl_loop_samples_free(struct rl_loop_samples *s);
+
+/* One sample per this much of a thread's CPU time: 4 kHz, so that a
+ * program of 10 ms still gets 40 samples (a sample costs about a
+ * microsecond: well under 1%). */
+#define RL_LOOP_SAMPLE_PERIOD_NS 250000u
+
+/* Opens the sampler before the program is spawned, on rlprof's calling
+ * thread, armed by exec: the program spawned next from this thread
+ * inherits the events and is sampled from its first instruction (a
+ * program of a few milliseconds is no longer gone before rlprof
+ * attaches); rlprof's own threads never exec and give none. Then
+ * rl_loop_sampler_attach() with the program's pid once spawned, or
+ * rl_loop_sampler_discard() when the spawn failed. 0, or a negative
+ * RL_E* code with why in err. */
+int rl_loop_sampler_open(const char *program, const struct rl_loops *loops,
+			 struct rl_loop_sampler **out, char *err,
+			 size_t errlen);
+/* 0, or RL_ENOMEM (s freed then). */
+int rl_loop_sampler_attach(struct rl_loop_sampler *s, pid_t pid, char *err,
+			   size_t errlen);
+void rl_loop_sampler_discard(struct rl_loop_sampler *s);
 
 /* Starts sampling pid (just spawned: running program). 0, or a negative
  * RL_E* code with why in err (no perf_event_open, not allowed, ...). */

@@ -32,6 +32,7 @@ struct rl_run_loops {
 	size_t n_files;
 	bool counting;  /* spans given to the simulator */
 	struct rl_loop_sampler *sampler;
+	bool armed;     /* sampler opened, the program not yet spawned */
 	bool sampled;
 	struct rl_loop_samples samples;
 	uint64_t *samples_incl;
@@ -83,7 +84,9 @@ void rl_run_loops_release(struct rl_run *run)
 	struct rl_run_loops *x = run->loops;
 	if (!x)
 		return;
-	if (x->sampler) {
+	if (x->armed)
+		rl_loop_sampler_discard(x->sampler);
+	else if (x->sampler) {
 		struct rl_loop_samples s;
 		rl_loop_sampler_stop(x->sampler, &s);
 		rl_loop_samples_free(&s);
@@ -199,14 +202,45 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 	return 0;
 }
 
+/* Whether this spawn is the native run whose loops are timed. */
+static bool to_sample(const struct rl_run *run)
+{
+	const struct rl_run_loops *x = run->loops;
+	bool timed = run->native.phase ||
+		     strcmp(rl_run_backend_name(&run->backend), "sim") != 0;
+
+	return x && timed && !x->sample_why[0] && !x->sampler && !x->sampled;
+}
+
+void rl_run_loops_before_spawn(struct rl_run *run)
+{
+	struct rl_run_loops *x = run->loops;
+	char err[512];
+
+	if (!to_sample(run))
+		return;
+	/* armed by the program's exec (loop_samples.h); where that cannot
+	 * be opened, rl_run_loops_started() attaches to the program */
+	if (rl_loop_sampler_open(run->target.program, &x->l, &x->sampler, err,
+				 sizeof err) == 0)
+		x->armed = true;
+}
+
 void rl_run_loops_started(struct rl_run *run)
 {
 	struct rl_run_loops *x = run->loops;
 	char err[512];
-	bool timed = run->native.phase ||
-		     strcmp(rl_run_backend_name(&run->backend), "sim") != 0;
 
-	if (!x || !timed || x->sample_why[0] || x->sampler || x->sampled)
+	if (x && x->armed) {
+		x->armed = false;
+		if (rl_loop_sampler_attach(x->sampler, run->outcome.pid, err,
+					   sizeof err) < 0) {
+			x->sampler = NULL;
+			snprintf(x->sample_why, sizeof x->sample_why, "%s", err);
+		}
+		return;
+	}
+	if (!to_sample(run))
 		return;
 	if (rl_loop_sampler_start(run->outcome.pid, run->target.program, &x->l,
 				  &x->sampler, err, sizeof err) < 0)
@@ -217,6 +251,12 @@ void rl_run_loops_ended(struct rl_run *run)
 {
 	struct rl_run_loops *x = run->loops;
 
+	if (x && x->armed) { /* the spawn failed */
+		rl_loop_sampler_discard(x->sampler);
+		x->sampler = NULL;
+		x->armed = false;
+		return;
+	}
 	if (!x || !x->sampler)
 		return;
 	rl_loop_sampler_stop(x->sampler, &x->samples);
@@ -820,7 +860,7 @@ static void print_table(struct rl_run_loops *x)
 	printf("  %zu of %zu loops ran; shown (and rows of the report): %s\n",
 	       n_ran, x->l.n, rule);
 	if (st)
-		printf("  time: %llu samples (software CPU clock, one per %.0f "
+		printf("  time: %llu samples (software CPU clock, one per %.3g "
 		       "ms of a thread's CPU time in user space, %u thread%s; "
 		       "%llu in other code: shared libraries, the loader%s; "
 		       "the program's CPU time %.3f s, kernel included); a "
@@ -961,11 +1001,24 @@ void rl_run_loops_collect(struct rl_run *run)
 				x->samples_incl[x->l.v[i].parent + 1] +=
 					x->samples_incl[i + 1];
 	}
-	if (x->sampled && !x->samples.total && !x->sample_why[0])
-		snprintf(x->sample_why, sizeof x->sample_why,
-			 "no sample was taken: the program ran under one "
-			 "sampling period (%.0f ms) of CPU time",
-			 (double)x->samples.period_ns * 1e-6);
+	if (x->sampled && !x->samples.total && !x->sample_why[0]) {
+		double cpu = (double)x->samples.cpu_ns * 1e-6,
+		       period = (double)x->samples.period_ns * 1e-6;
+		if (x->samples.cpu_ns < x->samples.period_ns)
+			snprintf(x->sample_why, sizeof x->sample_why,
+				 "no sample was taken: the program ran %.3g "
+				 "ms of CPU time, under one sampling period "
+				 "(%.3g ms)", cpu, period);
+		else
+			snprintf(x->sample_why, sizeof x->sample_why,
+				 "no sample was taken in user space: the "
+				 "program's %.3g ms of CPU time (sampling "
+				 "period %.3g ms) went to the kernel (system "
+				 "calls, page faults)%s",
+				 cpu, period,
+				 x->samples.lost ? " or its samples were lost"
+						 : "");
+	}
 	keep_samples(run, x);
 	if (!x->counting && !(x->sampled && x->samples.total)) {
 		rl_run_warn("--loops: no loop was counted or timed%s%s",

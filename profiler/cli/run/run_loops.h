@@ -16,6 +16,9 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 /* Called by run_spawn.c once the program started, and once it ended: the
  * timed run (native, or a hardware backend's) is sampled for the time
  * per loop (loop_samples.h). */
+/* Right before the program is spawned (the same thread): the sampler of
+ * its loops armed by its exec (loop_samples.h). */
+void rl_run_loops_before_spawn(struct rl_run *run);
 void rl_run_loops_started(struct rl_run *run);
 void rl_run_loops_ended(struct rl_run *run);
 

@@ -145,6 +145,7 @@ void rl_run_spawn_wait(struct rl_run *run)
 				 POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
 	fflush(NULL);
+	rl_run_loops_before_spawn(run);
 	run->outcome.start_ns = clock_ns(CLOCK_REALTIME);
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	if (argv0)
@@ -159,6 +160,7 @@ void rl_run_spawn_wait(struct rl_run *run)
 
 	if (rc != 0) {
 		run->outcome.spawn_errno = rc;
+		rl_run_loops_ended(run); /* the armed sampler discarded */
 		if (!run->native.phase) /* rl_run_native() says it */
 			say_spawn_error(run, rc);
 	} else {
