@@ -46,6 +46,8 @@ static int copy_meta(const struct rl_run_results *res, struct rl_report *rep)
 		d->source = dup_or_null(m->source, &bad);
 		d->parent = dup_or_null(m->parent, &bad);
 		d->no_time = dup_or_null(m->no_time, &bad);
+		d->inlined = dup_or_null(m->inlined, &bad);
+		d->enclosing = dup_or_null(m->enclosing, &bad);
 	}
 	return bad ? RL_ENOMEM : 0;
 }

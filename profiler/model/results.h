@@ -46,6 +46,11 @@ struct rl_loop_meta {
 				NAN: not sampled */
 	char *no_time;       /* why not sampled, or NULL */
 	struct rl_chain_evidence chains;
+	char *inlined;       /* where it was inlined, innermost first:
+				"sum into twice at shared_lines.c:37; ...",
+				NULL when not inlined */
+	char *enclosing;     /* the name of the loop it is nested in, NULL
+				outermost */
 };
 
 /* rlprof run --loops: where the run's sampled CPU time went (every

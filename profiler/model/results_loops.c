@@ -29,6 +29,8 @@ void rl_loop_meta_release(struct rl_loop_meta *m, size_t n)
 		free(m[i].source);
 		free(m[i].parent);
 		free(m[i].no_time);
+		free(m[i].inlined);
+		free(m[i].enclosing);
 	}
 	free(m);
 }
@@ -155,8 +157,46 @@ static int add_record(struct rl_run_results *out, const char *name,
 	return 0;
 }
 
+/* loops.json's "inlined" (each {function, file, line, into}) as one
+ * line: "sum into twice at shared_lines.c:37; ..."; NULL when absent or
+ * out of memory (*bad set then). */
+static char *inline_text(const json_t *inl, int *bad)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	const json_t *e;
+	size_t k;
+
+	if (!json_is_array(inl) || !json_array_size(inl))
+		return NULL;
+	if (!(f = open_memstream(&text, &len))) {
+		*bad = 1;
+		return NULL;
+	}
+	json_array_foreach(inl, k, e) {
+		const char *fn = json_string_value(json_object_get(e, "function"));
+		const char *into = json_string_value(json_object_get(e, "into"));
+		const char *file = json_string_value(json_object_get(e, "file"));
+		const char *base = file && strrchr(file, '/') ? strrchr(file, '/') + 1
+							      : file;
+		json_int_t line = json_integer_value(json_object_get(e, "line"));
+		fprintf(f, "%s%s into %s", k ? "; " : "", fn ? fn : "?",
+			into ? into : "?");
+		if (base && line > 0)
+			fprintf(f, " at %s:%lld", base, (long long)line);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		*bad = 1;
+		return NULL;
+	}
+	return text;
+}
+
 static int add_loop(struct rl_run_results *out, const json_t *o,
-		    double period_s, const char *no_time, const char *parent)
+		    const json_t *loops, double period_s, const char *no_time,
+		    const char *parent)
 {
 	struct rl_loop_meta *m = realloc(out->loops, (out->n_loops + 1) *
 							     sizeof *m);
@@ -191,6 +231,18 @@ static int add_loop(struct rl_run_results *out, const json_t *o,
 		m->parent = strdup(parent);
 	if (no_time)
 		m->no_time = strdup(no_time);
+	{ /* where it was inlined, and the loop it is nested in */
+		int bad = 0;
+		const json_t *up = json_object_get(o, "parent");
+		m->inlined = inline_text(json_object_get(o, "inlined"), &bad);
+		if (json_is_integer(up) && json_integer_value(up) >= 1)
+			m->enclosing = dup_str(json_array_get(
+				loops, (size_t)json_integer_value(up) - 1), "name");
+		if (bad) {
+			out->n_loops++;
+			return RL_ENOMEM;
+		}
+	}
 	out->n_loops++;
 	if (!m->name || !m->function)
 		return RL_ENOMEM;
@@ -239,7 +291,7 @@ int rl_results_add_loops(const char *dir, struct rl_run_results *out)
 		    !json_is_string(json_object_get(o, "name")) ||
 		    !json_is_string(json_object_get(o, "function")))
 			continue;
-		rc = add_loop(out, o, period_s,
+		rc = add_loop(out, o, loops, period_s,
 			      json_string_value(json_object_get(
 				      root, "sampling_missing")),
 			      parent);

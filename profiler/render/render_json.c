@@ -136,6 +136,18 @@ static void put_loop(struct rl_jw *w, const struct rl_region_row *row,
 	put_str(w, "parent", m->parent);
 	if (!isnan(m->period_s))
 		rl_jw_field_u64(w, "samples", 0, m->samples);
+	if (m->enclosing)
+		put_str(w, "enclosing", m->enclosing);
+	if (m->inlined)
+		put_str(w, "inlined", m->inlined);
+	if (m->chains.known) {
+		rl_jw_key(w, "chains", 0);
+		rl_jw_raw(w, "{");
+		rl_jw_field_u64(w, "add", 1, m->chains.add);
+		rl_jw_field_u64(w, "mul", 0, m->chains.mul);
+		rl_jw_field_u64(w, "madd", 0, m->chains.madd);
+		rl_jw_raw(w, "}");
+	}
 	rl_jw_raw(w, "}");
 }
 

@@ -88,6 +88,20 @@ void rl_loops_html(FILE *out, const struct rl_report *r)
 		fputs(" <span class=\"muted\">in ", out);
 		esc(out, m->parent ? m->parent : "a region not known");
 		fputs("</span></h3>\n", out);
+		if (m->enclosing || m->inlined) {
+			fputs("<p class=\"muted\">", out);
+			if (m->enclosing) {
+				fputs("nested in loop ", out);
+				esc(out, m->enclosing);
+			}
+			if (m->enclosing && m->inlined)
+				fputs("; ", out);
+			if (m->inlined) {
+				fputs("inlined: ", out);
+				esc(out, m->inlined);
+			}
+			fputs("</p>\n", out);
+		}
 		if (!m->file || m->line <= 0) {
 			fputs("<p class=\"muted\">no source line: the program "
 			      "has no line table (build it with -g)</p>\n", out);

@@ -258,6 +258,26 @@ Test(e2e_loops, loops_sharing_a_line_are_rows_of_their_own, .timeout = 240)
 		cr_expect_eq(json_integer_value(json_object_get(row,
 							       "n_threads")),
 			     1, "%s: one thread", name);
+		{ /* the inline chain, the loop it nests in, its chain */
+			json_t *loop = json_object_get(row, "loop");
+			const char *inl = json_string_value(
+				json_object_get(loop, "inlined"));
+			char want[128];
+			snprintf(want, sizeof want,
+				 "sum into twice at shared_lines.c:%d", call);
+			cr_expect(inl && strcmp(inl, want) == 0, "%s", inl);
+			cr_expect(strstr(json_string_value(json_object_get(
+					     loop, "enclosing")), "(twice)"));
+			cr_expect_eq(json_integer_value(json_object_get(
+					     json_object_get(loop, "chains"),
+					     "add")), 1);
+		}
+	}
+	{
+		char *html = e2e_file(dir, "out/report.html");
+		cr_expect(strstr(html, "inlined: sum into twice at "
+				       "shared_lines.c:"));
+		free(html);
 	}
 	json_decref(rep);
 	e2e_cleanup(&r, dir);
