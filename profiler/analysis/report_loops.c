@@ -191,11 +191,12 @@ static int mark_row(struct rl_report *rep, struct rl_region_row *row,
 		 * standard error each side) */
 		char rate[160] = "";
 		double t = row->time_s, e = row->time_error_s;
-		if (rl_known(row->gflops) && t > 0 && t > e)
+		/* (no flops: no rate to bound) */
+		if (row->gflops > 0 && t > 0 && t > e)
 			snprintf(rate, sizeof rate, ": %.3g-%.3g GFLOP/s",
 				 row->gflops * t / (t + e),
 				 row->gflops * t / (t - e));
-		else if (rl_known(row->gflops) && t > 0)
+		else if (row->gflops > 0 && t > 0)
 			snprintf(rate, sizeof rate, ": at least %.3g GFLOP/s",
 				 row->gflops * t / (t + e));
 		row->gflops = row->gbs = NAN;

@@ -707,6 +707,26 @@ Test(e2e_loops, openmp_loop_time_per_thread, .timeout = 300)
 		cr_expect(rl_test_json_num(t, "time_s") > 0, "thread %zu has no time: %s",
 			  i, json_dumps(t, 0));
 	}
+	{ /* the loops table gives the rate the report's row has (over its
+	   * longest thread's time), not the threads' summed time's */
+		char name[256], want[32], *line, *tok[16];
+		size_t n = 0;
+		snprintf(name, sizeof name, "\n  %s ", json_string_value(
+				 json_object_get(row, "region")));
+		line = strstr(r.out, name);
+		cr_assert_not_null(line, "no '%s' in: %s", name + 1, r.out);
+		line = strndup(line + 1, strcspn(line + 1, "\n"));
+		for (char *p = strtok(line, " "); p && n < 16; p = strtok(NULL, " "))
+			tok[n++] = p;
+		cr_assert_geq(n, 3);
+		if (isnan(rl_test_json_num(row, "gflops")))
+			snprintf(want, sizeof want, "few");
+		else
+			snprintf(want, sizeof want, "%.3g",
+				 rl_test_json_num(row, "gflops"));
+		cr_expect_str_eq(tok[n - 3], want, "%s", r.out);
+		free(line);
+	}
 	json_decref(rep);
 	e2e_cleanup(&r, dir);
 }

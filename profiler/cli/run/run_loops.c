@@ -748,6 +748,24 @@ static void hot_rule(const struct rl_run_loops *x, char *buf, size_t len)
 		 HOT_MAX);
 }
 
+/* The samples of loop id (inclusive) in the thread that has most of
+ * them (threads paired with the counts: pair_samples), else all of
+ * them (all, when no thread is known). */
+static uint64_t longest_thread(const struct rl_run_loops *x, size_t id,
+			       uint64_t all)
+{
+	uint64_t most = 0;
+	bool any = false;
+
+	for (size_t t = 0; t < x->n_thr; t++)
+		if (x->thr[t].samples_incl) {
+			any = true;
+			if (x->thr[t].samples_incl[id] > most)
+				most = x->thr[t].samples_incl[id];
+		}
+	return any ? most : all;
+}
+
 /* the loop column: the table fits 100 columns */
 #define NAME_COLS 36
 #define NAME_COLS_S "36"
@@ -789,11 +807,15 @@ static void print_table(struct rl_run_loops *x)
 			rl_fmt_seconds_fixed(te, sizeof te, err);
 			snprintf(pt, sizeof pt, "%.1f%%",
 				 100.0 * (double)ns / (double)x->samples.total);
-			if (ns < MIN_SAMPLES)
+			/* the rate as the report's row has it: over the
+			 * time of the thread that ran it longest */
+			uint64_t nl = longest_thread(x, i + 1, ns);
+			double tl = (double)nl * (double)x->samples.period_ns * 1e-9;
+			if (nl < MIN_SAMPLES)
 				snprintf(gf, sizeof gf, "few");
-			else if (x->counting && t > 0)
+			else if (x->counting && tl > 0)
 				snprintf(gf, sizeof gf, "%.3g",
-					 (double)f / t * 1e-9);
+					 (double)f / tl * 1e-9);
 		}
 		if (x->counting) {
 			human(f, a, sizeof a);
@@ -866,7 +888,8 @@ static void print_table(struct rl_run_loops *x)
 		       "the program's CPU time %.3f s, kernel included); a "
 		       "loop's time is its samples x the period, %%time its "
 		       "share of all the samples; GFLOP/s: simulated flops / "
-		       "that time, not given under %d samples\n",
+		       "the time of the thread that ran it longest (as the "
+		       "report's row), not given under %d samples there\n",
 		       (unsigned long long)x->samples.total,
 		       (double)x->samples.period_ns * 1e-6, x->samples.threads,
 		       x->samples.threads == 1 ? "" : "s",
