@@ -91,6 +91,9 @@ static void usage(FILE *out)
 		"                          native run; the hot loops (1%% of the time, at\n"
 		"                          most 50) as rows of the report, every loop in\n"
 		"                          DIR/loops.json and a table under the regions'\n"
+		"      --expect-status N   PROGRAM's exit status when it succeeds (default\n"
+		"                          0; a program with a known non-zero status): its\n"
+		"                          native times are kept, as for a status of 0\n"
 		"  -h, --help              this text\n"
 		"\n"
 		"exit status: the program's own (128+N if it died of signal N; with sim,\n"
@@ -104,7 +107,7 @@ static void usage(FILE *out)
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
        OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
        OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS, OPT_MPI_CALLS,
-       OPT_SIM_AVX512, OPT_NO_SELFTEST };
+       OPT_SIM_AVX512, OPT_NO_SELFTEST, OPT_EXPECT_STATUS };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -138,6 +141,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"verbose", no_argument, NULL, 'v'},
 		{"mpi-calls", required_argument, NULL, OPT_MPI_CALLS},
+		{"expect-status", required_argument, NULL, OPT_EXPECT_STATUS},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -181,6 +185,15 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 			break;
 		}
 		case OPT_MPI_CALLS: o->mpi_calls = optarg; break;
+		case OPT_EXPECT_STATUS: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || end == optarg || n < 0 || n > 255)
+				return usage_error("option '--expect-status' takes an exit status from 0 to 255, not '%s'",
+						   optarg);
+			o->expect_status = (int)n;
+			break;
+		}
 		case 'h': usage(stdout); return RL_EXIT_OK;
 		default: {
 			const char *arg = argv[optind - 1];

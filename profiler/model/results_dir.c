@@ -76,6 +76,7 @@ static char *join_command(const json_t *arr)
 struct native_record {
 	char *sim_timing;    /* "native", "sim", NULL: not said */
 	long exit_status;    /* -1: not said */
+	long expected;       /* the status of success (--expect-status) */
 	long signal;         /* 0: none */
 	char *program;
 };
@@ -131,6 +132,8 @@ static int parse_run(struct rl_json_ctx *c, const json_t *root,
 			       &nat->exit_status)) ||
 	    (rc = rl_json_long(c, root, NULL, "native_signal", 0,
 			       &nat->signal)) ||
+	    (rc = rl_json_long(c, root, NULL, "expected_status", 0,
+			       &nat->expected)) ||
 	    (rc = rl_json_str(c, root, NULL, "program", 0, &nat->program)) ||
 	    (rc = rl_json_str(c, root, NULL, "count_with", 0,
 			      &out->count_with)) ||
@@ -425,7 +428,8 @@ static int merge_native(const char *dir, const struct native_record *nat,
 	msg[0] = '\0';
 	if (nat->sim_timing && strcmp(nat->sim_timing, "native") != 0) {
 		/* --sim-timing sim: one run, nothing to merge */
-	} else if (nat->exit_status > 0 || nat->signal > 0) {
+	} else if ((nat->exit_status > 0 && nat->exit_status != nat->expected) ||
+		   nat->signal > 0) {
 		if (nat->signal > 0)
 			snprintf(msg, sizeof msg,
 				 "the native timing run of '%s' was killed by "
@@ -498,7 +502,7 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
 			      char *err, size_t errlen)
 {
 	char recorded[RL_RUN_ID_LEN + 1] = "";
-	struct native_record nat = {NULL, -1, 0, NULL};
+	struct native_record nat = {NULL, -1, 0, 0, NULL};
 	size_t len = strlen(dir) + 64;
 	char *raw = NULL, *path = NULL;
 	struct stat st;

@@ -351,6 +351,32 @@ Test(native_merge, a_failed_native_run_in_run_json_is_not_merged)
 	free(dir);
 }
 
+/* --expect-status 3 (issue 39): a program whose success is status 3
+ * keeps its native times */
+Test(native_merge, an_expected_status_is_merged)
+{
+	char *dir = e2e_tmpdir();
+	const struct fx_thread nat[] = {
+		{200, 0, {{"triad", 10, 1000000000ull}, {"init", 1, 300000000ull}}},
+		{201, 1, {{"triad", 10, 1200000000ull}}},
+	};
+	struct rl_run_results res;
+
+	fx_write(dir, "raw", 100, 5000, 1, 1, sim_one, 2);
+	fx_write(dir, "raw-native", 200, 1000, 0, 1, nat, 2);
+	fx_run_json(dir, ",\"sim_timing\":\"native\",\"native_exit_status\":3,"
+			 "\"expected_status\":3");
+	load(dir, &res);
+	cr_assert_eq(res.sim_timing_native, 1);
+	cr_assert_eq(region(&res, 100, 0, "triad")->time_ns, 1000000000ull);
+	cr_assert_null(warning(&res, "the native timing run of '/bin/app' "
+				     "exited with status 3: times are the "
+				     "simulator's"));
+	rl_run_results_release(&res);
+	e2e_rmtree(dir);
+	free(dir);
+}
+
 /* ---- analysis ---- */
 
 /* 2 cores; DRAM 20 GB/s with 1 and 2 threads; f64 peak 50 per thread. */
@@ -675,4 +701,39 @@ Test(native_e2e, work_that_follows_the_clock_withholds_the_rates,
 	cr_expect_not_null(strstr(json, "not the same work"));
 	free(json);
 	sim_run_free(&r);
+}
+
+/* the run itself: the option, recorded, and refused out of range */
+Test(native_e2e, expect_status_keeps_the_native_times, .timeout = 120)
+{
+	const char *bad[] = {E2E_RLPROF, "run", "--expect-status", "256",
+			     "true", NULL};
+	char *dir = e2e_tmpdir(), out[512], *text;
+	const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
+			      "--expect-status", "1", "-o", out,
+			      E2E_PROG("e2e_exit"), "1", NULL};
+	struct e2e_result r;
+
+	r = e2e_run(bad);
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "'--expect-status' takes an exit status from "
+				"0 to 255, not '256'"), "%s", r.err);
+	e2e_free(&r);
+	if (access(RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux",
+		   X_OK) != 0 || system("valgrind --version >/dev/null 2>&1") != 0)
+		cr_skip_test("the simulator is not built or valgrind is missing");
+	need_model();
+	e2e_need(E2E_PROG("e2e_exit"));
+	snprintf(out, sizeof out, "%s/out", dir);
+	r = e2e_run(argv);
+	cr_expect_eq(r.status, 1, "the program's own status: %s", r.err);
+	cr_expect(strstr(r.err, "times will be the simulator's") == NULL, "%s",
+		  r.err);
+	text = e2e_file(out, "report.json");
+	cr_expect(strstr(text, "\"time_native\":true"), "%s", text);
+	free(text);
+	text = e2e_file(out, "run.json");
+	cr_expect(strstr(text, "\"expected_status\": 1"), "%s", text);
+	free(text);
+	e2e_cleanup(&r, dir);
 }

@@ -66,6 +66,8 @@ struct rl_run_options {
 	bool loops;              /* --loops: counts per loop (run_loops.h) */
 	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
 	unsigned repeat;         /* --repeat N: timing runs, default 1 */
+	int expect_status;       /* --expect-status N: the program's status
+				    when it succeeds (default 0) */
 	bool verbose;            /* --verbose: the table's long lines whole */
 	bool no_selftest;        /* --no-selftest: no known-answer check */
 	const char *mpi_calls;   /* --mpi-calls: "out" (default: MPI calls

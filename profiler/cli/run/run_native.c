@@ -96,10 +96,15 @@ int rl_run_native(struct rl_run *run)
 			    "signal %d (%s): times will be the simulator's",
 			    run->target.name, run->native.signal,
 			    strsignal(run->native.signal));
-	else if (run->native.exit_status != 0)
+	else if (run->native.exit_status != run->opt.expect_status)
 		rl_run_warn("the native timing run of '%s' exited with status "
-			    "%d: times will be the simulator's",
-			    run->target.name, run->native.exit_status);
+			    "%d%s: times will be the simulator's (if that "
+			    "status is its success, say so: --expect-status "
+			    "%d)",
+			    run->target.name, run->native.exit_status,
+			    run->opt.expect_status ? ", not the one expected"
+						   : "",
+			    run->native.exit_status);
 
 	run->outcome = (struct rl_run_outcome){0};
 	return 0;

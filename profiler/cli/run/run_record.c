@@ -153,6 +153,8 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 			    run->native.done
 				    ? json_integer(run->native.exit_status)
 				    : json_null());
+	json_object_set_new(o, "expected_status",
+			    json_integer(run->opt.expect_status));
 	json_object_set_new(o, "native_signal",
 			    run->native.done && run->native.signal
 				    ? json_integer(run->native.signal)

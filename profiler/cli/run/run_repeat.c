@@ -72,7 +72,8 @@ void rl_run_repeat(struct rl_run *run)
 			    "more runs were made");
 		return;
 	}
-	if (!profiled.started || profiled.exit_status != 0) {
+	if (!profiled.started ||
+	    profiled.exit_status != run->opt.expect_status) {
 		rl_run_warn("'%s' did not succeed in the profiling run: no "
 			    "more timing runs (--repeat)",
 			    run->target.name);
@@ -106,7 +107,8 @@ void rl_run_repeat(struct rl_run *run)
 		run->native.phase = true; /* no "program exited" lines */
 		rl_run_spawn_wait(run);
 		run->native.phase = false;
-		if (!run->outcome.started || run->outcome.exit_status != 0) {
+		if (!run->outcome.started ||
+		    run->outcome.exit_status != run->opt.expect_status) {
 			rl_run_warn("timing run %u of '%s' %s: left out of the "
 				    "region times",
 				    k, run->target.name,
