@@ -328,19 +328,31 @@ Test(native_merge, a_missing_process_and_a_crashed_native_one_are_said)
 	free(dir);
 }
 
-Test(native_merge, a_failed_native_run_in_run_json_is_not_merged)
+/* The native run of sim_one's program, its run.json saying the status
+ * it exited with (and extra): loaded into res. */
+static void native_with_status(const char *dir, const char *extra,
+			       struct rl_run_results *res)
 {
-	char *dir = e2e_tmpdir();
 	const struct fx_thread nat[] = {
 		{200, 0, {{"triad", 10, 1000000000ull}, {"init", 1, 300000000ull}}},
 		{201, 1, {{"triad", 10, 1200000000ull}}},
 	};
-	struct rl_run_results res;
+	char json[256];
 
 	fx_write(dir, "raw", 100, 5000, 1, 1, sim_one, 2);
 	fx_write(dir, "raw-native", 200, 1000, 0, 1, nat, 2);
-	fx_run_json(dir, ",\"sim_timing\":\"native\",\"native_exit_status\":3");
-	load(dir, &res);
+	snprintf(json, sizeof json,
+		 ",\"sim_timing\":\"native\",\"native_exit_status\":3%s", extra);
+	fx_run_json(dir, json);
+	load(dir, res);
+}
+
+Test(native_merge, a_failed_native_run_in_run_json_is_not_merged)
+{
+	char *dir = e2e_tmpdir();
+	struct rl_run_results res;
+
+	native_with_status(dir, "", &res);
 	cr_assert_eq(res.sim_timing_native, 0);
 	cr_assert_eq(region(&res, 100, 0, "triad")->time_ns, 50000000000ull);
 	cr_assert_not_null(warning(&res, "the native timing run of '/bin/app' "
@@ -356,17 +368,9 @@ Test(native_merge, a_failed_native_run_in_run_json_is_not_merged)
 Test(native_merge, an_expected_status_is_merged)
 {
 	char *dir = e2e_tmpdir();
-	const struct fx_thread nat[] = {
-		{200, 0, {{"triad", 10, 1000000000ull}, {"init", 1, 300000000ull}}},
-		{201, 1, {{"triad", 10, 1200000000ull}}},
-	};
 	struct rl_run_results res;
 
-	fx_write(dir, "raw", 100, 5000, 1, 1, sim_one, 2);
-	fx_write(dir, "raw-native", 200, 1000, 0, 1, nat, 2);
-	fx_run_json(dir, ",\"sim_timing\":\"native\",\"native_exit_status\":3,"
-			 "\"expected_status\":3");
-	load(dir, &res);
+	native_with_status(dir, ",\"expected_status\":3", &res);
 	cr_assert_eq(res.sim_timing_native, 1);
 	cr_assert_eq(region(&res, 100, 0, "triad")->time_ns, 1000000000ull);
 	cr_assert_null(warning(&res, "the native timing run of '/bin/app' "
