@@ -9,11 +9,33 @@
 extern char *__cxa_demangle(const char *mangled, char *out, size_t *len,
 			    int *status);
 
+/* gfortran's module procedure "__kern_MOD_total" as "kern::total" (as
+ * gdb names it); NULL when name is not one. */
+static char *fortran_name(const char *name)
+{
+	const char *mod = strstr(name, "_MOD_");
+	char *d;
+	size_t n;
+
+	if (strncmp(name, "__", 2) != 0 || !mod || mod == name + 2 ||
+	    !mod[5])
+		return NULL;
+	n = (size_t)(mod - name - 2);
+	if (!(d = malloc(n + strlen(mod + 5) + 3)))
+		return NULL;
+	memcpy(d, name + 2, n);
+	memcpy(d + n, "::", 2);
+	strcpy(d + n + 2, mod + 5);
+	return d;
+}
+
 char *rl_demangle(const char *name)
 {
 	int status = -1;
 	char *d;
 
+	if (name && strncmp(name, "__", 2) == 0)
+		return fortran_name(name);
 	if (!name || strncmp(name, "_Z", 2) != 0)
 		return NULL;
 	d = __cxa_demangle(name, NULL, NULL, &status);

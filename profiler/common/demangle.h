@@ -9,8 +9,9 @@
 
 #include <stddef.h>
 
-/* The demangled form of a C++ (Itanium ABI, "_Z...") name, malloc'd;
- * NULL when name is not one (C, Fortran) or the demangler refuses it. */
+/* The demangled form of a C++ (Itanium ABI, "_Z...") name, or of a
+ * gfortran module procedure ("__kern_MOD_total": "kern::total"),
+ * malloc'd; NULL when name is neither (C) or the demangler refuses it. */
 char *rl_demangle(const char *name);
 
 /* name (demangled or not) without its parameter list and, before a

@@ -227,6 +227,11 @@ Test(loop_names, demangled_short_names)
 	cr_expect_str_eq(d, "double hydro::total<double>(hydro::Field<double>&)");
 	free(d);
 	cr_expect_null(rl_demangle("main"));
+	d = rl_demangle("__kern_MOD_total"); /* gfortran's module procedure */
+	cr_assert_not_null(d);
+	cr_expect_str_eq(d, "kern::total");
+	free(d);
+	cr_expect_null(rl_demangle("__libc_start_main"));
 	cr_expect_null(rl_demangle("_Znot a name"));
 }
 
