@@ -882,6 +882,11 @@ static void print_table(struct rl_run_loops *x)
 	printf("  %zu of %zu loops ran; shown (and rows of the report): %s\n",
 	       n_ran, x->l.n, rule);
 	if (st)
+		printf("  an indented row is a loop nested in the row above it, "
+		       "its figures inside that row's; the outermost rows, "
+		       "(outside loops) and (other code) add up to the "
+		       "program\n");
+	if (st)
 		printf("  time: %llu samples (software CPU clock, one per %.3g "
 		       "ms of a thread's CPU time in user space, %u thread%s; "
 		       "%llu in other code: shared libraries, the loader%s; "
