@@ -18,54 +18,18 @@
 
 #include "cli/inspect_loops.h"
 #include "cli/run/loop_samples.h"
+#include "cli/run/run_loops_state.h"
 #include "formats/sim_protocol.h"
 #include "inspect/loops.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
 
-struct rl_run_loops {
-	struct rl_loops l;
-	char spans[PATH_MAX + 32];
-	uint64_t (*self)[RS_NSLOTS]; /* per id: 0 outside loops, i + 1 loop i */
-	uint64_t (*incl)[RS_NSLOTS];
-	int levels;
-	size_t n_files;
-	bool counting;  /* spans given to the simulator */
-	struct rl_loop_sampler *sampler;
-	bool armed;     /* sampler opened, the program not yet spawned */
-	bool sampled;
-	struct rl_loop_samples samples;
-	uint64_t *samples_incl;
-	char sample_why[512]; /* why no time per loop, when not sampled */
-	bool *is_hot;   /* per loop: a row of the report (hot()) */
-	/* per process and thread (the simulator's "thread" lines): its
-	 * counts per id, self and inclusive, and the native thread whose
-	 * samples are paired with it (-1 none) */
-	struct thr_counts {
-		long pid, tid;
-		uint64_t (*self)[RS_NSLOTS], (*incl)[RS_NSLOTS];
-		int sampled;
-		uint64_t *samples_incl;
-	} *thr;
-	size_t n_thr;
-	bool collected; /* rl_run_loops_collect ran and found something */
-	/* per id: the regions it ran in (the simulator's loop-regions
-	 * lines, "<program>": none open), NULL: not told */
-	struct in_regions {
-		char **v;
-		size_t n;
-	} *in_region;
-};
 
-static double loop_time(const struct rl_run_loops *x, size_t id,
-			double *err);
-static void hot_rule(const struct rl_run_loops *x, char *buf, size_t len);
-static bool sampled(const struct rl_run_loops *x);
 
 static const char *const flop_key[6] = {
 	"f64_scalar", "f64_128", "f64_256", "f32_scalar", "f32_128", "f32_256"};
 
-static uint64_t flops(const uint64_t *s)
+uint64_t rl_loops_flops(const uint64_t *s)
 {
 	uint64_t f = 0;
 	for (int k = RS_F64_S; k <= RS_F32_256; k++)
@@ -73,7 +37,7 @@ static uint64_t flops(const uint64_t *s)
 	return f;
 }
 
-static uint64_t dram(const uint64_t *s, int levels)
+uint64_t rl_loops_dram(const uint64_t *s, int levels)
 {
 	int b = levels >= 1 && levels <= 3 ? levels : 1;
 	return s[RS_B1_R + 2 * (b - 1)] + s[RS_B1_W + 2 * (b - 1)];
@@ -486,7 +450,7 @@ static json_t *counts_json(const uint64_t *s, int levels)
 
 	if (!o || !f)
 		goto nomem;
-	json_object_set_new(o, "flops", json_integer((json_int_t)flops(s)));
+	json_object_set_new(o, "flops", json_integer((json_int_t)rl_loops_flops(s)));
 	for (int k = 0; k < 6; k++)
 		json_object_set_new(f, flop_key[k], json_integer((json_int_t)s[k]));
 	json_object_set_new(o, "flops_by_kind", f);
@@ -562,7 +526,7 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 	} else if (x->sample_why[0]) {
 		json_object_set_new(root, "sampling_missing", json_string(x->sample_why));
 	}
-	hot_rule(x, label, sizeof label);
+	rl_loops_hot_rule(x, label, sizeof label);
 	json_object_set_new(root, "hot_rule", json_string(label));
 	json_object_set_new(root, "loops", json_incref(arr));
 	for (size_t i = 0; i < x->l.n; i++) {
@@ -613,7 +577,7 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 						      ? c->samples_incl[i + 1] : 0;
 				json_t *e;
 				if (!ns && !(x->counting &&
-					     (flops(c->incl[i + 1]) ||
+					     (rl_loops_flops(c->incl[i + 1]) ||
 					      c->incl[i + 1][RS_L1_R] ||
 					      c->incl[i + 1][RS_L1_W])))
 					continue;
@@ -632,7 +596,7 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 			/* a simulator without threads' counts: all as one */
 			json_t *per = json_array(), *e = json_object();
 			json_object_set_new(e, "samples", json_integer(
-				(json_int_t)(sampled(x) ? x->samples_incl[i + 1]
+				(json_int_t)(rl_loops_sampled(x) ? x->samples_incl[i + 1]
 							: 0)));
 			if (x->counting)
 				json_object_set_new(e, "counts", counts_json(
@@ -641,7 +605,7 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 			json_object_set_new(o, "per", per);
 		}
 		if (x->sampled && x->samples.total) {
-			double err, t = loop_time(x, i + 1, &err);
+			double err, t = rl_loops_time(x, i + 1, &err);
 			json_object_set_new(o, "samples", json_integer(
 				(json_int_t)x->samples_incl[i + 1]));
 			json_object_set_new(o, "samples_self", json_integer(
@@ -661,26 +625,13 @@ out:
 	return rc;
 }
 
-static void human(uint64_t v, char *buf, size_t len)
-{
-	if (v >= 1000000000ull)
-		snprintf(buf, len, "%.1fG", (double)v / 1e9);
-	else if (v >= 1000000ull)
-		snprintf(buf, len, "%.1fM", (double)v / 1e6);
-	else if (v >= 10000ull)
-		snprintf(buf, len, "%.1fk", (double)v / 1e3);
-	else
-		snprintf(buf, len, "%" PRIu64, v);
-}
-
-#define MIN_SAMPLES 10 /* fewer: a time shown, no rate */
 
 /* loop id's time (inclusive) and its standard error: each sample stands
  * for one period of a thread's CPU time in user space (samples in the
  * kernel are not taken), so a loop's time is its samples x the period,
  * its error the Poisson error sqrt(samples) x the period; 0 when not
  * sampled */
-static double loop_time(const struct rl_run_loops *x, size_t id, double *err)
+double rl_loops_time(const struct rl_run_loops *x, size_t id, double *err)
 {
 	const struct rl_loop_samples *s = &x->samples;
 	double n, period = (double)s->period_ns * 1e-9;
@@ -696,12 +647,12 @@ static double loop_time(const struct rl_run_loops *x, size_t id, double *err)
 #define HOT_PCT 1   /* a hot loop: at least 1% of the run's time */
 #define HOT_MAX 50  /* at most this many, the first in the nest's order */
 
-static bool sampled(const struct rl_run_loops *x)
+bool rl_loops_sampled(const struct rl_run_loops *x)
 {
 	return x->sampled && x->samples.total;
 }
 
-static void totals(const struct rl_run_loops *x, uint64_t *total)
+void rl_loops_totals(const struct rl_run_loops *x, uint64_t *total)
 {
 	memset(total, 0, RS_NSLOTS * sizeof *total);
 	for (size_t i = 0; i <= x->l.n; i++)
@@ -710,11 +661,11 @@ static void totals(const struct rl_run_loops *x, uint64_t *total)
 }
 
 /* Loop i ran: it has counts or samples. */
-static bool ran(const struct rl_run_loops *x, size_t i)
+bool rl_loops_ran(const struct rl_run_loops *x, size_t i)
 {
 	const uint64_t *s = x->incl[i + 1];
-	return flops(s) || s[RS_L1_R] || s[RS_L1_W] ||
-	       (sampled(x) && x->samples_incl[i + 1]);
+	return rl_loops_flops(s) || s[RS_L1_R] || s[RS_L1_W] ||
+	       (rl_loops_sampled(x) && x->samples_incl[i + 1]);
 }
 
 /* Loop i is hot: at least HOT_PCT% of the samples (the run's CPU time);
@@ -724,185 +675,28 @@ static bool hot(const struct rl_run_loops *x, size_t i)
 	uint64_t total[RS_NSLOTS], tf, tb, f;
 	const uint64_t *s = x->incl[i + 1];
 
-	if (!ran(x, i))
+	if (!rl_loops_ran(x, i))
 		return false;
-	if (sampled(x))
+	if (rl_loops_sampled(x))
 		return x->samples_incl[i + 1] * 100 >=
 		       HOT_PCT * x->samples.total;
-	totals(x, total);
-	tf = flops(total);
+	rl_loops_totals(x, total);
+	tf = rl_loops_flops(total);
 	tb = total[RS_L1_R] + total[RS_L1_W];
-	f = flops(s);
+	f = rl_loops_flops(s);
 	return (tf && f * 100 >= HOT_PCT * tf) ||
 	       (tb && (s[RS_L1_R] + s[RS_L1_W]) * 100 >= HOT_PCT * tb);
 }
 
-static void hot_rule(const struct rl_run_loops *x, char *buf, size_t len)
+void rl_loops_hot_rule(const struct rl_run_loops *x, char *buf, size_t len)
 {
 	snprintf(buf, len, "the loops of at least %d%% of the %s, at most "
 		 "%d (the first in the order of the nests)", HOT_PCT,
-		 sampled(x) ? "run's sampled CPU time (all its samples: "
+		 rl_loops_sampled(x) ? "run's sampled CPU time (all its samples: "
 			      "every thread, code outside loops and shared "
 			      "libraries included)"
 			    : "run's flops or L1 bytes (not sampled)",
 		 HOT_MAX);
-}
-
-/* The samples of loop id (inclusive) in the thread that has most of
- * them (threads paired with the counts: pair_samples), else all of
- * them (all, when no thread is known). */
-static uint64_t longest_thread(const struct rl_run_loops *x, size_t id,
-			       uint64_t all)
-{
-	uint64_t most = 0;
-	bool any = false;
-
-	for (size_t t = 0; t < x->n_thr; t++)
-		if (x->thr[t].samples_incl) {
-			any = true;
-			if (x->thr[t].samples_incl[id] > most)
-				most = x->thr[t].samples_incl[id];
-		}
-	return any ? most : all;
-}
-
-/* the loop column: the table fits 100 columns */
-#define NAME_COLS 36
-#define NAME_COLS_S "36"
-
-static void print_table(struct rl_run_loops *x)
-{
-	uint64_t total[RS_NSLOTS], tf;
-	size_t shown = 0, n_ran = 0;
-	bool st = sampled(x);
-	char rule[256];
-
-	totals(x, total);
-	tf = flops(total);
-	printf("\nloops (%s%s%s; inclusive of nested loops; DIR/loops.json "
-	       "has them all)\n",
-	       x->counting ? "counts simulated" : "",
-	       x->counting && st ? ", " : "",
-	       st ? "time sampled natively, +- one standard error" : "");
-	printf("  %-" NAME_COLS_S "s %9s %8s %6s %8s %8s %8s %7s\n", "loop",
-	       "time", "+-", "%time", "flops", "GFLOP/s", "DRAM B",
-	       "AI DRAM");
-	for (size_t i = 0; i < x->l.n; i++) {
-		const uint64_t *s = x->incl[i + 1];
-		uint64_t f = flops(s), d = dram(s, x->levels);
-		uint64_t ns = st ? x->samples_incl[i + 1] : 0;
-		char label[1024], a[16], c[16], ai[16];
-		char tm[16] = "-", te[16] = "-", pt[16] = "-", gf[16] = "-";
-		double err, t = loop_time(x, i + 1, &err);
-		int ind = 2 * x->l.v[i].depth, pad;
-		if (!ran(x, i))
-			continue;
-		n_ran++;
-		if (!x->is_hot[i])
-			continue;
-		shown++;
-		rl_loop_name(&x->l, i, label, sizeof label);
-		if (st) {
-			rl_fmt_seconds_fixed(tm, sizeof tm, t);
-			rl_fmt_seconds_fixed(te, sizeof te, err);
-			snprintf(pt, sizeof pt, "%.1f%%",
-				 100.0 * (double)ns / (double)x->samples.total);
-			/* the rate as the report's row has it: over the
-			 * time of the thread that ran it longest */
-			uint64_t nl = longest_thread(x, i + 1, ns);
-			double tl = (double)nl * (double)x->samples.period_ns * 1e-9;
-			if (nl < MIN_SAMPLES)
-				snprintf(gf, sizeof gf, "few");
-			else if (x->counting && tl > 0)
-				snprintf(gf, sizeof gf, "%.3g",
-					 (double)f / tl * 1e-9);
-		}
-		if (x->counting) {
-			human(f, a, sizeof a);
-			human(d, c, sizeof c);
-			if (d)
-				snprintf(ai, sizeof ai, "%.3g",
-					 (double)f / (double)d);
-			else
-				snprintf(ai, sizeof ai, "-");
-		} else {
-			snprintf(a, sizeof a, "-");
-			snprintf(c, sizeof c, "-");
-			snprintf(ai, sizeof ai, "-");
-		}
-		/* the name whole: one too long for its column stands on a
-		 * line of its own, its figures on the next */
-		printf("  %*s", ind, "");
-		rl_term_put(stdout, label);
-		pad = NAME_COLS - ind - (int)rl_term_width(label);
-		if (pad < 0) {
-			printf("\n  ");
-			pad = NAME_COLS;
-		}
-		printf("%*s %9s %8s %6s %8s %8s %8s %7s\n", pad, "", tm, te,
-		       pt, a, gf, c, ai);
-	}
-	if (x->counting || st) {
-		/* the rest of the run: the hot rule's whole is every sample,
-		 * so what no loop holds is shown, not dropped */
-		char a[16] = "-", c[16] = "-";
-		char tm[3][16] = {"", "", ""}, te[3][16] = {"", "", ""};
-		char pt[3][16] = {"", "", ""};
-		uint64_t ns[3] = {st ? x->samples.self[0] : 0,
-				  x->samples.elsewhere, x->samples.total};
-		double period = (double)x->samples.period_ns * 1e-9;
-		for (int k = 0; st && k < 3; k++) {
-			rl_fmt_seconds_fixed(tm[k], sizeof tm[k],
-					     (double)ns[k] * period);
-			rl_fmt_seconds_fixed(te[k], sizeof te[k],
-					     sqrt((double)ns[k]) * period);
-			snprintf(pt[k], sizeof pt[k], "%.1f%%",
-				 100.0 * (double)ns[k] /
-					 (double)x->samples.total);
-		}
-		if (x->counting) {
-			human(flops(x->self[0]), a, sizeof a);
-			human(dram(x->self[0], x->levels), c, sizeof c);
-		}
-		printf("  %-" NAME_COLS_S "s %9s %8s %6s %8s %8s %8s\n",
-		       "(outside loops)", tm[0], te[0], pt[0], a, "", c);
-		if (st) /* its counts are in the rows of the code that
-			   called it */
-			printf("  %-" NAME_COLS_S "s %9s %8s %6s %8s %8s %8s\n",
-			       "(other code)", tm[1], te[1], pt[1], "-", "",
-			       "-");
-		if (x->counting) {
-			human(tf, a, sizeof a);
-			human(dram(total, x->levels), c, sizeof c);
-		}
-		printf("  %-" NAME_COLS_S "s %9s %8s %6s %8s %8s %8s\n",
-		       "(program)", tm[2], te[2], pt[2], a, "", c);
-	}
-	hot_rule(x, rule, sizeof rule);
-	printf("  %zu of %zu loops ran; shown (and rows of the report): %s\n",
-	       n_ran, x->l.n, rule);
-	if (st)
-		printf("  an indented row is a loop nested in the row above it, "
-		       "its figures inside that row's; the outermost rows, "
-		       "(outside loops) and (other code) add up to the "
-		       "program\n");
-	if (st)
-		printf("  time: %llu samples (software CPU clock, one per %.3g "
-		       "ms of a thread's CPU time in user space, %u thread%s; "
-		       "%llu in other code: shared libraries, the loader%s; "
-		       "the program's CPU time %.3f s, kernel included); a "
-		       "loop's time is its samples x the period, %%time its "
-		       "share of all the samples; GFLOP/s: simulated flops / "
-		       "the time of the thread that ran it longest (as the "
-		       "report's row), not given under %d samples there\n",
-		       (unsigned long long)x->samples.total,
-		       (double)x->samples.period_ns * 1e-6, x->samples.threads,
-		       x->samples.threads == 1 ? "" : "s",
-		       (unsigned long long)x->samples.elsewhere,
-		       x->samples.lost ? ", some lost" : "",
-		       (double)x->samples.cpu_ns * 1e-9, MIN_SAMPLES);
-	else if (x->sample_why[0])
-		printf("  no time per loop: %s\n", x->sample_why);
 }
 
 static int by_tid(const void *a, const void *b)
@@ -924,7 +718,7 @@ static void pair_samples(struct rl_run *run, struct rl_run_loops *x)
 	long first = -1;
 	size_t n_sim = 0;
 
-	if (!sampled(x))
+	if (!rl_loops_sampled(x))
 		return;
 	for (unsigned k = 0; k < s->n_thread; k++)
 		order[k][0] = s->tid[k], order[k][1] = (long)k;
@@ -965,7 +759,7 @@ static void keep_samples(struct rl_run *run, struct rl_run_loops *x)
 	if (run->mpi.mode != RL_MPI_RANK_ONLY || x->counting || run->no_files)
 		return;
 	snprintf(path, sizeof path, "%s/" SAMPLES_FILE, run->place.raw_dir);
-	if (rl_loop_samples_save(sampled(x) ? &x->samples : NULL,
+	if (rl_loop_samples_save(rl_loops_sampled(x) ? &x->samples : NULL,
 				 x->sample_why[0] ? x->sample_why
 						  : "not sampled",
 				 run->target.program, path, err,
@@ -1071,5 +865,5 @@ void rl_run_loops_report(struct rl_run *run)
 	struct rl_run_loops *x = run->loops;
 
 	if (x && x->collected)
-		print_table(x);
+		rl_loops_print_table(x);
 }
