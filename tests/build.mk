@@ -166,6 +166,13 @@ $(TESTBIN)/programs/loops-omp: tests/programs/loops/omp_loops.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -gdwarf-4 -fopenmp $< -o $@
 tests: $(TESTBIN)/programs/loops-omp
+# an OpenMP loop through a class's inlined accessors (LULESH's shape)
+ifneq ($(shell command -v g++ 2>/dev/null),)
+$(TESTBIN)/programs/loops-omp-accessor: tests/programs/loops/omp_accessor.cpp tests/programs/loops/omp_accessor.h
+	@mkdir -p $(dir $@)
+	g++ -O3 -g -fopenmp $< -o $@
+tests: $(TESTBIN)/programs/loops-omp-accessor
+endif
 # and inside an annotated region: the workers' loops are the region's
 $(TESTBIN)/programs/loops-omp-region: tests/programs/loops/omp_region_loops.c $(RLPROF_SO)
 	@mkdir -p $(dir $@)

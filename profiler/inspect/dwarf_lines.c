@@ -98,6 +98,74 @@ static Dwarf_Die *take_frames(Dwarf_Die *scopes, int n, Dwarf_Files *files,
 
 #define MAX_DEPTH 64
 
+/* The DIEs under parent that hold a, one per level, into path[n..):
+ * returns the new n. Blocks and inlined copies hold their children's
+ * code, so one child per level holds a. */
+static int path_down(Dwarf_Die *parent, Dwarf_Addr a, Dwarf_Die *path, int n)
+{
+	Dwarf_Die c;
+
+	if (n >= MAX_DEPTH || dwarf_child(parent, &c) != 0)
+		return n;
+	do {
+		int tag = dwarf_tag(&c);
+		if ((tag == DW_TAG_inlined_subroutine ||
+		     tag == DW_TAG_lexical_block) &&
+		    dwarf_haspc(&c, a) == 1) {
+			path[n++] = c;
+			return path_down(&path[n - 1], a, path, n);
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return n;
+}
+
+/* The function (DW_TAG_subprogram with code) holding a anywhere below
+ * die, depth first; 1 when found into *out. */
+static int find_function(Dwarf_Die *die, Dwarf_Addr a, Dwarf_Die *out,
+			 int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > MAX_DEPTH || dwarf_child(die, &c) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_subprogram &&
+		    dwarf_haspc(&c, a) == 1) {
+			*out = c;
+			return 1;
+		}
+		if (dwarf_haschildren(&c) &&
+		    find_function(&c, a, out, depth + 1))
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* The scopes of a, innermost first (malloc'd, as dwarf_getscopes gives
+ * them), found by walking every DIE of the CU: dwarf_getscopes descends
+ * only into DIEs whose ranges hold the address, and GCC nests the DIE
+ * of an OpenMP-outlined function (its "._omp_fn.N" clone) inside the
+ * DIE of the function it came from, whose ranges do not hold the
+ * outlined code: every loop of an OpenMP-parallel loop nest was found in
+ * no function, and named by whichever inlined accessor its first
+ * instruction came from (LULESH: lulesh.h:266, Domain::x, for six
+ * loops of lulesh.cc). */
+static int deep_scopes(Dwarf_Die *cu, Dwarf_Addr a, Dwarf_Die **out)
+{
+	Dwarf_Die path[MAX_DEPTH];
+	int n;
+
+	*out = NULL;
+	if (!find_function(cu, a, &path[0], 0))
+		return 0;
+	n = path_down(&path[0], a, path, 1);
+	if (!(*out = malloc((size_t)n * sizeof **out)))
+		return 0;
+	for (int i = 0; i < n; i++)
+		(*out)[i] = path[n - 1 - i];
+	return n;
+}
+
 int rl_dwarf_frames(struct rl_dwarf_lines *d, uint64_t addr,
 		    struct rl_dwarf_frame *out, int max)
 {
@@ -107,15 +175,25 @@ int rl_dwarf_frames(struct rl_dwarf_lines *d, uint64_t addr,
 	size_t n_files = 0;
 	int n, k = 0;
 
-	if (!d || !dwarf_addrdie(d->dw, (Dwarf_Addr)addr, &cu) ||
-	    (n = dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes)) <= 0)
+	if (!d || !dwarf_addrdie(d->dw, (Dwarf_Addr)addr, &cu))
 		return 0;
+	if ((n = dwarf_getscopes(&cu, (Dwarf_Addr)addr, &scopes)) < 0)
+		n = 0;
 	if (dwarf_getsrcfiles(&cu, &files, &n_files) != 0)
 		files = NULL;
 	/* innermost first into tmp; libdw's scopes of an address stop at
 	 * the outermost inlined copy: the function it was inlined into is
 	 * among the scopes of that copy's DIE */
 	last = take_frames(scopes, n, files, n_files, tmp, &k, MAX_DEPTH);
+	if (k == 0) {
+		/* no function among them: one nested where libdw does not
+		 * look (deep_scopes) */
+		free(scopes);
+		if ((n = deep_scopes(&cu, (Dwarf_Addr)addr, &scopes)) <= 0)
+			return 0;
+		last = take_frames(scopes, n, files, n_files, tmp, &k,
+				   MAX_DEPTH);
+	}
 	while (last && dwarf_tag(last) == DW_TAG_inlined_subroutine &&
 	       k < MAX_DEPTH) {
 		Dwarf_Die *more = NULL;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/demangle.h"
 #include "common/rl_error.h"
@@ -29,6 +30,71 @@ static int line_in(struct rl_dwarf_lines *dw, uint64_t a,
 static int system_file(const char *path)
 {
 	return path && strncmp(path, "/usr/", 5) == 0;
+}
+
+/* A directive line: C's "#pragma" or Fortran's "!$omp"/"!$acc"
+ * (any case), spaces before it allowed. */
+static int directive(const char *t)
+{
+	while (*t == ' ' || *t == '\t')
+		t++;
+	return strncmp(t, "#pragma", 7) == 0 ||
+	       (t[0] == '!' && t[1] == '$' &&
+		(strncasecmp(t + 2, "omp", 3) == 0 ||
+		 strncasecmp(t + 2, "acc", 3) == 0));
+}
+
+/* A loop statement starts the line: for, while or do (any case). */
+static int loop_statement(const char *t)
+{
+	static const char *const words[] = {"for", "while", "do"};
+	while (*t == ' ' || *t == '\t')
+		t++;
+	for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+		size_t n = strlen(words[k]);
+		if (strncasecmp(t, words[k], n) == 0 &&
+		    (t[n] == ' ' || t[n] == '\t' || t[n] == '(' ||
+		     t[n] == '\n' || t[n] == '\r' || t[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+int rl_loop_statement_line(const char *file, int line)
+{
+	char text[512];
+	FILE *f;
+	int n = 0, at = line, in_directive = 0;
+
+	if (!file || line <= 0 || !(f = fopen(file, "r")))
+		return line;
+	while (fgets(text, sizeof text, f)) {
+		size_t len = strlen(text);
+		if (len == sizeof text - 1 && text[len - 1] != '\n') {
+			/* a line longer than the buffer: skip its rest */
+			int c;
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+		}
+		n++;
+		if (n < line)
+			continue;
+		if (n == line) {
+			if (!directive(text))
+				break;
+			in_directive = 1;
+			continue;
+		}
+		if (n > line + 4)
+			break;
+		if (directive(text) || text[strspn(text, " \t\r\n")] == 0)
+			continue;
+		if (loop_statement(text))
+			at = n;
+		break;
+	}
+	fclose(f);
+	return in_directive ? at : line;
 }
 
 void rl_loop_where(struct rl_dwarf_lines *dw, uint64_t head,
@@ -70,6 +136,7 @@ void rl_loop_where(struct rl_dwarf_lines *dw, uint64_t head,
 	}
 	if (out->line == 0)
 		out->line = hl;
+	out->line = rl_loop_statement_line(out->file, out->line);
 	/* the instance's call sites, innermost first, up to the symbol's
 	 * function */
 	if (d > 0)

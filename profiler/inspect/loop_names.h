@@ -44,6 +44,15 @@ struct rl_loop_where {
 void rl_loop_where(struct rl_dwarf_lines *dw, uint64_t head,
 		   const uint64_t *latch, size_t n, struct rl_loop_where *out);
 
+/* The loop statement a loop's line stands for: GCC gives an
+ * OpenMP-outlined loop's closing branch, and the calls that share its
+ * iterations out, the line of its directive (LULESH: "#pragma omp
+ * parallel for" above each loop; Fortran's "!$omp do"); the statement is
+ * then the first loop line (for, while, do) after the directive's lines,
+ * within four. line itself when it is no directive or the source cannot
+ * be read here. */
+int rl_loop_statement_line(const char *file, int line);
+
 /* out's scope, inline chain and func (demangled) set on v from w and the
  * symbol: 0 or RL_ENOMEM. */
 int rl_loop_name_set(struct rl_loop *v, const char *symbol,

@@ -204,6 +204,34 @@ Test(loop_names, openmp_loop_named_by_its_statement)
 	rl_loops_release(&l);
 }
 
+/* LULESH's shape: an OpenMP loop through a class's inlined accessors.
+ * GCC nests the outlined body's DWARF inside the function it came from,
+ * where libdw's dwarf_getscopes does not look, so the loop was in no
+ * function and named by its first instruction's accessor
+ * (omp_accessor.h:14); and the calls that share the loop out carry the
+ * directive's line, not the for statement's. */
+Test(loop_names, openmp_loop_through_accessors_named_by_its_for_line)
+{
+	struct rl_loops l;
+	size_t at[4];
+
+	if (access(E2E_PROG("loops-omp-accessor"), X_OK) != 0)
+		cr_skip_test("g++ with OpenMP is missing: loops-omp-accessor "
+			     "not built");
+	find(E2E_PROG("loops-omp-accessor"), &l);
+	cr_assert_eq(at_line(&l, marker("omp_accessor.cpp", "loop",
+					"acc.gather"),
+			     at, 4),
+		     1, "no loop at the gather's for statement");
+	cr_expect(strstr(l.v[at[0]].func, "gather") != NULL, "%s",
+		  l.v[at[0]].func);
+	for (size_t i = 0; i < l.n; i++)
+		cr_expect(strstr(l.v[i].file, "omp_accessor.h") == NULL,
+			  "a loop named by a header's accessor: %s:%d",
+			  l.v[i].file, l.v[i].line);
+	rl_loops_release(&l);
+}
+
 Test(loop_names, demangled_short_names)
 {
 	static const char *const cases[][2] = {
