@@ -4,11 +4,14 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/rl_error.h"
 
 struct rl_dwarf_lines {
 	Dwarf *dw;
+	char **paths; /* source paths made whole (whole_path), owned */
+	size_t n_paths;
 };
 
 int rl_dwarf_lines_open(Elf *elf, struct rl_dwarf_lines **out)
@@ -23,7 +26,43 @@ int rl_dwarf_lines_open(Elf *elf, struct rl_dwarf_lines **out)
 		return RL_ENOMEM;
 	}
 	(*out)->dw = dw;
+	(*out)->paths = NULL;
+	(*out)->n_paths = 0;
 	return 0;
+}
+
+/* A source path as the DWARF gives it, made whole: a relative one (a
+ * file compiled as "kernels/k.f90") is under the CU's compilation
+ * directory, so that the source can be read from wherever rlprof runs
+ * (a loop's statement line, the report's source excerpts). Kept for the
+ * table's life; the path itself where it cannot be made whole. */
+static const char *whole_path(struct rl_dwarf_lines *d, Dwarf_Die *cu,
+			      const char *f)
+{
+	Dwarf_Attribute a;
+	const char *dir;
+	char *p, **grown;
+
+	if (!f || f[0] == '/' || !dwarf_attr(cu, DW_AT_comp_dir, &a) ||
+	    !(dir = dwarf_formstring(&a)) || dir[0] != '/')
+		return f;
+	size_t ld = strlen(dir), lf = strlen(f);
+	for (size_t i = 0; i < d->n_paths; i++)
+		if (strncmp(d->paths[i], dir, ld) == 0 &&
+		    d->paths[i][ld] == '/' && strcmp(d->paths[i] + ld + 1, f) == 0)
+			return d->paths[i];
+	if (!(p = malloc(ld + lf + 2)))
+		return f;
+	memcpy(p, dir, ld);
+	p[ld] = '/';
+	memcpy(p + ld + 1, f, lf + 1);
+	if (!(grown = realloc(d->paths, (d->n_paths + 1) * sizeof *grown))) {
+		free(p);
+		return f;
+	}
+	d->paths = grown;
+	d->paths[d->n_paths++] = p;
+	return p;
 }
 
 int rl_dwarf_line(struct rl_dwarf_lines *d, uint64_t addr, const char **file,
@@ -39,7 +78,7 @@ int rl_dwarf_line(struct rl_dwarf_lines *d, uint64_t addr, const char **file,
 	    !(f = dwarf_linesrc(l, NULL, NULL)) || dwarf_lineno(l, &n) != 0 ||
 	    n <= 0)
 		return 0;
-	*file = f;
+	*file = whole_path(d, &cu, f);
 	*line = n;
 	return 1;
 }
@@ -210,8 +249,10 @@ int rl_dwarf_frames(struct rl_dwarf_lines *d, uint64_t addr,
 				   MAX_DEPTH);
 	}
 	free(scopes);
-	for (int i = 0; i < k && i < max; i++)
+	for (int i = 0; i < k && i < max; i++) {
 		out[i] = tmp[k - 1 - i];
+		out[i].call_file = whole_path(d, &cu, out[i].call_file);
+	}
 	return k;
 }
 
@@ -220,5 +261,8 @@ void rl_dwarf_lines_close(struct rl_dwarf_lines *d)
 	if (!d)
 		return;
 	dwarf_end(d->dw);
+	for (size_t i = 0; i < d->n_paths; i++)
+		free(d->paths[i]);
+	free(d->paths);
 	free(d);
 }

@@ -60,7 +60,7 @@ static int loop_statement(const char *t)
 	return 0;
 }
 
-int rl_loop_statement_line(const char *file, int line)
+int rl_loop_statement_line(const char *file, int line, int last)
 {
 	char text[512];
 	FILE *f;
@@ -85,13 +85,12 @@ int rl_loop_statement_line(const char *file, int line)
 			in_directive = 1;
 			continue;
 		}
-		if (n > line + 4)
+		if (n > last)
 			break;
-		if (directive(text) || text[strspn(text, " \t\r\n")] == 0)
-			continue;
-		if (loop_statement(text))
+		if (loop_statement(text)) {
 			at = n;
-		break;
+			break;
+		}
 	}
 	fclose(f);
 	return in_directive ? at : line;
@@ -136,7 +135,8 @@ void rl_loop_where(struct rl_dwarf_lines *dw, uint64_t head,
 	}
 	if (out->line == 0)
 		out->line = hl;
-	out->line = rl_loop_statement_line(out->file, out->line);
+	out->line = rl_loop_statement_line(out->file, out->line,
+					   out->line + 4);
 	/* the instance's call sites, innermost first, up to the symbol's
 	 * function */
 	if (d > 0)

@@ -47,11 +47,13 @@ void rl_loop_where(struct rl_dwarf_lines *dw, uint64_t head,
 /* The loop statement a loop's line stands for: GCC gives an
  * OpenMP-outlined loop's closing branch, and the calls that share its
  * iterations out, the line of its directive (LULESH: "#pragma omp
- * parallel for" above each loop; Fortran's "!$omp do"); the statement is
- * then the first loop line (for, while, do) after the directive's lines,
- * within four. line itself when it is no directive or the source cannot
- * be read here. */
-int rl_loop_statement_line(const char *file, int line);
+ * parallel for" above each loop; CloverLeaf: "!$OMP PARALLEL", an IF,
+ * "!$OMP DO ... &" and its continuation, then the DO). When line is such
+ * a directive, the first loop statement (for, while, do: any case) after
+ * it and not after last, a line inside the loop (so that only the loop's
+ * own statement can be found); else line itself, also where the source
+ * cannot be read here. */
+int rl_loop_statement_line(const char *file, int line, int last);
 
 /* out's scope, inline chain and func (demangled) set on v from w and the
  * symbol: 0 or RL_ENOMEM. */

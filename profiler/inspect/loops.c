@@ -410,8 +410,8 @@ static void omp_statement(struct reader *r, const struct func *fn,
 			continue;
 		if (rl_dwarf_line(r->dw, r->ins[k].addr, &f, &l) &&
 		    strcmp(f, lp->where.file) == 0 && l < lp->where.line)
-			lp->where.line =
-				rl_loop_statement_line(lp->where.file, l);
+			lp->where.line = rl_loop_statement_line(
+				lp->where.file, l, lp->where.line);
 		return;
 	}
 }
