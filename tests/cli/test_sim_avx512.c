@@ -57,8 +57,8 @@ Test(sim_avx512, stops_before_anything_runs_and_names_the_functions,
 	cr_expect_not_null(strstr(r.err, "evex-app' has AVX-512 code, which "
 				  "the simulator"), "%s", r.err);
 	cr_expect_not_null(strstr(r.err, "nothing was run"), "%s", r.err);
-	cr_expect_not_null(strstr(r.err, "rlprof:   evex_axpy (tests/programs/"
-				  "evex/evex_lib.c:"), "%s", r.err);
+	cr_expect_not_null(strstr(r.err, "rlprof:   evex_axpy (" RL_SOURCE_DIR
+				  "/tests/programs/evex/evex_lib.c:"), "%s", r.err);
 	cr_expect_not_null(strstr(r.err, ") in libevex.so: "), "%s", r.err);
 	cr_expect_null(strstr(r.err, "scale_avx512"), "%s", r.err);
 	cr_expect_not_null(strstr(r.err, "-march=x86-64-v3"), "%s", r.err);
@@ -99,8 +99,8 @@ Test(sim_avx512, inspect_says_it_in_text_and_json, .timeout = 30)
 	r = e2e_run(text);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect_not_null(strstr(r.out, "\nAVX-512 code: "), "%s", r.out);
-	cr_expect_not_null(strstr(r.out, "\n  evex_axpy (tests/programs/evex/"
-				  "evex_lib.c:"), "%s", r.out);
+	cr_expect_not_null(strstr(r.out, "\n  evex_axpy (" RL_SOURCE_DIR
+				  "/tests/programs/evex/evex_lib.c:"), "%s", r.out);
 	cr_expect_not_null(strstr(r.out, "rlprof run --count-with "), "%s",
 			   r.out);
 	e2e_free(&r);
@@ -141,8 +141,8 @@ Test(sim_avx512, on_an_avx512_cpu_the_count_with_line_counts_exactly,
 	sim_run(&r, NULL, stop);
 	cr_assert_eq(r.res.status, 3, "status %d: %s", r.res.status,
 		     r.res.err);
-	cr_expect_not_null(strstr(r.res.err, "rlprof:   main (tests/programs/"
-				  "count_with/dot.c:"), "%s", r.res.err);
+	cr_expect_not_null(strstr(r.res.err, "rlprof:   main (" RL_SOURCE_DIR
+				  "/tests/programs/count_with/dot.c:"), "%s", r.res.err);
 	cr_expect_not_null(strstr(r.res.err, "rlprof run --count-with " NATIVE
 				  "-v3 " NATIVE "\n"), "%s", r.res.err);
 	sim_run_free(&r);
