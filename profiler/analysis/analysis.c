@@ -18,6 +18,7 @@
 #include "analysis/analysis.h"
 #include "common/name_index.h"
 #include "analysis/report.h"
+#include "analysis/roof_choice.h"
 #include "common/rl_error.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
@@ -545,12 +546,18 @@ static int roof_check_warning(struct rl_report *r)
 		snprintf(msg, sizeof msg,
 			 "the DRAM roof is stale: a DRAM triad on %u threads "
 			 "around the timing run moved %.1f GB/s, %.0f%% above "
-			 "the machine model's %.1f GB/s (probed %s): regions "
-			 "may sit above their roof; run 'rlprof probe --force' "
-			 "on a quiet machine, then 'rlprof report' on this "
-			 "directory",
+			 "the machine model's %.1f GB/s (probed %s): %s",
 			 c->threads, hi, (hi / c->roof_gbs - 1) * 100,
-			 c->roof_gbs, c->probed_at[0] ? c->probed_at : "?");
+			 c->roof_gbs, c->probed_at[0] ? c->probed_at : "?",
+			 r->n_pair ? "the regions are placed against the DRAM "
+				     "roofs paired with the timing runs (the "
+				     "method line says which); 'rlprof probe "
+				     "--force' on a quiet machine renews the "
+				     "others"
+				   : "regions may sit above their roof; run "
+				     "'rlprof probe --force' on a quiet "
+				     "machine, then 'rlprof report' on this "
+				     "directory");
 		return add_warning(r, "stale-roof", NULL, 0, msg);
 	}
 	if (lo < RL_ROOF_CHECK_BUSY * c->roof_gbs) {
@@ -558,8 +565,11 @@ static int roof_check_warning(struct rl_report *r)
 			 "the machine was busy around the timing run: a DRAM "
 			 "triad on %u threads moved %.1f GB/s, %.0f%% of the "
 			 "machine model's roof (%.1f GB/s): times are longer "
-			 "and %% of roof lower than on a quiet machine",
-			 c->threads, lo, lo / c->roof_gbs * 100, c->roof_gbs);
+			 "%s than on a quiet machine",
+			 c->threads, lo, lo / c->roof_gbs * 100, c->roof_gbs,
+			 r->n_pair ? "(the DRAM roofs paired with the timing "
+				     "runs are lower with them)"
+				   : "and % of roof lower");
 		return add_warning(r, "busy", NULL, 0, msg);
 	}
 	return 0;
@@ -696,8 +706,21 @@ int rl_report_build(const struct rl_run_results *res,
 
 	memset(out, 0, sizeof *out);
 	out->version = RL_REPORT_VERSION;
-	out->machine = machine;
+	out->machine = out->model = machine;
 	out->roof_check = res->roof_check;
+	/* issue 38: the rows placed against the roofs paired with the
+	 * timing runs, where samples were taken (roof_choice.c) */
+	if (machine && res->roof_check.n_samples) {
+		struct rl_machine *pm = malloc(sizeof *pm);
+		if (!pm)
+			goto out;
+		out->n_pair = rl_roof_pair(machine, &res->roof_check, pm,
+					   out->pair, RL_PAIR_MAX_FIGURES);
+		if (out->n_pair)
+			out->machine = out->paired_machine = pm;
+		else
+			free(pm);
+	}
 	if (res->selftest) {
 		if (!(out->selftest = malloc(sizeof *out->selftest)))
 			goto out;
@@ -866,5 +889,6 @@ void rl_report_release(struct rl_report *r)
 	rl_report_scope_free(r->process_scope);
 	rl_loop_meta_release(r->loops, r->n_loops);
 	free(r->loops_rule);
+	free(r->paired_machine);
 	memset(r, 0, sizeof *r);
 }

@@ -29,6 +29,15 @@
  *                      the run was taken: it says more), quickly
  *                      (--quick: fewer trials, lower roofs), or over 30
  *                      days before the run;
+ *   roof-moved,        issue 38: a DRAM-bound row placed against a roof
+ *   region-moved,      paired with the timing runs (roof_choice.h):
+ *   neither-moved      which of the two moved. The roof, when its
+ *                      samples spread more than RL_PAIR_MOVED or their
+ *                      best is that far from the model's; the region,
+ *                      when its slowest run of --repeat sits within
+ *                      the roof. Neither: a defect of rlprof, said so
+ *                      (the stale-roof and probe-load causes are then
+ *                      not this row's: its roof was measured again);
  *   unexplained        none of these: the counts or the roof are off.
  * Every cause that applies is listed, the likeliest first.
  */
@@ -39,12 +48,15 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
+#include "analysis/roof_choice.h"
 #include "common/rl_error.h"
 
 #define SHORT_TOTAL_S 1e-3
 #define SHORT_CALL_S 1e-5
 #define LOAD_PER_CPU 0.25
 #define STALE_DAYS 30.0
+#define RL_PAIR_MOVED 0.10 /* a paired roof's samples spread, or off the
+			      model's, by more than this: it moved */
 
 static void human_bytes(char *b, size_t n, double x)
 {
@@ -96,6 +108,31 @@ static const struct rl_bw_roof *doubtful_roof(const struct rl_region_row *row)
 		       : NULL;
 }
 
+/* The paired figure a DRAM-bound row's roof comes from (the read for a
+ * mix below 1/8 written, else the triad), NULL when not paired. */
+static const struct rl_pair_figure *paired_figure(const struct rl_report *rep,
+						  const struct rl_region_row *row)
+{
+	const struct rl_pair_figure *t, *r;
+	double w = row->write_frac[RL_LEVELS - 1];
+
+	if (!rep->n_pair || row->bound != RL_BOUND_MEMORY || !row->roof_bw ||
+	    strcmp(row->roof_bw->level, "DRAM") != 0)
+		return NULL;
+	t = rl_pair_find(rep->pair, rep->n_pair, RL_PAIR_TRIAD,
+			 row->roof_threads);
+	r = rl_pair_find(rep->pair, rep->n_pair, RL_PAIR_READ,
+			 row->roof_threads);
+	if (t && !(t->model > 0))
+		t = NULL;
+	if (r && !(r->model > 0))
+		r = NULL;
+	/* declared figures and mixes not counted: against the triad */
+	if (row->basis == RL_BASIS_DECLARED || !rl_known(w))
+		return t;
+	return w < 0.125 && r ? r : t ? t : r;
+}
+
 struct causes {
 	FILE *o;
 	const char *first;
@@ -108,6 +145,54 @@ static FILE *cause(struct causes *c, const char *key)
 		c->first = key;
 	fputs(c->n++ == 0 ? "likeliest cause: " : "; also possible: ", c->o);
 	return c->o;
+}
+
+/* Which of the paired roof and the region moved (the top). */
+static void paired_causes(struct causes *c, const struct rl_region_row *row,
+			  const struct rl_pair_figure *pf)
+{
+	struct rl_row_interval iv;
+	const char *op = rl_pair_op_name(pf->op);
+	double spread = (pf->best - pf->lo) / pf->best,
+	       off = fabs(pf->best / pf->model - 1);
+	int roof_moved = spread > RL_PAIR_MOVED || off > RL_PAIR_MOVED;
+	int region_moved;
+
+	rl_row_interval(row, &iv);
+	region_moved = iv.kind != RL_INTERVAL_NONE && rl_known(iv.roof_pct.lo) &&
+		       iv.roof_pct.lo <= 100;
+	if (roof_moved)
+		fprintf(cause(c, "roof-moved"),
+			"the roof moved: the DRAM %s on %u thread%s read "
+			"%.1f-%.1f GB/s over %u sample%s around the timing "
+			"runs (the model's %.1f): the roof is their best, and "
+			"the region may have run in a faster moment than any "
+			"sample (more runs: --repeat 10)",
+			op, pf->threads, pf->threads > 1 ? "s" : "", pf->lo,
+			pf->best, pf->n, pf->n > 1 ? "s" : "", pf->model);
+	if (region_moved)
+		fprintf(cause(c, "region-moved"),
+			"the region moved: its time over %u runs spans "
+			"%.3g-%.3g ms, and its slowest run sits at %.0f%% of "
+			"the roof",
+			iv.runs, iv.time_s.lo * 1e3, iv.time_s.hi * 1e3,
+			iv.roof_pct.lo);
+	if (roof_moved || region_moved)
+		return;
+	fprintf(cause(c, "neither-moved"),
+		"neither moved: the DRAM %s on %u thread%s held at %.1f GB/s "
+		"over %u sample%s around the timing runs (within %.0f%%; "
+		"the model's %.1f) and ",
+		op, pf->threads, pf->threads > 1 ? "s" : "", pf->best, pf->n,
+		pf->n > 1 ? "s" : "", spread * 100, pf->model);
+	if (iv.kind != RL_INTERVAL_NONE)
+		fprintf(c->o, "so did the region (even its slowest of %u runs "
+			"is at %.0f%%)", iv.runs, iv.roof_pct.lo);
+	else
+		fputs("the region was timed once (--repeat for its "
+		      "interval)", c->o);
+	fputs(": the counted bytes or the roof's kernels are off, a defect "
+	      "of rlprof to report", c->o);
 }
 
 int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
@@ -133,6 +218,9 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 			row->time_s * 1e3,
 			row->calls ? row->time_s / (double)row->calls * 1e6
 				   : NAN);
+	const struct rl_pair_figure *pf = paired_figure(rep, row);
+	if (pf)
+		paired_causes(&c, row, pf);
 	ws = working_set(row);
 	for (size_t i = 0; rl_known(ws) && i < m->n_levels &&
 			   i < RL_MACHINE_MAX_LEVELS; i++) {
@@ -199,7 +287,7 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 		 * average at probe time: above the roof, the roof is stale;
 		 * at it, the roof held under this run's conditions */
 		int checked = rc->taken && rc->roof_gbs > 0;
-		int stale_roof = checked &&
+		int stale_roof = checked && !pf &&
 				 hi > RL_ROOF_CHECK_STALE * rc->roof_gbs;
 		if (stale_roof)
 			fprintf(cause(&c, "stale-roof"),
@@ -209,14 +297,14 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 				"quiet machine",
 				hi, (hi / rc->roof_gbs - 1) * 100,
 				rc->roof_gbs);
-		int load = !checked && m->loadavg1 > 0 && m->cores &&
+		int load = !checked && !pf && m->loadavg1 > 0 && m->cores &&
 			   m->loadavg1 / m->cores >= LOAD_PER_CPU;
 		double probed = parse_utc(m->probed_at);
 		double age = rl_known(probed) && run_start_s > 0
 				     ? (run_start_s - probed) / 86400
 				     : NAN;
 		int stale = rl_known(age) && fabs(age) > STALE_DAYS;
-		if (load || stale || m->quick) {
+		if (!pf && (load || stale || m->quick)) {
 			FILE *o = cause(&c, "probe-load");
 			fputs("the machine model may understate the roof: it was "
 			      "probed", o);

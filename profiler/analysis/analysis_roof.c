@@ -60,12 +60,53 @@ static int peak_name(struct rl_report *r, const struct rl_compute_roof *p,
 	return *out ? 0 : RL_ENOMEM;
 }
 
+/* issue 38: "; DRAM roof paired: ..." where the row's thread count had
+ * samples around the timing runs, "; DRAM roof: the model's (...)" where
+ * the run paired others only, "" without pairing. */
+static void pair_note(const struct rl_report *rep, unsigned threads,
+		      char *buf, size_t len)
+{
+	const struct rl_pair_figure *t, *r;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!rep->n_pair)
+		return;
+	t = rl_pair_find(rep->pair, rep->n_pair, RL_PAIR_TRIAD, threads);
+	r = rl_pair_find(rep->pair, rep->n_pair, RL_PAIR_READ, threads);
+	if ((!t || !(t->model > 0)) && (!r || !(r->model > 0))) {
+		snprintf(buf, len, "; DRAM roof: the model's (no samples on "
+			 "%u thread%s around the timing runs)", threads,
+			 threads > 1 ? "s" : "");
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "; DRAM roof paired: %u sample%s "
+			     "around the %u timing run%s, %u thread%s:",
+			     (t ? t->n : 0) + (r ? r->n : 0),
+			     (t ? t->n : 0) + (r ? r->n : 0) > 1 ? "s" : "",
+			     rep->roof_check.timing_runs,
+			     rep->roof_check.timing_runs > 1 ? "s" : "",
+			     threads, threads > 1 ? "s" : "");
+	for (int i = 0; i < 2 && n < len; i++) {
+		const struct rl_pair_figure *f = i ? r : t;
+		if (!f || !(f->model > 0))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n,
+				      "%s %s best %.1f GB/s (model %.1f)",
+				      i && t && t->model > 0 ? "," : "",
+				      i ? "read" : "triad", f->best, f->model);
+	}
+	if (t && t->model > 0 && n < len)
+		snprintf(buf + n, len - n, ", update and fill scaled with the "
+			 "triad");
+}
+
 /* The method text of the placement: generic (no per-row figures), so
  * that rows placed the same way share one method line. */
 static int place_note(struct rl_report *rep, struct rl_region_row *row,
 		      const struct rl_bw_roof *dram, const char *ceiling_note)
 {
-	char buf[512];
+	char buf[768], paired[256];
 	double w[RL_MIX_POINTS], g[RL_MIX_POINTS];
 	const char *roofs;
 
@@ -100,6 +141,9 @@ static int place_note(struct rl_report *rep, struct rl_region_row *row,
 			 n ? " flops not counted: taken as none)" : "");
 	} else
 		snprintf(buf, sizeof buf, "%s", roofs);
+	pair_note(rep, row->roof_threads, paired, sizeof paired);
+	if (strlen(buf) + strlen(paired) < sizeof buf)
+		strcat(buf, paired);
 	row->place_note = intern(rep, buf);
 	return row->place_note ? 0 : RL_ENOMEM;
 }
@@ -188,10 +232,12 @@ static int place_data_movement(struct rl_report *rep,
 	row->roof_threads = threads;
 	/* Valgrind's time says nothing of a hardware roof */
 	row->roof_pct = !row->simulated || row->time_native ? best : NAN;
-	row->place_note = intern(rep, "roofs: no flops: the bytes moved per "
-				      "second against each level's bandwidth "
-				      "for the region's read/write mix; the "
-				      "level nearest its roof binds");
+	char note[512], paired[256];
+	pair_note(rep, threads, paired, sizeof paired);
+	snprintf(note, sizeof note, "roofs: no flops: the bytes moved per "
+		 "second against each level's bandwidth for the region's "
+		 "read/write mix; the level nearest its roof binds%s", paired);
+	row->place_note = intern(rep, note);
 	return row->place_note ? 0 : RL_ENOMEM;
 }
 

@@ -240,6 +240,19 @@ void rl_row_interval(const struct rl_region_row *row,
 /* "median90" or "range" (NULL for none), as JSON and CSV write it. */
 const char *rl_interval_kind_word(enum rl_interval_kind k);
 
+/* The roofs paired with the timing runs (issue 38, model/roof_check.h):
+ * per operation and thread count, the best of the samples taken around
+ * the timing runs (a roof is an upper bound), their lowest, and the
+ * model's figure for the same operation. */
+struct rl_pair_figure {
+	enum rl_pair_op op;
+	unsigned threads;
+	unsigned n;          /* samples */
+	double best, lo;     /* GB/s, 24 B/element */
+	double model;        /* the model's (stream_gbs, read_gbs), 0 none */
+};
+#define RL_PAIR_MAX_FIGURES 16
+
 #define RL_CHECK_PCT 105.0 /* a region above this % of its roof: finding */
 
 /* The roofs the chart draws for a report (rl_report_choose_chart, in
@@ -316,6 +329,12 @@ struct rl_report {
 	} place_memo;
 	struct rl_roof_check roof_check; /* the DRAM triad around the timing
 					    run (run.json), zero when none */
+	/* issue 38: the roofs paired with the timing runs (roof_choice.h):
+	 * machine is then paired_machine, the model's own kept in model */
+	struct rl_pair_figure pair[RL_PAIR_MAX_FIGURES];
+	size_t n_pair;
+	struct rl_machine *paired_machine; /* owned, NULL none */
+	const struct rl_machine *model;    /* the model as given */
 	int mpi_calls;          /* enum rl_mpi_calls of the processes (the
 				   first that says), RL_MPI_CALLS_UNWRAPPED
 				   for ranks without the PMPI wrapper */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/name_index.h"
+#include "analysis/analysis.h"
 #include "analysis/report.h"
 #include "model/results.h"
 #include "common/rl_error.h"
@@ -110,6 +111,18 @@ int rl_report_repeat(struct rl_report *rep, const char *out_dir)
 		row->time_median_s = m % 2 ? v[m / 2]
 					   : (v[m / 2 - 1] + v[m / 2]) / 2;
 		row->time_spread_pct = (v[m - 1] - v[0]) / v[0] * 100;
+		/* the self-check again, with the region's interval: which
+		 * of it and its paired roof moved (analysis_check.c) */
+		if (row->check && rep->n_pair) {
+			free(row->check);
+			row->check = NULL;
+			row->check_cause = NULL;
+			if (rl_self_check(rep, row, rep->run_start_s)) {
+				rl_name_index_release(&ix);
+				free(times);
+				return RL_ENOMEM;
+			}
+		}
 	}
 	rl_name_index_release(&ix);
 	free(times);

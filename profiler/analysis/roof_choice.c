@@ -171,6 +171,101 @@ void rl_roof_ridges(const struct rl_machine *m, unsigned threads,
 		out->bw[l] = rl_roof_bw_nearest(m, rl_ridge_levels[l], threads);
 }
 
+/* ---- the roofs paired with the timing runs (issue 38) ------------------ */
+
+static struct rl_pair_figure *pair_at(struct rl_pair_figure *fig, size_t n,
+				      enum rl_pair_op op, unsigned threads)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fig[i].op == op && fig[i].threads == threads)
+			return &fig[i];
+	return NULL;
+}
+
+const struct rl_pair_figure *rl_pair_find(const struct rl_pair_figure *fig,
+					  size_t n, enum rl_pair_op op,
+					  unsigned threads)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fig[i].op == op && fig[i].threads == threads)
+			return &fig[i];
+	return NULL;
+}
+
+/* The samples of c into figures: best, lowest and count per op and
+ * thread count. */
+static size_t pair_figures(const struct rl_roof_check *c,
+			   struct rl_pair_figure *fig, size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < c->n_samples && i < RL_PAIR_MAX_SAMPLES;
+	     i++) {
+		const struct rl_pair_sample *s = &c->samples[i];
+		struct rl_pair_figure *f = pair_at(fig, n, s->op, s->threads);
+		if (!(s->gbs > 0) || !isfinite(s->gbs))
+			continue;
+		if (!f) {
+			if (n == max)
+				continue;
+			f = &fig[n++];
+			*f = (struct rl_pair_figure){s->op, s->threads, 0,
+						     s->gbs, s->gbs, 0};
+		}
+		f->n++;
+		f->best = fmax(f->best, s->gbs);
+		f->lo = fmin(f->lo, s->gbs);
+	}
+	return n;
+}
+
+size_t rl_roof_pair(const struct rl_machine *m, const struct rl_roof_check *c,
+		    struct rl_machine *out, struct rl_pair_figure *fig,
+		    size_t max)
+{
+	size_t n = pair_figures(c, fig, max), used = 0;
+
+	*out = *m;
+	for (size_t i = 0; i < out->n_bw && i < RL_MACHINE_MAX_BW; i++) {
+		struct rl_bw_roof *b = &out->bw[i];
+		struct rl_pair_figure *t, *r;
+		int paired = 0;
+		if (strcmp(b->level, "DRAM") != 0 || !(b->stream_gbs > 0))
+			continue;
+		/* a roof never rests on a single pass */
+		t = pair_at(fig, n, RL_PAIR_TRIAD, b->threads);
+		r = pair_at(fig, n, RL_PAIR_READ, b->threads);
+		if (t && t->n < RL_PAIR_MIN_SAMPLES)
+			t = NULL;
+		if (r && r->n < RL_PAIR_MIN_SAMPLES)
+			r = NULL;
+		if (t) {
+			double k = t->best / b->stream_gbs;
+			t->model = b->stream_gbs;
+			b->stream_gbs = t->best;
+			b->moved_gbs = t->best * 32 / 24;
+			b->nt_gbs *= k;
+			b->write_gbs *= k;
+			b->write_nt_gbs *= k;
+			b->update_gbs *= k;
+			paired = 1;
+		}
+		if (r) {
+			r->model = b->read_gbs;
+			b->read_gbs = r->best;
+			paired = 1;
+		}
+		if (!paired)
+			continue;
+		used++;
+		b->doubt[0] = '\0';
+		snprintf(b->method, sizeof b->method,
+			 "paired: best of %u triad and %u read samples "
+			 "around the timing runs", t ? t->n : 0, r ? r->n : 0);
+	}
+	return used ? n : 0;
+}
+
 /* ---- the ceiling a row's rate sits near (the diagnosis) ----------------- */
 
 /* The chain kind the row's code shows (docs/advice.md): one chain and

@@ -70,4 +70,24 @@ struct rl_ridge_set {
 void rl_roof_ridges(const struct rl_machine *m, unsigned threads,
 		    struct rl_ridge_set *out);
 
+/* The roofs paired with the timing runs (issue 38): struct
+ * rl_pair_figure (report.h). */
+/* *out = *m with each DRAM roof of a thread count that has at least
+ * RL_PAIR_MIN_SAMPLES paired samples of an operation in c taken from
+ * them (a roof never rests on a single pass; with fewer, the model's
+ * figure stays, and the figure's model is 0): the triad (stream_gbs, moved_gbs at
+ * 32/24 of it) and the read (read_gbs) at the best of their samples, the
+ * points not sampled (update, fill, the non-temporal triad) scaled with
+ * the triad; the roof's doubt cleared (it was measured again) and its
+ * method says paired. The figures into fig (at most max); their count,
+ * 0 when nothing was paired (then *out is *m). */
+#define RL_PAIR_MIN_SAMPLES 2
+size_t rl_roof_pair(const struct rl_machine *m, const struct rl_roof_check *c,
+		    struct rl_machine *out, struct rl_pair_figure *fig,
+		    size_t max);
+/* The figure of op at exactly threads, NULL none. */
+const struct rl_pair_figure *rl_pair_find(const struct rl_pair_figure *fig,
+					  size_t n, enum rl_pair_op op,
+					  unsigned threads);
+
 #endif

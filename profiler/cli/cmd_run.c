@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -83,7 +84,10 @@ static void usage(FILE *out)
 		"      --repeat N          time PROGRAM N times (N-1 more runs, backend\n"
 		"                          time, into DIR/repeat/K): per region each run's\n"
 		"                          time, the fastest, the median and the spread,\n"
-		"                          which 'rlprof diff' and 'rlprof check' test\n"
+		"                          which 'rlprof diff' and 'rlprof check' test;\n"
+		"                          default 5 when its first run took under 0.5 s,\n"
+		"                          else 1 (--repeat 1: once); the DRAM roofs are\n"
+		"                          sampled between the runs (paired roofs)\n"
 		"      --loops             per loop of the program's own code (found in its\n"
 		"                          machine code, named by file:line with -g; see\n"
 		"                          'rlprof inspect --loops'): counts under the\n"
@@ -182,6 +186,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 				return usage_error("option '--repeat' takes a number of runs from 1 to 100, not '%s'",
 						   optarg);
 			o->repeat = (unsigned)n;
+			o->repeat_given = true;
 			break;
 		}
 		case OPT_MPI_CALLS: o->mpi_calls = optarg; break;
@@ -365,6 +370,38 @@ static int choose_backend(struct rl_run_backend *choice,
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A point of the paired roof samples (run_roof_check.c) after timing
+ * run after_run (0: before the first) of runs; the arrays freed after the
+ * last. */
+static void pair_point(struct rl_run *run, unsigned after_run, unsigned runs)
+{
+	rl_run_roof_check(&run->roof_check, &run->pair, &run->model,
+			  &run->opt, &run->mpi, after_run,
+			  rl_run_pair_points(runs));
+	if (after_run >= runs)
+		rl_run_pair_release(&run->pair);
+}
+
+/* Without --repeat, a short program that succeeded is timed
+ * RL_RUN_DEFAULT_REPEAT times (run.h), where more runs can be made
+ * (rl_run_repeat: not MPI, native region times). */
+static void default_repeat(struct rl_run *run, double first_s, int ok)
+{
+	if (run->opt.repeat_given || run->mpi.mode != RL_MPI_NONE || !ok ||
+	    !(first_s < RL_RUN_SHORT_S) ||
+	    (strcmp(rl_run_backend_name(&run->backend), "sim") == 0 &&
+	     !run->native.timing))
+		return;
+	run->opt.repeat = RL_RUN_DEFAULT_REPEAT;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct rl_run *run;
@@ -412,18 +449,28 @@ int cmd_run(int argc, char **argv)
 		   run->target.name, backend,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"
 							 : "requested");
-	/* the DRAM roof checked just before and after the timing run */
-	rl_run_roof_check(&run->roof_check, &run->model, &run->opt,
-			  &run->mpi, 0);
+	/* the DRAM roofs sampled just before and after the timing run, and
+	 * between the repetitions (rl_run_repeat): the paired roofs; the
+	 * first point's share of the time as if the default repeat
+	 * applied */
+	pair_point(run, 0, run->opt.repeat_given ? run->opt.repeat
+						 : RL_RUN_DEFAULT_REPEAT);
+	double t0 = now_s();
 	if (!run->native.timing) {
 		rl_run_spawn_wait(run);
-		rl_run_roof_check(&run->roof_check, &run->model, &run->opt,
-				  &run->mpi, 1);
+		default_repeat(run, now_s() - t0,
+			       run->outcome.started &&
+				       run->outcome.exit_status ==
+					       run->opt.expect_status);
+		pair_point(run, 1, run->opt.repeat);
 	} else {
 		rl_run_say(&run->opt, "timing run (native, backend time)...");
 		int stopped = rl_run_native(run);
-		rl_run_roof_check(&run->roof_check, &run->model, &run->opt,
-				  &run->mpi, 1);
+		default_repeat(run, now_s() - t0,
+			       !stopped && run->native.exit_status ==
+				       run->opt.expect_status &&
+				       !run->native.signal);
+		pair_point(run, 1, run->opt.repeat);
 		if (stopped == 0) {
 			rl_run_say(&run->opt, "counting run (simulator)...");
 			rl_run_spawn_wait(run);
@@ -431,6 +478,7 @@ int cmd_run(int argc, char **argv)
 	}
 	rl_run_recover(&run->place, &run->native, &run->outcome);
 	rl_run_repeat(run);
+	rl_run_pair_release(&run->pair);
 	if (rl_run_recheck_dir(&run->place, &run->opt, err, sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		run->no_files = true;
@@ -451,6 +499,7 @@ out:
 	if (run->place.dir_fd >= 0)
 		close(run->place.dir_fd); /* the lock on DIR goes with it */
 	rl_run_loops_release(run);
+	rl_run_pair_release(&run->pair);
 	rl_run_model_release(&run->model);
 	rl_launch_release(&run->setup.launch);
 	rl_launch_release(&run->setup.native_launch);

@@ -81,6 +81,42 @@ struct native_record {
 	char *program;
 };
 
+/* "paired" of "roof_check" (issue 38): each sample that reads as one
+ * (an op, a thread count and a rate); the others are left out. */
+static void parse_paired(const json_t *o, struct rl_roof_check *c)
+{
+	const json_t *a = json_object_get(o, "samples"), *e;
+	size_t i;
+
+	if (!json_is_object(o) || !json_is_array(a))
+		return;
+	json_array_foreach (a, i, e) {
+		const char *op = json_string_value(json_object_get(e, "op"));
+		const char *lv = json_string_value(json_object_get(e, "level"));
+		json_int_t t = json_integer_value(json_object_get(e, "threads"));
+		json_int_t k = json_integer_value(json_object_get(e, "streams"));
+		json_int_t r =
+			json_integer_value(json_object_get(e, "after_run"));
+		double g = json_number_value(json_object_get(e, "gbs"));
+		if (c->n_samples >= RL_PAIR_MAX_SAMPLES)
+			break;
+		if (!op || (strcmp(op, "triad") && strcmp(op, "read")) ||
+		    (lv && strcmp(lv, "DRAM")) || t < 1 || t > 1 << 20 ||
+		    k < 0 || k > 64 || r < 0 || r > 1000 || !(g > 0) ||
+		    !(g < 1e9))
+			continue;
+		c->samples[c->n_samples++] = (struct rl_pair_sample){
+			strcmp(op, "read") == 0 ? RL_PAIR_READ : RL_PAIR_TRIAD,
+			(unsigned)t, (unsigned)k, (unsigned)r, g};
+	}
+	json_int_t p = json_integer_value(json_object_get(o, "points"));
+	json_int_t n = json_integer_value(json_object_get(o, "timing_runs"));
+	double s = json_number_value(json_object_get(o, "seconds"));
+	c->n_points = p > 0 && p < 1000 ? (unsigned)p : 0;
+	c->timing_runs = n > 0 && n < 1000 ? (unsigned)n : 0;
+	c->pair_seconds = s > 0 && s < 1e6 ? s : 0;
+}
+
 /* "roof_check" (model/roof_check.h): optional, and only figures; what
  * does not read as one is left out (never a run's failure). */
 static void parse_roof_check(const json_t *o, struct rl_roof_check *c)
@@ -110,6 +146,7 @@ static void parse_roof_check(const json_t *o, struct rl_roof_check *c)
 #undef NUM
 	if (!(c->before_gbs > 0 || c->after_gbs > 0) || !(c->roof_gbs > 0))
 		c->taken = false;
+	parse_paired(json_object_get(o, "paired"), c);
 }
 
 static int parse_run(struct rl_json_ctx *c, const json_t *root,

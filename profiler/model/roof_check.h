@@ -28,6 +28,31 @@
  * the next on a shared host: 3.0 to 3.2 GHz is 7%) */
 #define RL_CLOCK_CHECK_MOVED 0.10
 
+/* Issue 38: the roofs paired with the timing runs. Short DRAM samples
+ * (the triad, and the read-only stream of 1-4 streams, rotating), on the
+ * all-thread count of the model's DRAM roof and on 1 thread, taken before
+ * the first timing run, after it and after the repetitions of --repeat
+ * (at most RL_PAIR_POINTS points, RL_PAIR_BUDGET_S in all). Every sample
+ * is kept; the paired roof of an operation and thread count is the best
+ * of its samples (a roof is an upper bound), the others give its spread
+ * (analysis/roof_choice.c). Rates in the 24 B/element convention: the
+ * triad's stream_gbs, the read's read_gbs. */
+#define RL_PAIR_POINTS 6
+#define RL_PAIR_BUDGET_S 0.4 /* all points together, the first touch
+				 expected at 3 GB/s per thread (given 3x
+				 that, and 50 ms, before it is given up);
+				 issue 38: <= 0.5 s */
+#define RL_PAIR_MAX_SAMPLES 32
+enum rl_pair_op { RL_PAIR_TRIAD, RL_PAIR_READ };
+struct rl_pair_sample {
+	enum rl_pair_op op;
+	unsigned threads;
+	unsigned streams;  /* read: streams at a time (1-4); triad 0 */
+	unsigned after_run; /* 0 before the first timing run, K after the
+			       K-th (1 the profiling run, 2.. --repeat's) */
+	double gbs;        /* 24 B/element */
+};
+
 struct rl_roof_check {
 	bool taken;              /* at least one triad was measured */
 	double before_gbs;       /* best triad before the timing run, GB/s
@@ -46,6 +71,19 @@ struct rl_roof_check {
 				    readings included */
 	char probed_at[32];      /* the model's probe time */
 	char why_not[192];       /* when not taken: why ("" when taken) */
+	/* issue 38: every paired sample, in the order taken */
+	struct rl_pair_sample samples[RL_PAIR_MAX_SAMPLES];
+	unsigned n_samples;
+	unsigned n_points;       /* sample points taken (before, between and
+				    after the timing runs) */
+	unsigned timing_runs;    /* the timing runs they were taken around */
+	double pair_seconds;     /* the samples' cost, allocation included */
 };
+
+/* "triad", "read" */
+static inline const char *rl_pair_op_name(enum rl_pair_op op)
+{
+	return op == RL_PAIR_READ ? "read" : "triad";
+}
 
 #endif

@@ -46,6 +46,12 @@ struct rl_machine;
 
 #define RL_MAX_BACKENDS 16
 #define RL_RUN_MAX_REPEAT 100 /* --repeat N at most */
+/* Without --repeat, a program whose first timing run took under
+ * RL_RUN_SHORT_S is timed RL_RUN_DEFAULT_REPEAT times (issue 38: the
+ * roofs paired with the runs, every timed figure with its interval; at
+ * most 4 x 0.5 s more) */
+#define RL_RUN_DEFAULT_REPEAT 5
+#define RL_RUN_SHORT_S 0.5
 
 struct rl_run_options {
 	const char *out_dir;     /* -o, default "rlprof-out" */
@@ -65,7 +71,10 @@ struct rl_run_options {
 	bool quiet, no_probe, plot, per_thread;
 	bool loops;              /* --loops: counts per loop (run_loops.h) */
 	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
-	unsigned repeat;         /* --repeat N: timing runs, default 1 */
+	unsigned repeat;         /* --repeat N: timing runs, default 1, or
+				    RL_RUN_DEFAULT_REPEAT for a short
+				    program (cmd_run.c) */
+	bool repeat_given;       /* --repeat was given */
 	int expect_status;       /* --expect-status N: the program's status
 				    when it succeeds (default 0) */
 	bool verbose;            /* --verbose: the table's long lines whole */
@@ -197,6 +206,7 @@ struct rl_run {
 	struct rl_run_model model;
 	/* the DRAM triad before and after the timing run (run_roof_check.c) */
 	struct rl_roof_check roof_check;
+	struct rl_run_pair *pair; /* its samples' arrays, NULL none */
 	struct rl_run_loops *loops; /* --loops (run_loops.c), NULL without */
 	bool no_files;           /* DIR unusable after the run: table only */
 	bool no_record;          /* DIR/run.json could not be written */
@@ -299,15 +309,28 @@ const struct rl_machine *rl_run_model(struct rl_run_model *model,
 const struct rl_machine *rl_run_model_cached(struct rl_run_model *model,
 					     const struct rl_mpi_run *mpi);
 void rl_run_model_release(struct rl_run_model *model);
-/* run_roof_check.c: a short all-thread DRAM triad (at most 0.12 s) into
- * c->before_gbs (after == 0) or after_gbs, against the cached
- * model's DRAM roof; when it cannot be taken, c->why_not says
- * why, and where its memory or threads could not be had (a limit, a
- * model's absurd cache) one progress line says so. Never waits on a
+/* run_roof_check.c: one point of the paired DRAM samples (issue 38):
+ * the triad and a read on all threads and on 1, at most
+ * RL_PAIR_BUDGET_S / points and 0.12 s, kept in c->samples;
+ * after_run 0 (before the first timing run) and 1 (after it) also give
+ * the check c->before_gbs and after_gbs against the cached model's
+ * DRAM roof, and the core's clock. When it cannot be taken, c->why_not
+ * says why, and where its memory or threads could not be had (a limit,
+ * a model's absurd cache) one progress line says so. Never waits on a
  * worker that did not start. */
-void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
+struct rl_run_pair; /* the samples' arrays, kept from point to point */
+void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_pair **pair,
+		       struct rl_run_model *model,
 		       const struct rl_run_options *opt,
-		       const struct rl_mpi_run *mpi, int after);
+		       const struct rl_mpi_run *mpi, unsigned after_run,
+		       unsigned points);
+/* Frees *pair (NULL after). */
+void rl_run_pair_release(struct rl_run_pair **pair);
+/* The sample points a run of `runs` timing runs takes: before the first
+ * and after at most RL_PAIR_POINTS - 1 of them (cmd_run.c, run_repeat.c) */
+unsigned rl_run_pair_points(unsigned runs);
+/* Whether the sample point after timing run k of runs is taken. */
+bool rl_run_pair_after(unsigned k, unsigned runs);
 /* The model file's path as rl_run_model sees it (under MPI: the node's,
  * whatever this rank's binding). 0 or a negative code. */
 int rl_run_model_path(const struct rl_mpi_run *mpi, char *buf, size_t len);

@@ -62,6 +62,40 @@ static json_t *backends(const struct rl_run *run)
 	return a;
 }
 
+/* The paired samples (issue 38, model/roof_check.h): every one, in the
+ * order taken, with the points and their cost; null when none. */
+static json_t *paired(const struct rl_roof_check *c)
+{
+	json_t *o, *a;
+
+	if (!c->n_samples || !(o = json_object()))
+		return json_null();
+	if (!(a = json_array())) {
+		json_decref(o);
+		return json_null();
+	}
+	for (unsigned i = 0; i < c->n_samples; i++) {
+		const struct rl_pair_sample *p = &c->samples[i];
+		json_t *e = json_object();
+		if (!e)
+			break;
+		json_object_set_new(e, "level", json_string("DRAM"));
+		json_object_set_new(e, "op", json_string(rl_pair_op_name(p->op)));
+		json_object_set_new(e, "threads", json_integer(p->threads));
+		if (p->op == RL_PAIR_READ)
+			json_object_set_new(e, "streams",
+					    json_integer(p->streams));
+		json_object_set_new(e, "after_run", json_integer(p->after_run));
+		json_object_set_new(e, "gbs", json_real(p->gbs));
+		json_array_append_new(a, e);
+	}
+	json_object_set_new(o, "samples", a);
+	json_object_set_new(o, "points", json_integer(c->n_points));
+	json_object_set_new(o, "timing_runs", json_integer(c->timing_runs));
+	json_object_set_new(o, "seconds", json_real(c->pair_seconds));
+	return o;
+}
+
 /* The DRAM triad around the timing run (model/roof_check.h): null when
  * no check was attempted, {"taken": false, "why_not"} when it could not
  * be; the clock readings beside it either way (null: not read). */
@@ -78,6 +112,7 @@ static json_t *roof_check(const struct rl_roof_check *c)
 				? json_real(c->before_ghz) : json_null());
 	json_object_set_new(o, "after_ghz", c->after_ghz > 0
 				? json_real(c->after_ghz) : json_null());
+	json_object_set_new(o, "paired", paired(c));
 	if (!c->taken) {
 		json_object_set_new(o, "why_not", json_string(c->why_not));
 		return o;

@@ -41,6 +41,24 @@ static int make_dir(const char *path)
 	return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+bool rl_run_pair_after(unsigned k, unsigned runs)
+{
+	unsigned step;
+
+	if (runs < RL_PAIR_POINTS)
+		return true;
+	step = (runs - 1 + RL_PAIR_POINTS - 3) / (RL_PAIR_POINTS - 2);
+	return k == 1 || k == runs || (k - 1) % step == 0;
+}
+
+unsigned rl_run_pair_points(unsigned runs)
+{
+	unsigned n = 1;
+	for (unsigned k = 1; k <= runs; k++)
+		n += rl_run_pair_after(k, runs);
+	return n;
+}
+
 void rl_run_repeat(struct rl_run *run)
 {
 	char dir[PATH_MAX + 32], raw[PATH_MAX + 64], err[1024];
@@ -60,6 +78,10 @@ void rl_run_repeat(struct rl_run *run)
 	remove_old(dir);
 	if (run->opt.repeat <= 1 || run->no_files)
 		return;
+	if (!run->opt.repeat_given &&
+	    (run->mpi.mode != RL_MPI_NONE || !profiled.started ||
+	     profiled.exit_status != run->opt.expect_status))
+		return; /* the default repeat: only where it can be made */
 	if (run->mpi.mode != RL_MPI_NONE) {
 		rl_run_warn("--repeat is not done for MPI programs: each rank "
 			    "ran once");
@@ -85,8 +107,10 @@ void rl_run_repeat(struct rl_run *run)
 		return;
 	}
 	rl_run_say(&run->opt,
-		   "timing runs 2..%u (native, backend time, --repeat)...",
-		   run->opt.repeat);
+		   "timing runs 2..%u (native, backend time, %s)...",
+		   run->opt.repeat,
+		   run->opt.repeat_given ? "--repeat"
+					 : "a short program: --repeat 1 for one");
 	for (unsigned k = 2; k <= run->opt.repeat; k++) {
 		struct rl_launch l;
 		memset(&l, 0, sizeof l);
@@ -119,6 +143,11 @@ void rl_run_repeat(struct rl_run *run)
 		} else {
 			done++;
 		}
+		/* the paired roofs: a sample point after this run */
+		if (rl_run_pair_after(k, run->opt.repeat))
+			rl_run_roof_check(&run->roof_check, &run->pair,
+					  &run->model, &run->opt, &run->mpi, k,
+					  rl_run_pair_points(run->opt.repeat));
 		run->setup.launch = profiling;
 		rl_launch_release(&l);
 		if (run->outcome.started &&

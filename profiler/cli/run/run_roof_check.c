@@ -1,17 +1,27 @@
 /*
- * rlprof run: the DRAM triad before and after the timing run
- * (model/roof_check.h), with the probes' own triad kernel
- * (probes/probe.h: the one the roof was measured with, so the figures
- * compare), one pinned thread per CPU of the roof. Each triad stops at
- * RL_RUN_CHECK_S whatever the load (a loaded machine takes longer: its
- * passes are cut in 1 MiB chunks, the clock read between them): first
- * touch, then up to 2 whole passes; a thread's rate is its fastest pass, the
- * triad's the sum. The working set is the DRAM roof's, but not above what
- * first touch and two passes at the roof fit into the time; never
- * below twice the last cache level's capacity for all threads (it would
- * measure a cache): then the time decides. No whole timed pass in time:
- * not taken, said. Before each triad, the core's clock (about 2 ms),
- * whenever a model with a clock was found (not in an MPI rank).
+ * rlprof run: the DRAM roofs paired with the timing runs (issue 38,
+ * model/roof_check.h). At each sample point (before the first timing
+ * run, after it, after the repetitions of --repeat) one pass of the
+ * probes' own triad kernel (probes/probe.h: the one the roof was
+ * measured with, so the figures compare) and one of a read-only stream
+ * (1, 2, 3 or 4 streams, rotating over the points: the family the
+ * model's read roof is the best of), on one pinned thread per CPU of the
+ * model's all-thread DRAM roof (the rate the sum of the threads'), then
+ * the same two on 1 thread (the caller, over all the arrays). The arrays
+ * are first touched at the first point and kept to the last
+ * (rl_run_pair_release: twice the last cache level held while the
+ * program runs, never touched again). Every sample is kept.
+ * The points share RL_PAIR_BUDGET_S (the first touch one share more), a
+ * point at most RL_RUN_CHECK_S, cut by the clock whatever the load (the
+ * passes are cut in 1 MiB chunks, the clock read between them). The
+ * working set is the DRAM roof's, but not above what fits into the
+ * budget; never below twice the last cache level's capacity for all
+ * threads (it would measure a cache): then the time decides. No whole
+ * pass in time: no sample, said in run.json.
+ * The first two points' all-thread triads are also the check before and
+ * after the timing run (issue 23), and before each, the core's clock
+ * (about 2 ms), whenever a model with a clock was found (not in an MPI
+ * rank).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -27,11 +37,11 @@
 #include "analysis/roof_choice.h"
 #include "probes/probe.h"
 
-#define RL_RUN_CHECK_S 0.12 /* each, cut by the clock: 0.3 s in all with
-				* the allocation and the threads */
+#define RL_RUN_CHECK_S 0.12 /* a point at most, cut by the clock */
 #define TOUCH_GBS 3.0 /* first touch per thread, pages populated in one
 			* call (3-3.5 GB/s on a VM here; 1.4 faulted) */
-#define PASSES 3      /* 2 passes, and a write-allocate margin */
+#define PASSES 3      /* per point: a triad pass and another, with a
+			 write-allocate margin */
 #define CHUNK (1u << 17) /* elements per clock read: 1 MiB per array */
 #define CLOCK_ADDS 1000000 /* per clock trial: 0.3 ms at 3 GHz */
 #define CLOCK_TRIALS 5     /* the best: an interrupt only lowers one */
@@ -109,16 +119,79 @@ static void gate_open(struct gate *g, int go)
 	pthread_mutex_unlock(&g->mu);
 }
 
+/* The arrays of the paired samples, kept from the first point to the
+ * last (rl_run_pair_release): first touched once, by the pinned worker
+ * that uses them. */
+struct rl_run_pair {
+	unsigned threads;
+	size_t n;              /* elements per array, per worker */
+	uint64_t ws;           /* all workers' bytes (24 B/element) */
+	double **a, **b, **c;  /* threads arrays each */
+	bool touched;
+};
+
+static volatile double pair_sink; /* the read's sums: the loads stay */
+
 struct worker {
 	pthread_t th;
 	int cpu;
-	size_t n;              /* elements per array */
-	double *a, *b, *c;
+	struct rl_run_pair *p;
+	unsigned t;            /* its arrays */
 	rl_triad_fn fn;
+	rl_rw_fn rd;           /* the read-only stream, NULL none */
 	double deadline;
 	struct gate *go;
-	double best_s;         /* fastest whole pass, 0 none */
+	double triad_s;        /* its triad pass, 0 none */
+	double read_s;         /* its read pass, 0 none */
+	double sink;           /* the read's sums, kept */
+	bool touched;          /* its arrays first touched */
 };
+
+/* One whole pass of a kernel (the triad when rd is NULL) over the arrays
+ * of workers [t0, t1), cut in chunks with the clock read between them;
+ * its seconds, 0 when the deadline came first. */
+static double pass(const struct rl_run_pair *p, unsigned t0, unsigned t1,
+		   rl_triad_fn fn, rl_rw_fn rd, double deadline, double *sink)
+{
+	double t = now_s();
+
+	for (unsigned k = t0; k < t1; k++)
+		for (size_t i = 0; i < p->n; i += CHUNK) {
+			size_t m = p->n - i < CHUNK ? p->n - i : CHUNK;
+			if (rd)
+				*sink += rd(p->a[k] + i, p->b[k] + i,
+					    p->c[k] + i, 3.0, m);
+			else
+				fn(p->a[k] + i, p->b[k] + i, p->c[k] + i, 3.0,
+				   m);
+			if (now_s() > deadline)
+				return 0;
+		}
+	return now_s() - t;
+}
+
+/* first touch, by the thread that uses the pages: zeroed pages in one
+ * call each (a triad of zeros moves the same bytes), else written; 0 when
+ * the deadline came first */
+static int touch(struct rl_run_pair *p, unsigned t, double deadline)
+{
+	size_t n = p->n, bytes = n * sizeof(double);
+	if (rl_populate_pages(p->a[t], bytes) == 0 &&
+	    rl_populate_pages(p->b[t], bytes) == 0 &&
+	    rl_populate_pages(p->c[t], bytes) == 0)
+		return now_s() <= deadline;
+	for (size_t i = 0; i < n; i += CHUNK) {
+		size_t k = n - i < CHUNK ? n - i : CHUNK;
+		for (size_t j = i; j < i + k; j++) {
+			p->a[t][j] = 0;
+			p->b[t][j] = 1;
+			p->c[t][j] = 2;
+		}
+		if (now_s() > deadline)
+			return 0;
+	}
+	return 1;
+}
 
 static void *work(void *arg)
 {
@@ -130,125 +203,201 @@ static void *work(void *arg)
 	pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 	if (!gate_wait(w->go))
 		return NULL;
-	/* first touch, by the thread that uses the pages: zeroed pages in
-	 * one call each (a triad of zeros moves the same bytes), else
-	 * written */
-	int populated = rl_populate_pages(w->a, w->n * sizeof *w->a) == 0 &&
-			rl_populate_pages(w->b, w->n * sizeof *w->b) == 0 &&
-			rl_populate_pages(w->c, w->n * sizeof *w->c) == 0;
-	for (size_t i = 0; !populated && i < w->n; i += CHUNK) {
-		size_t k = w->n - i < CHUNK ? w->n - i : CHUNK;
-		for (size_t j = i; j < i + k; j++) {
-			w->a[j] = 0;
-			w->b[j] = 1;
-			w->c[j] = 2;
-		}
-		if (now_s() > w->deadline)
-			return NULL;
-	}
-	if (now_s() > w->deadline)
+	if (!w->p->touched && !touch(w->p, w->t, w->deadline))
 		return NULL;
-	for (int pass = 0; pass < PASSES - 1; pass++) {
-		double t = now_s();
-		for (size_t i = 0; i < w->n; i += CHUNK) {
-			w->fn(w->a + i, w->b + i, w->c + i, 3.0,
-			      w->n - i < CHUNK ? w->n - i : CHUNK);
-			if (now_s() > w->deadline)
-				return NULL;
-		}
-		t = now_s() - t;
-		if (w->best_s == 0 || t < w->best_s)
-			w->best_s = t;
-	}
+	w->touched = true;
+	w->triad_s = pass(w->p, w->t, w->t + 1, w->fn, NULL, w->deadline,
+			  &w->sink);
+	if (w->triad_s > 0 && w->rd)
+		w->read_s = pass(w->p, w->t, w->t + 1, NULL, w->rd,
+				 w->deadline, &w->sink);
 	return NULL;
 }
 
-/* The triad on `threads` threads over ws bytes; GB/s at 24 B/element, or
- * 0 with why (too slow), -1 with why (its memory or threads could not be
- * had). */
-static double triad(const int *cpus, unsigned threads, uint64_t ws,
-		    rl_triad_fn fn, char *why, size_t len)
+/* What one point measured besides the all-thread triad: GB/s at 24
+ * B/element, 0 not taken. */
+struct point_rates {
+	double read_t;  /* the read on all threads */
+	double triad_1; /* on 1 thread (the caller), over all the arrays */
+	double read_1;
+};
+
+/* The sum of the workers' rates; 0 when one of them has none. */
+static double summed(const struct worker *w, const struct rl_run_pair *p,
+		     int read)
 {
-	struct worker *w = calloc(threads, sizeof *w);
-	struct gate go = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-			   0 };
 	double gbs = 0;
-	unsigned started = 0;
+	for (unsigned t = 0; t < p->threads; t++) {
+		double s = read ? w[t].read_s : w[t].triad_s;
+		if (!(s > 0))
+			return 0;
+		gbs += (double)p->n * RL_TRIAD_STREAM_BYTES / s / 1e9;
+	}
+	return gbs;
+}
+
+void rl_run_pair_release(struct rl_run_pair **pp)
+{
+	struct rl_run_pair *p = *pp;
+
+	if (!p)
+		return;
+	for (unsigned t = 0; t < p->threads && p->a && p->b && p->c; t++) {
+		free(p->a[t]);
+		free(p->b[t]);
+		free(p->c[t]);
+	}
+	free(p->a);
+	free(p->b);
+	free(p->c);
+	free(p);
+	*pp = NULL;
+}
+
+/* The arrays for threads workers over ws bytes, kept in *pp; NULL with
+ * why. */
+static struct rl_run_pair *arrays(struct rl_run_pair **pp, unsigned threads,
+				  uint64_t ws, char *why, size_t len)
+{
+	struct rl_run_pair *p = *pp;
 	size_t n = (size_t)(ws / RL_TRIAD_STREAM_BYTES / threads);
 	size_t bytes = ((n * 8 + (2u << 20) - 1) >> 21) << 21;
+
+	if (p && p->threads == threads)
+		return p;
+	rl_run_pair_release(pp);
+	if (!(p = calloc(1, sizeof *p)) ||
+	    !(p->a = calloc(threads, sizeof *p->a)) ||
+	    !(p->b = calloc(threads, sizeof *p->b)) ||
+	    !(p->c = calloc(threads, sizeof *p->c))) {
+		if (p)
+			p->threads = threads;
+		rl_run_pair_release(&p);
+		snprintf(why, len, "not taken: out of memory");
+		return NULL;
+	}
+	p->threads = threads;
+	p->n = n;
+	p->ws = (uint64_t)n * RL_TRIAD_STREAM_BYTES * threads;
+	for (unsigned t = 0; t < threads; t++) {
+		p->a[t] = aligned_alloc(2u << 20, bytes);
+		p->b[t] = aligned_alloc(2u << 20, bytes);
+		p->c[t] = aligned_alloc(2u << 20, bytes);
+		if (!p->a[t] || !p->b[t] || !p->c[t]) {
+			snprintf(why, len, "not taken: cannot allocate 3 x "
+				 "%.0f MiB for its thread %u of %u (a limit on "
+				 "memory, ulimit -v?)",
+				 (double)bytes / (1 << 20), t + 1, threads);
+			rl_run_pair_release(&p);
+			return NULL;
+		}
+	}
+	return *pp = p;
+}
+
+/* The triad on the pair's threads; GB/s at 24 B/element, or 0 with why
+ * (too slow), -1 with why (its threads could not be had); with it, into
+ * pr, the read on all threads (rd), or one pass on 1 thread (the caller,
+ * over every worker's arrays) of the triad (fn1) or the read (rd1). */
+static double triad(struct rl_run_pair *p, const int *cpus, rl_triad_fn fn,
+		    rl_rw_fn rd, rl_triad_fn fn1, rl_rw_fn rd1,
+		    double budget_s, struct point_rates *pr, char *why,
+		    size_t len)
+{
+	struct worker *w = calloc(p->threads, sizeof *w);
+	struct gate go = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+			   0 };
+	double gbs = 0, s, sink = 0, deadline = now_s() + budget_s;
+	unsigned started = 0;
 	int e = 0;
 
 	if (!w) {
 		snprintf(why, len, "not taken: out of memory");
 		return -1;
 	}
-	double deadline = now_s() + RL_RUN_CHECK_S;
-	for (unsigned t = 0; t < threads; t++) {
-		w[t].cpu = cpus[t];
-		w[t].n = n;
-		w[t].fn = fn;
-		w[t].go = &go;
-		w[t].deadline = deadline;
-		w[t].a = aligned_alloc(2u << 20, bytes);
-		w[t].b = aligned_alloc(2u << 20, bytes);
-		w[t].c = aligned_alloc(2u << 20, bytes);
-		if (!w[t].a || !w[t].b || !w[t].c)
-			break;
+	for (unsigned t = 0; t < p->threads; t++) {
+		w[t] = (struct worker){.cpu = cpus[t], .p = p, .t = t, .fn = fn,
+				       .rd = rd, .deadline = deadline,
+				       .go = &go};
 		if ((e = pthread_create(&w[t].th, NULL, work, &w[t])) != 0)
 			break;
 		started++;
 	}
 	/* all started: go; else the started ones quit before touching */
-	gate_open(&go, started == threads);
+	gate_open(&go, started == p->threads);
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(w[t].th, NULL);
-	for (unsigned t = 0; t < threads; t++) {
-		if (started == threads && w[t].best_s > 0 && gbs >= 0)
-			gbs += (double)n * RL_TRIAD_STREAM_BYTES / w[t].best_s /
-			       1e9;
-		else
-			gbs = -1;
-		free(w[t].a);
-		free(w[t].b);
-		free(w[t].c);
+	if (started == p->threads) {
+		p->touched = true;
+		for (unsigned t = 0; t < p->threads; t++)
+			p->touched &= w[t].touched;
+		gbs = summed(w, p, 0);
+		pr->read_t = gbs > 0 ? summed(w, p, 1) : 0;
 	}
+	/* 1 thread: the caller over all the arrays (fn1, then rd1) */
+	if (gbs > 0 && fn1 &&
+	    (s = pass(p, 0, p->threads, fn1, NULL, deadline, &sink)) > 0)
+		pr->triad_1 = (double)p->ws / s / 1e9;
+	if (gbs > 0 && rd1 &&
+	    (s = pass(p, 0, p->threads, NULL, rd1, deadline, &sink)) > 0)
+		pr->read_1 = (double)p->ws / s / 1e9;
 	pthread_mutex_destroy(&go.mu);
 	pthread_cond_destroy(&go.cv);
+	for (unsigned t = 0; t < p->threads; t++)
+		sink += w[t].sink;
+	pair_sink = pair_sink + sink;
 	free(w);
-	if (started < threads && e) {
+	if (started < p->threads) {
 		snprintf(why, len, "not taken: cannot start its thread %u of "
 			 "%u: %s (a limit on processes, ulimit -u?)",
-			 started + 1, threads, strerror(e));
+			 started + 1, p->threads, strerror(e));
 		return -1;
 	}
-	if (started < threads) {
-		snprintf(why, len, "not taken: cannot allocate 3 x %.0f MiB "
-			 "for its thread %u of %u (a limit on memory, "
-			 "ulimit -v?)", (double)bytes / (1 << 20),
-			 started + 1, threads);
-		return -1;
-	}
-	if (gbs <= 0) {
-		snprintf(why, len, "not taken: first touch and a whole pass "
-			 "over %.0f MiB took more than %.2f s (the machine is "
-			 "busy, or its memory slow to hand out)",
-			 (double)ws / (1 << 20), RL_RUN_CHECK_S);
+	if (!(gbs > 0)) {
+		snprintf(why, len, "not taken: %sa whole pass over %.0f MiB "
+			 "took more than its %.2f s (the machine is busy, or "
+			 "its memory slow to hand out)",
+			 p->touched ? "" : "first touch and ",
+			 (double)p->ws / (1 << 20), budget_s);
 		return 0;
 	}
 	return gbs;
 }
 
-void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
-		       const struct rl_run_options *opt,
-		       const struct rl_mpi_run *mpi, int after)
+static void keep(struct rl_roof_check *c, enum rl_pair_op op,
+		 unsigned threads, unsigned streams, unsigned after_run,
+		 double gbs)
 {
+	if (!(gbs > 0) || c->n_samples >= RL_PAIR_MAX_SAMPLES)
+		return;
+	c->samples[c->n_samples++] = (struct rl_pair_sample){
+		op, threads, op == RL_PAIR_READ ? streams : 0, after_run, gbs};
+}
+
+void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_pair **pair,
+		       struct rl_run_model *model,
+		       const struct rl_run_options *opt,
+		       const struct rl_mpi_run *mpi, unsigned after_run,
+		       unsigned points)
+{
+	static const unsigned rotation[4] = {2, 4, 3, 1};
+	/* beside the all-thread triad, one more sample per point in turn,
+	 * the 1-thread ones first (most regions run on one); all three at
+	 * each of 2 points (a run without repetitions), so that every
+	 * roof has two */
+	enum { ONE_TRIAD = 1, ONE_READ = 2, ALL_READ = 4 };
+	static const unsigned extras[3] = {ONE_TRIAD, ONE_READ, ALL_READ};
 	const struct rl_machine *m;
-	const struct rl_bw_roof *roof;
+	const struct rl_bw_roof *roof, *one;
 	struct rl_cpu *cpu;
+	struct rl_run_pair *p = NULL;
+	struct point_rates pr = {0, 0, 0};
 	char err[512];
-	double t0 = now_s(), gbs;
+	double t0 = now_s(), gbs, share, per_byte, one_gbs, touch_s;
 	uint64_t ws, floor_ws, fit;
+	unsigned streams, reads = 0, extra;
 	rl_triad_fn fn;
+	rl_rw_fn rd = NULL;
 
 	if (opt->no_probe)
 		return not_taken(c, "%s", "not taken (--no-probe)");
@@ -260,9 +409,9 @@ void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
 		return not_taken(c, "%s", "no machine model before the run");
 	/* the core's clock, as the model's clock_ghz is read (best of
 	 * trials of dependent adds): the compute ceilings hold at theirs */
-	if (m->clock_ghz > 0) {
+	if (m->clock_ghz > 0 && after_run <= 1) {
 		double ghz = rl_probe_clock_ghz(CLOCK_ADDS, CLOCK_TRIALS);
-		if (ghz > 0 && after)
+		if (ghz > 0 && after_run)
 			c->after_ghz = ghz;
 		else if (ghz > 0)
 			c->before_ghz = ghz;
@@ -283,42 +432,96 @@ void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_model *model,
 				 "this process may not use the "
 				 "CPUs the DRAM roof was measured on");
 	}
+	/* the run's points share RL_PAIR_BUDGET_S, the first touch one
+	 * share more (taken at the first point); a point at most
+	 * RL_RUN_CHECK_S. The working set: the DRAM roof's, but not above
+	 * what the touch and every point's passes (a triad and a read on
+	 * all threads and on 1, with a margin) fit into the budget, never
+	 * below twice the last cache level */
+	points = points ? points : 1;
+	one = rl_roof_bw_nearest(m, "DRAM", 1);
+	one_gbs = one && one->threads == 1 ? one->stream_gbs
+					   : roof->stream_gbs / roof->threads;
+	per_byte = 1 / (TOUCH_GBS * roof->threads * 1e9) +
+		   points * PASSES / 2.0 *
+			   (1 / (roof->stream_gbs * 1e9) +
+			    (points <= 2 ? 2 : 1) /
+				    ((roof->threads > 1 ? one_gbs
+							: roof->stream_gbs) *
+				     1e9));
 	ws = roof->working_set_bytes ? roof->working_set_bytes : 1ull << 30;
-	fit = (uint64_t)(RL_RUN_CHECK_S /
-			 (PASSES / (roof->stream_gbs * 1e9) +
-			  1 / (TOUCH_GBS * roof->threads * 1e9)));
+	fit = (uint64_t)(RL_PAIR_BUDGET_S / per_byte);
 	floor_ws = llc_all(m) > UINT64_MAX / 2 ? UINT64_MAX : 2 * llc_all(m);
 	if (ws > fit)
 		ws = fit;
 	if (ws < floor_ws)
 		ws = floor_ws; /* the deadline decides whether it fits */
+	if (*pair && (*pair)->threads == roof->threads)
+		ws = (*pair)->ws; /* the arrays of the first point */
+	/* the first touch's expected time comes off the budget once */
+	touch_s = (double)ws / (TOUCH_GBS * roof->threads * 1e9);
+	share = (RL_PAIR_BUDGET_S - touch_s) / points;
+	if (share < RL_PAIR_BUDGET_S / RL_PAIR_POINTS / 2)
+		share = RL_PAIR_BUDGET_S / RL_PAIR_POINTS / 2;
+	if (share > RL_RUN_CHECK_S)
+		share = RL_RUN_CHECK_S;
+	/* one thread: no 1-thread extra (the same samples) */
+	extra = points <= 2 ? ONE_TRIAD | ONE_READ | ALL_READ
+			    : extras[c->n_points % 3];
+	if (roof->threads == 1)
+		extra = ALL_READ;
+	for (unsigned i = 0; i < c->n_samples; i++)
+		reads += c->samples[i].op == RL_PAIR_READ;
+	streams = rotation[(reads / (points <= 2 ? 2 : 1)) % 4];
 	fn = rl_triad_kernel(widest(cpu), 0);
+	if ((extra & (ONE_READ | ALL_READ)) &&
+	    !(rd = rl_read_kernel(widest(cpu), streams)))
+		rd = rl_read_kernel(widest(cpu), streams = 3);
 	if (!fn)
 		snprintf(err, sizeof err, "not taken: no triad kernel");
 	else if (ws > half_memory())
 		snprintf(err, sizeof err, "not taken: twice the machine "
 			 "model's last cache level, %.0f MiB, is more than "
 			 "half this machine's memory", (double)ws / (1 << 20));
-	gbs = fn && ws <= half_memory()
-		      ? triad(cpu->cpus, roof->threads, ws, fn, err, sizeof err)
-		      : -1;
+	else
+		p = arrays(pair, roof->threads, ws, err, sizeof err);
+	gbs = p ? triad(p, cpu->cpus, fn, extra & ALL_READ ? rd : NULL,
+			extra & ONE_TRIAD ? fn : NULL,
+			extra & ONE_READ ? rd : NULL,
+			p->touched ? share : share + 3 * touch_s + 0.05, &pr, err,
+			sizeof err)
+		: -1;
 	free(cpu);
 	c->seconds += now_s() - t0;
+	c->pair_seconds += now_s() - t0;
+	c->n_points++;
 	if (!(gbs > 0)) {
 		/* what this machine or model cannot give, said once (not
 		 * again after the run); a busy machine only in run.json */
 		if (gbs < 0 && !c->why_not[0])
 			rl_run_say(opt, "the DRAM check around the run was %s",
 				   err);
-		return not_taken(c, "%.180s", err);
+		if (after_run <= 1)
+			not_taken(c, "%.180s", err);
+		return;
 	}
+	keep(c, RL_PAIR_TRIAD, roof->threads, 0, after_run, gbs);
+	keep(c, RL_PAIR_READ, roof->threads, streams, after_run, pr.read_t);
+	if (roof->threads > 1) {
+		keep(c, RL_PAIR_TRIAD, 1, 0, after_run, pr.triad_1);
+		keep(c, RL_PAIR_READ, 1, streams, after_run, pr.read_1);
+	}
+	if (after_run > c->timing_runs)
+		c->timing_runs = after_run;
+	if (after_run > 1)
+		return; /* the check before and after the timing run is kept */
 	c->taken = true;
 	c->why_not[0] = '\0';
 	c->roof_gbs = roof->stream_gbs;
 	c->threads = roof->threads;
-	c->working_set_bytes = ws;
+	c->working_set_bytes = p->ws;
 	snprintf(c->probed_at, sizeof c->probed_at, "%s", m->probed_at);
-	if (after)
+	if (after_run)
 		c->after_gbs = gbs;
 	else
 		c->before_gbs = gbs;
