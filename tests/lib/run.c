@@ -228,16 +228,17 @@ void e2e_skip_if_too_busy(const char *err)
 			     "\n%s", err);
 }
 
-/* rlprof run -q --no-probe -b BACKEND -o OUT PROGRAM ARGS... (prog: the
- * program and its arguments, NULL-terminated); -b sim with --sim-caches
+/* rlprof run -q --no-probe --repeat 1 -b BACKEND -o OUT PROGRAM ARGS...
+ * (prog: the program and its arguments, NULL-terminated; timed once, not
+ * the 5 times of a short program by default); -b sim with --sim-caches
  * 48K:12,1M:8,32M:16 (without a machine model it requires one). */
 struct e2e_result e2e_profile(const char *backend,
 			      const char *out,
 			      const char *const *prog)
 {
-	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe", "-b",
-				backend, "-o", out};
-	size_t n = 8;
+	const char *argv[32] = {E2E_RLPROF, "run", "-q", "--no-probe",
+				"--repeat", "1", "-b", backend, "-o", out};
+	size_t n = 10;
 
 	if (strcmp(backend, "sim") == 0) {
 		argv[n++] = "--sim-caches";

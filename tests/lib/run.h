@@ -109,8 +109,9 @@ const char *e2e_need_mpirun(const char *mpi_app);
  * capability, not a failure. */
 void e2e_skip_if_too_busy(const char *err);
 
-/* rlprof run -q --no-probe -b BACKEND -o OUT PROGRAM ARGS... (prog: the
- * program and its arguments, NULL-terminated); -b sim with --sim-caches
+/* rlprof run -q --no-probe --repeat 1 -b BACKEND -o OUT PROGRAM ARGS...
+ * (prog: the program and its arguments, NULL-terminated; timed once, not
+ * the 5 times of a short program by default); -b sim with --sim-caches
  * 48K:12,1M:8,32M:16 (without a machine model it requires one). */
 struct e2e_result e2e_profile(const char *backend, const char *out,
 			      const char *const *prog);
