@@ -124,8 +124,10 @@ static int run_one(const char *self, const struct side *s, const char *dir,
 		   const char *backend, unsigned k)
 {
 	char log[PATH_MAX + 8], said[200];
-	const char *fixed[] = {self, "run", "-q", "--no-probe", "-b", backend,
-			       "-o", dir, "--"};
+	/* one timing run each: compare interleaves the runs itself (not
+	 * run's default of 5 for a short program) */
+	const char *fixed[] = {self, "run", "-q", "--no-probe", "--repeat",
+			       "1", "-b", backend, "-o", dir, "--"};
 	size_t nf = sizeof fixed / sizeof *fixed;
 	char **argv = calloc(nf + (size_t)s->argc + 1, sizeof *argv);
 	posix_spawn_file_actions_t fa;
