@@ -565,11 +565,13 @@ static int roof_check_warning(struct rl_report *r)
 			 "the machine was busy around the timing run: a DRAM "
 			 "triad on %u threads moved %.1f GB/s, %.0f%% of the "
 			 "machine model's roof (%.1f GB/s): times are longer "
-			 "%s than on a quiet machine",
+			 "%s",
 			 c->threads, lo, lo / c->roof_gbs * 100, c->roof_gbs,
-			 r->n_pair ? "(the DRAM roofs paired with the timing "
-				     "runs are lower with them)"
-				   : "and % of roof lower");
+			 r->n_pair ? "than on a quiet machine, and the DRAM "
+				     "roofs paired with the timing runs lower "
+				     "with them"
+				   : "and % of roof lower than on a quiet "
+				     "machine");
 		return add_warning(r, "busy", NULL, 0, msg);
 	}
 	return 0;
