@@ -77,6 +77,9 @@ struct rl_roof_check {
 	unsigned n_points;       /* sample points taken (before, between and
 				    after the timing runs) */
 	unsigned timing_runs;    /* the timing runs they were taken around */
+	unsigned n_points_empty; /* of the points, those with no sample: a
+				    pass over its time (a busy machine) or
+				    its threads not to be had */
 	double pair_seconds;     /* the samples' cost, allocation included */
 };
 

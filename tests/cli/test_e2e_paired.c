@@ -66,10 +66,15 @@ Test(e2e_paired, samples_around_the_repetitions, .timeout = 120)
 			cr_assert(json_integer_value(
 					  json_object_get(s, "streams")) >= 1);
 	}
-	/* samples from around more than one run: between the repetitions */
+	/* samples from around more than one run: between the repetitions;
+	 * where all came from one point, every other point says it got
+	 * none (on a busy machine a point's passes can all run over their
+	 * time) */
 	cr_assert(after[0] + after[1] + after[2] + after[3] >= 2 ||
-			  json_array_size(json_object_get(paired, "samples")) < 2,
-		  "all samples from one point");
+			  json_integer_value(json_object_get(
+				  paired, "points_without_samples")) >= 3,
+		  "all samples from one point, and the others say nothing of "
+		  "why: %s", json_dumps(paired, JSON_COMPACT));
 	json_decref(rec);
 	e2e_cleanup(&r, dir);
 }

@@ -91,6 +91,8 @@ static json_t *paired(const struct rl_roof_check *c)
 	}
 	json_object_set_new(o, "samples", a);
 	json_object_set_new(o, "points", json_integer(c->n_points));
+	json_object_set_new(o, "points_without_samples",
+			    json_integer(c->n_points_empty));
 	json_object_set_new(o, "timing_runs", json_integer(c->timing_runs));
 	json_object_set_new(o, "seconds", json_real(c->pair_seconds));
 	return o;

@@ -496,6 +496,7 @@ void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_pair **pair,
 	c->pair_seconds += now_s() - t0;
 	c->n_points++;
 	if (!(gbs > 0)) {
+		c->n_points_empty++;
 		/* what this machine or model cannot give, said once (not
 		 * again after the run); a busy machine only in run.json */
 		if (gbs < 0 && !c->why_not[0])
