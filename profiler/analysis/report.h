@@ -201,10 +201,27 @@ unsigned rl_roof_threads(const struct rl_machine *m, unsigned threads);
  * report after that and then renders its chart. */
 void rl_report_choose_chart(struct rl_report *r);
 
+/* The intensity of a row's counted point on the chart (roof_choice.c),
+ * at the level of the roof the table holds the row against, so that the
+ * point sits at its % of that roof: a row bound by a bandwidth roof at
+ * that level's intensity (a loop in cache that moved no DRAM bytes is
+ * drawn at its L1, L2 or L3 intensity, as the table places it); a row
+ * bound by its ceiling, or not placed, at its DRAM intensity, else at
+ * that of the outermost level its bytes crossed. *level gets the index
+ * of that level (0 L1 .. RL_LEVELS - 1 DRAM), -1 with NAN when the row
+ * has no counted point. */
+double rl_chart_point_ai(const struct rl_region_row *row, int *level);
+/* "L1", "L2", "L3" or "DRAM": the name of a level index. */
+const char *rl_chart_level_name(int level);
 /* Whether a row has a counted point / a declared point on the chart's
  * log axes (positive, finite intensity and rate). */
 int rl_chart_has_counted(const struct rl_region_row *row);
 int rl_chart_has_declared(const struct rl_region_row *row);
+/* Why a row has no point on the chart (neither counted nor declared),
+ * in a word or two for the legend ("no flops", "no rate", "no bytes"),
+ * and, into *why when not NULL, in a sentence; NULL when it has one. */
+const char *rl_chart_no_point(const struct rl_region_row *row,
+			      const char **why);
 
 /* rlprof run --repeat: fills repeat_runs, time_min_s, time_median_s and
  * time_spread_pct of each summed row from its own time and those of the

@@ -349,11 +349,77 @@ const struct rl_compute_roof *rl_near_ceiling(const struct rl_region_row *row,
 
 /* ---- the roofs the chart draws ----------------------------------------- */
 
+static const char *const chart_levels[RL_LEVELS] = {"L1", "L2", "L3",
+						    "DRAM"};
+
+static int positive(double x)
+{
+	return rl_known(x) && x > 0 && isfinite(x);
+}
+
+const char *rl_chart_level_name(int level)
+{
+	return level >= 0 && level < RL_LEVELS ? chart_levels[level] : "";
+}
+
+double rl_chart_point_ai(const struct rl_region_row *row, int *level)
+{
+	int l = -1;
+
+	if (positive(row->flops) && positive(row->gflops)) {
+		if (row->bound == RL_BOUND_MEMORY &&
+		    row->basis == RL_BASIS_COUNTED && row->roof_bw)
+			for (int k = 0; k < RL_LEVELS; k++)
+				if (strcmp(row->roof_bw->level,
+					   chart_levels[k]) == 0 &&
+				    positive(row->level_ai[k]))
+					l = k;
+		if (l < 0 && positive(row->ai))
+			l = RL_LEVELS - 1;
+		for (int k = RL_LEVELS - 1; l < 0 && k >= 0; k--)
+			if (positive(row->level_ai[k]))
+				l = k;
+	}
+	if (level)
+		*level = l;
+	if (l < 0)
+		return NAN;
+	return l == RL_LEVELS - 1 && positive(row->ai) ? row->ai
+						       : row->level_ai[l];
+}
+
 int rl_chart_has_counted(const struct rl_region_row *row)
 {
-	return rl_known(row->ai) && row->ai > 0 && isfinite(row->ai) &&
-	       rl_known(row->gflops) && row->gflops > 0 &&
-	       isfinite(row->gflops);
+	return positive(rl_chart_point_ai(row, NULL));
+}
+
+const char *rl_chart_no_point(const struct rl_region_row *row,
+			      const char **why)
+{
+	const char *s, *w;
+
+	if (rl_chart_has_counted(row) || rl_chart_has_declared(row))
+		return NULL;
+	if (!rl_known(row->flops)) {
+		s = "no flops";
+		w = "no flops counted and none declared";
+	} else if (!(row->flops > 0)) {
+		s = "no flops";
+		w = "no floating-point work: no intensity";
+	} else if (!positive(row->gflops)) {
+		s = "no rate";
+		w = "flops counted but no rate (no time, too few samples or "
+		    "work that differs between runs: its diagnosis says "
+		    "which)";
+	} else {
+		s = "no bytes";
+		w = "flops counted but no bytes at any level: an infinite "
+		    "intensity, off any axis; the table holds it against its "
+		    "ceiling";
+	}
+	if (why)
+		*why = w;
+	return s;
 }
 
 int rl_chart_has_declared(const struct rl_region_row *row)
@@ -363,8 +429,6 @@ int rl_chart_has_declared(const struct rl_region_row *row)
 	       row->gflops_expected > 0 && isfinite(row->gflops_expected);
 }
 
-static const char *const chart_levels[RL_LEVELS] = {"L1", "L2", "L3",
-						    "DRAM"};
 static const char *const chart_ceiling_kinds[] = {"add-only", "scalar",
 						  "single-chain"};
 

@@ -178,9 +178,14 @@ static void write_legend(FILE *out, const struct rl_report *r,
 		const struct rl_region_row *row = &r->rows[i];
 		size_t w = rl_term_cut(n1, sizeof n1, row->region, 20);
 		fprintf(out, "  %c %s%*s", letter(i, 0), n1, (int)(20 - w), "");
+		int lv;
+		double ai = rl_chart_point_ai(row, &lv);
 		if (rl_chart_has_counted(row))
-			fprintf(out, " AI %s, %s GFLOP/s",
-				rl_chart_num(a, sizeof a, row->ai),
+			fprintf(out, " AI %s%s%s, %s GFLOP/s",
+				rl_chart_num(a, sizeof a, ai),
+				lv == RL_LEVELS - 1 ? "" : " at ",
+				lv == RL_LEVELS - 1 ? ""
+						    : rl_chart_level_name(lv),
 				rl_chart_num(b, sizeof b, row->gflops));
 		if (rl_chart_has_declared(row))
 			fprintf(out, "%s%c declared AI %s, %s GFLOP/s",
@@ -188,8 +193,9 @@ static void write_legend(FILE *out, const struct rl_report *r,
 				letter(i, 1),
 				rl_chart_num(a, sizeof a, row->ai_expected),
 				rl_chart_num(b, sizeof b, row->gflops_expected));
-		if (!rl_chart_has_counted(row) && !rl_chart_has_declared(row))
-			fputs(" not on the plot: no flops or no time", out);
+		const char *why;
+		if (rl_chart_no_point(row, &why))
+			fprintf(out, " not on the plot: %s", why);
 		if (row->bound != RL_BOUND_UNKNOWN && rl_known(row->roof_pct)) {
 			fprintf(out, " (%s%% of ",
 				rl_chart_num(a, sizeof a, row->roof_pct));
@@ -232,7 +238,8 @@ int rl_render_plot(FILE *out, const struct rl_report *r, char *err,
 			    col_of(&g, log10(row->ai_expected)), letter(i, 1));
 		if (rl_chart_has_counted(row))
 			put(&g, row_of(&g, log10(row->gflops)),
-			    col_of(&g, log10(row->ai)), letter(i, 0));
+			    col_of(&g, log10(rl_chart_point_ai(row, NULL))),
+			    letter(i, 0));
 	}
 	fprintf(out, "Roofline (log-log): GFLOP/s against arithmetic intensity, "
 		"%s\n", c.show_f32 && c.show_f64 ? "f64 and f32 roofs"

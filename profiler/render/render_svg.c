@@ -95,6 +95,16 @@ static void write_marker(FILE *out, const char *cls, const char *prec,
 			cls, x, y, POINT_R, fill, stroke, sw);
 }
 
+/* The cache level whose intensity a row's counted point is drawn at
+ * (rl_chart_point_ai), -1 when at DRAM's or without a point. */
+static int point_level(const struct rl_region_row *row)
+{
+	int l;
+
+	rl_chart_point_ai(row, &l);
+	return l == RL_LEVELS - 1 ? -1 : l;
+}
+
 static void write_region_title(FILE *out, const struct rl_region_row *row)
 {
 	char a[32], b[32], c[32], d[32];
@@ -114,6 +124,12 @@ static void write_region_title(FILE *out, const struct rl_region_row *row)
 	fprintf(out, "&#10;AI %s flop/B counted, %s declared",
 		rl_chart_num(a, sizeof a, row->ai),
 		rl_chart_num(b, sizeof b, row->ai_expected));
+	if (point_level(row) >= 0)
+		fprintf(out, "&#10;drawn at its %s intensity, %s flop/B: the "
+			"level of the roof it is held against",
+			rl_chart_level_name(point_level(row)),
+			rl_chart_num(c, sizeof c,
+				     rl_chart_point_ai(row, NULL)));
 	fprintf(out, "&#10;%s GFLOP/s, %s GB/s, %s s, %llu calls",
 		rl_chart_num(a, sizeof a, row->gflops),
 		rl_chart_num(b, sizeof b, row->gbs),
@@ -228,7 +244,8 @@ static int roof_segment(struct svg *s, const struct rl_region_row *row,
 {
 	const struct rl_chart *c = &s->c;
 	int declared = row->basis == RL_BASIS_DECLARED;
-	double ai = declared ? row->ai_expected : row->ai;
+	double ai = declared ? row->ai_expected
+			     : rl_chart_point_ai(row, NULL);
 	double lo = pow(10, c->x_lo), hi = pow(10, c->x_hi);
 	double a0, a1, y0, y1;
 
@@ -263,9 +280,10 @@ static int region_geometry(struct svg *s)
 		const struct rl_region_row *row = &s->r->rows[i];
 		struct region_draw *d = &s->reg[i];
 		if (rl_chart_has_counted(row)) {
-			d->offscale = rl_chart_offscale(c, row->ai);
+			double ai = rl_chart_point_ai(row, NULL);
+			d->offscale = rl_chart_offscale(c, ai);
 			d->cx = d->offscale ? c->left + c->plot_w
-					    : rl_chart_px_x(c, row->ai);
+					    : rl_chart_px_x(c, ai);
 			d->cy = rl_chart_px_y(c, row->gflops);
 			d->counted = d->cx >= c->left - 0.5 &&
 				     d->cx <= c->left + c->plot_w + 0.5 &&
@@ -711,7 +729,9 @@ static void write_labels(struct svg *s)
 			char text[LABEL_CHARS * 4 + 48], v[32];
 			snprintf(text, sizeof text, "%s \xe2\x86\x92 AI %s",
 				 d->numbered ? num : s->r->rows[i].region,
-				 rl_chart_num(v, sizeof v, s->r->rows[i].ai));
+				 rl_chart_num(v, sizeof v,
+					      rl_chart_point_ai(&s->r->rows[i],
+								NULL)));
 			write_label(out, &d->label, "label-region", "#000", text,
 				    LABEL_CHARS + 16, FONT_PX);
 			continue;
@@ -884,7 +904,10 @@ static double write_legend(struct svg *s, double y, int draw)
 			     palette[i % N_PALETTE], "#000");
 		fprintf(out, "<text class=\"legend-region\" x=\"%.1f\" y=\"%.1f\">"
 			"%zu ", lx + 14, ly, i + 1);
-		rl_xml_escape_cut(out, row->region, s->reg[i].on_chart ? 36 : 20);
+		rl_xml_escape_cut(out, row->region,
+				  !s->reg[i].on_chart	   ? 20
+				  : point_level(row) >= 0 ? 28
+							  : 36);
 		if (!s->reg[i].on_chart && row->data_movement &&
 		    rl_known(row->roof_pct)) {
 			/* copy, fill: their % of the bandwidth roof */
@@ -899,11 +922,20 @@ static double write_legend(struct svg *s, double y, int draw)
 			rl_xml_escape(out, row->roof_label ? row->roof_label : "");
 			fprintf(out, " roof (%s GB/s)</title>",
 				rl_chart_num(g, sizeof g, row->roof_gbs));
-		} else if (!s->reg[i].on_chart)
-			fputs(rl_chart_has_counted(row) || rl_chart_has_declared(row)
-				      ? " (off the chart)"
-				      : " (no point: no flops)",
-			      out);
+		} else if (!s->reg[i].on_chart) {
+			const char *why, *no = rl_chart_no_point(row, &why);
+			if (no) {
+				fprintf(out, " (no point: %s)<title>", no);
+				rl_xml_escape(out, row->region);
+				fprintf(out, ": %s</title>", why);
+			} else {
+				fputs(" (off the chart)", out);
+			}
+		} else if (point_level(row) >= 0) {
+			/* drawn at a cache level's intensity */
+			fprintf(out, " (at %s)",
+				rl_chart_level_name(point_level(row)));
+		}
 		fputs("</text>\n", out);
 	}
 	y += (double)((k + cols - 1) / cols) * 16;

@@ -130,7 +130,7 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 	for (size_t i = 0; i < r->n_summed; i++) {
 		const struct rl_region_row *row = &r->rows[i];
 		if (rl_chart_has_counted(row)) {
-			range_add(&x, fmin(row->ai, x_cap));
+			range_add(&x, fmin(rl_chart_point_ai(row, NULL), x_cap));
 			range_add(&y, row->gflops);
 		}
 		if (rl_chart_has_declared(row)) {

@@ -55,13 +55,7 @@ static struct rl_machine *model(void)
 	return m;
 }
 
-static const uint64_t sim_like =
-	BIT(RL_C_FLOPS_F64_SCALAR) | BIT(RL_C_FLOPS_F64_128) |
-	BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_FLOPS_F64_512) |
-	BIT(RL_C_FLOPS_F32_SCALAR) | BIT(RL_C_FLOPS_F32_128) |
-	BIT(RL_C_FLOPS_F32_256) | BIT(RL_C_FLOPS_F32_512) |
-	BIT(RL_C_FLOPS_FMA) | BIT(RL_C_DRAM_READ_BYTES) |
-	BIT(RL_C_DRAM_WRITE_BYTES);
+static const uint64_t sim_like = RL_TEST_SIM_LIKE;
 
 /* A one-thread, one-region process "k" counted by the "test" backend
  * (with sim_like: like the simulated PMU, every width, flops_fma, DRAM

@@ -18,13 +18,7 @@
 
 #define BIT(c) (UINT64_C(1) << (c))
 
-static const uint64_t counted =
-	BIT(RL_C_FLOPS_F64_SCALAR) | BIT(RL_C_FLOPS_F64_128) |
-	BIT(RL_C_FLOPS_F64_256) | BIT(RL_C_FLOPS_F64_512) |
-	BIT(RL_C_FLOPS_F32_SCALAR) | BIT(RL_C_FLOPS_F32_128) |
-	BIT(RL_C_FLOPS_F32_256) | BIT(RL_C_FLOPS_F32_512) |
-	BIT(RL_C_FLOPS_FMA) | BIT(RL_C_DRAM_READ_BYTES) |
-	BIT(RL_C_DRAM_WRITE_BYTES);
+static const uint64_t counted = RL_TEST_SIM_LIKE;
 
 static const char *const names[3] = {"one", "two", "three"};
 

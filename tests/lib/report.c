@@ -275,3 +275,15 @@ double rl_test_json_need_num(const json_t *o, const char *key)
 	cr_assert(json_is_number(v), "'%s' is not a number", key);
 	return json_number_value(v);
 }
+
+double rl_test_svg_attr(const char *el, const char *name)
+{
+	char key[64];
+	const char *end = strchr(el, '>'), *p;
+
+	snprintf(key, sizeof key, " %s=\"", name);
+	p = strstr(el, key);
+	if (!p || (end && p > end))
+		return NAN;
+	return strtod(p + strlen(key), NULL);
+}

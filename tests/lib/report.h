@@ -24,6 +24,23 @@
 /* A region name every renderer has to escape. */
 #define EVIL_NAME "<script>alert(1)</script>&\"'"
 
+/* The counters the simulated PMU provides, for a process built by hand:
+ * every width of both precisions' flops, flops_fma, DRAM read and write
+ * bytes. */
+#define RL_TEST_BIT(c) (UINT64_C(1) << (c))
+#define RL_TEST_SIM_LIKE                                                    \
+	(RL_TEST_BIT(RL_C_FLOPS_F64_SCALAR) | RL_TEST_BIT(RL_C_FLOPS_F64_128) | \
+	 RL_TEST_BIT(RL_C_FLOPS_F64_256) | RL_TEST_BIT(RL_C_FLOPS_F64_512) |   \
+	 RL_TEST_BIT(RL_C_FLOPS_F32_SCALAR) |                               \
+	 RL_TEST_BIT(RL_C_FLOPS_F32_128) | RL_TEST_BIT(RL_C_FLOPS_F32_256) |   \
+	 RL_TEST_BIT(RL_C_FLOPS_F32_512) | RL_TEST_BIT(RL_C_FLOPS_FMA) |       \
+	 RL_TEST_BIT(RL_C_DRAM_READ_BYTES) |                                \
+	 RL_TEST_BIT(RL_C_DRAM_WRITE_BYTES))
+
+/* The number in attribute name of the SVG or HTML element that starts at
+ * el (up to its '>'), NAN when it has none. */
+double rl_test_svg_attr(const char *el, const char *name);
+
 /* A one-thread, one-region process built by hand for rl_report_build:
  * process pid (thread pid) of "./t" counted by "perf" with the counters
  * of bit mask provided (method "test"), region name called once for
