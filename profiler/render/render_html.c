@@ -25,7 +25,12 @@ static const char css[] =
 	"table{border-collapse:collapse;font-size:12.5px}\n"
 	"th,td{border:1px solid #ddd;padding:3px 6px;text-align:right;"
 	"vertical-align:top}\n"
-	"td.t,th.t{text-align:left}td.diag{text-align:left;min-width:260px}\n"
+	"td.t,th.t{text-align:left}td.diag{text-align:left;min-width:220px}\n"
+	/* fits the window (1400 px and up, with no sideways scroll): a
+	 * name, method or diagnosis without a space (a demangled C++ loop)
+	 * breaks anywhere, numbers never */
+	"td.t b,td.diag,td.warn,.method,dd,code,pre{overflow-wrap:anywhere}\n"
+	"pre{white-space:pre-wrap}table{max-width:100%}\n"
 	"#rl-regions thead th{background:#f2f2f2;cursor:pointer;"
 	"position:sticky;top:0;user-select:none}\n"
 	"#rl-regions thead th[aria-sort=ascending]::after{content:' \\25B2'}\n"

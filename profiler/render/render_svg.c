@@ -18,8 +18,11 @@
 #include "render/svg_error_bar.h"
 
 #define FONT_PX 11.0
-#define CHAR_PX (0.58 * FONT_PX)
 #define POINT_R 4.5
+/* a line of text from its baseline, as the browser boxes it (DejaVu
+ * Sans: ascent 0.928 em, descent 0.236 em) */
+#define ASCENT (0.93 * FONT_PX)
+#define DESCENT (0.24 * FONT_PX)
 #define LABEL_CHARS 24
 #define MAX_PLACED 100 /* regions whose label spot is searched; the rest
 			  are numbered beside their point (the search is
@@ -34,9 +37,9 @@ static const char *const palette[] = {
 };
 #define N_PALETTE (sizeof palette / sizeof palette[0])
 
-static double text_px(size_t chars, double font)
+static double text_px(const char *s, size_t max_chars)
 {
-	return (double)chars * 0.58 * font;
+	return rl_text_px(s, max_chars, FONT_PX);
 }
 
 /* Decade label: 0.01, 100, 1e6. */
@@ -322,7 +325,7 @@ static int region_geometry(struct svg *s)
 
 /* Tries the candidate spots around (x, y) for a text of w pixels. */
 static int place_near(struct svg *s, double x, double y, double w,
-		      int avoid_lines, struct label *l)
+		      int avoid_lines, double ring, struct label *l)
 {
 	static const struct {
 		double dx, dy;
@@ -333,12 +336,12 @@ static int place_near(struct svg *s, double x, double y, double w,
 		{0, -9, "middle"}, {0, 17, "middle"},
 	};
 	for (size_t k = 0; k < sizeof spot / sizeof spot[0]; k++) {
-		double lx = x + spot[k].dx, ly = y + spot[k].dy;
+		double lx = x + ring * spot[k].dx, ly = y + ring * spot[k].dy;
 		double x0 = strcmp(spot[k].anchor, "start") == 0 ? 0
 			    : strcmp(spot[k].anchor, "end") == 0 ? -w
 								 : -w / 2;
-		struct rl_quad q = rl_rect_quad(lx, ly, 0, x0, -0.78 * FONT_PX,
-					  x0 + w, 0.22 * FONT_PX, -1);
+		struct rl_quad q = rl_rect_quad(lx, ly, 0, x0, -ASCENT,
+					  x0 + w, DESCENT, -1);
 		if (rl_placer_is_free(&s->pl, &q, avoid_lines)) {
 			*l = (struct label){lx, ly, 0, spot[k].anchor, 1};
 			return rl_placer_add(&s->pl, q) ? RL_ENOMEM : 1;
@@ -347,51 +350,87 @@ static int place_near(struct svg *s, double x, double y, double w,
 	return 0;
 }
 
+/* The text of region i's label on the chart: its name (or number), and
+ * at the right edge where its point really is. */
+static void region_label_text(const struct svg *s, size_t i, char *buf,
+			      size_t len, size_t *cut)
+{
+	const struct region_draw *d = &s->reg[i];
+	const struct rl_region_row *row = &s->r->rows[i];
+	char num[24], v[32];
+
+	snprintf(num, sizeof num, "%zu", i + 1);
+	*cut = LABEL_CHARS;
+	if (d->offscale) {
+		char name[LABEL_CHARS * 4 + 8];
+		/* the name cut first, as the label shows it */
+		size_t o = 0, n = 0;
+		const char *p = d->numbered ? num : row->region;
+		while (p[o] && n < LABEL_CHARS && o + 4 < sizeof name) {
+			o++;
+			while ((p[o] & 0xC0) == 0x80)
+				o++;
+			n++;
+		}
+		snprintf(name, sizeof name, "%.*s%s", (int)o, p,
+			 p[o] ? "\xe2\x80\xa6" : "");
+		snprintf(buf, len, "%s \xe2\x86\x92 AI %s", name,
+			 rl_chart_num(v, sizeof v, rl_chart_point_ai(row, NULL)));
+		*cut = LABEL_CHARS + 16;
+		return;
+	}
+	snprintf(buf, len, "%s", d->numbered ? num : row->region);
+}
+
+/* Each region's label beside its point where it overlaps nothing: its
+ * name, else its number, near the point and then a little farther out;
+ * a point with no free room for either gets no label (the legend lists
+ * it by number and colour, its <title> has its name). */
 static int place_regions(struct svg *s)
 {
-	char num[24];
+	char text[LABEL_CHARS * 4 + 64];
 	for (size_t i = 0; i < s->r->n_summed; i++) {
 		struct region_draw *d = &s->reg[i];
+		size_t cut;
 		if (!d->on_chart)
 			continue;
 		double x = d->counted ? d->cx : d->dx, y = d->counted ? d->cy : d->dy;
-		size_t n = rl_utf8_len(s->r->rows[i].region);
-		double wname = text_px((n < LABEL_CHARS ? n : LABEL_CHARS + 1) +
-					       (d->offscale ? 16 : 0),
-				       FONT_PX);
-		snprintf(num, sizeof num, "%zu", i + 1);
-		double wnum = text_px(strlen(num), FONT_PX);
 		int rc = 0;
-		if (i >= MAX_PLACED) {
-			d->numbered = 1;
-		} else {
-			rc = place_near(s, x, y, wname, 1, &d->label);
-			if (rc == 0)
-				rc = place_near(s, x, y, wname, 0, &d->label);
+		if (i >= MAX_PLACED) { /* unsearched: its number beside it */
+			d->numbered = s->any_numbered = 1;
+			d->label = (struct label){x + 7, y + 4, 0, "start", 1};
+			continue;
 		}
-		if (rc == 0 && i < MAX_PLACED) {
-			d->numbered = 1;
-			rc = place_near(s, x, y, wnum, 1, &d->label);
-			if (rc == 0)
-				rc = place_near(s, x, y, wnum, 0, &d->label);
+		d->numbered = 0;
+		for (int pass = 0; pass < 2 && rc == 0; pass++) {
+			if (pass == 1)
+				d->numbered = 1;
+			region_label_text(s, i, text, sizeof text, &cut);
+			double w = text_px(text, cut);
+			for (int ring = 1; ring <= 2 && rc == 0; ring++)
+				for (int lines = 1; lines >= 0 && rc == 0; lines--)
+					rc = place_near(s, x, y, w, lines,
+							ring == 1 ? 1 : 2.2,
+							&d->label);
 		}
 		if (rc < 0)
 			return rc;
-		if (rc == 0) /* crowded: the number beside the point anyway */
-			d->label = (struct label){x + 7, y + 4, 0, "start", 1};
+		if (rc == 0) /* crowded: no label */
+			d->label.placed = 0;
 		if (d->numbered)
 			s->any_numbered = 1;
 	}
 	return 0;
 }
 
-static int place_roof_labels(struct svg *s)
+/* The labels of the peaks (peaks 1) or of the other flat roofs. */
+static int place_flat_labels(struct svg *s, int peaks)
 {
 	const struct rl_chart *c = &s->c;
 	char v[32];
 	for (size_t f = 0; f < c->n_flat; f++) {
 		const struct rl_compute_roof *fr = c->flat[f].roof;
-		if (!s->flat_drawn[f])
+		if (!s->flat_drawn[f] || !c->flat[f].is_peak != !peaks)
 			continue;
 		/* "avx2 / avx512-fma f64 59.1 GFLOP/s": every ceiling of
 		 * this value, one line */
@@ -415,7 +454,7 @@ static int place_roof_labels(struct svg *s)
 		snprintf(s->flat_text[f] + n, sizeof s->flat_text[f] - n,
 			 " %s %s GFLOP/s", fr->precision,
 			 rl_chart_num(v, sizeof v, fr->gflops));
-		double w = text_px(rl_utf8_len(s->flat_text[f]), FONT_PX);
+		double w = text_px(s->flat_text[f], 160);
 		double right = c->left + c->plot_w - 4;
 		int done = 0;
 		/* above or below the line, from its right end leftwards; a
@@ -425,10 +464,10 @@ static int place_roof_labels(struct svg *s)
 		for (int below = 0; below < 2 && !done; below++) {
 			for (k = 0; k < 32 && !done; k++) {
 				double lx = right - k * 30;
-				double ly = below ? s->fy[f] + 0.78 * FONT_PX + 3
+				double ly = below ? s->fy[f] + ASCENT + 3
 						  : s->fy[f] - 4;
-				struct rl_quad q = rl_rect_quad(lx, ly, 0, -w, -0.78 * FONT_PX,
-							  0, 0.22 * FONT_PX,
+				struct rl_quad q = rl_rect_quad(lx, ly, 0, -w, -ASCENT,
+							  0, DESCENT,
 							  2000 + (int)f);
 				if (lx - w < s->fx0[f] ||
 				    !rl_placer_is_free(&s->pl, &q, pass == 0))
@@ -445,27 +484,38 @@ static int place_roof_labels(struct svg *s)
 			s->flat_label[f] = (struct label){right, s->fy[f] - 4, 0,
 							  "end", 1};
 	}
+	return 0;
+}
+
+/* Along each slope from its lower end, above it then below, clear of
+ * lines and then only of labels and markers; left out when nowhere is
+ * clear (its line's <title> names it). */
+static int place_slope_labels(struct svg *s)
+{
+	const struct rl_chart *c = &s->c;
+	char v[32];
 	for (size_t i = 0; i < c->n_slope; i++) {
 		if (!s->slope_drawn[i])
 			continue;
 		snprintf(s->slope_text[i], sizeof s->slope_text[i], "%s %s GB/s",
 			 c->slope[i].roof->level,
 			 rl_chart_num(v, sizeof v, c->slope[i].gbs));
-		double w = text_px(rl_utf8_len(s->slope_text[i]), FONT_PX);
+		double w = text_px(s->slope_text[i], 64);
 		double dx = s->sx1[i] - s->sx0[i], dy = s->sy1[i] - s->sy0[i];
 		double len = hypot(dx, dy), a = atan2(dy, dx);
 		int done = 0;
+		for (int lines = 1; lines >= 0 && !done; lines--)
 		for (int side = 0; side < 2 && !done; side++) {
 			for (int k = 0; k < 12 && !done; k++) {
 				double t = 0.04 + 0.07 * k;
 				if (t * len + w > 0.97 * len)
 					break;
 				double lx = s->sx0[i] + t * dx, ly = s->sy0[i] + t * dy;
-				double b = side ? 3 + 0.78 * FONT_PX : -3;
-				struct rl_quad q = rl_rect_quad(lx, ly, a, 0, b - 0.78 * FONT_PX,
-							  w, b + 0.22 * FONT_PX,
+				double b = side ? 3 + ASCENT : -3;
+				struct rl_quad q = rl_rect_quad(lx, ly, a, 0, b - ASCENT,
+							  w, b + DESCENT,
 							  1000 + (int)i);
-				if (!rl_placer_is_free(&s->pl, &q, 1))
+				if (!rl_placer_is_free(&s->pl, &q, lines))
 					continue;
 				/* baseline offset along the normal */
 				s->slope_label[i] = (struct label){
@@ -477,10 +527,7 @@ static int place_roof_labels(struct svg *s)
 			}
 		}
 		if (!done)
-			s->slope_label[i] = (struct label){
-				s->sx0[i] + 3 * sin(a) + 0.04 * dx,
-				s->sy0[i] - 3 * cos(a) + 0.04 * dy, a * 180 / PI,
-				"start", 1};
+			s->slope_label[i].placed = 0;
 	}
 	return 0;
 }
@@ -708,11 +755,10 @@ static void write_labels(struct svg *s)
 	FILE *out = s->out;
 	const struct rl_chart *c = &s->c;
 	int two = c->show_f32 && c->show_f64;
-	char num[24];
 	fputs("<g class=\"labels\" stroke=\"#fff\" stroke-width=\"3\" "
 	      "paint-order=\"stroke\" stroke-linejoin=\"round\">\n", out);
 	for (size_t i = 0; i < c->n_slope; i++)
-		if (s->slope_drawn[i])
+		if (s->slope_drawn[i] && s->slope_label[i].placed)
 			write_label(out, &s->slope_label[i], "label-roof", "#333",
 				    s->slope_text[i], 64, FONT_PX);
 	for (size_t f = 0; f < c->n_flat; f++)
@@ -722,22 +768,13 @@ static void write_labels(struct svg *s)
 				    160, FONT_PX);
 	for (size_t i = 0; i < s->r->n_summed; i++) {
 		const struct region_draw *d = &s->reg[i];
-		if (!d->on_chart)
+		char text[LABEL_CHARS * 4 + 64];
+		size_t cut;
+		if (!d->on_chart || !d->label.placed)
 			continue;
-		snprintf(num, sizeof num, "%zu", i + 1);
-		if (d->offscale) { /* at the edge: say where it really is */
-			char text[LABEL_CHARS * 4 + 48], v[32];
-			snprintf(text, sizeof text, "%s \xe2\x86\x92 AI %s",
-				 d->numbered ? num : s->r->rows[i].region,
-				 rl_chart_num(v, sizeof v,
-					      rl_chart_point_ai(&s->r->rows[i],
-								NULL)));
-			write_label(out, &d->label, "label-region", "#000", text,
-				    LABEL_CHARS + 16, FONT_PX);
-			continue;
-		}
-		write_label(out, &d->label, "label-region", "#000",
-			    d->numbered ? num : s->r->rows[i].region, LABEL_CHARS,
+		/* at the edge it says where it really is */
+		region_label_text(s, i, text, sizeof text, &cut);
+		write_label(out, &d->label, "label-region", "#000", text, cut,
 			    FONT_PX);
 	}
 	fputs("</g>\n", out);
@@ -832,6 +869,59 @@ static void write_legend_more(struct svg *s, double x, double y)
 	fputs(".</text>\n", out);
 }
 
+/* Region i's legend entry at (lx, ly) in a column w px wide: marker,
+ * number, name cut to leave room for what the chart says of it: its %
+ * of its bandwidth roof (no flops), why it has no point, "off the chart"
+ * or the cache level whose intensity it is drawn at. */
+static void write_legend_entry(struct svg *s, size_t i, double lx,
+			       double ly, double w)
+{
+	FILE *out = s->out;
+	const struct rl_region_row *row = &s->r->rows[i];
+	const struct region_draw *d = &s->reg[i];
+	char num[24], suffix[160] = "", p[32], g[32];
+	const char *why = NULL, *no = NULL;
+	int moved = !d->on_chart && row->data_movement && rl_known(row->roof_pct);
+
+	if (moved) /* copy, fill: their % of the bandwidth roof */
+		snprintf(suffix, sizeof suffix, " (no flops: %s%% of %s)",
+			 rl_chart_num(p, sizeof p, row->roof_pct),
+			 row->bound_roof ? row->bound_roof : "its roof");
+	else if (!d->on_chart && (no = rl_chart_no_point(row, &why)))
+		snprintf(suffix, sizeof suffix, " (no point: %s)", no);
+	else if (!d->on_chart)
+		snprintf(suffix, sizeof suffix, " (off the chart)");
+	else if (point_level(row) >= 0) /* at a cache level's intensity */
+		snprintf(suffix, sizeof suffix, " (at %s)",
+			 rl_chart_level_name(point_level(row)));
+	snprintf(num, sizeof num, "%zu ", i + 1);
+	double room = w - 14 - 8 - text_px(num, 64) - text_px(suffix, 160);
+	size_t cut = 36;
+	while (cut > 4 && text_px(row->region, cut) > room)
+		cut--;
+	write_marker(out, "key", row->precision, lx + 5, ly - 4,
+		     palette[i % N_PALETTE], "#000");
+	fprintf(out, "<text class=\"legend-region\" x=\"%.1f\" y=\"%.1f\">%s",
+		lx + 14, ly, num);
+	rl_xml_escape_cut(out, row->region, cut);
+	rl_xml_escape(out, suffix);
+	if (moved) {
+		fputs("<title>", out);
+		rl_xml_escape(out, row->region);
+		fprintf(out, ": no flops; %s GB/s, %s%% of the ",
+			rl_chart_num(g, sizeof g, row->gbs),
+			rl_chart_num(p, sizeof p, row->roof_pct));
+		rl_xml_escape(out, row->roof_label ? row->roof_label : "");
+		fprintf(out, " roof (%s GB/s)</title>",
+			rl_chart_num(g, sizeof g, row->roof_gbs));
+	} else if (no) {
+		fputs("<title>", out);
+		rl_xml_escape(out, row->region);
+		fprintf(out, ": %s</title>", why);
+	}
+	fputs("</text>\n", out);
+}
+
 /* Key, listed regions, notes; returns the y below them. */
 static double write_legend(struct svg *s, double y, int draw)
 {
@@ -883,7 +973,7 @@ static double write_legend(struct svg *s, double y, int draw)
 			}
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x, y,
 				key[k].text);
-			x += text_px(strlen(key[k].text), FONT_PX) + 18;
+			x += text_px(key[k].text, 64) + 18;
 		}
 		x = c->left;
 	}
@@ -892,7 +982,6 @@ static double write_legend(struct svg *s, double y, int draw)
 	const double colw = c->plot_w / cols;
 	size_t n = s->r->n_summed, k = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct rl_region_row *row = &s->r->rows[i];
 		if (!s->reg[i].listed)
 			continue;
 		double lx = x + (double)(k % cols) * colw;
@@ -900,43 +989,7 @@ static double write_legend(struct svg *s, double y, int draw)
 		k++;
 		if (!draw)
 			continue;
-		write_marker(out, "key", row->precision, lx + 5, ly - 4,
-			     palette[i % N_PALETTE], "#000");
-		fprintf(out, "<text class=\"legend-region\" x=\"%.1f\" y=\"%.1f\">"
-			"%zu ", lx + 14, ly, i + 1);
-		rl_xml_escape_cut(out, row->region,
-				  !s->reg[i].on_chart	   ? 20
-				  : point_level(row) >= 0 ? 28
-							  : 36);
-		if (!s->reg[i].on_chart && row->data_movement &&
-		    rl_known(row->roof_pct)) {
-			/* copy, fill: their % of the bandwidth roof */
-			char p[32], g[32];
-			fprintf(out, " (no flops: %s%% of %s)<title>",
-				rl_chart_num(p, sizeof p, row->roof_pct),
-				row->bound_roof ? row->bound_roof : "its roof");
-			rl_xml_escape(out, row->region);
-			fprintf(out, ": no flops; %s GB/s, %s%% of the ",
-				rl_chart_num(g, sizeof g, row->gbs),
-				rl_chart_num(p, sizeof p, row->roof_pct));
-			rl_xml_escape(out, row->roof_label ? row->roof_label : "");
-			fprintf(out, " roof (%s GB/s)</title>",
-				rl_chart_num(g, sizeof g, row->roof_gbs));
-		} else if (!s->reg[i].on_chart) {
-			const char *why, *no = rl_chart_no_point(row, &why);
-			if (no) {
-				fprintf(out, " (no point: %s)<title>", no);
-				rl_xml_escape(out, row->region);
-				fprintf(out, ": %s</title>", why);
-			} else {
-				fputs(" (off the chart)", out);
-			}
-		} else if (point_level(row) >= 0) {
-			/* drawn at a cache level's intensity */
-			fprintf(out, " (at %s)",
-				rl_chart_level_name(point_level(row)));
-		}
-		fputs("</text>\n", out);
+		write_legend_entry(s, i, lx, ly, colw);
 	}
 	y += (double)((k + cols - 1) / cols) * 16;
 	if (k < n) { /* capped: say how many are left out, and where */
@@ -1057,7 +1110,8 @@ int rl_svg_write_chart(FILE *out, const struct rl_report *r, int standalone,
 	s->pl.y1 = s->c.top + s->c.plot_h - 1;
 	s->reg = calloc(r->n_summed ? r->n_summed : 1, sizeof *s->reg);
 	if (!s->reg || roof_geometry(s) || region_geometry(s) ||
-	    place_regions(s) || place_roof_labels(s)) {
+	    place_flat_labels(s, 1) || place_slope_labels(s) ||
+	    place_regions(s) || place_flat_labels(s, 0)) {
 		rc = rl_fail(err, errlen, RL_ENOMEM, "cannot draw the chart: %s",
 			     rl_strerror(RL_ENOMEM));
 		goto out;

@@ -287,6 +287,37 @@ size_t rl_utf8_len(const char *s)
 	return n;
 }
 
+/* The advance of each printable ASCII character in the chart's font
+ * (DejaVu Sans, what the SVG names first), in thousandths of the font
+ * size, as Chromium lays it out; another code point counts a whole em
+ * (an ellipsis, an arrow: at most that). */
+static const unsigned short advance[95] = {
+	318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361,
+	318, 337, 636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337,
+	838, 838, 838, 531, 1000, 711, 686, 698, 770, 632, 575, 775, 752, 295,
+	295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 594, 732, 684, 989,
+	685, 611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550, 635, 615,
+	345, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 394, 521,
+	392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838,
+};
+
+double rl_text_px(const char *s, size_t max_chars, double font)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	double em = 0;
+	size_t n = 0;
+
+	for (; *p && n < max_chars; n++) {
+		size_t k = utf8_seq(p);
+		em += *p >= 0x20 && *p < 0x7f ? advance[*p - 0x20] / 1000.0
+					       : 1.0;
+		p += k ? k : 1;
+	}
+	if (*p)
+		em += 1.0; /* the ellipsis of a cut text */
+	return em * font * 1.02; /* 2 % for kerning and hinting */
+}
+
 /* Printable ASCII that XML and HTML take as it is. */
 static int plain(unsigned char c)
 {

@@ -126,6 +126,9 @@ int rl_placer_is_free(const struct rl_placer *p, const struct rl_quad *q,
 void rl_xml_escape(FILE *out, const char *s);
 /* Same, at most max_chars characters, "…" appended when cut. */
 void rl_xml_escape_cut(FILE *out, const char *s, size_t max_chars);
+/* The width in pixels of s in the chart's font at font px, cut to
+ * max_chars characters and an ellipsis as rl_xml_escape_cut writes it. */
+double rl_text_px(const char *s, size_t max_chars, double font);
 /* Number of characters (UTF-8 code points) of s. */
 size_t rl_utf8_len(const char *s);
 

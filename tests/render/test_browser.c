@@ -13,69 +13,27 @@
 #include <unistd.h>
 
 #include "render/render.h"
+#include "tests/lib/browser.h"
 #include "tests/lib/machine.h"
 #include "tests/lib/report.h"
 
 extern const struct rl_renderer rl_renderer_html;
 
-#define CHROMIUM "/usr/bin/chromium"
-
-static char profile[] = "/tmp/rlprof-chromium-XXXXXX";
-
 static void teardown(void)
 {
 	rl_test_charts_fini();
-	if (strcmp(profile, "/tmp/rlprof-chromium-XXXXXX") != 0) {
-		char cmd[128];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", profile);
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", profile);
-	}
+	rl_test_chromium_cleanup();
 }
 
 TestSuite(browser, .init = rl_test_charts_init, .fini = teardown,
 	  .timeout = 180);
-
-static void need_chromium(void)
-{
-	if (access(CHROMIUM, X_OK) != 0)
-		cr_skip_test("no chromium at " CHROMIUM
-			     " (apt-get install chromium)");
-	cr_assert_not_null(mkdtemp(profile));
-}
-
-/* Runs chromium headless on url with extra args; stdout into a malloc'd
- * string. */
-static char *chromium(const char *args, const char *url)
-{
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd,
-		 "timeout 90 " CHROMIUM " --headless --no-sandbox --disable-gpu "
-		 "--disable-quic --no-first-run --disable-background-networking "
-		 "--disable-component-update --disable-sync "
-		 "--user-data-dir='%s' %s '%s' 2>/dev/null",
-		 profile, args, url);
-	FILE *p = popen(cmd, "r");
-	cr_assert(p);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
-		fwrite(chunk, 1, n, mem);
-	int st = pclose(p);
-	fclose(mem);
-	cr_assert_eq(st, 0, "chromium failed (status %d): %s", st, cmd);
-	return buf;
-}
 
 static long screenshot_bytes(const char *url, const char *png)
 {
 	char args[512];
 	snprintf(args, sizeof args, "--screenshot='%s' --window-size=1200,900",
 		 png);
-	free(chromium(args, url));
+	free(rl_test_chromium(args, url));
 	struct stat st;
 	cr_assert_eq(stat(png, &st), 0, "no screenshot %s", png);
 	char *data = rl_test_slurp(png);
@@ -86,19 +44,19 @@ static long screenshot_bytes(const char *url, const char *png)
 
 Test(browser, screenshot_is_not_blank)
 {
-	need_chromium();
+	rl_test_need_chromium();
 	char *html = rl_test_report_render(&rl_renderer_html,
 					   &rl_test_charts_report, ".html");
 	char blank[256], url[512], png[256], blank_png[256];
-	snprintf(blank, sizeof blank, "%s/blank.html", profile);
+	snprintf(blank, sizeof blank, "%s/blank.html", rl_test_chromium_dir());
 	FILE *f = fopen(blank, "w");
 	cr_assert(f);
 	fputs("<!DOCTYPE html><html><body></body></html>\n", f);
 	fclose(f);
-	snprintf(blank_png, sizeof blank_png, "%s/blank.png", profile);
+	snprintf(blank_png, sizeof blank_png, "%s/blank.png", rl_test_chromium_dir());
 	snprintf(url, sizeof url, "file://%s", blank);
 	long empty = screenshot_bytes(url, blank_png);
-	snprintf(png, sizeof png, "%s/report.png", profile);
+	snprintf(png, sizeof png, "%s/report.png", rl_test_chromium_dir());
 	snprintf(url, sizeof url, "file://%s", html);
 	long full = screenshot_bytes(url, png);
 	const char *keep = getenv("RLPROF_KEEP_CHARTS");
@@ -123,12 +81,12 @@ static const char *after(const char *s, const char *needle)
 
 Test(browser, dom_has_the_rows_and_the_script_ran)
 {
-	need_chromium();
+	rl_test_need_chromium();
 	char *html = rl_test_report_render(&rl_renderer_html,
 					   &rl_test_charts_report, ".html");
 	char url[512];
 	snprintf(url, sizeof url, "file://%s", html);
-	char *dom = chromium("--dump-dom", url);
+	char *dom = rl_test_chromium("--dump-dom", url);
 	after(dom, "data-sortable=\"1\"");
 	after(dom, "<b>triad</b>");
 	after(dom, "<b>horner64</b>");
@@ -146,13 +104,13 @@ Test(browser, dom_has_the_rows_and_the_script_ran)
 
 Test(browser, sorts_by_a_column)
 {
-	need_chromium();
+	rl_test_need_chromium();
 	char *html = rl_test_report_render(&rl_renderer_html,
 					   &rl_test_charts_report, ".html");
 	char url[512];
 	/* column 3 is GFLOP/s; "d" = descending; unknown values last */
 	snprintf(url, sizeof url, "file://%s#sort=3d", html);
-	char *dom = chromium("--dump-dom", url);
+	char *dom = rl_test_chromium("--dump-dom", url);
 	const char *table = after(dom, "id=\"rl-regions\"");
 	const char *order[] = {"<b>horner64</b>", "<b>dot f32</b>",
 			       "<b>&lt;script&gt;", "<b>triad</b>",
