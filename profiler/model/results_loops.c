@@ -19,6 +19,7 @@
 #include "common/rl_error.h"
 #include "model/results.h"
 #include "model/results_json.h"
+#include "formats/loops.h"
 
 void rl_loop_meta_release(struct rl_loop_meta *m, size_t n)
 {
@@ -272,6 +273,22 @@ int rl_results_add_loops(const char *dir, struct rl_run_results *out)
 		return out->n_procs ? rl_results_add_warning(&out->procs[0],
 							     "loops", msg)
 				    : 0;
+	}
+	/* an earlier rlprof wrote no format: read as it is */
+	if (json_object_get(root, "format")) {
+		struct rl_json_ctx c = {path, err, sizeof err};
+		int version;
+		if ((rc = rl_json_check_header(&c, root, RL_LOOPS_FORMAT,
+					       RL_LOOPS_VERSION, "loops",
+					       &version))) {
+			json_decref(root);
+			snprintf(msg, sizeof msg, "the loops are left out of "
+				 "the report: %s", err);
+			return out->n_procs
+				       ? rl_results_add_warning(&out->procs[0],
+								"loops", msg)
+				       : 0;
+		}
 	}
 	loops = json_object_get(root, "loops");
 	samp = json_object_get(root, "sampling");

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "analysis/report.h"
+#include "formats/loops.h"
 #include "tests/lib/run.h"
 
 #define SCHEMA RL_SOURCE_DIR "/profiler/render/report.schema.json"
@@ -127,5 +128,88 @@ Test(schema, broken_reports_are_rejected, .timeout = 60)
 		e2e_free(&r);
 	}
 	e2e_rmtree_raw(dir); /* broken on purpose */
+	free(dir);
+}
+
+/* loops.json (profiler/formats/loops.schema.json): the schema's version
+ * is RL_LOOPS_VERSION, and the report reader takes a loops.json of
+ * another format or a newer version for what it is: its loops are left
+ * out with a warning that says which (issue 43: loops.json had no format
+ * or version, and a file of another kind was read as loops). The loops
+ * rlprof writes are checked against the schema by every e2e test that
+ * makes them (tests/lib/run.c). */
+#define LOOPS_SCHEMA RL_SOURCE_DIR "/profiler/formats/loops.schema.json"
+
+Test(schema, loops_version_matches_the_format)
+{
+	json_error_t je;
+	json_t *s = json_load_file(LOOPS_SCHEMA, 0, &je), *p;
+
+	cr_assert_not_null(s, "schema is not JSON: line %d: %s", je.line, je.text);
+	p = json_object_get(s, "properties");
+	cr_expect_eq(json_integer_value(json_object_get(
+			     json_object_get(p, "version"), "const")),
+		     RL_LOOPS_VERSION);
+	cr_expect_str_eq(json_string_value(json_object_get(
+				 json_object_get(p, "format"), "const")),
+			 RL_LOOPS_FORMAT);
+	json_decref(s);
+}
+
+static char *report_with_loops(const char *dir, const char *loops_json)
+{
+	char cmd[2048], path[1024];
+	FILE *f;
+	const char *argv[] = {E2E_RLPROF, "report", "--no-probe", "-f", "json",
+			      path, NULL};
+	struct e2e_result r;
+
+	snprintf(cmd, sizeof cmd, "cp -r '%s' '%s/run'",
+		 RL_SOURCE_DIR "/tests/data/results/run1", dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(path, sizeof path, "%s/run/loops.json", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(loops_json, f);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(path, sizeof path, "%s/run", dir);
+	r = e2e_run(argv);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	free(r.err);
+	return r.out;
+}
+
+Test(schema, loops_of_another_format_or_a_newer_version_are_left_out,
+     .timeout = 60)
+{
+	static const char loop[] =
+		"\"program\": \"./t\", \"lines\": true, \"hot_rule\": \"all\", "
+		"\"loops\": [{\"id\": 1, \"parent\": null, \"depth\": 0, "
+		"\"name\": \"t.c:3 (main)\", \"function\": \"main\", "
+		"\"address\": \"0x10\", \"hot\": true, \"self\": {}, "
+		"\"inclusive\": {}}]}";
+	char text[1024], *dir, *out;
+
+	e2e_need(E2E_RLPROF);
+	snprintf(text, sizeof text, "{\"format\": \"rlprof-other\", "
+		 "\"version\": 1, %s", loop);
+	dir = e2e_tmpdir();
+	out = report_with_loops(dir, text);
+	cr_expect(strstr(out, "the loops are left out of the report") &&
+			  strstr(out, "is not an rlprof loops file"),
+		  "%s", out);
+	cr_expect(!strstr(out, "t.c:3 (main)"), "%s", out);
+	free(out);
+	e2e_rmtree_raw(dir); /* its loops.json is broken on purpose */
+	free(dir);
+
+	snprintf(text, sizeof text, "{\"format\": \"" RL_LOOPS_FORMAT "\", "
+		 "\"version\": 99, %s", loop);
+	dir = e2e_tmpdir();
+	out = report_with_loops(dir, text);
+	cr_expect(strstr(out, "was written by a newer rlprof (loops version "
+			      "99"),
+		  "%s", out);
+	free(out);
+	e2e_rmtree_raw(dir); /* its loops.json is broken on purpose */
 	free(dir);
 }

@@ -49,51 +49,65 @@ void e2e_rmtree_raw(const char *dir)
 		nftw(dir, e2e_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* The report.json files e2e_validate_reports() found (nftw has no user
- * data pointer). */
+/* The report.json and loops.json files e2e_validate_reports() found
+ * (nftw has no user data pointer). */
 #define E2E_MAX_REPORTS 32
-static char e2e_reports[E2E_MAX_REPORTS][1024];
-static int e2e_n_reports;
+static char e2e_reports[2][E2E_MAX_REPORTS][1024];
+static int e2e_n_reports[2];
+static const char *const e2e_json_names[2] = {"report.json", "loops.json"};
+static const char *const e2e_json_schemas[2] = {
+	"profiler/render/report.schema.json",
+	"profiler/formats/loops.schema.json"};
 
 static int e2e_find_report(const char *p, const struct stat *st, int flag,
 			   struct FTW *ftw)
 {
 	(void)st;
-	if (flag == FTW_F && strcmp(p + ftw->base, "report.json") == 0 &&
-	    e2e_n_reports < E2E_MAX_REPORTS)
-		snprintf(e2e_reports[e2e_n_reports++], sizeof e2e_reports[0],
-			 "%s", p);
+	for (int k = 0; k < 2 && flag == FTW_F; k++)
+		if (strcmp(p + ftw->base, e2e_json_names[k]) == 0 &&
+		    e2e_n_reports[k] < E2E_MAX_REPORTS)
+			snprintf(e2e_reports[k][e2e_n_reports[k]++],
+				 sizeof e2e_reports[k][0], "%s", p);
 	return 0;
 }
 
-/* Every report.json under dir is valid against the report's JSON Schema
- * (profiler/render/report.schema.json), checked with Debian's
+/* Every report.json and loops.json under dir is valid against its JSON
+ * Schema (profiler/render/report.schema.json,
+ * profiler/formats/loops.schema.json), checked with Debian's
  * python3-jsonschema (scripts/validate-report); a test fails on an invalid
  * one. Without python3-jsonschema nothing is checked here (test_schema.c
  * skips and says why). */
 void e2e_validate_reports(const char *dir)
 {
 	const char *argv[E2E_MAX_REPORTS + 3];
+	char schema[1024];
 	struct e2e_result r;
 	int n;
 
-	e2e_n_reports = 0;
+	e2e_n_reports[0] = e2e_n_reports[1] = 0;
 	if (!dir || nftw(dir, e2e_find_report, 16, FTW_PHYS) != 0 ||
-	    e2e_n_reports == 0 || access("/usr/bin/python3", X_OK) != 0)
+	    access("/usr/bin/python3", X_OK) != 0)
 		return;
-	n = 0;
-	argv[n++] = RL_SOURCE_DIR "/scripts/validate-report";
-	argv[n++] = RL_SOURCE_DIR "/profiler/render/report.schema.json";
-	for (int i = 0; i < e2e_n_reports; i++)
-		argv[n++] = e2e_reports[i];
-	argv[n] = NULL;
-	r = e2e_run(argv);
-	if (r.status == 1)
-		cr_expect_fail("a report.json this test produced is not valid "
-			       "against profiler/render/report.schema.json:\n%s",
-			       r.out);
-	free(r.out);
-	free(r.err);
+	for (int k = 0; k < 2; k++) {
+		if (e2e_n_reports[k] == 0)
+			continue;
+		snprintf(schema, sizeof schema, RL_SOURCE_DIR "/%s",
+			 e2e_json_schemas[k]);
+		n = 0;
+		argv[n++] = RL_SOURCE_DIR "/scripts/validate-report";
+		argv[n++] = schema;
+		for (int i = 0; i < e2e_n_reports[k]; i++)
+			argv[n++] = e2e_reports[k][i];
+		argv[n] = NULL;
+		r = e2e_run(argv);
+		if (r.status == 1)
+			cr_expect_fail("a %s this test produced is not valid "
+				       "against %s:\n%s",
+				       e2e_json_names[k], e2e_json_schemas[k],
+				       r.out);
+		free(r.out);
+		free(r.err);
+	}
 }
 
 /* Removes dir, after checking the reports in it against the schema. */

@@ -23,6 +23,7 @@
 #include "inspect/loops.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
+#include "formats/loops.h"
 
 
 
@@ -483,6 +484,8 @@ static int write_json(struct rl_run *run, struct rl_run_loops *x)
 
 	if (!root || !arr)
 		goto out;
+	json_object_set_new(root, "format", json_string(RL_LOOPS_FORMAT));
+	json_object_set_new(root, "version", json_integer(RL_LOOPS_VERSION));
 	for (size_t i = 0; i <= x->l.n; i++)
 		for (int k = 0; k < RS_NSLOTS; k++)
 			total[k] += x->self[i][k];
