@@ -195,6 +195,154 @@ static json_t *expected(const char *t, size_t len, size_t at,
 	return NULL;
 }
 
+/* The end (one past) of the JSON string whose opening quote is t[at]: the
+ * first quote after it not escaped (an odd run of backslashes before it
+ * escapes it); 0 when none. */
+static size_t string_end(const char *t, size_t len, size_t at)
+{
+	for (at++; at < len;) {
+		const char *q = memchr(t + at, '"', len - at);
+		size_t k, bs = 0;
+
+		if (!q)
+			return 0;
+		k = (size_t)(q - t);
+		while (k - bs > at && t[k - bs - 1] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return k + 1;
+		at = k + 1;
+	}
+	return 0;
+}
+
+/* The end (one past) of the JSON value at t[at], found by its brackets
+ * and strings alone (jansson decodes what is kept, and says what is wrong
+ * with it); 0 when it does not end inside t. */
+static size_t value_end(const char *t, size_t len, size_t at)
+{
+	size_t depth = 0;
+
+	if (at >= len)
+		return 0;
+	if (t[at] != '{' && t[at] != '[' && t[at] != '"') {
+		for (; at < len; at++)
+			switch (t[at]) {
+			case ',': case '}': case ']':
+			case ' ': case '\t': case '\n': case '\r':
+				return at;
+			}
+		return at;
+	}
+	for (; at < len; at++) {
+		switch (t[at]) {
+		case '"':
+			if (!(at = string_end(t, len, at)))
+				return 0;
+			if (depth == 0)
+				return at;
+			at--;
+			break;
+		case '{': case '[':
+			depth++;
+			break;
+		case '}': case ']':
+			if (depth == 0)
+				return 0;
+			if (--depth == 0)
+				return at + 1;
+		}
+	}
+	return 0;
+}
+
+/* s[0 .. k) appended to *buf at *n, room kept for a closing brace; 0 out
+ * of memory. */
+static int append(char **buf, size_t *n, size_t *cap, const char *s,
+		  size_t k)
+{
+	if (*n + k + 2 > *cap) {
+		size_t ncap = 2 * (*n + k + 2);
+		char *p = realloc(*buf, ncap);
+		if (!p)
+			return 0;
+		*buf = p;
+		*cap = ncap;
+	}
+	memcpy(*buf + *n, s, k);
+	*n += k;
+	return 1;
+}
+
+/* A region's "threads" array at t[v .. vend) appended with its first row
+ * as it is and every later row as null: read_work() reads their count and
+ * the first row's tid, nothing of the others. 0 when it is not laid out
+ * as expected or out of memory. */
+static int thin_threads(const char *t, size_t v, size_t vend, char **buf,
+			size_t *n, size_t *cap)
+{
+	size_t at = skip_ws(t, vend, v + 1), e;
+
+	if (t[v] != '[')
+		return append(buf, n, cap, t + v, vend - v);
+	if (!append(buf, n, cap, "[", 1))
+		return 0;
+	for (int i = 0; at < vend && t[at] != ']'; i++) {
+		if (!(e = value_end(t, vend, at)) ||
+		    !(i ? append(buf, n, cap, ",null", 5)
+			: append(buf, n, cap, t + at, e - at)))
+			return 0;
+		at = skip_ws(t, vend, e);
+		if (at < vend && t[at] == ',')
+			at = skip_ws(t, vend, at + 1);
+		else if (at >= vend || t[at] != ']')
+			return 0;
+	}
+	return append(buf, n, cap, "]", 1);
+}
+
+/* The region object at t[at] with its per-thread rows thinned
+ * (thin_threads: half the decoding of a two-thread region, whose rows
+ * diff and check do not read) into *buf, and *end past the object; its
+ * length, 0 when the object is not laid out as expected (then it is
+ * decoded whole) or out of memory. */
+static size_t without_threads(const char *t, size_t len, size_t at,
+			      size_t *end, char **buf, size_t *cap)
+{
+	static const char key[] = "\"threads\"";
+	size_t n = 0;
+
+	(*buf)[n++] = '{';
+	at = skip_ws(t, len, at + 1);
+	for (;;) {
+		size_t k = at, kend = value_end(t, len, at), v, vend;
+		if (!kend || t[k] != '"')
+			return 0;
+		v = skip_ws(t, len, kend);
+		if (v >= len || t[v] != ':')
+			return 0;
+		v = skip_ws(t, len, v + 1);
+		if (!(vend = value_end(t, len, v)) ||
+		    (n > 1 && !append(buf, &n, cap, ",", 1)))
+			return 0;
+		if (kend - k == sizeof key - 1 &&
+		    memcmp(t + k, key, sizeof key - 1) == 0
+			    ? !append(buf, &n, cap, t + k, v - k) ||
+				      !thin_threads(t, v, vend, buf, &n, cap)
+			    : !append(buf, &n, cap, t + k, vend - k))
+			return 0;
+		at = skip_ws(t, len, vend);
+		if (at < len && t[at] == '}')
+			break;
+		if (at >= len || t[at] != ',')
+			return 0;
+		at = skip_ws(t, len, at + 1);
+	}
+	(*buf)[n++] = '}';
+	*end = at + 1;
+	return n;
+}
+
 /* The regions array at t[*at], read one region at a time: each is decoded
  * by jansson, copied into out->regions and freed before the next, so a
  * report of 10^5 regions is never one tree in memory (one tree of two
@@ -205,7 +353,9 @@ static int read_regions(const char *t, size_t len, size_t *at,
 			struct rl_report_file *out, json_error_t *je,
 			size_t *bad_at)
 {
-	size_t cap = 0;
+	size_t cap = 0, bcap = 256;
+	char *buf;
+	int rc = 0;
 
 	if (*at >= len || t[*at] != '[') {
 		expected(t, len, *at, "'['", je);
@@ -216,18 +366,27 @@ static int read_regions(const char *t, size_t len, size_t *at,
 		(*at)++;
 		return 0;
 	}
+	buf = malloc(bcap); /* NULL: each region decoded whole */
 	for (;;) {
-		json_t *o = value_at(t, len, at, je);
-		int rc;
+		size_t end = 0, n = t[*at] == '{' && buf
+					    ? without_threads(t, len, *at, &end,
+							      &buf, &bcap)
+					    : 0;
+		json_t *o = n ? json_loadb(buf, n, 0, je) : NULL;
 
-		if (!o)
-			return -1;
+		if (o)
+			*at = end;
+		else if (!(o = value_at(t, len, at, je))) { /* its own error */
+			rc = -1;
+			break;
+		}
 		if (out->n_regions == cap) {
 			size_t ncap = cap ? 2 * cap : 64;
 			void *p = realloc(out->regions, ncap * sizeof *out->regions);
 			if (!p) {
 				json_decref(o);
-				return RL_ENOMEM;
+				rc = RL_ENOMEM;
+				break;
 			}
 			out->regions = p;
 			cap = ncap;
@@ -238,19 +397,23 @@ static int read_regions(const char *t, size_t len, size_t *at,
 		json_decref(o);
 		if (rc) {
 			*bad_at = out->n_regions;
-			return 1;
+			rc = 1;
+			break;
 		}
 		*at = skip_ws(t, len, *at);
 		if (*at < len && t[*at] == ']') {
 			(*at)++;
-			return 0;
+			break;
 		}
 		if (*at >= len || t[*at] != ',') {
 			expected(t, len, *at, "',' or ']'", je);
-			return -1;
+			rc = -1;
+			break;
 		}
 		*at = skip_ws(t, len, *at + 1);
 	}
+	free(buf);
+	return rc;
 }
 
 /* The report's top-level object: every member but "regions" decoded into

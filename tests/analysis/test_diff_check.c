@@ -344,6 +344,48 @@ Test(report_file, version_1_nulls_and_version_2_absences_read_alike)
 /* The reader decodes a report member by member and its regions one at a
  * time (report_file.c): the JSON must still be one whole object, and an
  * error names the line of the whole file. */
+/* diff and check decode a region with its per-thread rows thinned (the
+ * first as it is, the others as null): their count and the first row's
+ * thread id still read */
+Test(report_file, thread_rows_counted_and_the_first_read)
+{
+	static const char doc[] =
+		"{\"format\":\"rlprof-report\",\"version\":2,\"regions\":["
+		"{\"region\":\"a\",\"threads\":[{\"pid\":4,\"tid\":5,"
+		"\"note\":\"],}\\\"\"}, {\"tid\":6}\n,{\"tid\":7}],"
+		"\"time_s\":2},"
+		"{\"region\":\"b\",\"threads\":[],\"time_s\":3},"
+		"{\"threads\":[{\"tid\":9}],\"region\":\"c\"}]}";
+	char err[512], *dir = e2e_tmpdir(), path[600];
+	struct rl_report_file f;
+	const struct rl_report_region *r;
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	fp = fopen(path, "w");
+	cr_assert_not_null(fp);
+	fputs(doc, fp);
+	fclose(fp);
+	cr_assert_eq(rl_report_file_load(dir, &f, err, sizeof err), 0, "%s",
+		     err);
+	cr_assert_eq(f.n_regions, 3);
+	r = rl_report_file_find(&f, "a");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->n_thread_rows, 3);
+	cr_expect_float_eq(r->first_tid, 5, 1e-9);
+	cr_expect_float_eq(r->time_s, 2, 1e-9);
+	r = rl_report_file_find(&f, "b");
+	cr_expect_eq(r->n_thread_rows, 0);
+	cr_expect(isnan(r->first_tid));
+	cr_expect_float_eq(r->time_s, 3, 1e-9);
+	r = rl_report_file_find(&f, "c");
+	cr_expect_eq(r->n_thread_rows, 1);
+	cr_expect_float_eq(r->first_tid, 9, 1e-9);
+	rl_report_file_release(&f);
+	e2e_rmtree_raw(dir); /* a partial report on purpose */
+	free(dir);
+}
+
 Test(report_file, read_region_by_region_still_checks_the_whole_text)
 {
 	static const struct {
@@ -377,6 +419,23 @@ Test(report_file, read_region_by_region_still_checks_the_whole_text)
 		 "its 'format' is not 'rlprof-report'", 0},
 		{"{\"format\": \"rlprof-report\", \"version\": 2, 3: 4}",
 		 "line 1: string or '}' expected near '3'", 0},
+		/* the per-thread rows ("threads") are passed over, wherever
+		 * they are and whatever strings they hold; the rest is
+		 * still decoded and checked */
+		{"{\"format\":\"rlprof-report\",\"version\":2,\"regions\":["
+		 "{\"threads\":[{\"x\":\"}\\\"]\"}],\"region\":\"a\"},"
+		 "{\"region\":\"b\",\"threads\":[],\"calls\":3},"
+		 "{\"region\":\"c\",\"threads\":[{}]}]}",
+		 NULL, 3},
+		{"{\"format\":\"rlprof-report\",\"version\":2,\n\"regions\":["
+		 "{\"region\":\"a\",\"threads\":[1],\"calls\":tru}]}",
+		 "line 2: ", 0},
+		{"{\"format\":\"rlprof-report\",\"version\":2,\"regions\":["
+		 "{\"region\":\"a\",\"threads\":[1}]}",
+		 "line 1: ", 0},
+		{"{\"format\":\"rlprof-report\",\"version\":2,\"regions\":["
+		 "{\"region\":\"a\",\"threads\":[],\"calls\":\"3\"}]}",
+		 "region 1 has a field of the wrong type", 0},
 	};
 	char err[512], *dir = e2e_tmpdir(), path[600];
 
