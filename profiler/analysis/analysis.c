@@ -770,10 +770,14 @@ int rl_report_build(const struct rl_run_results *res,
 				struct per_ref *ref = &per[n_per++];
 				const char *name = s->name ? s->name : "";
 				/* a region the counting run never finished
-				 * has no counts: a summed row with it has
-				 * none either (never a partial sum) */
+				 * has no counts, nor has a record without
+				 * counters in a process that has them (a
+				 * hot loop with its time alone, make fuzz):
+				 * a summed row with it has none either
+				 * (never a partial sum) */
 				uint64_t counted =
-					s->uncounted ? 0 : pr->provided;
+					s->uncounted || !s->counters
+						? 0 : pr->provided;
 				size_t k;
 
 				if (!rl_name_index_get(&by_name, name, &k)) {

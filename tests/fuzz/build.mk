@@ -1,6 +1,7 @@
 # tests/fuzz/: libFuzzer harnesses (clang, ASan + UBSan) for the readers of
 # untrusted input: the results directory (then every renderer), the
-# machine model, the ELF region records. fuzz_targets.c holds the targets;
+# machine model, the ELF region records, live files, rank trees, saved
+# reports and DIR/loops.json. fuzz_targets.c holds the targets;
 # main_<target>.c is each libFuzzer entry. The seed corpora are
 # tests/fuzz/<target>/ (from real runs); tests/fuzz/<target>/crashes/
 # holds every input that once crashed. `make test` replays them all
@@ -12,7 +13,7 @@
 #                                  (tests/cli/test_e2e_counts.c)
 #   make fuzz FUZZ_SECONDS=3600 FUZZ_TARGETS=results FUZZ_FLAGS='-jobs=8'
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= results machine elf live ranks report
+FUZZ_TARGETS ?= results machine elf live ranks report loops
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_FLAGS   ?=
 

@@ -134,14 +134,32 @@ static void render_all(const struct rl_run_results *res,
 	rl_report_release(&rep);
 }
 
+/* The results directory d read as rlprof report reads it, then rendered
+ * without and with a machine model. */
+static void load_and_render(const char *d)
+{
+	struct rl_run_results res;
+	struct rl_machine *m;
+	char err[1024];
+
+	if (rl_results_load_dir(d, &res, err, sizeof err) != 0)
+		return;
+	render_all(&res, NULL);
+	m = malloc(sizeof *m);
+	if (m) {
+		fixed_machine(m);
+		render_all(&res, m);
+		free(m);
+	}
+	rl_run_results_release(&res);
+}
+
 int rl_fuzz_results(const uint8_t *data, size_t size)
 {
 	const char *d = dir();
 	const uint8_t *part[3] = {data, NULL, NULL};
 	size_t len[3] = {size, 0, 0}, n = 1;
-	struct rl_run_results res;
-	struct rl_machine *m;
-	char path[256], err[1024];
+	char path[256];
 
 	/* raw results \f run.json \f second raw results */
 	for (size_t i = 0; i < size && n < 3; i++) {
@@ -170,21 +188,14 @@ int rl_fuzz_results(const uint8_t *data, size_t size)
 			 pid_in(part[2], len[2]));
 		put(path, part[2], len[2]);
 	}
-	if (rl_results_load_dir(d, &res, err, sizeof err) != 0)
-		return 0;
-	render_all(&res, NULL);
-	m = malloc(sizeof *m);
-	if (m) {
-		fixed_machine(m);
-		render_all(&res, m);
-		free(m);
-	}
-	rl_run_results_release(&res);
+	load_and_render(d);
 	return 0;
 }
 
-/* One process, one thread, two regions: one memory-bound, one not. */
-static int fixed_results(struct rl_run_results *res)
+/* One process (pid 7), one thread (tid 7), two regions: one
+ * memory-bound, one not: DIR/name/raw/rlprof-7.json made, DIR/name into
+ * path. */
+static void fixed_dir(const char *name, char *path, size_t len)
 {
 	static const char text[] =
 		"{\"format\":\"rlprof-results\",\"version\":1,\"pid\":7,"
@@ -198,17 +209,38 @@ static int fixed_results(struct rl_run_results *res)
 		"{\"name\":\"b\",\"calls\":1,\"time_ns\":1000,\"counters\":{"
 		"\"flops_any\":{\"value\":900000},"
 		"\"dram_read_bytes\":{\"value\":64}}}]}]}";
-	char path[256], err[1024];
 	const char *d = dir();
 
-	snprintf(path, sizeof path, "%s/fixed", d);
+	snprintf(path, len, "%s/%s", d, name);
 	mkdir(path, 0755);
-	snprintf(path, sizeof path, "%s/fixed/raw", d);
+	snprintf(path, len, "%s/%s/raw", d, name);
 	mkdir(path, 0755);
-	snprintf(path, sizeof path, "%s/fixed/raw/rlprof-7.json", d);
+	snprintf(path, len, "%s/%s/raw/rlprof-7.json", d, name);
 	put(path, (const uint8_t *)text, sizeof text - 1);
-	snprintf(path, sizeof path, "%s/fixed", d);
+	snprintf(path, len, "%s/%s", d, name);
+}
+
+static int fixed_results(struct rl_run_results *res)
+{
+	char path[256], err[1024];
+
+	fixed_dir("fixed", path, sizeof path);
 	return rl_results_load_dir(path, res, err, sizeof err);
+}
+
+/* DIR/loops.json (rlprof run --loops) beside the fixed results file of
+ * pid 7, thread 7 (the "per" records name them), read through the results
+ * reader as rlprof report reads a run with loops, then the report built
+ * and rendered with and without a machine model. */
+int rl_fuzz_loops(const uint8_t *data, size_t size)
+{
+	char path[256], json[300];
+
+	fixed_dir("loops", path, sizeof path);
+	snprintf(json, sizeof json, "%s/loops.json", path);
+	put(json, data, size);
+	load_and_render(path);
+	return 0;
 }
 
 int rl_fuzz_machine(const uint8_t *data, size_t size)

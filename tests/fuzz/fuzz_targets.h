@@ -18,6 +18,9 @@
  *   ranks    a rank-folder tree (the input split at form feeds into
  *            mpi.json, then rank.json and a results file per rank: 0, 1
  *            and one the first byte names), read and rendered
+ *   loops    DIR/loops.json (rlprof run --loops) beside a fixed results
+ *            file of pid 7, thread 7: read with rl_results_load_dir(),
+ *            the report built and rendered with and without a model
  *   report   a saved report.json as rlprof diff and check read it (one
  *            region at a time), diffed against itself and rendered
  *
@@ -35,5 +38,6 @@ int rl_fuzz_elf(const uint8_t *data, size_t size);
 int rl_fuzz_live(const uint8_t *data, size_t size);
 int rl_fuzz_ranks(const uint8_t *data, size_t size);
 int rl_fuzz_report(const uint8_t *data, size_t size);
+int rl_fuzz_loops(const uint8_t *data, size_t size);
 
 #endif

@@ -80,3 +80,8 @@ Test(fuzz_replay, report_corpus, .timeout = 120)
 {
 	cr_expect_gt(replay(FUZZ_DIR "report", rl_fuzz_report), 0);
 }
+
+Test(fuzz_replay, loops_corpus, .timeout = 120)
+{
+	cr_expect_gt(replay(FUZZ_DIR "loops", rl_fuzz_loops), 0);
+}
