@@ -115,9 +115,13 @@ static bool rec_in_limits(const struct rl_rec *rec,
 		rl_rec_tail_n((struct rl_rec *)rec, h->n_prov);
 	uint64_t time_ns = (uint64_t)(((unsigned __int128)rec->ticks *
 				       h->tick_mult) >> 32);
+	unsigned __int128 mpi_ns = ((unsigned __int128)x->mpi_ticks *
+				    h->tick_mult) >> 32;
 
 	if (rec->calls > INT64_MAX || time_ns > INT64_MAX ||
+	    mpi_ns > INT64_MAX ||
 	    rec->open > INT64_MAX || x->expect_calls > INT64_MAX ||
+	    x->depth > INT64_MAX ||
 	    !(x->expected_flops >= 0 && x->expected_flops < 1e300) ||
 	    !(x->expected_bytes >= 0 && x->expected_bytes < 1e300))
 		return false;
@@ -129,8 +133,66 @@ static bool rec_in_limits(const struct rl_rec *rec,
 	return true;
 }
 
+/* Whether another block already holds the thread index of b with another
+ * thread id: the results reader refuses an index listed twice. */
+static bool index_taken(const struct rl_process_results *r,
+			const struct rl_live_block *b)
+{
+	for (size_t i = 0; i < r->n_threads; i++)
+		if (r->threads[i].index == b->thread_index &&
+		    r->threads[i].tid != b->tid)
+			return true;
+	return false;
+}
+
+static int cmp_name_first(const void *a, const void *b)
+{
+	const struct rl_region_stats *const *x = a, *const *y = b;
+	int c = strcmp((*x)->name, (*y)->name);
+
+	return c ? c : (*x > *y) - (*x < *y);
+}
+
+/* The runtime keeps one record per name and thread: a name read again in
+ * the same thread is damage (the results reader refuses a name listed
+ * twice, and recovery writes only what it takes back). The first record
+ * stays; the later ones are freed and counted in *twice. */
+static int drop_repeated(struct rl_thread_results *t, size_t *twice)
+{
+	struct rl_region_stats **v;
+	const char *keep;
+	size_t k = 0;
+
+	if (t->n_regions < 2)
+		return 0;
+	if (!(v = malloc(t->n_regions * sizeof *v)))
+		return RL_ENOMEM;
+	for (size_t i = 0; i < t->n_regions; i++)
+		v[i] = &t->regions[i];
+	qsort(v, t->n_regions, sizeof *v, cmp_name_first);
+	keep = v[0]->name;
+	for (size_t i = 1; i < t->n_regions; i++) {
+		if (strcmp(keep, v[i]->name) != 0) {
+			keep = v[i]->name;
+			continue;
+		}
+		free(v[i]->name);
+		free(v[i]->counters);
+		v[i]->name = NULL;
+		v[i]->counters = NULL;
+		++*twice;
+	}
+	free(v);
+	for (size_t i = 0; i < t->n_regions; i++)
+		if (t->regions[i].name)
+			t->regions[k++] = t->regions[i];
+	t->n_regions = k;
+	return 0;
+}
+
 /* The records of one block (already checked to lie inside the file);
- * records with figures beyond the limits are counted in *damaged. */
+ * records with figures beyond the limits, or of a thread whose index
+ * another thread holds, are counted in *damaged. */
 static int read_block(struct rl_process_results *r,
 		      const struct rl_live_block *b,
 		      const struct rl_live_header *h, size_t *damaged)
@@ -139,13 +201,17 @@ static int read_block(struct rl_process_results *r,
 	uint64_t used = b->used <= b->size ? b->used : b->size;
 	uint64_t off = RL_LIVE_BLOCK_HEAD;
 	struct rl_thread_results *t = NULL;
+	bool clash = index_taken(r, b);
 	while (off + min <= used) {
 		struct rl_rec *rec = (struct rl_rec *)((char *)b + off);
 		if (rec->size < min || rec->size % RL_REC_ALIGN ||
 		    rec->size > used - off ||
 		    rl_rec_size_n(rec->name_len, h->n_prov) != rec->size)
 			break; /* torn or damaged: the rest is unreadable */
-		if (!rec_in_limits(rec, h)) {
+		/* a thread id past 2^63 is damage too: it would be written
+		 * as a real the results reader refuses (make fuzz) */
+		if (!rec_in_limits(rec, h) || b->tid > (uint64_t)INT64_MAX ||
+		    clash) {
 			++*damaged;
 			off += rec->size;
 			continue;
@@ -227,15 +293,26 @@ static int fill_process(struct rl_process_results *r,
 	return 0;
 }
 
-static int live_warning(struct rl_process_results *p, const char *msg)
+/* The live-damaged warning for n records left out because they what
+ * (none when n is 0). */
+static int live_warning(struct rl_process_results *p, size_t n,
+			const char *path, const char *what)
 {
+	char msg[1024];
+
+	if (!n)
+		return 0;
+	snprintf(msg, sizeof msg,
+		 "%zu region record%s of the live file '%s' %s: damaged, "
+		 "left out",
+		 n, n == 1 ? "" : "s", path, what);
 	return rl_results_add_warning(p, "live-damaged", msg);
 }
 
 int rl_results_live_load(const char *path, struct rl_process_results *out,
 			 char *err, size_t errlen)
 {
-	size_t damaged = 0;
+	size_t damaged = 0, twice = 0;
 	struct stat st;
 	int rc;
 	memset(out, 0, sizeof *out);
@@ -274,17 +351,16 @@ int rl_results_live_load(const char *path, struct rl_process_results *out,
 			goto oom;
 		off += b->size;
 	}
-	if (damaged) {
-		char msg[1024];
-		snprintf(msg, sizeof msg,
-			 "%zu region record%s of the live file '%s' hold "
-			 "figures no process reaches (more than 2^63, or a "
-			 "negative or non-finite declared count): damaged, "
-			 "left out",
-			 damaged, damaged == 1 ? "" : "s", path);
-		if (live_warning(out, msg))
+	for (size_t i = 0; i < out->n_threads; i++)
+		if ((rc = drop_repeated(&out->threads[i], &twice)))
 			goto oom;
-	}
+	if (live_warning(out, twice, path,
+			 "repeat a name already read for the same thread") ||
+	    live_warning(out, damaged, path,
+			 "hold figures no process reaches (more than 2^63, a "
+			 "negative or non-finite declared count, or a thread "
+			 "index another thread holds)"))
+		goto oom;
 	rc = 0;
 	goto out;
 oom:
