@@ -23,7 +23,7 @@ OPT     ?= -O2
 SANITIZE ?= 0
 
 WARN      := -Wall -Wextra
-# Includes name their folder ("model/results.h", "counters/backend.h"): the
+# Includes name their folder ("results/run_results.h", "counters/backend.h"): the
 # two source roots are the only include paths.
 SRC_INC   := -I. -Iprofiler
 # What a user program gets from pkg-config: the public header's folder.

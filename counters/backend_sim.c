@@ -8,7 +8,7 @@
  * runs the program under `valgrind --tool=rlprofsim` with the cache
  * geometry of the options (sim-caches: given with --sim-caches, or derived
  * by rlprof run from the machine model, sim-origin then saying where each
- * level's size came from; profiler/model/sim_geometry.h), glibc's native
+ * level's size came from; profiler/machine/sim_geometry.h), glibc's native
  * non-temporal threshold, glibc's rep movsb/stosb off (slow under
  * Valgrind) and passive OpenMP waiting;
  * explain_exit() recognises the simulator's AVX-512 failure.

@@ -7,7 +7,7 @@ RUNTIME_SRCS += profiler/formats/counter_ids.c profiler/common/rl_error.c \
 
 # Event resolution used by the rlprof command (libpfm4, sysfs, raw table).
 EVENTS_SRCS := $(wildcard counters/events/*.c)
-# The known-answer check's kernels (the runner: profiler/model/
+# The known-answer check's kernels (the runner: profiler/results/
 # selftest_run.c), in the command beside the event tables.
 EVENTS_SRCS += $(wildcard counters/selftest/*.c)
 EVENTS_LIBS := -lpfm

@@ -26,7 +26,7 @@ KERNEL_SIM_OBJS    := $(KERNEL_SRCS:kernels/%.c=$(OBJ)/kernels-sim/%.o)
 # the model's reader (jansson) and the CPU identification that names the
 # cache file; not the probes (the sim build must hold no AVX-512 code, and
 # rlprof-kernels never measures: kernels/sizing.c has a stub).
-KERNEL_MODEL_OBJS = $(OBJ)/profiler/model/machine.o $(OBJ)/probes/cpu.o \
+KERNEL_MODEL_OBJS = $(OBJ)/profiler/machine/machine_file.o $(OBJ)/probes/cpu.o \
 	$(OBJ)/profiler/common/file_read.o $(OBJ)/profiler/common/file_write.o \
 	$(OBJ)/profiler/common/held_dir.o \
 	$(OBJ)/profiler/common/term_text.o

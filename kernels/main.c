@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "kernels/kernels.h"
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "common/rl_error.h"
 #include "runtime/rlprof.h"
 #include "kernels/sizing.h"

@@ -1,7 +1,7 @@
 /*
  * Roof probes: pure functions that measure this machine (parameters in,
  * measurements out, nothing printed). The rlprof command (cmd_probe.c) and
- * the machine model (profiler/model/machine.c) call them.
+ * the machine model (profiler/machine/machine_file.c) call them.
  *
  *   cpu.c       CPUID features (with OS support via XGETBV), model name,
  *               logical CPUs, memory, cache geometry as claimed (sysfs,

@@ -9,7 +9,7 @@
  * measuring, so every machine the project has met stays in the tests
  * (probes/machines/). The file format (JSON, "rlprof-probe-recording",
  * version RL_REC_VERSION) is read and written by
- * profiler/model/probe_recording.c and documented there and in
+ * profiler/machine/probe_recording.c and documented there and in
  * docs/formats.md ("Probe recording").
  *
  * Conventions: bytes = working set per thread (three f64 arrays, 24 B

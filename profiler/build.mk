@@ -4,7 +4,8 @@
 #   formats/   definitions shared by the files' writers and readers
 #   runtime/   librlprof (behind rlprof.h): regions, counter reads, the
 #              results file of each process
-#   model/     the results files and the machine model: read, check, merge
+#   results/   the results files and run.json: read, check, merge
+#   machine/   the machine model's file: read, written, cached (never measured)
 #   inspect/   what an ELF binary says (rlprof inspect): region records,
 #              imports, ISA note, the width of its floating-point code
 #   analysis/  placement against roofs and ceilings, diagnosis, reports read
@@ -17,7 +18,7 @@ RUNTIME_SRCS += $(wildcard profiler/runtime/*.c)
 RUNTIME_COMMON := $(addprefix profiler/common/,rl_error.c utf8.c json_writer.c) \
                   profiler/formats/counter_ids.c
 REPORT_SRCS  := $(filter-out $(RUNTIME_COMMON),\
-                $(foreach d,common formats model analysis render inspect,$(wildcard profiler/$(d)/*.c)))
+                $(foreach d,common formats machine results analysis render inspect,$(wildcard profiler/$(d)/*.c)))
 CLI_SRCS     := $(wildcard profiler/cli/*.c profiler/cli/run/*.c)
 
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(OBJ)/%.o)

@@ -22,7 +22,8 @@ static const struct {
 	{"counters", 2},         {"probes", 2},
 	{"profiler/runtime", 3}, {"profiler/compat", 4},
 	{"profiler/mpi", 4},     {"profiler/fortran", 4},
-	{"profiler/model", 4},   {"profiler/inspect", 4},
+	{"profiler/machine", 4}, {"profiler/results", 4},
+	{"profiler/inspect", 4},
 	{"kernels", 5},          {"profiler/analysis", 5},
 	{"profiler/render", 6},  {"profiler/cli", 7},
 };
@@ -56,7 +57,7 @@ static void problem(const char *fmt, const char *a, const char *b,
 	n_problems++;
 }
 
-/* The project header an include names: "model/x.h" is profiler/model,
+/* The project header an include names: "results/x.h" is profiler/results,
  * "counters/x.h" is counters. Empty when the file does not exist (a
  * system header, or Valgrind's). */
 static int resolve(const char *inc, char *out, size_t len)

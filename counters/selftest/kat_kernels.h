@@ -2,7 +2,7 @@
  * The known-answer kernels (kat_kernels.c): small loops whose flops per
  * precision, vector width and FMA, and whose DRAM bytes, are known
  * exactly, for the check every hardware-counted run makes of its events
- * (profiler/model/selftest_run.c). Each kernel adds what it did to a tally of the truth, so a
+ * (profiler/results/selftest_run.c). Each kernel adds what it did to a tally of the truth, so a
  * test's fault-injecting backend can count "the truth times a factor".
  */
 #ifndef RL_KAT_KERNELS_H

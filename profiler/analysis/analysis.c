@@ -530,7 +530,7 @@ static int build_header(const struct rl_run_results *res, struct rl_report *r)
 }
 
 /* The DRAM triad around the timing run against the roof placed against
- * (model/roof_check.h): stale when the machine moved more, busy when much
+ * (results/roof_check.h): stale when the machine moved more, busy when much
  * less. */
 static int roof_check_warning(struct rl_report *r)
 {
@@ -578,7 +578,7 @@ static int roof_check_warning(struct rl_report *r)
 }
 
 /* The core's clock around the timing run against the one the model's
- * compute ceilings were measured at (model/roof_check.h): above it,
+ * compute ceilings were measured at (results/roof_check.h): above it,
  * compute-bound regions may sit above their ceiling; below it, they read
  * a lower share of it than the core gives at its probed clock. */
 static int clock_check_warning(struct rl_report *r)

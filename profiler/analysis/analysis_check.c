@@ -18,11 +18,11 @@
  *                      thread shared the core (kept with its reason in
  *                      the model);
  *   clock-moved        compute-bound: the core's clock read around the
- *                      timing run (model/roof_check.h) was more than 5%
+ *                      timing run (results/roof_check.h) was more than 5%
  *                      above the one the model's ceilings were measured
  *                      at (a host's turbo, a frequency governor);
  *   stale-roof         a DRAM triad taken around the timing run (rlprof
- *                      run, model/roof_check.h) moved more than 105% of
+ *                      run, results/roof_check.h) moved more than 105% of
  *                      the model's DRAM roof: the roof is stale;
  *   probe-load         the model was probed under load (1-minute load
  *                      average >= 0.25 per CPU; not when a triad around

@@ -19,11 +19,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/machine.h"
-#include "model/roof_check.h"
+#include "machine/machine_file.h"
+#include "results/roof_check.h"
 #include "analysis/report_ranks.h"
 #include "analysis/report_scope.h"
-#include "model/results.h"
+#include "results/run_results.h"
 #include "analysis/report_trust.h"
 
 /* 2: in "regions", a figure not measured (or that does not apply) is left
@@ -257,7 +257,7 @@ void rl_row_interval(const struct rl_region_row *row,
 /* "median90" or "range" (NULL for none), as JSON and CSV write it. */
 const char *rl_interval_kind_word(enum rl_interval_kind k);
 
-/* The roofs paired with the timing runs (issue 38, model/roof_check.h):
+/* The roofs paired with the timing runs (issue 38, results/roof_check.h):
  * per operation and thread count, the best of the samples taken around
  * the timing runs (a roof is an upper bound), their lowest, and the
  * model's figure for the same operation. */

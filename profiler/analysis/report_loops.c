@@ -1,6 +1,6 @@
 /*
  * rlprof run --loops: the rows of the hot loops (their records were added
- * to the results by model/results_loops.c and placed like any region's).
+ * to the results by results/results_loops.c and placed like any region's).
  * Here each is marked as a loop, its time's sampling error is computed
  * (a sample stands for one period of a thread's CPU time: n samples are
  * n x period, +- sqrt(n) x period), and its method line says how it was

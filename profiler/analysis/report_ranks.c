@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
-#include "model/results_ranks.h"
+#include "results/results_ranks.h"
 #include "common/rl_error.h"
 
 void rl_report_ranks_free(struct rl_report_ranks *k)

@@ -13,7 +13,7 @@
 #include "common/name_index.h"
 #include "analysis/analysis.h"
 #include "analysis/report.h"
-#include "model/results.h"
+#include "results/run_results.h"
 #include "common/rl_error.h"
 
 #define MAX_RUNS 100

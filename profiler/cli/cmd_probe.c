@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "probes/probe.h"
-#include "model/probe_recording.h"
+#include "machine/probe_recording.h"
 #include "probes/recording.h"
 #include "common/rl_error.h"
 #include "render/render_machine.h"

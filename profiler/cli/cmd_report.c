@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "model/machine_stored.h"
+#include "machine/machine_stored.h"
 #include "render/render.h"
 #include "cli/render_file.h"
-#include "model/results.h"
+#include "results/run_results.h"
 #include "common/rl_error.h"
 #include "cli/machine_obtain.h"
 #include "common/term_color.h"

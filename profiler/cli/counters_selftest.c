@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/counters_selftest.h"
 #include "counters/selftest/kat_kernels.h"
-#include "model/selftest_run.h"
+#include "results/selftest_run.h"
 
 #define EXIT_NOTHING 77 /* as scripts/check-hw-counters: nothing to check */
 

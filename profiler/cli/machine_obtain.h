@@ -8,7 +8,7 @@
 #ifndef RL_CLI_MACHINE_OBTAIN_H
 #define RL_CLI_MACHINE_OBTAIN_H
 
-#include "model/machine.h"
+#include "machine/machine_file.h"
 
 /* 0, or a negative RL_E* code with a message; *probed (may be NULL) is 1
  * when the model was measured now. */

@@ -8,7 +8,7 @@
  * each region begin and end; at a normal exit or a caught signal it
  * writes rlprof-<pid>.json as before and removes the live file. When the
  * process died without that, `rlprof run` turns the live file into the
- * JSON results (profiler/model/results_live.c, profiler/cli/run/run_recover.c).
+ * JSON results (profiler/results/results_live.c, profiler/cli/run/run_recover.c).
  *
  * Layout (native byte order; the reader checks the version, the counter
  * count and the setup size, so a file from another build is refused):

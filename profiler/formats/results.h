@@ -1,11 +1,11 @@
 /*
  * The results file of one process (DIR/raw/rlprof-<pid>.json): the
  * figures librlprof writes (runtime/results_write.c) and the rlprof
- * command reads back (model/results_read.c). The JSON schema (version
+ * command reads back (results/results_read.c). The JSON schema (version
  * RL_RESULTS_VERSION) is documented in README.md ("Results file").
  *
  * Ownership: a loaded struct rl_process_results owns every string and array
- * in it; rl_results_release() (model/results.h) frees them.
+ * in it; rl_results_release() (results/run_results.h) frees them.
  */
 #ifndef RL_FORMATS_RESULTS_H
 #define RL_FORMATS_RESULTS_H

@@ -2,7 +2,7 @@
  * The run description, DIR/run.json: what `rlprof run` ran and how (the
  * command, the backend and why, the exit status, the roof check around
  * the run). Written by cli/run/run_record.c, read back by
- * model/results_dir.c for the report; every member is optional to the
+ * results/results_dir.c for the report; every member is optional to the
  * reader. The schema is in docs/formats.md, "Run description".
  */
 #ifndef RL_FORMATS_RUN_H

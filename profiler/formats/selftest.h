@@ -1,5 +1,5 @@
 /*
- * The known-answer check of a hardware-counted run (model/selftest_run.c
+ * The known-answer check of a hardware-counted run (results/selftest_run.c
  * runs it, DIR/run.json's "selftest" carries it, the analysis marks and
  * withholds what it caught: analysis/report_trust.h). Plain data.
  */

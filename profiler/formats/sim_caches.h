@@ -92,7 +92,7 @@ static inline int rl_sim_caches_parse(const char *text,
  * the shortest suffix that keeps it exact, into buf (len >= 24), always
  * terminated. Written for both sides: the command names the levels it
  * passes (counters/backend_sim.c) and the geometry it derives
- * (model/sim_geometry.c). */
+ * (machine/sim_geometry.c). */
 static inline void rl_sim_caches_size_text(unsigned long long b, char *buf,
 					   unsigned long len)
 {

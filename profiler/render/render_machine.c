@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/csv_cell.h"
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "render/render_machine.h"
 
 static void csv_row(FILE *o, const char *roof, const char *kind, const char *prec,

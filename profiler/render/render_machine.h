@@ -1,6 +1,6 @@
 /*
  * The machine model for a person (render_machine.c): what `rlprof probe`
- * prints. The JSON form is the model file itself (model/machine.h).
+ * prints. The JSON form is the model file itself (machine/machine_file.h).
  */
 #ifndef RL_RENDER_MACHINE_H
 #define RL_RENDER_MACHINE_H

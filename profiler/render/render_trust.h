@@ -12,7 +12,7 @@
 
 #include "analysis/report.h"
 #include "common/json_writer.h"
-#include "model/selftest_json.h"
+#include "results/selftest_json.h"
 
 /* "counting_pct" (the counters that counted less than all of the row's
  * time, with their share) and "withheld" (names), each only when any. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
-#include "model/results_ranks.h"
+#include "results/results_ranks.h"
 #include "tests/lib/machine.h"
 
 #define BIT(c) (UINT64_C(1) << (c))

@@ -581,7 +581,7 @@ Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
 	free(m);
 }
 
-/* The core's clock read around the timing run (model/roof_check.h)
+/* The core's clock read around the timing run (results/roof_check.h)
  * against the one the ceilings were measured at: above it, the report
  * warns and the self-check names it for a compute-bound region above its
  * ceiling; below it, the report warns the other way; within 10%, no

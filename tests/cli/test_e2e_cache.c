@@ -4,7 +4,7 @@
  * a model and never probes, and nothing lands in the user's cache. */
 #include <stdlib.h>
 
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "tests/lib/cache.h"
 #include "tests/lib/run.h"
 

@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "inspect/loops.h"
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "tests/lib/machine.h"
 #include "tests/lib/report.h"
 #include "tests/lib/run.h"

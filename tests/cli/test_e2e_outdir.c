@@ -10,8 +10,8 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "model/results.h"
-#include "model/results_live.h"
+#include "results/run_results.h"
+#include "results/results_live.h"
 #include "runtime/results_write.h"
 #include <sys/file.h>
 #include <sys/types.h>

@@ -3,7 +3,7 @@
  * after rlprof probe --force. Runs the real rlprof with its own cache. */
 #include <stdlib.h>
 
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "tests/lib/machine.h"
 #include "tests/lib/run.h"
 

@@ -13,7 +13,7 @@
 
 #include "render/render.h"
 #include "analysis/report.h"
-#include "model/results.h"
+#include "results/run_results.h"
 #include "common/rl_error.h"
 #include "tests/lib/machine.h"
 #include "tests/lib/sim.h"

@@ -17,7 +17,7 @@
 #include "analysis/report.h"
 #include "counters/backend.h"
 #include "counters/selftest/kat_kernels.h"
-#include "model/selftest_run.h"
+#include "results/selftest_run.h"
 #include "render/render.h"
 #include "tests/lib/machine.h"
 #include "tests/lib/report.h"

@@ -13,14 +13,14 @@
 #include "inspect/elf_imports.h"
 #include "inspect/elf_isa.h"
 #include "inspect/inspect_elf.h"
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "render/render.h"
 #include "render/render_diff.h"
 #include "analysis/compare.h"
 #include "analysis/report.h"
 #include "analysis/report_file.h"
-#include "model/results.h"
-#include "model/results_live.h"
+#include "results/run_results.h"
+#include "results/results_live.h"
 #include "runtime/results_write.h"
 
 static char scratch[64];

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "tests/lib/machine.h"
 #include "tests/lib/run.h"
 

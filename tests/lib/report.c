@@ -4,7 +4,7 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "model/results.h"
+#include "results/run_results.h"
 #include "tests/lib/machine.h"
 #include "tests/lib/run.h"
 

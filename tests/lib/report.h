@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
-#include "model/results.h"
+#include "results/run_results.h"
 #include "render/render.h"
 
 #define DATA RL_SOURCE_DIR "/tests/data/results/"

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "probes/probe.h"
 #include "probes/recording.h"
-#include "model/probe_recording.h"
+#include "machine/probe_recording.h"
 #include "common/rl_error.h"
 #include "analysis/roof_choice.h"
 

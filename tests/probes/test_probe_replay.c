@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "probes/probe.h"
-#include "model/probe_recording.h"
+#include "machine/probe_recording.h"
 #include "probes/recording.h"
 #include "common/rl_error.h"
 #include "analysis/roof_choice.h"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "counters/backend.h"
-#include "model/results.h"
+#include "results/run_results.h"
 #include "runtime/results_write.h"
 
 /* The test binary links librlprof.a: it must never profile itself, even

@@ -38,8 +38,8 @@
 #include "inspect/inspect_elf.h"
 #include "counters/launch.h"
 #include "cli/run/run_mpi.h"
-#include "model/results.h"
-#include "model/roof_check.h"
+#include "results/run_results.h"
+#include "results/roof_check.h"
 #include "formats/selftest.h"
 
 struct rl_machine;

@@ -25,7 +25,7 @@ void rl_run_loops_ended(struct rl_run *run);
 /* After the run, before the report: reads the counts per loop of every
  * process and the samples, chooses the hot loops (rows of the report)
  * and writes DIR/loops.json, which the report reads
- * (model/results_loops.c). */
+ * (results/results_loops.c). */
 void rl_run_loops_collect(struct rl_run *run);
 /* After the report: the table of the loops. */
 void rl_run_loops_report(struct rl_run *run);

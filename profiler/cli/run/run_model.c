@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "cli/machine_obtain.h"
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "common/rl_error.h"
 #include "cli/run/run.h"
 

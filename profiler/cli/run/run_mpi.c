@@ -14,7 +14,7 @@
 #include "cli/commands.h"
 #include "cli/run/run.h"
 #include "common/file_read.h"
-#include "model/results_ranks.h"
+#include "results/results_ranks.h"
 
 /* ---- the rank, from the launcher's environment ---------------------- */
 

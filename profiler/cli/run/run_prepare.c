@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "render/render.h"
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "cli/run/run.h"
 #include "common/file_write.h"
 #include "common/held_dir.h"

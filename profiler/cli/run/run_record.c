@@ -13,7 +13,7 @@
 
 #include "cli/commands.h"
 #include "common/file_write.h"
-#include "model/selftest_json.h"
+#include "results/selftest_json.h"
 #include "cli/run/run.h"
 #include "formats/run.h"
 
@@ -62,7 +62,7 @@ static json_t *backends(const struct rl_run *run)
 	return a;
 }
 
-/* The paired samples (issue 38, model/roof_check.h): every one, in the
+/* The paired samples (issue 38, results/roof_check.h): every one, in the
  * order taken, with the points and their cost; null when none. */
 static json_t *paired(const struct rl_roof_check *c)
 {
@@ -98,7 +98,7 @@ static json_t *paired(const struct rl_roof_check *c)
 	return o;
 }
 
-/* The DRAM triad around the timing run (model/roof_check.h): null when
+/* The DRAM triad around the timing run (results/roof_check.h): null when
  * no check was attempted, {"taken": false, "why_not"} when it could not
  * be; the clock readings beside it either way (null: not read). */
 static json_t *roof_check(const struct rl_roof_check *c)

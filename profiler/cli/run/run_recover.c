@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/results_live.h"
+#include "results/results_live.h"
 #include "formats/live.h"
 #include "cli/run/run.h"
 #include "runtime/results_write.h"

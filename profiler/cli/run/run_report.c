@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/machine_stored.h"
+#include "machine/machine_stored.h"
 #include "render/render.h"
 #include "cli/render_file.h"
 #include "analysis/report.h"

@@ -1,6 +1,6 @@
 /*
  * rlprof run: the DRAM roofs paired with the timing runs (issue 38,
- * model/roof_check.h). At each sample point (before the first timing
+ * results/roof_check.h). At each sample point (before the first timing
  * run, after it, after the repetitions of --repeat) one pass of the
  * probes' own triad kernel (probes/probe.h: the one the roof was
  * measured with, so the figures compare) and one of a read-only stream
@@ -33,7 +33,7 @@
 
 #include "cli/run/run.h"
 #include "common/rl_error.h"
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "analysis/roof_choice.h"
 #include "probes/probe.h"
 

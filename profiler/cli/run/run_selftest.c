@@ -1,6 +1,6 @@
 /*
  * rlprof run: the known-answer check before a hardware-counted program
- * (model/selftest_run.h), through the backend and events the
+ * (results/selftest_run.h), through the backend and events the
  * program's launch will use; its result goes to run.json and the report.
  * Not for the simulator (exact by construction) nor time (no counters).
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/run/run.h"
-#include "model/selftest_run.h"
+#include "results/selftest_run.h"
 
 bool rl_run_selftest_applies(const struct rl_run *run)
 {

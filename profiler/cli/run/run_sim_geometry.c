@@ -1,5 +1,5 @@
 /* rlprof run -b sim: the simulated cache geometry when --sim-caches is not
- * given: from the cached machine model (profiler/model/sim_geometry.h)
+ * given: from the cached machine model (profiler/machine/sim_geometry.h)
  * when one is usable, else from what the machine claims
  * (machine_claims.h). The counts never wait on a probe: with no model
  * cached, the probe for the report's roofs runs after the program. */
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/machine.h"
-#include "model/machine_claims.h"
+#include "machine/machine_file.h"
+#include "machine/machine_claims.h"
 #include "cli/run/run.h"
-#include "model/sim_geometry.h"
+#include "machine/sim_geometry.h"
 
 #define ADVICE "give it with --sim-caches SIZE:WAYS,... from L1 out (e.g. " \
 	       "48K:12,1M:16,32M:16)"

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "model/machine.h"
+#include "machine/machine_file.h"
 #include "tests/lib/sim.h"
 
 #define GEOMETRY "16K:4,64K:8,256K:8"
