@@ -723,9 +723,7 @@ Test(native_e2e, expect_status_keeps_the_native_times, .timeout = 120)
 	cr_expect(strstr(r.err, "'--expect-status' takes an exit status from "
 				"0 to 255, not '256'"), "%s", r.err);
 	e2e_free(&r);
-	if (access(RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux",
-		   X_OK) != 0 || system("valgrind --version >/dev/null 2>&1") != 0)
-		cr_skip_test("the simulator is not built or valgrind is missing");
+	sim_need(); /* also skips a sanitized build: Valgrind cannot run it */
 	need_model();
 	e2e_need(E2E_PROG("e2e_exit"));
 	snprintf(out, sizeof out, "%s/out", dir);
