@@ -117,18 +117,12 @@ static void put_func(struct object *o, struct rl_dwarf_lines *dw,
  * table (.symtab, else .dynsym); what no function holds as one entry. */
 static void by_function(struct object *o, Elf *elf, uint64_t lo, uint64_t hi)
 {
-	Elf_Scn *scn = NULL, *symscn = NULL;
-	GElf_Shdr sh, symsh = {0};
+	Elf_Scn *symscn = NULL;
+	GElf_Shdr symsh = {0};
 	struct rl_dwarf_lines *dw = NULL;
 	unsigned long covered = 0;
 
-	while ((scn = elf_nextscn(elf, scn)) != NULL)
-		if (gelf_getshdr(scn, &sh) &&
-		    (sh.sh_type == SHT_SYMTAB ||
-		     (sh.sh_type == SHT_DYNSYM && !symscn))) {
-			symscn = scn;
-			symsh = sh;
-		}
+	rl_elf_symbols(elf, &symscn, &symsh);
 	rl_dwarf_lines_open(elf, &dw); /* none: no lines */
 	Elf_Data *syms = symscn ? elf_getdata(symscn, NULL) : NULL;
 	size_t nsym = syms && symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize

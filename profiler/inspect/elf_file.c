@@ -49,3 +49,21 @@ void rl_elf_file_close(int fd, Elf *elf)
 	if (fd >= 0)
 		close(fd);
 }
+
+int rl_elf_symbols(Elf *elf, Elf_Scn **scn, GElf_Shdr *sh)
+{
+	Elf_Scn *s = NULL;
+	GElf_Shdr h;
+
+	*scn = NULL;
+	while ((s = elf_nextscn(elf, s)) != NULL)
+		if (gelf_getshdr(s, &h) &&
+		    (h.sh_type == SHT_SYMTAB ||
+		     (h.sh_type == SHT_DYNSYM && !*scn))) {
+			*scn = s;
+			*sh = h;
+			if (h.sh_type == SHT_SYMTAB)
+				break;
+		}
+	return *scn != NULL;
+}

@@ -6,6 +6,7 @@
 #ifndef RL_ELF_FILE_H
 #define RL_ELF_FILE_H
 
+#include <gelf.h>
 #include <libelf.h>
 #include <stddef.h>
 
@@ -16,5 +17,9 @@ int rl_elf_file_open(const char *path, int *fd, Elf **elf, char *err,
 		     size_t errlen);
 
 void rl_elf_file_close(int fd, Elf *elf);
+
+/* The symbol table to name functions by: .symtab, else .dynsym (a
+ * stripped program). 1 with *scn and *sh set; 0 when there is none. */
+int rl_elf_symbols(Elf *elf, Elf_Scn **scn, GElf_Shdr *sh);
 
 #endif

@@ -624,23 +624,15 @@ static int cmp_func(const void *a, const void *b)
  * overlapping the one before. */
 static int list_functions(Elf *elf, struct func **out, size_t *n_out)
 {
-	Elf_Scn *scn = NULL, *symscn = NULL;
-	GElf_Shdr sh, symsh;
+	Elf_Scn *symscn = NULL;
+	GElf_Shdr symsh;
 	struct func *fn = NULL;
 	size_t n = 0, cap = 0, shnum;
 
 	*out = NULL;
 	*n_out = 0;
-	while ((scn = elf_nextscn(elf, scn)) != NULL)
-		if (gelf_getshdr(scn, &sh) &&
-		    (sh.sh_type == SHT_SYMTAB ||
-		     (sh.sh_type == SHT_DYNSYM && !symscn))) {
-			symscn = scn;
-			symsh = sh;
-			if (sh.sh_type == SHT_SYMTAB)
-				break;
-		}
-	if (!symscn || elf_getshdrnum(elf, &shnum) != 0)
+	if (!rl_elf_symbols(elf, &symscn, &symsh) ||
+	    elf_getshdrnum(elf, &shnum) != 0)
 		return 0;
 	Elf_Data *syms = elf_getdata(symscn, NULL);
 	size_t nsym = syms && symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize : 0;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tests/lib/run.h"
+#include "tests/lib/sim.h"
 
 #define SLEEPS E2E_PROG("e2e_repeat")
 #define WORK E2E_PROG("e2e_work")
@@ -51,17 +52,6 @@ static struct e2e_result compare(const char *dir, const char *extra,
 		argv[n++] = ba;
 	argv[n] = NULL;
 	return e2e_run(argv);
-}
-
-static void need_sim(void)
-{
-#ifdef RL_TEST_SANITIZED
-	cr_skip_test("the test programs are built with the sanitizers, which "
-		     "Valgrind cannot run");
-#endif
-	if (access(RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux",
-		   X_OK) != 0 || system("valgrind --version >/dev/null 2>&1") != 0)
-		cr_skip_test("the simulator is not built or valgrind is missing");
 }
 
 /* The machine too loaded for the gate to tell: it says so itself, with
@@ -122,7 +112,7 @@ Test(e2e_compare, sim_one_percent_more_flops_fails, .timeout = 300)
 	char *dir = e2e_tmpdir();
 	struct e2e_result r;
 
-	need_sim();
+	sim_need();
 	r = compare(dir, "sim", WORK, "100", WORK, "101");
 	cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.out, "fail: region 'work' does other work than in "
@@ -179,7 +169,7 @@ Test(e2e_compare, sim_threads_compare_flops_not_bytes, .timeout = 300)
 	char *dir = e2e_tmpdir();
 	struct e2e_result r;
 
-	need_sim();
+	sim_need();
 	r = compare(dir, "sim", E2E_PROG("sim_threads"), NULL, NULL, NULL);
 	cr_expect_null(strstr(r.out, "does other work"), "%s", r.out);
 	cr_expect(strstr(r.out, "note: counted flops compared, bytes not: the "

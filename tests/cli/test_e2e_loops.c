@@ -12,6 +12,7 @@
 #include "tests/lib/machine.h"
 #include "tests/lib/report.h"
 #include "tests/lib/run.h"
+#include "tests/lib/sim.h"
 
 #define LOOPS_SRC RL_SOURCE_DIR "/tests/programs/loops/loops.c"
 #define STREAM_SRC RL_SOURCE_DIR "/tests/programs/loops/stream.c"
@@ -19,15 +20,9 @@
 
 static void need_sim(void)
 {
-#ifdef RL_TEST_SANITIZED
-	cr_skip_test("the loop programs are built with the sanitizers, which "
-		     "Valgrind cannot run");
-#endif
 	if (!rl_loops_available())
 		cr_skip_test("rlprof was built without libzydis-dev");
-	if (access(RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux",
-		   X_OK) != 0 || system("valgrind --version >/dev/null 2>&1") != 0)
-		cr_skip_test("the simulator is not built or valgrind is missing");
+	sim_need();
 }
 
 static int marker_line(const char *src_path, const char *name)

@@ -20,6 +20,7 @@
 #include "tests/lib/machine.h"
 #include "tests/lib/report.h"
 #include "tests/lib/run.h"
+#include "tests/lib/sim.h"
 
 #define CHECK_JS RL_SOURCE_DIR "/tests/data/browser/layout_check.js"
 #define MODEL RL_SOURCE_DIR "/tests/data/chart/machine.json"
@@ -83,20 +84,9 @@ static void expect_fits(const char *html)
 	free(verdict);
 }
 
-static void need_sim(void)
-{
-#ifdef RL_TEST_SANITIZED
-	cr_skip_test("the programs are built with the sanitizers, which "
-		     "Valgrind cannot run");
-#endif
-	if (access(RL_BUILD_DIR "/libexec/rlprof/rlprofsim-amd64-linux",
-		   X_OK) != 0 || system("valgrind --version >/dev/null 2>&1") != 0)
-		cr_skip_test("the simulator is not built or valgrind is missing");
-}
-
 /* rlprof run -b sim [args...] -o dir/out against the chart fixture's
  * model; returns dir/out/report.html (malloc'd). */
-static char *sim_run(const char *dir, const char *const *args)
+static char *sim_report_html(const char *dir, const char *const *args)
 {
 	const char *argv[32] = {E2E_RLPROF, "run", "-q", "-b", "sim"};
 	const char *env[] = {"RLPROF_MACHINE=" MODEL, NULL};
@@ -122,10 +112,10 @@ Test(browser_layout, a_loops_run_fits_1400_px)
 	const char *args[] = {"--loops", E2E_PROG("loops-stl"), "3000000",
 			      NULL};
 	rl_test_need_chromium();
-	need_sim();
+	sim_need();
 	if (access(args[1], X_OK) != 0)
 		cr_skip_test("g++ is not installed: loops-stl not built");
-	char *dir = e2e_tmpdir(), *html = sim_run(dir, args);
+	char *dir = e2e_tmpdir(), *html = sim_report_html(dir, args);
 	expect_fits(html);
 	free(html);
 	e2e_rmtree(dir);
@@ -139,9 +129,9 @@ Test(browser_layout, the_demo_kernels_fit_1400_px)
 			      "512K", "--repeat", "1", "--matmul-n", "64",
 			      NULL};
 	rl_test_need_chromium();
-	need_sim();
+	sim_need();
 	e2e_need(args[2]);
-	char *dir = e2e_tmpdir(), *html = sim_run(dir, args);
+	char *dir = e2e_tmpdir(), *html = sim_report_html(dir, args);
 	expect_fits(html);
 	free(html);
 	e2e_rmtree(dir);
