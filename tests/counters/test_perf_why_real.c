@@ -128,6 +128,22 @@ static int write_paranoid(int level)
 	return fclose(f) == 0 && ok && read_paranoid() == level ? 0 : -1;
 }
 
+/* Can nobody run the rlprof under test? Not where a folder above the
+ * build is closed to others (a clone under mktemp -d, mode 0700). */
+static int nobody_can_run_rlprof(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0)
+		_exit(drop_to_nobody() == 0 &&
+				      access(RL_BUILD_DIR "/bin/rlprof", X_OK) == 0
+			      ? 0
+			      : 1);
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 /* Does an unprivileged process open a software event at this level? */
 static int nobody_opens_task_clock(void)
 {
@@ -170,6 +186,9 @@ Test(perf_why_real, nobody_at_each_paranoid_level_is_told_the_setting_and_fix,
 		cr_skip_test("no " PARANOID ": kernel without perf events");
 	if (write_paranoid(saved) != 0)
 		cr_skip_test(PARANOID " is not writable here (a container?)");
+	if (!nobody_can_run_rlprof())
+		cr_skip_test("nobody cannot run " RL_BUILD_DIR "/bin/rlprof "
+			     "(a folder above it is closed to others)");
 	/* nothing asserted while the level is changed */
 	for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
 		char *p;
