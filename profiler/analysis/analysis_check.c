@@ -108,31 +108,6 @@ static const struct rl_bw_roof *doubtful_roof(const struct rl_region_row *row)
 		       : NULL;
 }
 
-/* The paired figure a DRAM-bound row's roof comes from (the read for a
- * mix below 1/8 written, else the triad), NULL when not paired. */
-static const struct rl_pair_figure *paired_figure(const struct rl_report *rep,
-						  const struct rl_region_row *row)
-{
-	const struct rl_pair_figure *t, *r;
-	double w = row->write_frac[RL_LEVELS - 1];
-
-	if (!rep->n_pair || row->bound != RL_BOUND_MEMORY || !row->roof_bw ||
-	    strcmp(row->roof_bw->level, "DRAM") != 0)
-		return NULL;
-	t = rl_pair_find(rep->pair, rep->n_pair, RL_PAIR_TRIAD,
-			 row->roof_threads);
-	r = rl_pair_find(rep->pair, rep->n_pair, RL_PAIR_READ,
-			 row->roof_threads);
-	if (t && !(t->model > 0))
-		t = NULL;
-	if (r && !(r->model > 0))
-		r = NULL;
-	/* declared figures and mixes not counted: against the triad */
-	if (row->basis == RL_BASIS_DECLARED || !rl_known(w))
-		return t;
-	return w < 0.125 && r ? r : t ? t : r;
-}
-
 struct causes {
 	FILE *o;
 	const char *first;
@@ -218,7 +193,11 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 			row->time_s * 1e3,
 			row->calls ? row->time_s / (double)row->calls * 1e6
 				   : NAN);
-	const struct rl_pair_figure *pf = paired_figure(rep, row);
+	const struct rl_pair_figure *pf = rl_pair_for_row(rep, row);
+	/* a figure that left the model's roof in place says nothing of
+	 * the roof the row is held against: the model's causes apply */
+	if (!rl_pair_placed(pf))
+		pf = NULL;
 	if (pf)
 		paired_causes(&c, row, pf);
 	ws = working_set(row);

@@ -60,6 +60,43 @@ static int peak_name(struct rl_report *r, const struct rl_compute_roof *p,
 	return *out ? 0 : RL_ENOMEM;
 }
 
+/* One paired figure in the method line: its best and the model's, and
+ * whether its best is the roof (rl_roof_pair's rule). */
+static size_t pair_figure_note(char *buf, size_t len,
+			       const struct rl_pair_figure *f, const char *op)
+{
+	switch (f->use) {
+	case RL_PAIR_LOWERED:
+		return (size_t)snprintf(buf, len, " %s best %.1f GB/s (model "
+					"%.1f; lowered: %u samples within "
+					"%.0f%%)", op, f->best, f->model, f->n,
+					RL_PAIR_AGREE * 100);
+	case RL_PAIR_KEPT_FEW:
+		return (size_t)snprintf(buf, len, " %s best %.1f GB/s, below "
+					"the model's %.1f, kept (%u sample%s; "
+					"a roof is lowered on %d within "
+					"%.0f%%)", op, f->best, f->model, f->n,
+					f->n > 1 ? "s" : "",
+					RL_PAIR_LOWER_SAMPLES,
+					RL_PAIR_AGREE * 100);
+	case RL_PAIR_KEPT_SPREAD:
+		return (size_t)snprintf(buf, len, " %s %.1f-%.1f GB/s, below "
+					"the model's %.1f, kept (%u samples "
+					"spread %.0f%%)", op, f->lo, f->best,
+					f->model, f->n,
+					(f->best - f->lo) / f->best * 100);
+	case RL_PAIR_KEPT_REFUTED:
+		return (size_t)snprintf(buf, len, " %s best %.1f GB/s, below "
+					"the model's %.1f, kept (region '%s' "
+					"ran above it)", op, f->best, f->model,
+					f->refuted_by);
+	case RL_PAIR_RAISED:
+	default:
+		return (size_t)snprintf(buf, len, " %s best %.1f GB/s (model "
+					"%.1f)", op, f->best, f->model);
+	}
+}
+
 /* issue 38: "; DRAM roof paired: ..." where the row's thread count had
  * samples around the timing runs, "; DRAM roof: the model's (...)" where
  * the run paired others only, "" without pairing. */
@@ -91,12 +128,13 @@ static void pair_note(const struct rl_report *rep, unsigned threads,
 		const struct rl_pair_figure *f = i ? r : t;
 		if (!f || !(f->model > 0))
 			continue;
-		n += (size_t)snprintf(buf + n, len - n,
-				      "%s %s best %.1f GB/s (model %.1f)",
-				      i && t && t->model > 0 ? "," : "",
-				      i ? "read" : "triad", f->best, f->model);
+		if (i && t && t->model > 0)
+			n += (size_t)snprintf(buf + n, len - n, ",");
+		if (n < len)
+			n += pair_figure_note(buf + n, len - n, f,
+					      i ? "read" : "triad");
 	}
-	if (t && t->model > 0 && n < len)
+	if (rl_pair_placed(t) && t->model > 0 && n < len)
 		snprintf(buf + n, len - n, ", update and fill scaled with the "
 			 "triad");
 }
@@ -106,7 +144,7 @@ static void pair_note(const struct rl_report *rep, unsigned threads,
 static int place_note(struct rl_report *rep, struct rl_region_row *row,
 		      const struct rl_bw_roof *dram, const char *ceiling_note)
 {
-	char buf[768], paired[256];
+	char buf[1024], paired[512];
 	double w[RL_MIX_POINTS], g[RL_MIX_POINTS];
 	const char *roofs;
 

@@ -261,12 +261,27 @@ const char *rl_interval_kind_word(enum rl_interval_kind k);
  * per operation and thread count, the best of the samples taken around
  * the timing runs (a roof is an upper bound), their lowest, and the
  * model's figure for the same operation. */
+/* What a figure did to the model's roof (rl_roof_pair): a paired figure
+ * at or above the model's replaces it (the machine gives at least that
+ * now); one below it lowers the roof only on enough agreeing samples,
+ * and never where a region of the same run beat it. */
+#define RL_PAIR_NAME_LEN 64
+enum rl_pair_use {
+	RL_PAIR_RAISED,       /* the best sample, at or above the model's */
+	RL_PAIR_LOWERED,      /* below the model's, on enough agreeing samples */
+	RL_PAIR_KEPT_FEW,     /* below it on too few samples: the model's kept */
+	RL_PAIR_KEPT_SPREAD,  /* below it on samples that disagree: kept */
+	RL_PAIR_KEPT_REFUTED, /* lowered, but a region of the run beat it */
+};
 struct rl_pair_figure {
 	enum rl_pair_op op;
 	unsigned threads;
 	unsigned n;          /* samples */
 	double best, lo;     /* GB/s, 24 B/element */
 	double model;        /* the model's (stream_gbs, read_gbs), 0 none */
+	enum rl_pair_use use; /* meaningful where model > 0 */
+	char refuted_by[RL_PAIR_NAME_LEN]; /* RL_PAIR_KEPT_REFUTED: the region
+					      that beat it */
 };
 #define RL_PAIR_MAX_FIGURES 16
 

@@ -209,8 +209,10 @@ static size_t pair_figures(const struct rl_roof_check *c,
 			if (n == max)
 				continue;
 			f = &fig[n++];
-			*f = (struct rl_pair_figure){s->op, s->threads, 0,
-						     s->gbs, s->gbs, 0};
+			*f = (struct rl_pair_figure){.op = s->op,
+						     .threads = s->threads,
+						     .best = s->gbs,
+						     .lo = s->gbs};
 		}
 		f->n++;
 		f->best = fmax(f->best, s->gbs);
@@ -219,9 +221,30 @@ static size_t pair_figures(const struct rl_roof_check *c,
 	return n;
 }
 
+/* What figure f (of fig[i]) does to the model's figure: raise it, lower
+ * it, or leave it (rl_roof_pair). */
+static enum rl_pair_use pair_use(const struct rl_pair_figure *f, size_t i,
+				 uint32_t refuted)
+{
+	if (f->best >= f->model)
+		return RL_PAIR_RAISED;
+	if (i < 32 && (refuted >> i & 1u))
+		return RL_PAIR_KEPT_REFUTED;
+	if (f->n < RL_PAIR_LOWER_SAMPLES)
+		return RL_PAIR_KEPT_FEW;
+	if ((f->best - f->lo) / f->best > RL_PAIR_AGREE)
+		return RL_PAIR_KEPT_SPREAD;
+	return RL_PAIR_LOWERED;
+}
+
+bool rl_pair_placed(const struct rl_pair_figure *f)
+{
+	return f && (f->use == RL_PAIR_RAISED || f->use == RL_PAIR_LOWERED);
+}
+
 size_t rl_roof_pair(const struct rl_machine *m, const struct rl_roof_check *c,
 		    struct rl_machine *out, struct rl_pair_figure *fig,
-		    size_t max)
+		    size_t max, uint32_t refuted)
 {
 	size_t n = pair_figures(c, fig, max), used = 0;
 
@@ -229,7 +252,7 @@ size_t rl_roof_pair(const struct rl_machine *m, const struct rl_roof_check *c,
 	for (size_t i = 0; i < out->n_bw && i < RL_MACHINE_MAX_BW; i++) {
 		struct rl_bw_roof *b = &out->bw[i];
 		struct rl_pair_figure *t, *r;
-		int paired = 0;
+		int taken = 0;
 		if (strcmp(b->level, "DRAM") != 0 || !(b->stream_gbs > 0))
 			continue;
 		/* a roof never rests on a single pass */
@@ -240,30 +263,61 @@ size_t rl_roof_pair(const struct rl_machine *m, const struct rl_roof_check *c,
 		if (r && r->n < RL_PAIR_MIN_SAMPLES)
 			r = NULL;
 		if (t) {
-			double k = t->best / b->stream_gbs;
 			t->model = b->stream_gbs;
+			t->use = pair_use(t, (size_t)(t - fig), refuted);
+		}
+		if (r) {
+			r->model = b->read_gbs;
+			r->use = pair_use(r, (size_t)(r - fig), refuted);
+		}
+		if (!t && !r)
+			continue;
+		used++;
+		if (t && rl_pair_placed(t)) {
+			double k = t->best / b->stream_gbs;
 			b->stream_gbs = t->best;
 			b->moved_gbs = t->best * 32 / 24;
 			b->nt_gbs *= k;
 			b->write_gbs *= k;
 			b->write_nt_gbs *= k;
 			b->update_gbs *= k;
-			paired = 1;
+			taken = 1;
 		}
-		if (r) {
-			r->model = b->read_gbs;
+		if (r && rl_pair_placed(r)) {
 			b->read_gbs = r->best;
-			paired = 1;
+			taken = 1;
 		}
-		if (!paired)
+		if (!taken)
 			continue;
-		used++;
 		b->doubt[0] = '\0';
 		snprintf(b->method, sizeof b->method,
 			 "paired: best of %u triad and %u read samples "
 			 "around the timing runs", t ? t->n : 0, r ? r->n : 0);
 	}
 	return used ? n : 0;
+}
+
+const struct rl_pair_figure *rl_pair_for_row(const struct rl_report *rep,
+					     const struct rl_region_row *row)
+{
+	const struct rl_pair_figure *t, *r;
+	double w = row->write_frac[RL_LEVELS - 1];
+
+	if (!rep->n_pair || row->bound != RL_BOUND_MEMORY || !row->roof_bw ||
+	    strcmp(row->roof_bw->level, "DRAM") != 0)
+		return NULL;
+	t = rl_pair_find(rep->pair, rep->n_pair, RL_PAIR_TRIAD,
+			 row->roof_threads);
+	r = rl_pair_find(rep->pair, rep->n_pair, RL_PAIR_READ,
+			 row->roof_threads);
+	if (t && !(t->model > 0))
+		t = NULL;
+	if (r && !(r->model > 0))
+		r = NULL;
+	/* declared figures and mixes not counted: against the triad */
+	if (row->basis == RL_BASIS_DECLARED || !rl_known(w))
+		return t;
+	return w < 0.125 && r ? r : t ? t : r;
 }
 
 /* ---- the ceiling a row's rate sits near (the diagnosis) ----------------- */

@@ -75,16 +75,35 @@ void rl_roof_ridges(const struct rl_machine *m, unsigned threads,
 /* *out = *m with each DRAM roof of a thread count that has at least
  * RL_PAIR_MIN_SAMPLES paired samples of an operation in c taken from
  * them (a roof never rests on a single pass; with fewer, the model's
- * figure stays, and the figure's model is 0): the triad (stream_gbs, moved_gbs at
- * 32/24 of it) and the read (read_gbs) at the best of their samples, the
- * points not sampled (update, fill, the non-temporal triad) scaled with
- * the triad; the roof's doubt cleared (it was measured again) and its
- * method says paired. The figures into fig (at most max); their count,
- * 0 when nothing was paired (then *out is *m). */
+ * figure stays, and the figure's model is 0): the triad (stream_gbs,
+ * moved_gbs at 32/24 of it) and the read (read_gbs) at the best of their
+ * samples where that is at or above the model's (RL_PAIR_RAISED). Below
+ * the model's, the best lowers the roof only when at least
+ * RL_PAIR_LOWER_SAMPLES samples agree within RL_PAIR_AGREE
+ * (RL_PAIR_LOWERED): short single passes read low on a noisy host more
+ * often than the machine slows down, and a roof must stay an upper bound;
+ * else the model's stays (RL_PAIR_KEPT_FEW, RL_PAIR_KEPT_SPREAD), as it
+ * does for the figures whose bit (their index in fig) is set in refuted
+ * (RL_PAIR_KEPT_REFUTED: a region of the run beat the lowered roof). The
+ * points not sampled (update, fill, the non-temporal triad) are scaled
+ * with the triad; a roof taken from samples has its doubt cleared (it was
+ * measured again) and its method says paired. The figures into fig (at
+ * most max); their count, 0 when no DRAM roof had figures (then *out is
+ * *m). */
 #define RL_PAIR_MIN_SAMPLES 2
+#define RL_PAIR_LOWER_SAMPLES 3
+#define RL_PAIR_AGREE 0.10 /* (best - lowest) / best */
 size_t rl_roof_pair(const struct rl_machine *m, const struct rl_roof_check *c,
 		    struct rl_machine *out, struct rl_pair_figure *fig,
-		    size_t max);
+		    size_t max, uint32_t refuted);
+/* Whether f's best is the roof (raised or lowered), not the model's. */
+bool rl_pair_placed(const struct rl_pair_figure *f);
+/* The paired figure a DRAM-bound row's roof comes from (the read for a
+ * mix below 1/8 written, else the triad; declared figures and mixes not
+ * counted: the triad), NULL when the row is not held against a DRAM roof
+ * with a figure that has the model's. */
+const struct rl_pair_figure *rl_pair_for_row(const struct rl_report *rep,
+					     const struct rl_region_row *row);
 /* The figure of op at exactly threads, NULL none. */
 const struct rl_pair_figure *rl_pair_find(const struct rl_pair_figure *fig,
 					  size_t n, enum rl_pair_op op,

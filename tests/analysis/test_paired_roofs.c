@@ -247,7 +247,7 @@ Test(paired_roofs, figures_per_operation_and_thread_count)
 		(struct rl_pair_sample){RL_PAIR_TRIAD, 2, 0, 0, 50};
 	rc.samples[rc.n_samples++] =
 		(struct rl_pair_sample){RL_PAIR_TRIAD, 2, 0, 1, 52};
-	n = rl_roof_pair(m, &rc, &out, fig, RL_PAIR_MAX_FIGURES);
+	n = rl_roof_pair(m, &rc, &out, fig, RL_PAIR_MAX_FIGURES, 0);
 	cr_assert_eq(n, 2);
 	f = rl_pair_find(fig, n, RL_PAIR_READ, 1);
 	cr_assert_not_null(f);
@@ -263,4 +263,85 @@ Test(paired_roofs, figures_per_operation_and_thread_count)
 	cr_assert_not_null(f);
 	cr_assert_float_eq(f->model, 0, 1e-9);
 	free(m);
+}
+
+/* Two samples below the model's (18 and 20 against 22.5): short single
+ * passes on a noisy host, not evidence that the machine slowed down: the
+ * model's roof stays, the method line says why, and the region at the
+ * model's roof (30 GB/s moved) reads 100%, not 113% of the samples'. */
+Test(paired_roofs, few_samples_below_the_model_keep_its_roof)
+{
+	static const double gbs[2] = {18, 20};
+	struct pcase c = {0};
+	const struct rl_region_row *r = pcase_place(&c, gbs, 2, 32.0 / 30);
+	const struct rl_pair_figure *f;
+
+	cr_assert_eq(c.rep.n_pair, 1);
+	f = rl_pair_find(c.rep.pair, c.rep.n_pair, RL_PAIR_TRIAD, 1);
+	cr_assert_not_null(f);
+	cr_assert_eq(f->use, RL_PAIR_KEPT_FEW);
+	cr_assert_float_eq(r->roof_gbs, 30, 1e-9);
+	cr_assert_float_eq(r->roof_pct, 100, 1e-6);
+	cr_assert_null(r->check, "%s", r->check);
+	expect_in(r->place_note, "triad best 20.0 GB/s, below the model's "
+				 "22.5, kept (2 samples; a roof is lowered on "
+				 "3 within 10%)");
+	cr_assert_null(strstr(r->place_note, "scaled with the triad"), "%s",
+		       r->place_note);
+	/* the model's roof, with its doubt: not measured again */
+	cr_assert_str_eq(r->roof_bw->doubt, "trials spread 30%");
+	pcase_end(&c);
+}
+
+/* Three samples below the model's that spread 25% (15, 18, 20): kept. */
+Test(paired_roofs, spread_samples_below_the_model_keep_its_roof)
+{
+	static const double gbs[3] = {15, 18, 20};
+	struct pcase c = {0};
+	const struct rl_region_row *r = pcase_place(&c, gbs, 3, 32.0 / 30);
+
+	cr_assert_eq(c.rep.pair[0].use, RL_PAIR_KEPT_SPREAD);
+	cr_assert_float_eq(r->roof_gbs, 30, 1e-9);
+	expect_in(r->place_note, "triad 15.0-20.0 GB/s, below the model's "
+				 "22.5, kept (3 samples spread 25%)");
+	pcase_end(&c);
+}
+
+/* Three samples that agree within 10% (19, 19.5, 20), below the model's:
+ * the machine gives less now; the roof is lowered to their best (26.7
+ * moved) and a region at 25 GB/s reads 94% of it. */
+Test(paired_roofs, agreeing_samples_below_the_model_lower_the_roof)
+{
+	static const double gbs[3] = {19, 19.5, 20};
+	struct pcase c = {0};
+	const struct rl_region_row *r = pcase_place(&c, gbs, 3, 32.0 / 25);
+
+	cr_assert_eq(c.rep.pair[0].use, RL_PAIR_LOWERED);
+	cr_assert_float_eq(r->roof_gbs, 20 * 32.0 / 24, 1e-9);
+	cr_assert_float_eq(r->roof_pct, 25 / (20 * 32.0 / 24) * 100, 1e-6);
+	cr_assert_null(r->check, "%s", r->check);
+	expect_in(r->place_note, "triad best 20.0 GB/s (model 22.5; lowered: "
+				 "3 samples within 10%), update and fill "
+				 "scaled with the triad");
+	pcase_end(&c);
+}
+
+/* The same agreeing samples, but the region moved 30 GB/s (113% of the
+ * lowered 26.7): the run itself shows the machine gave more than the
+ * samples, so the model's roof stands (100%), and the method line names
+ * the region that refuted them. */
+Test(paired_roofs, a_region_above_a_lowered_roof_refutes_it)
+{
+	static const double gbs[3] = {19, 19.5, 20};
+	struct pcase c = {0};
+	const struct rl_region_row *r = pcase_place(&c, gbs, 3, 32.0 / 30);
+
+	cr_assert_eq(c.rep.pair[0].use, RL_PAIR_KEPT_REFUTED);
+	cr_assert_str_eq(c.rep.pair[0].refuted_by, "k");
+	cr_assert_float_eq(r->roof_gbs, 30, 1e-9);
+	cr_assert_float_eq(r->roof_pct, 100, 1e-6);
+	cr_assert_null(r->check, "%s", r->check);
+	expect_in(r->place_note, "triad best 20.0 GB/s, below the model's "
+				 "22.5, kept (region 'k' ran above it)");
+	pcase_end(&c);
 }
