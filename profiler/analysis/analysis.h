@@ -14,6 +14,20 @@
  * NULL). Returns 0 or RL_ENOMEM. */
 int rl_report_place(struct rl_report *rep, struct rl_region_row *row);
 
+/* The report's header and run-wide warnings (report_header.c), each 0 or
+ * RL_ENOMEM: the backends, command and counters' methods of res into r;
+ * res's warnings, multiplexed counters, system-wide counts and the checks
+ * of the DRAM roof and the core's clock around the timing run, appended
+ * to r's warnings (after the rows are filled); each summed row's warnings
+ * (by_name: region name -> summed row) into r->row_warnings. */
+struct rl_run_results;
+struct rl_name_index;
+int rl_report_header(const struct rl_run_results *res, struct rl_report *r);
+int rl_report_run_warnings(const struct rl_run_results *res,
+			   struct rl_report *r);
+int rl_report_group_warnings(struct rl_report *r,
+			     const struct rl_name_index *by_name);
+
 
 /* Mix roofs (analysis_mix.c). */
 struct rl_mix {

@@ -320,6 +320,29 @@ const struct rl_pair_figure *rl_pair_for_row(const struct rl_report *rep,
 	return w < 0.125 && r ? r : t ? t : r;
 }
 
+uint32_t rl_pair_refuted(const struct rl_report *r,
+			 char names[][RL_PAIR_NAME_LEN], uint32_t known)
+{
+	uint32_t bits = 0;
+
+	for (size_t k = 0; k < r->n_rows; k++) {
+		const struct rl_region_row *row = &r->rows[k];
+		const struct rl_pair_figure *f;
+		size_t i;
+		if (!rl_known(row->roof_pct) || row->roof_pct <= RL_CHECK_PCT ||
+		    row->basis == RL_BASIS_DECLARED || row->time_s < 1e-3 ||
+		    !(f = rl_pair_for_row(r, row)) ||
+		    f->use != RL_PAIR_LOWERED ||
+		    (i = (size_t)(f - r->pair)) >= 32 ||
+		    ((bits | known) >> i & 1u))
+			continue;
+		bits |= 1u << i;
+		snprintf(names[i], RL_PAIR_NAME_LEN, "%s",
+			 row->region ? row->region : "?");
+	}
+	return bits;
+}
+
 /* ---- the ceiling a row's rate sits near (the diagnosis) ----------------- */
 
 /* The chain kind the row's code shows (docs/advice.md): one chain and
