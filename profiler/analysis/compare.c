@@ -34,12 +34,20 @@ static bool same_str(const char *x, const char *y)
 void rl_compare_times(const double *a, size_t n_a, const double *b,
 		      size_t n_b, double thr, struct rl_time_cmp *out)
 {
+	rl_compare_times_at(a, n_a, b, n_b, thr, RL_SHIFT_CONFIDENCE, out);
+}
+
+void rl_compare_times_at(const double *a, size_t n_a, const double *b,
+			 size_t n_b, double thr, double confidence,
+			 struct rl_time_cmp *out)
+{
 	struct rl_shift sh;
 
 	memset(out, 0, sizeof *out);
 	out->a_s = out->b_s = out->change_pct = NAN;
 	out->lo_pct = out->hi_pct = NAN;
-	if (rl_shift_estimate(a, n_a, b, n_b, &sh) != 0)
+	out->confidence = confidence;
+	if (rl_shift_estimate_at(a, n_a, b, n_b, confidence, &sh) != 0)
 		return;
 	out->n_a = sh.n_a;
 	out->n_b = sh.n_b;

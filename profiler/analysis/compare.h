@@ -71,6 +71,7 @@ struct rl_time_cmp {
 	bool tested;
 	enum rl_change verdict;
 	bool unsure;
+	double confidence;     /* each bound's (tested only) */
 };
 void rl_compare_time(const struct rl_report_region *a,
 		     const struct rl_report_region *b, double threshold_pct,
@@ -80,6 +81,10 @@ void rl_compare_time(const struct rl_report_region *a,
 void rl_compare_times(const double *a, size_t n_a, const double *b,
 		      size_t n_b, double threshold_pct,
 		      struct rl_time_cmp *out);
+/* The same with each one-sided bound at confidence (shift_test.h). */
+void rl_compare_times_at(const double *a, size_t n_a, const double *b,
+			 size_t n_b, double threshold_pct, double confidence,
+			 struct rl_time_cmp *out);
 
 /* (b - a) / a x 100; NAN when either is unknown or a is 0. */
 double rl_rel_change_pct(double a, double b);

@@ -130,6 +130,12 @@ static size_t usable(const double *v, size_t n, double *out)
 int rl_shift_estimate(const double *a, size_t n_a, const double *b,
 		      size_t n_b, struct rl_shift *out)
 {
+	return rl_shift_estimate_at(a, n_a, b, n_b, RL_SHIFT_CONFIDENCE, out);
+}
+
+int rl_shift_estimate_at(const double *a, size_t n_a, const double *b,
+			 size_t n_b, double confidence, struct rl_shift *out)
+{
 	double sa[RL_SHIFT_MAX_RUNS], sb[RL_SHIFT_MAX_RUNS], *r;
 	size_t na, nb, nr;
 	long k;
@@ -155,7 +161,7 @@ int rl_shift_estimate(const double *a, size_t n_a, const double *b,
 	out->median_a = median_sorted(sa, na);
 	out->median_b = median_sorted(sb, nb);
 	out->ratio = median_sorted(r, nr);
-	k = rl_mann_whitney_critical(na, nb, 1 - RL_SHIFT_CONFIDENCE);
+	k = rl_mann_whitney_critical(na, nb, 1 - confidence);
 	if (k < 0) {
 		out->lo = 0;
 		out->hi = INFINITY;

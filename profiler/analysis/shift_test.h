@@ -46,6 +46,11 @@ struct rl_shift {
  * figures). */
 int rl_shift_estimate(const double *a, size_t n_a, const double *b,
 		      size_t n_b, struct rl_shift *out);
+/* The same with each one-sided bound at confidence (0.5 to 1) instead
+ * of RL_SHIFT_CONFIDENCE: rlprof compare's looks, each at its share of
+ * the error (Bonferroni). */
+int rl_shift_estimate_at(const double *a, size_t n_a, const double *b,
+			 size_t n_b, double confidence, struct rl_shift *out);
 
 /* The largest k with P(U <= k) <= alpha under the null hypothesis for
  * samples of n and m (exact), or -1 when even P(U = 0) exceeds alpha or

@@ -24,6 +24,8 @@
 
 #include "analysis/compare.h"
 #include "analysis/report_file.h"
+#include "analysis/shift_test.h"
+#include "analysis/work_cmp.h"
 #include "cli/commands.h"
 #include "cli/gate.h"
 #include "cli/parse_pct.h"
@@ -31,6 +33,7 @@
 #include "common/term_text.h"
 
 #define DEFAULT_RUNS 10
+#define DEFAULT_MAX_RUNS 40
 #define MAX_RUNS 100
 #define DEFAULT_MAX_PCT 10.0
 
@@ -49,8 +52,13 @@ static void usage(FILE *out)
 	      "slower than PCT at 95% confidence, holds when it is within PCT\n"
 	      "at 95%, and is 'not enough evidence' otherwise.\n"
 	      "\n"
-	      "  -n, --runs N         runs of each program (default 10, 3 to\n"
-	      "                       100)\n"
+	      "  -n, --runs N         runs of each program before the first\n"
+	      "                       look (default 10, 3 to 100)\n"
+	      "  -N, --max-runs M     where a region is undecided, more runs\n"
+	      "                       (twice as many at each look) up to M a\n"
+	      "                       side (default 40, or N when larger); each\n"
+	      "                       look's bounds at 95% shared over the\n"
+	      "                       looks (Bonferroni)\n"
 	      "  -r, --max-regression PCT\n"
 	      "                       the slowdown a region may have (default\n"
 	      "                       10)\n"
@@ -85,7 +93,9 @@ struct side {
 };
 
 struct opts {
-	unsigned runs;
+	unsigned runs, max_runs; /* the first look's runs, the last's */
+	unsigned looks;          /* runs, 2 runs, 4 runs, ... max_runs */
+	double confidence;       /* each bound's at each look */
 	double max_pct;
 	int sim, quiet;
 	const char *out;
@@ -263,17 +273,21 @@ static void table_row(const char *region, const struct rl_time_cmp *tc,
 }
 
 /* Each region of the old program, then those only in the new one. */
-static void print_table(const struct side *old, const struct side *new,
-			const struct rl_time_cmp *tc)
+static void print_table(const struct opts *o, const struct side *old,
+			const struct side *new, const struct rl_time_cmp *tc,
+			unsigned look)
 {
+	char conf[16], head[32];
 	const struct rl_report_file *ref = &old->runs[0], *nref = &new->runs[0];
 	struct rl_time_cmp none;
 
 	memset(&none, 0, sizeof none);
 	none.a_s = none.b_s = none.change_pct = none.lo_pct = none.hi_pct =
 		NAN;
+	snprintf(conf, sizeof conf, "%.3g%%", o->confidence * 100);
+	snprintf(head, sizeof head, "%s bounds", conf);
 	printf("%-24s %10s %10s %10s %19s  %s\n", "region", "old", "new",
-	       "change", "95% bounds", "verdict");
+	       "change", head, "verdict");
 	for (size_t i = 0; i < ref->n_regions; i++)
 		table_row(ref->regions[i].region, &tc[i],
 			  rl_report_file_find(nref, ref->regions[i].region)
@@ -282,18 +296,86 @@ static void print_table(const struct side *old, const struct side *new,
 	for (size_t i = 0; i < nref->n_regions; i++)
 		if (!rl_report_file_find(ref, nref->regions[i].region))
 			table_row(nref->regions[i].region, &none, "new");
-	printf("(medians of %zu and %zu runs, interleaved; bounds: "
-	       "Hodges-Lehmann change, Moses interval, 95%% each)\n",
-	       old->n_runs, new->n_runs);
+	if (o->looks > 1)
+		printf("(medians of %zu and %zu runs, interleaved, at look %u "
+		       "of %u; bounds: Hodges-Lehmann change, Moses interval, "
+		       "%s each, so that all %u looks hold at 95%%)\n",
+		       old->n_runs, new->n_runs, look, o->looks, conf,
+		       o->looks);
+	else
+		printf("(medians of %zu and %zu runs, interleaved; bounds: "
+		       "Hodges-Lehmann change, Moses interval, %s each)\n",
+		       old->n_runs, new->n_runs, conf);
+}
+
+/* Each region's change of time at this look into tc (ref's regions). */
+static void compare_all(const struct opts *o, const struct side *old,
+			const struct side *new, struct rl_time_cmp *tc)
+{
+	const struct rl_report_file *ref = &old->runs[0];
+	double ta[MAX_RUNS], tb[MAX_RUNS];
+
+	for (size_t i = 0; i < ref->n_regions; i++) {
+		const char *name = ref->regions[i].region;
+		size_t na = times_of(old, name, ta), nb = times_of(new, name, tb);
+		rl_compare_times_at(ta, na, tb, nb, o->max_pct, o->confidence,
+				    &tc[i]);
+	}
+}
+
+/* Whether both sides were counted (-b sim) and region name's counted
+ * work differs: a failure that no number of timing runs changes. */
+static bool work_differs(const struct side *old, const struct side *new,
+			 const char *name)
+{
+	struct rl_work_diff d[RL_WORK_FIGURES];
+	const struct rl_report_region *a, *b;
+	bool bytes;
+
+	if (!old->has_sim || !new->has_sim ||
+	    !(a = rl_report_file_find(&old->sim, name)) ||
+	    !(b = rl_report_file_find(&new->sim, name)) ||
+	    !rl_work_comparable(a, b))
+		return false;
+	bytes = rl_report_file_one_thread(&old->sim) &&
+		rl_report_file_one_thread(&new->sim);
+	return rl_work_compare(a, b, bytes, d) > 0;
+}
+
+/* Whether the runs so far decide the gate: a region failed (slower,
+ * gone, or its counted work differs: the one counting run decides that),
+ * or none is left undecided. */
+static bool decided(const struct opts *o, const struct side *old,
+		    const struct side *new)
+{
+	const struct rl_report_file *ref = &old->runs[0];
+	struct rl_time_cmp *tc = calloc(ref->n_regions + 1, sizeof *tc);
+	bool undecided = false, failed = false;
+
+	if (!tc)
+		return true;
+	compare_all(o, old, new, tc);
+	for (size_t i = 0; i < ref->n_regions; i++) {
+		if (!rl_report_file_find(&new->runs[0], ref->regions[i].region))
+			failed = true;
+		else if (tc[i].tested && tc[i].verdict == RL_CHANGE_WORSE)
+			failed = true;
+		else if (work_differs(old, new, ref->regions[i].region))
+			failed = true;
+		else if (!tc[i].tested || tc[i].unsure)
+			undecided = true;
+	}
+	free(tc);
+	return failed || !undecided;
 }
 
 /* The table, then the gate's lines; the exit status. */
-static int judge(const struct opts *o, struct side *old, struct side *new)
+static int judge(const struct opts *o, struct side *old, struct side *new,
+		 unsigned look)
 {
 	struct rl_gate g = {0};
 	const struct rl_report_file *ref = &old->runs[0];
 	struct rl_time_cmp *tc = calloc(ref->n_regions + 1, sizeof *tc);
-	double ta[MAX_RUNS], tb[MAX_RUNS];
 	bool bytes = old->has_sim && new->has_sim &&
 		     rl_report_file_one_thread(&old->sim) &&
 		     rl_report_file_one_thread(&new->sim);
@@ -304,14 +386,10 @@ static int judge(const struct opts *o, struct side *old, struct side *new)
 	}
 	g.quiet = o->quiet;
 	g.old_name = "the old program";
-	g.advice = "more runs with -n, on a quieter machine";
-	for (size_t i = 0; i < ref->n_regions; i++) {
-		const char *name = ref->regions[i].region;
-		size_t na = times_of(old, name, ta), nb = times_of(new, name, tb);
-		rl_compare_times(ta, na, tb, nb, o->max_pct, &tc[i]);
-	}
+	g.advice = "more runs with -n or --max-runs, on a quieter machine";
+	compare_all(o, old, new, tc);
 	if (!o->quiet)
-		print_table(old, new, tc);
+		print_table(o, old, new, tc, look);
 	for (size_t i = 0; i < ref->n_regions; i++) {
 		const char *name = ref->regions[i].region;
 		if (!rl_report_file_find(&new->runs[0], name)) {
@@ -359,11 +437,18 @@ static int split(int argc, char **argv, int at, struct side *old,
 	return 0;
 }
 
+/* The runs a side at the look after one at n: twice n, at most max. */
+static unsigned next_look(unsigned n, unsigned max)
+{
+	return 2 * n < max ? 2 * n : max;
+}
+
 static int parse(int argc, char **argv, struct opts *o, struct side *old,
 		 struct side *new)
 {
 	static const struct option lopts[] = {
 		{"runs", required_argument, NULL, 'n'},
+		{"max-runs", required_argument, NULL, 'N'},
 		{"max-regression", required_argument, NULL, 'r'},
 		{"backend", required_argument, NULL, 'b'},
 		{"output", required_argument, NULL, 'o'},
@@ -374,20 +459,27 @@ static int parse(int argc, char **argv, struct opts *o, struct side *old,
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+n:r:b:o:qh", lopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "+n:N:r:b:o:qh", lopts, NULL)) !=
 	       -1) {
 		switch (c) {
-		case 'n': {
+		case 'n':
+		case 'N': {
 			char *end;
 			long n = strtol(optarg, &end, 10);
 			if (*end || end == optarg || n < 3 || n > MAX_RUNS) {
 				fprintf(stderr,
-					"rlprof: --runs '%s' is not a count "
-					"from 3 to %d: give e.g. --runs 10\n",
-					optarg, MAX_RUNS);
+					"rlprof: --%s '%s' is not a count "
+					"from 3 to %d: give e.g. --%s %d\n",
+					c == 'n' ? "runs" : "max-runs", optarg,
+					MAX_RUNS, c == 'n' ? "runs" : "max-runs",
+					c == 'n' ? DEFAULT_RUNS
+						 : DEFAULT_MAX_RUNS);
 				return RL_EXIT_USAGE;
 			}
-			o->runs = (unsigned)n;
+			if (c == 'n')
+				o->runs = (unsigned)n;
+			else
+				o->max_runs = (unsigned)n;
 			break;
 		}
 		case 'r':
@@ -416,15 +508,32 @@ static int parse(int argc, char **argv, struct opts *o, struct side *old,
 			return RL_EXIT_USAGE;
 		}
 	}
-	return split(argc, argv, optind, old, new) ? RL_EXIT_USAGE : -1;
+	if (split(argc, argv, optind, old, new))
+		return RL_EXIT_USAGE;
+	if (!o->max_runs)
+		o->max_runs = o->runs > DEFAULT_MAX_RUNS ? o->runs
+							 : DEFAULT_MAX_RUNS;
+	if (o->max_runs < o->runs) {
+		fprintf(stderr, "rlprof: --max-runs %u is below --runs %u: "
+				"give --max-runs %u or more\n",
+			o->max_runs, o->runs, o->runs);
+		return RL_EXIT_USAGE;
+	}
+	o->looks = 1;
+	for (unsigned n = o->runs; n < o->max_runs; o->looks++)
+		n = next_look(n, o->max_runs);
+	o->confidence = 1 - (1 - RL_SHIFT_CONFIDENCE) / o->looks;
+	return -1;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	struct opts o = {DEFAULT_RUNS, DEFAULT_MAX_PCT, 0, 0, "rlprof-compare"};
+	struct opts o = {.runs = DEFAULT_RUNS, .max_pct = DEFAULT_MAX_PCT,
+			 .out = "rlprof-compare"};
 	struct side s[2] = {{.label = "old"}, {.label = "new"}};
 	char self[PATH_MAX], dir[PATH_MAX];
 	ssize_t n;
+	unsigned look = 1;
 	int rc;
 
 	if ((rc = parse(argc, argv, &o, &s[0], &s[1])) >= 0)
@@ -451,26 +560,41 @@ int cmd_compare(int argc, char **argv)
 		snprintf(dir, sizeof dir, "%s/%s", o.out, s[i].label);
 		if (make_dir(dir))
 			return RL_EXIT_USAGE;
-		if (!(s[i].runs = calloc(o.runs, sizeof *s[i].runs))) {
+		if (!(s[i].runs = calloc(o.max_runs, sizeof *s[i].runs))) {
 			fputs("rlprof: out of memory\n", stderr);
 			return RL_EXIT_USAGE;
 		}
 	}
 	if (!o.quiet)
 		fprintf(stderr, "rlprof: %u runs of each program, interleaved%s, "
-				"into %s/...\n",
+				"into %s/...%s\n",
 			o.runs, o.sim ? ", and one counting run each (sim)" : "",
-			o.out);
+			o.out, o.looks > 1 ? " (more, up to --max-runs, where "
+					     "a region is undecided)"
+					   : "");
 	rc = 0;
 	for (int i = 0; o.sim && i < 2 && !rc; i++)
 		rc = run_and_read(self, &o, &s[i], 0, 1);
 	/* ABBA: old new, new old, ...: a trend of the machine's speed
-	 * falls on both sides alike, and so does going first */
-	for (unsigned k = 1; k <= o.runs && !rc; k++)
+	 * falls on both sides alike, and so does going first; at each look
+	 * (o.runs, twice that, ... o.max_runs) the gate stops where the runs
+	 * decide it */
+	for (unsigned k = 1, target = o.runs; !rc; k++) {
 		for (int j = 0; j < 2 && !rc; j++)
 			rc = run_and_read(self, &o, &s[k % 2 ? j : 1 - j], k, 0);
+		if (rc || k < target)
+			continue;
+		if (look == o.looks || decided(&o, &s[0], &s[1]))
+			break;
+		if (!o.quiet)
+			fprintf(stderr, "rlprof: undecided after %u runs a "
+					"side: %u more each\n",
+				k, next_look(target, o.max_runs) - k);
+		target = next_look(target, o.max_runs);
+		look++;
+	}
 	if (!rc)
-		rc = judge(&o, &s[0], &s[1]);
+		rc = judge(&o, &s[0], &s[1], look);
 	for (int i = 0; i < 2; i++) {
 		for (size_t k = 0; k < s[i].n_runs; k++)
 			rl_report_file_release(&s[i].runs[k]);

@@ -32,6 +32,16 @@ static void fmt_pct(char *b, size_t n, double pct)
 		snprintf(b, n, "%+.1f%%", pct);
 }
 
+/* "95%", or the confidence of each bound of tc ("98.3%"). */
+static const char *conf_text(const struct rl_time_cmp *tc)
+{
+	static char buf[16];
+	double c = tc->confidence > 0 ? tc->confidence : 0.95;
+
+	snprintf(buf, sizeof buf, "%.3g%%", c * 100);
+	return buf;
+}
+
 static void say_unsure(const struct rl_gate *g, const char *name,
 		       const struct rl_time_cmp *tc, double max)
 {
@@ -41,10 +51,10 @@ static void say_unsure(const struct rl_gate *g, const char *name,
 	fmt_pct(hi, sizeof hi, tc->hi_pct);
 	printf("not enough evidence: region '");
 	rl_term_put(stdout, name);
-	printf("' changed by %+.1f%% (95%% bounds %s to %s over %zu and %zu "
+	printf("' changed by %+.1f%% (%s bounds %s to %s over %zu and %zu "
 	       "runs): its runs can show neither that it stays within the "
 	       "maximum %g%% nor that it exceeds it (%s)\n",
-	       tc->change_pct, lo, hi, tc->n_a, tc->n_b, max,
+	       tc->change_pct, conf_text(tc), lo, hi, tc->n_a, tc->n_b, max,
 	       g->advice		  ? g->advice
 	       : tc->n_a < 6 || tc->n_b < 6
 		       ? "10 runs a side: rlprof run --repeat 10, or rlprof "
@@ -73,10 +83,10 @@ void rl_gate_time(struct rl_gate *g, const char *name,
 			snprintf(msg, sizeof msg,
 				 "takes %.1f%% more time than in %s (medians "
 				 "of %zu and %zu runs: %s -> %s; at least "
-				 "%+.1f%% at 95%% confidence), over the "
+				 "%+.1f%% at %s confidence), over the "
 				 "maximum %g%%",
 				 tc->change_pct, old_name(g), tc->n_a, tc->n_b,
-				 ta, tb, tc->lo_pct, max);
+				 ta, tb, tc->lo_pct, conf_text(tc), max);
 		else
 			snprintf(msg, sizeof msg,
 				 "takes %.1f%% more time than in %s (%s -> "

@@ -296,3 +296,29 @@ Test(gate_evidence, check_reports_one_percent_more_flops, .timeout = 60)
 	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
 	e2e_cleanup(&r, dir);
 }
+
+/* rlprof compare's looks: each bound at its share of the 5% (Bonferroni).
+ * 3 runs a side, every new run slower than every old one: at 95% the
+ * bounds exist (P(U = 0) = 1/20) and the slowdown is shown; at 98.75%
+ * (4 looks) no arrangement of 6 runs is that unlikely, so the runs bound
+ * nothing and the region is undecided, the confidence kept for the
+ * message. */
+Test(gate_evidence, each_look_at_its_share_of_the_error)
+{
+	static const double a[] = {1.00, 1.01, 1.02}, b[] = {2.00, 2.01, 2.02};
+	struct rl_time_cmp tc;
+
+	rl_compare_times_at(a, N(a), b, N(b), 10, 0.95, &tc);
+	cr_assert(tc.tested);
+	cr_expect_eq(tc.verdict, RL_CHANGE_WORSE);
+	cr_expect_float_eq(tc.confidence, 0.95, 1e-12);
+	rl_compare_times_at(a, N(a), b, N(b), 10, 1 - 0.05 / 4, &tc);
+	cr_assert(tc.tested);
+	cr_expect_neq(tc.verdict, RL_CHANGE_WORSE);
+	cr_expect(tc.unsure);
+	cr_expect(isinf(tc.hi_pct));
+	cr_expect_float_eq(tc.confidence, 0.9875, 1e-12);
+	/* rl_compare_times is the 95% one */
+	rl_compare_times(a, N(a), b, N(b), 10, &tc);
+	cr_expect_eq(tc.verdict, RL_CHANGE_WORSE);
+}

@@ -18,13 +18,15 @@
 #define SLEEPS E2E_PROG("e2e_repeat")
 #define WORK E2E_PROG("e2e_work")
 
-/* rlprof compare -o DIR/out -r 25 [-b extra] -- a [aa] -- b [ba]. */
-static struct e2e_result compare(const char *dir, const char *extra,
-				 const char *a, const char *aa, const char *b,
-				 const char *ba)
+/* rlprof compare -o DIR/out -r 25 [-b extra] [more...] -- a [aa] -- b
+ * [ba]; more: NULL or options ending in NULL (at most 4). */
+static struct e2e_result compare_with(const char *dir, const char *extra,
+				      const char *const *more, const char *a,
+				      const char *aa, const char *b,
+				      const char *ba)
 {
 	char out[512];
-	const char *argv[16];
+	const char *argv[20];
 	int n = 0;
 
 	e2e_need(E2E_RLPROF);
@@ -41,6 +43,8 @@ static struct e2e_result compare(const char *dir, const char *extra,
 		argv[n++] = "-b";
 		argv[n++] = extra;
 	}
+	for (int i = 0; more && more[i] && i < 4; i++)
+		argv[n++] = more[i];
 	/* NULL b: a against itself, both without arguments */
 	argv[n++] = "--";
 	argv[n++] = a;
@@ -52,6 +56,13 @@ static struct e2e_result compare(const char *dir, const char *extra,
 		argv[n++] = ba;
 	argv[n] = NULL;
 	return e2e_run(argv);
+}
+
+static struct e2e_result compare(const char *dir, const char *extra,
+				 const char *a, const char *aa, const char *b,
+				 const char *ba)
+{
+	return compare_with(dir, extra, NULL, a, aa, b, ba);
 }
 
 /* The machine too loaded for the gate to tell: it says so itself, with
@@ -69,10 +80,14 @@ static void skip_if_unsure(struct e2e_result *r, char *dir)
 	}
 }
 
+/* One look (--max-runs as --runs): the fixed design, 95% bounds. */
+static const char *const one_look[] = {"--max-runs", "10", NULL};
+
 Test(e2e_compare, unchanged_holds_twice_as_slow_fails, .timeout = 300)
 {
 	char *dir = e2e_tmpdir();
-	struct e2e_result r = compare(dir, NULL, SLEEPS, "1", SLEEPS, "1");
+	struct e2e_result r = compare_with(dir, NULL, one_look, SLEEPS, "1",
+					   SLEEPS, "1");
 
 	skip_if_unsure(&r, dir);
 	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
@@ -81,7 +96,7 @@ Test(e2e_compare, unchanged_holds_twice_as_slow_fails, .timeout = 300)
 			  NULL, "%s", r.out);
 	e2e_free(&r);
 
-	r = compare(dir, NULL, SLEEPS, "1", SLEEPS, "2");
+	r = compare_with(dir, NULL, one_look, SLEEPS, "1", SLEEPS, "2");
 	skip_if_unsure(&r, dir);
 	cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.out, "fail: region 'scaled' takes ") != NULL,
@@ -90,6 +105,47 @@ Test(e2e_compare, unchanged_holds_twice_as_slow_fails, .timeout = 300)
 				"of 10 and 10 runs") != NULL, "%s", r.out);
 	cr_expect_null(strstr(r.out, "fail: region 'steady'"), "%s", r.out);
 	cr_expect(strstr(r.out, "1 of 2 checks failed\n") != NULL, "%s", r.out);
+	e2e_cleanup(&r, dir);
+}
+
+/* Runs until decided: at 3 runs a side no rank test reaches 98.75%
+ * (20 arrangements: p >= 5%), so the first of the 4 looks (3, 6, 12, 24
+ * runs) never decides and compare runs 3 more each; the verdict then
+ * says at which look, each bound at 98.75% so that the 4 hold at 95%. */
+Test(e2e_compare, runs_more_until_the_runs_decide, .timeout = 300)
+{
+	static const char *const looks[] = {"--runs", "3", "--max-runs",
+					    "24", NULL};
+	char *dir = e2e_tmpdir();
+	struct e2e_result r = compare_with(dir, NULL, looks, SLEEPS, "1",
+					   SLEEPS, "1");
+
+	cr_expect(strstr(r.err, "rlprof: undecided after 3 runs a side: 3 "
+				"more each\n") != NULL,
+		  "%s", r.err);
+	skip_if_unsure(&r, dir);
+	cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "98.8% bounds") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, " of 4; bounds: Hodges-Lehmann change, Moses "
+				"interval, 98.8% each, so that all 4 looks "
+				"hold at 95%)") != NULL,
+		  "%s", r.out);
+	cr_expect_null(strstr(r.out, "(medians of 3 and 3 runs"), "%s", r.out);
+	e2e_cleanup(&r, dir);
+}
+
+Test(e2e_compare, max_runs_below_runs_is_refused, .timeout = 60)
+{
+	static const char *const bad[] = {"--runs", "20", "--max-runs", "10",
+					  NULL};
+	char *dir = e2e_tmpdir();
+	struct e2e_result r = compare_with(dir, NULL, bad, WORK, "100", WORK,
+					   "100");
+
+	cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "rlprof: --max-runs 10 is below --runs 20: "
+				"give --max-runs 20 or more\n") != NULL,
+		  "%s", r.err);
 	e2e_cleanup(&r, dir);
 }
 
