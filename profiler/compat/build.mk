@@ -6,7 +6,8 @@
 # Each calls librlprof's public rl_region_* functions (found through its
 # DT_NEEDED and an $ORIGIN rpath, so the installed tree works as a whole).
 COMPAT_CFLAGS = $(filter-out -MMD -MP,$(ALL_CFLAGS)) -fvisibility=hidden -shared
-COMPAT_COMMON := profiler/compat/compat_regions.c profiler/compat/compat_regions.h
+COMPAT_COMMON := profiler/compat/compat_regions.c profiler/compat/compat_regions.h \
+	profiler/compat/clock_interpose.c profiler/runtime/rl_clock_interpose.h
 
 $(LIB)/librlprof-likwid.so: profiler/compat/likwid_shim.c $(COMPAT_COMMON) $(RLPROF_SO)
 	@mkdir -p $(dir $@)

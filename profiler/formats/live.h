@@ -29,8 +29,8 @@
 #include "formats/counter_ids.h"
 
 #define RL_LIVE_MAGIC "RLPLIVE"  /* 8 bytes with its NUL */
-#define RL_LIVE_VERSION 4 /* 2: run_id; 3: rl_rec_tail.depth; 4:
-				   mpi_ticks, mpi_calls */
+#define RL_LIVE_VERSION 5 /* 2: run_id; 3: rl_rec_tail.depth; 4:
+				   mpi_ticks, mpi_calls; 5: clock_reads */
 #define RL_LIVE_BLOCK_MAGIC 0x314b4c42u /* "BLK1" */
 #define RL_LIVE_PREFIX ".rlprof-"
 #define RL_LIVE_SUFFIX ".live"
@@ -88,6 +88,8 @@ struct rl_rec_tail {
 			      (recursion); 0 or 1: never entered while open */
 	uint64_t mpi_ticks; /* clock ticks inside MPI calls made while the
 			      region was open (outermost activations) */
+	uint64_t clock_reads; /* the program's clock reads while it was open
+				 (outermost activations, rt_clock_reads.c) */
 };
 
 static inline struct rl_rec_tail *rl_rec_tail_n(struct rl_rec *r,

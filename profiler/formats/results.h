@@ -90,6 +90,13 @@ struct rl_region_stats {
 	 * measured (no wrapper in the process, or a file without it) */
 	bool mpi_known;
 	uint64_t mpi_ns;
+	/* The program's clock reads (clock_gettime, gettimeofday, time) on
+	 * the thread while the region was open ("clock_reads" in the file,
+	 * written where not 0): the same calls with other clock reads in the
+	 * two runs of -b sim did other work. clock_known false: not counted
+	 * (a file of a process whose "clock_reads_counted" is not true). */
+	bool clock_known;
+	uint64_t clock_reads;
 };
 
 struct rl_thread_results {
@@ -154,6 +161,10 @@ struct rl_process_results {
 	 * wrapper (not an MPI program under rlprof, or a file without it),
 	 * else how their work was treated: */
 	uint8_t mpi_calls;
+	/* Every region's clock reads were counted ("clock_reads_counted"):
+	 * the runtime's own results and those recovered from its live file;
+	 * each region's clock_known says the same. */
+	bool clock_reads_counted;
 };
 
 enum rl_mpi_calls {

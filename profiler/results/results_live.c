@@ -101,6 +101,8 @@ static int add_region(struct rl_thread_results *t, struct rl_rec *rec,
 	s->mpi_known = h->mpi_calls != RL_MPI_CALLS_NONE;
 	s->mpi_ns = (uint64_t)(((unsigned __int128)x->mpi_ticks *
 				h->tick_mult) >> 32);
+	s->clock_known = true;
+	s->clock_reads = x->clock_reads;
 	return 0;
 }
 
@@ -268,6 +270,7 @@ static int fill_process(struct rl_process_results *r,
 		    (uint64_t)st->st_mtim.tv_nsec;
 	r->complete = false;
 	r->provided = h->setup.provided;
+	r->clock_reads_counted = true;
 	r->mpi_calls = h->mpi_calls <= RL_MPI_CALLS_IN ? (uint8_t)h->mpi_calls
 						       : RL_MPI_CALLS_NONE;
 	if (memchr(h->run_id, '\0', sizeof h->run_id) &&

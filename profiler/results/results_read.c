@@ -166,7 +166,8 @@ static int read_region(struct rl_json_ctx *c, const json_t *o,
 			      &s->expect_calls)) ||
 	    (rc = rl_json_u64(c, o, where, "open_at_exit", 0,
 			      &s->open_at_exit)) ||
-	    (rc = rl_json_u64(c, o, where, "depth", 0, &s->depth)))
+	    (rc = rl_json_u64(c, o, where, "depth", 0, &s->depth)) ||
+	    (rc = rl_json_u64(c, o, where, "clock_reads", 0, &s->clock_reads)))
 		return rc;
 	/* time inside MPI calls: absent, not measured */
 	if (json_object_get(o, "mpi_ns")) {
@@ -330,6 +331,7 @@ static int parse_results(struct rl_json_ctx *c, const json_t *root,
 	size_t i;
 	int rc;
 	long sig = 0;
+	bool clock_known;
 
 	if ((rc = rl_json_check_header(c, root, RL_RESULTS_FORMAT,
 				       RL_RESULTS_VERSION, "results",
@@ -383,8 +385,14 @@ static int parse_results(struct rl_json_ctx *c, const json_t *root,
 	r->threads = calloc(json_array_size(thr) + 1, sizeof *r->threads);
 	if (!r->threads)
 		return rl_fail(c->err, c->errlen, RL_ENOMEM, "out of memory");
+	v = json_object_get(root, "clock_reads_counted");
+	if (v && !json_is_boolean(v))
+		return rl_json_bad(c, NULL, "clock_reads_counted", "true or false");
+	r->clock_reads_counted = clock_known = v && json_is_true(v);
 	json_array_foreach (thr, i, e) {
 		rc = read_thread(c, e, i, r->provided, &r->threads[i]);
+		for (size_t k = 0; !rc && k < r->threads[i].n_regions; k++)
+			r->threads[i].regions[k].clock_known = clock_known;
 		r->n_threads = i + 1;
 		if (rc)
 			return rc;

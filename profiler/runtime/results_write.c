@@ -127,6 +127,8 @@ static void write_region(struct rl_jw *w, const struct rl_process_results *r,
 		rl_jw_field_u64(w, "depth", 0, s->depth);
 	if (s->mpi_known) /* time inside MPI calls (rl_mpi_calls.h) */
 		rl_jw_field_u64(w, "mpi_ns", 0, s->mpi_ns);
+	if (s->clock_reads) /* the program's (rt_clock_reads.c) */
+		rl_jw_field_u64(w, "clock_reads", 0, s->clock_reads);
 	if (s->scope_calls) /* process scope (rt_scope.h) */
 		write_scope(w, s);
 	if (!r->provided) {
@@ -229,6 +231,10 @@ int rl_results_write_fd(int fd, const struct rl_process_results *r)
 	rl_jw_raw(&w, r->complete ? "true" : "false");
 	rl_jw_key(&w, "signal", 0);
 	rl_jw_i64(&w, r->signal);
+	if (r->clock_reads_counted) { /* a region left out read none */
+		rl_jw_key(&w, "clock_reads_counted", 0);
+		rl_jw_raw(&w, "true");
+	}
 	if (r->mpi_calls) { /* librlprof-mpi's wrappers were loaded */
 		rl_jw_key(&w, "mpi_calls", 0);
 		rl_jw_str(&w, r->mpi_calls == RL_MPI_CALLS_IN ? "in" : "out");

@@ -337,6 +337,7 @@ static void flush_when(int sig, const char *when)
 	};
 	memcpy(r.run_id, rl_rt.run_id, sizeof r.run_id);
 	r.mpi_calls = (uint8_t)rl_rt_mpi_calls();
+	r.clock_reads_counted = true;
 	memcpy(r.scope, rl_rt.setup.scope, sizeof r.scope);
 	for (int c = 0; c < RL_COUNTER_COUNT; c++)
 		r.method[c] = (rl_rt.setup.provided >> c & 1)

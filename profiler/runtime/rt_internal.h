@@ -64,6 +64,7 @@ struct rl_frame {
 	uint32_t cover_gen; /* and the slot's generation then */
 	uint64_t t0;       /* ticks */
 	uint64_t mpi0;     /* the thread's mpi_ticks at begin */
+	uint64_t clock0;   /* the thread's rl_rt_clock_reads at begin */
 	struct rl_counter_value v0[];
 };
 
@@ -110,6 +111,10 @@ struct rl_thread {
 	 * done inside them, subtracted from every read of the thread's
 	 * counters when the backend cannot pause (mpi_excl_any) */
 	uint64_t mpi_ticks, mpi_t0;
+	uint64_t mpi_clock0; /* rl_rt_clock_reads when the MPI call began:
+				the library's own clock reads (its progress
+				engine waits by the clock) are not the
+				program's */
 	unsigned mpi_depth;
 	bool mpi_excl_any, mpi_read_ok;
 	struct rl_counter_value mpi_v0[RL_COUNTER_COUNT];
@@ -247,6 +252,11 @@ static inline char *rl_rec_name(struct rl_rec *r)
 	return rl_rec_name_n(r, rl_rt.n_prov);
 }
 int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len);
+/* The program's clock reads on this thread (rt_clock_reads.c), and the
+ * runtime's own clock, not counted. */
+extern __thread uint64_t rl_rt_clock_reads
+	__attribute__((tls_model("initial-exec")));
+int rl_rt_clock_gettime(clockid_t id, struct timespec *ts);
 /* Set while this thread is inside a region call or the runtime's
  * start-up: a region call that finds it set (made from a signal handler
  * that interrupted one) is ignored and counted. */

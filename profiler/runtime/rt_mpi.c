@@ -88,6 +88,7 @@ void rl_mpi_call_begin(void)
 	if (!t || t->exited || t->mpi_depth++ > 0)
 		return;
 	t->mpi_read_ok = rl_rt_mpi_subtracting() && read_now(t, t->mpi_v0);
+	t->mpi_clock0 = rl_rt_clock_reads;
 	t->mpi_t0 = rl_rt_ticks();
 }
 
@@ -100,6 +101,7 @@ void rl_mpi_call_end(void)
 	t = rl_rt_self_get();
 	if (t && !t->exited && t->mpi_depth > 0 && --t->mpi_depth == 0) {
 		t->mpi_ticks += rl_rt_ticks() - t->mpi_t0;
+		rl_rt_clock_reads = t->mpi_clock0;
 		if (t->mpi_read_ok && read_now(t, t->scratch)) {
 			for (size_t k = 0; k < rl_rt.n_prov; k++) {
 				int c = rl_rt.prov[k];

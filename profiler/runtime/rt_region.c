@@ -171,6 +171,8 @@ void rl_rt_region_stats(const struct rl_thread *t, size_t k,
 	out->open_at_exit = r->open;
 	out->mpi_known = rl_rt_mpi_calls() != RL_MPI_CALLS_NONE;
 	out->mpi_ns = rl_rt_ticks_to_ns(x->mpi_ticks);
+	out->clock_known = true;
+	out->clock_reads = x->clock_reads;
 	rl_scope_stats(r, out);
 }
 
@@ -276,6 +278,9 @@ static inline void push_frame(struct rl_thread *t, struct rl_rec *rec,
 		rl_rt.backend->region(name, f->scoped);
 	rl_scope_cover_begin(t, f);
 	read_counters(t, f->v0, &f->counters_ok);
+	/* after the backend's reads, which may read the clock: only the
+	 * program's count (rt_clock_reads.c), up to the end's delta */
+	f->clock0 = rl_rt_clock_reads;
 	f->t0 = rl_rt_ticks();
 	t->depth++;
 }
@@ -305,6 +310,8 @@ static inline void pop_frame(struct rl_thread *t)
 	r->ticks += now - f->t0;
 	if (UNLIKELY(t->mpi_ticks != f->mpi0)) /* MPI calls made inside */
 		rl_rec_tail(r)->mpi_ticks += t->mpi_ticks - f->mpi0;
+	if (UNLIKELY(rl_rt_clock_reads != f->clock0)) /* the program's */
+		rl_rec_tail(r)->clock_reads += rl_rt_clock_reads - f->clock0;
 	r->open--;
 	if (rl_rt.n_prov && ok && read_scratch(t, &ok) == 0)
 		for (size_t k = 0; k < rl_rt.n_prov; k++)

@@ -707,6 +707,47 @@ Test(native_e2e, work_that_follows_the_clock_withholds_the_rates,
 	sim_run_free(&r);
 }
 
+/* Work that follows the clock in units too long for the times to show it
+ * (tests/programs/sim_clock_coarse.c, as LIKWID's jacobi-2D-5pt at
+ * 1000^2): the region's clock reads differ between the runs, 16 a call
+ * natively against 2 or 3 simulated, and the report says so with the
+ * reads; 'timed_fixed', which reads the clock 5 times a call around fixed
+ * work, reads the same in both and keeps its rates. The results files
+ * carry the reads. */
+Test(native_e2e, clock_reads_tell_work_that_follows_the_clock,
+     .timeout = 240)
+{
+	const char *opts[] = {NULL};
+	const char *prog[] = {E2E_PROG("sim_clock_coarse"), NULL};
+	struct sim_run r;
+	char *cell;
+
+	sim_need();
+	sim_run(&r, opts, prog);
+	cr_assert_eq(r.res.status, 0, "stderr: %s", r.res.err);
+	cr_assert_not_null(strstr(r.res.err, "region 'until_clock' (thread 0): "
+					     "the same 2 calls in both runs but "
+					     "not the same work: it read the "
+					     "clock "),
+			   "stderr: %s", r.res.err);
+	cr_expect_not_null(strstr(r.res.err, " under the simulator (work that "
+					     "follows the clock"),
+			   "stderr: %s", r.res.err);
+	cr_expect_null(strstr(r.res.err, "region 'timed_fixed' (thread 0): "
+					 "the same"),
+		       "stderr: %s", r.res.err);
+	cell = csv_cell(r.dir, "until_clock", "gflops");
+	cr_expect_str_eq(cell, "", "until_clock's GFLOP/s '%s' not withheld",
+			 cell);
+	free(cell);
+	cell = csv_cell(r.dir, "timed_fixed", "gflops");
+	cr_expect(atof(cell) > 0, "timed_fixed's GFLOP/s '%s'", cell);
+	free(cell);
+	sim_load(&r);
+	cr_expect_eq(sim_row_get(&r, "timed_fixed", -1)->calls, 2);
+	sim_run_free(&r);
+}
+
 /* the run itself: the option, recorded, and refused out of range */
 Test(native_e2e, expect_status_keeps_the_native_times, .timeout = 120)
 {

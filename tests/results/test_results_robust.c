@@ -15,11 +15,12 @@
 	"\"program\":\"p\",\"backend\":\"sim\",\"counters\":["              \
 	"{\"name\":\"flops_any\",\"scope\":\"simulated\"}],"
 
-/* Loads text as a results file; returns the status, err filled. */
-static int load_text(const char *text, char *err, size_t errlen)
+/* Loads text as a results file into *r; returns the status, err
+ * filled (*r to release when 0). */
+static int load_into(const char *text, struct rl_process_results *r,
+		     char *err, size_t errlen)
 {
 	char path[] = "/tmp/rlprof-rr-XXXXXX";
-	struct rl_process_results r;
 	int fd = mkstemp(path), rc;
 	FILE *f;
 
@@ -27,8 +28,17 @@ static int load_text(const char *text, char *err, size_t errlen)
 	f = fdopen(fd, "w");
 	fputs(text, f);
 	fclose(f);
-	rc = rl_results_load(path, &r, err, errlen);
+	rc = rl_results_load(path, r, err, errlen);
 	unlink(path);
+	return rc;
+}
+
+/* Loads text as a results file; returns the status, err filled. */
+static int load_text(const char *text, char *err, size_t errlen)
+{
+	struct rl_process_results r;
+	int rc = load_into(text, &r, err, errlen);
+
 	if (rc == 0)
 		rl_results_release(&r);
 	return rc;
@@ -227,4 +237,49 @@ Test(results_robust, timed_fma_is_a_boolean)
 	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	cr_assert_eq(system(cmd), 0);
+}
+
+/* The program's clock reads (rt_clock_reads.c): counted for every region
+ * of a process whose "clock_reads_counted" is true (a region without
+ * "clock_reads" read none), not known for a file without it; the flag is
+ * a boolean and the reads a count. */
+#define CLOCK_REGIONS                                                        \
+	"\"threads\":[{\"tid\":1,\"regions\":[{\"name\":\"a\",\"calls\":1,"  \
+	"\"time_ns\":5,\"clock_reads\":17},{\"name\":\"b\",\"calls\":1,"     \
+	"\"time_ns\":5}]}]}"
+
+Test(results_robust, clock_reads_are_known_where_counted)
+{
+	struct rl_process_results r;
+	char err[512] = "";
+
+	cr_assert_eq(load_into(HEAD "\"clock_reads_counted\":true,"
+				CLOCK_REGIONS, &r, err, sizeof err), 0, "%s",
+		     err);
+	cr_expect(r.clock_reads_counted);
+	cr_expect(r.threads[0].regions[0].clock_known);
+	cr_expect_eq(r.threads[0].regions[0].clock_reads, 17);
+	cr_expect(r.threads[0].regions[1].clock_known);
+	cr_expect_eq(r.threads[0].regions[1].clock_reads, 0);
+	rl_results_release(&r);
+
+	/* an older file: not counted, whatever a region says */
+	cr_assert_eq(load_into(HEAD CLOCK_REGIONS, &r, err, sizeof err), 0,
+		     "%s", err);
+	cr_expect_not(r.clock_reads_counted);
+	cr_expect_not(r.threads[0].regions[0].clock_known);
+	cr_expect_not(r.threads[0].regions[1].clock_known);
+	rl_results_release(&r);
+
+	cr_assert_eq(load_text(HEAD "\"clock_reads_counted\":3," CLOCK_REGIONS,
+			       err, sizeof err),
+		     RL_EFORMAT);
+	cr_expect(strstr(err, "clock_reads_counted"), "%s", err);
+	cr_assert_eq(load_text(HEAD "\"clock_reads_counted\":true,"
+				    "\"threads\":[{\"tid\":1,\"regions\":[{"
+				    "\"name\":\"a\",\"calls\":1,\"time_ns\":5,"
+				    "\"clock_reads\":-2}]}]}",
+			       err, sizeof err),
+		     RL_EFORMAT);
+	cr_expect(strstr(err, "clock_reads"), "%s", err);
 }
