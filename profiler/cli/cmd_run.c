@@ -419,7 +419,7 @@ int cmd_run(int argc, char **argv)
 	rc = parse_options(argc, argv, &run->opt);
 	if (rc >= 0)
 		goto out;
-	if ((rc = rl_mpi_setup(run)) != 0 ||
+	if ((rc = rl_mpi_setup(&run->mpi, &run->opt)) != 0 ||
 	    (rc = check_program(&run->target, &run->opt)) != 0 ||
 	    (rc = choose_backend(&run->backend, &run->opt)) != 0)
 		goto out;
@@ -432,18 +432,22 @@ int cmd_run(int argc, char **argv)
 					  &run->backend, &run->native)) != 0 ||
 	    (rc = rl_run_check_avx512(run)) != 0)
 		goto out;
+	/* the machine model before the program: the cached one, never a
+	 * probe (the simulator's caches, the paired roofs) */
+	rl_run_model_cached(&run->model, &run->mpi);
 	if (rl_run_prepare_dir(&run->place, &run->opt, &run->native, err,
 			       sizeof err) < 0 ||
 	    rl_run_sim_geometry(&run->sim, &run->model, &run->opt,
-				&run->backend, &run->mpi, err,
-				sizeof err) < 0 ||
+				&run->backend, err, sizeof err) < 0 ||
 	    rl_run_prepare_launch(run, err, sizeof err) < 0 ||
-	    rl_mpi_launch(run, err, sizeof err) < 0) {
+	    rl_mpi_launch(&run->mpi, &run->setup, &run->opt, &run->target,
+			  &run->place, &run->backend, &run->native, err,
+			  sizeof err) < 0) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		rc = RL_EXIT_FAILURE;
 		goto out;
 	}
-	rl_mpi_after_prepare(run);
+	rl_mpi_after_prepare(&run->mpi, &run->opt, &run->place, &run->backend);
 	rl_run_selftest(run); /* hardware counters: checked before use */
 	rl_run_say(&run->opt, "profiling '%s' with backend '%s' (%s)",
 		   run->target.name, backend,
@@ -488,10 +492,16 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = run->outcome.exit_status;
 	rl_run_loops_collect(run);
-	if (!rl_mpi_reports(run))
+	if (!rl_mpi_reports(&run->mpi, &run->opt, &run->place))
 		goto out;
-	if ((rl_run_report(run, &run->model) < 0 || run->no_files ||
-	     run->no_record) &&
+	/* the machine model for the report: the cached one, else a quick
+	 * probe now (unless --no-probe) */
+	rl_run_model(&run->model, &run->opt, &run->mpi);
+	if ((rl_run_report(&run->model, &run->opt, &run->target,
+			   &run->outcome, &run->place, &run->setup,
+			   &run->backend, &run->roof_check, run->no_files,
+			   run->no_record) < 0 ||
+	     run->no_files || run->no_record) &&
 	    rc == 0)
 		rc = RL_EXIT_FAILURE;
 	rl_run_loops_report(run);

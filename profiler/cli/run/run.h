@@ -6,20 +6,37 @@
  *                                                       backend, native
  *   rl_run_check_avx512         (may stop the run)      reads opt, target,
  *                                                       count, backend
+ *   rl_run_model_cached         fills model (the cached
+ *                               one, never a probe)     reads mpi
  *   rl_run_prepare_dir          fills place             reads opt, native
- *   rl_run_sim_geometry         fills sim (and model)   reads opt, backend,
- *                                                       mpi
+ *   rl_run_sim_geometry         fills sim               reads opt, backend,
+ *                                                       model
  *   rl_run_prepare_launch       fills setup (calls rl_run_compat: compat;
  *                               rl_run_loops_prepare)   reads the run
- *   rl_run_roof_check           fills roof_check (and model) reads opt, mpi
+ *   rl_mpi_launch               fills setup (launcher)  reads opt, target,
+ *                                                       place, backend,
+ *                                                       native
+ *   rl_mpi_after_prepare        (rank.json, mpi.json)   reads mpi, opt,
+ *                                                       place, backend
+ *   rl_run_roof_check           fills roof_check, pair  reads opt, mpi,
+ *                                                       model
  *   rl_run_native, rl_run_spawn_wait, rl_run_repeat     fill native, outcome
  *                               (they swap setup's launches and call the
  *                               --loops hooks: the whole run)
  *   rl_run_recover              reads place, native, outcome
  *   rl_run_recheck_dir          reads place, opt
  *   rl_run_write_record         reads every part
- *   rl_run_report               fills model             reads every part
- * MPI (run_mpi.h) and --loops (run_loops.h) take the whole run.
+ *   rl_mpi_reports              fills place.out_dir     reads mpi, opt
+ *                               (rank 0: the job's)
+ *   rl_run_model                fills model (else a
+ *                               quick probe now)        reads opt, mpi
+ *   rl_run_report               (table, report files)   reads model, opt,
+ *                                                       target, outcome,
+ *                                                       place, setup,
+ *                                                       backend, roof_check
+ * rl_mpi_setup (first of all) fills mpi and adapts opt (run_mpi.h); the
+ * --loops hooks (run_loops.h) take the whole run. Only run_model.c
+ * writes the model.
  *
  * One struct rl_run holds the parts of one run; cmd_run() owns it and
  * releases what it allocated (elf info, launches, model, loops) at the end.
@@ -183,8 +200,9 @@ struct rl_run_sim {
 	bool claims;             /* taken from the claims: no usable model */
 };
 
-/* The machine model, obtained once (run_model.c): NULL when none is
- * usable, why then says why. */
+/* The machine model, obtained once (run_model.c, the only step that
+ * fills it): machine is NULL until a usable one was read or probed, why
+ * then says why. */
 struct rl_run_model {
 	struct rl_machine *machine;
 	bool tried, probed;
@@ -287,15 +305,16 @@ bool rl_run_has_regions(const struct rl_run_compat *compat,
 			const struct rl_run_target *target);
 
 /* run_sim_geometry.c: for -b sim without --sim-caches, the geometry
- * into sim->caches and sim->origin: from the cached machine model
- * (rl_run_model_cached: never a probe) when one is usable, else from what
+ * into sim->caches and sim->origin: from the machine model (the cached
+ * one: rl_run_model_cached ran before, never a probe) when one is usable, else from what
  * the machine claims (sysfs, CPUID: machine_claims.h), the reason said. 0, or RL_ENOENT with the message
  * only when neither knows even an L1 (the run then fails: --sim-caches
  * is required). */
-int rl_run_sim_geometry(struct rl_run_sim *sim, struct rl_run_model *model,
+int rl_run_sim_geometry(struct rl_run_sim *sim,
+			const struct rl_run_model *model,
 			const struct rl_run_options *opt,
-			const struct rl_run_backend *backend,
-			const struct rl_mpi_run *mpi, char *err, size_t errlen);
+			const struct rl_run_backend *backend, char *err,
+			size_t errlen);
 
 /* run_model.c: the machine model, obtained on the first call and kept
  * (the cached one, else a quick probe unless --no-probe, under a lock;
@@ -313,14 +332,15 @@ void rl_run_model_release(struct rl_run_model *model);
  * the triad and a read on all threads and on 1, at most
  * RL_PAIR_BUDGET_S / points and 0.12 s, kept in c->samples;
  * after_run 0 (before the first timing run) and 1 (after it) also give
- * the check c->before_gbs and after_gbs against the cached model's
- * DRAM roof, and the core's clock. When it cannot be taken, c->why_not
+ * the check c->before_gbs and after_gbs against the DRAM roof of
+ * model->machine (the cached model, read before the program), and the
+ * core's clock. When it cannot be taken, c->why_not
  * says why, and where its memory or threads could not be had (a limit,
  * a model's absurd cache) one progress line says so. Never waits on a
  * worker that did not start. */
 struct rl_run_pair; /* the samples' arrays, kept from point to point */
 void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_pair **pair,
-		       struct rl_run_model *model,
+		       const struct rl_run_model *model,
 		       const struct rl_run_options *opt,
 		       const struct rl_mpi_run *mpi, unsigned after_run,
 		       unsigned points);
@@ -345,12 +365,21 @@ void rl_run_recover(const struct rl_run_place *place,
 /* run_record.c: DIR/run.json, from every part of the run. */
 int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen);
 
-/* run_report.c: loads results (or synthesises them), obtains the machine
- * model (into model: run's own), prints the table and writes the report
- * files. Returns 0, or -1 when the results could not be read, no report
- * could be built or a report file could not be written (already said on
- * stderr). */
-int rl_run_report(const struct rl_run *run, struct rl_run_model *model);
+/* run_report.c: loads results (or synthesises them), places them against
+ * the machine model (model->machine, that rl_run_model obtained; stored
+ * into DIR), prints the table and writes the report files. no_files: DIR
+ * is unusable (the table only); no_record: run.json could not be written.
+ * Returns 0, or -1 when the results could not be read, no report could be
+ * built or a report file could not be written (already said on stderr). */
+int rl_run_report(const struct rl_run_model *model,
+		  const struct rl_run_options *opt,
+		  const struct rl_run_target *target,
+		  const struct rl_run_outcome *outcome,
+		  const struct rl_run_place *place,
+		  const struct rl_run_setup *setup,
+		  const struct rl_run_backend *backend,
+		  const struct rl_roof_check *roof_check, bool no_files,
+		  bool no_record);
 
 /* run_say.c: a progress line ("rlprof: ...", not with --quiet) and a
  * warning ("rlprof: warning: ..."), both on stderr. */

@@ -197,14 +197,14 @@ const struct rl_machine *rl_run_model_cached(struct rl_run_model *model,
 
 	if (model->tried)
 		return model->machine;
-	if ((rc = load_cached(model, mpi)) == 0 || rc != RL_ENOENT) {
+	if ((rc = load_cached(model, mpi)) == 0 || rc != RL_ENOENT)
 		model->tried = true;
-		if (rc) {
-			free(model->machine);
-			model->machine = NULL;
-		}
+	if (rc) {
+		/* machine is set only when usable: the steps that read it */
+		free(model->machine);
+		model->machine = NULL;
 	}
-	return rc == 0 ? model->machine : NULL;
+	return model->machine;
 }
 
 const struct rl_machine *rl_run_model(struct rl_run_model *model,

@@ -141,13 +141,11 @@ static int fit(char *dst, size_t len, const char *fmt, const char *a, long r)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-int rl_mpi_setup(struct rl_run *run)
+int rl_mpi_setup(struct rl_mpi_run *m, struct rl_run_options *opt)
 {
-	struct rl_mpi_run *m = &run->mpi;
-
 	detect_rank(m);
 	m->np = -1;
-	if (run->opt.mpi_rank_only || m->rank >= 0) {
+	if (opt->mpi_rank_only || m->rank >= 0) {
 		if (m->rank < 0) {
 			fprintf(stderr,
 				"rlprof run: option '--mpi-rank-only' outside an "
@@ -156,41 +154,41 @@ int rl_mpi_setup(struct rl_run *run)
 				"run -- mpirun ...' to use\n");
 			return RL_EXIT_USAGE;
 		}
-		m->mode = run->opt.mpi_rank_only ? RL_MPI_RANK_ONLY : RL_MPI_RANK;
-		snprintf(m->job_dir, sizeof m->job_dir, "%s", run->opt.out_dir);
+		m->mode = opt->mpi_rank_only ? RL_MPI_RANK_ONLY : RL_MPI_RANK;
+		snprintf(m->job_dir, sizeof m->job_dir, "%s", opt->out_dir);
 		if (fit(m->rank_dir, sizeof m->rank_dir, "%s/rank-%ld",
-			run->opt.out_dir, m->rank) < 0) {
+			opt->out_dir, m->rank) < 0) {
 			fprintf(stderr, "rlprof run: output directory '%s': path "
-					"too long\n", run->opt.out_dir);
+					"too long\n", opt->out_dir);
 			return RL_EXIT_USAGE;
 		}
-		run->opt.out_dir = m->rank_dir;
+		opt->out_dir = m->rank_dir;
 		if (m->mode == RL_MPI_RANK_ONLY || m->rank != 0)
-			run->opt.quiet = true;
+			opt->quiet = true;
 		return 0;
 	}
-	if (!rl_mpi_is_launcher(run->opt.argv[0]))
+	if (!rl_mpi_is_launcher(opt->argv[0]))
 		return 0;
-	m->app_index = rl_mpi_find_program(run->opt.argv, run->opt.argc, &m->np);
+	m->app_index = rl_mpi_find_program(opt->argv, opt->argc, &m->np);
 	if (m->app_index < 0) {
 		fprintf(stderr,
 			"rlprof: cannot find the program in '%s ...': rlprof "
 			"runs itself under each rank (%s [OPTIONS] rlprof run "
 			"... PROGRAM); give the program after the launcher's "
 			"options\n",
-			run->opt.argv[0], run->opt.argv[0]);
+			opt->argv[0], opt->argv[0]);
 		return RL_EXIT_USAGE;
 	}
-	for (int i = m->app_index; i < run->opt.argc; i++)
-		if (strcmp(run->opt.argv[i], ":") == 0) {
+	for (int i = m->app_index; i < opt->argc; i++)
+		if (strcmp(opt->argv[i], ":") == 0) {
 			fprintf(stderr,
 				"rlprof: '%s' with several programs (':') is "
 				"not supported: profile one program per job\n",
-				run->opt.argv[0]);
+				opt->argv[0]);
 			return RL_EXIT_USAGE;
 		}
 	m->mode = RL_MPI_LAUNCHER;
-	snprintf(m->job_dir, sizeof m->job_dir, "%s", run->opt.out_dir);
+	snprintf(m->job_dir, sizeof m->job_dir, "%s", opt->out_dir);
 	return 0;
 }
 
@@ -238,9 +236,8 @@ static void write_json(const char *path, json_t *o)
 		rl_run_warn("cannot write '%s': %s", path, strerror(errno));
 }
 
-void *rl_mpi_record(const struct rl_run *run)
+void *rl_mpi_record(const struct rl_mpi_run *m)
 {
-	const struct rl_mpi_run *m = &run->mpi;
 	json_t *o;
 
 	if (m->mode == RL_MPI_NONE || !(o = json_object()))
@@ -262,21 +259,23 @@ void *rl_mpi_record(const struct rl_run *run)
 	return o;
 }
 
-void rl_mpi_after_prepare(struct rl_run *run)
+void rl_mpi_after_prepare(const struct rl_mpi_run *m,
+			  const struct rl_run_options *opt,
+			  const struct rl_run_place *place,
+			  const struct rl_run_backend *backend)
 {
-	struct rl_mpi_run *m = &run->mpi;
 	char path[PATH_MAX + 32];
 	json_t *o;
 
 	if (m->mode == RL_MPI_NONE) {
 		/* a plain run into a directory an MPI run used before */
-		remove_rank_dirs(run->place.out_dir, 0);
+		remove_rank_dirs(place->out_dir, 0);
 		return;
 	}
 	if (m->mode == RL_MPI_LAUNCHER) {
-		remove_rank_dirs(run->place.out_dir, 0);
-		snprintf(path, sizeof path, "%s/mpi.json", run->place.out_dir);
-		if ((o = rl_mpi_record(run))) {
+		remove_rank_dirs(place->out_dir, 0);
+		snprintf(path, sizeof path, "%s/mpi.json", place->out_dir);
+		if ((o = rl_mpi_record(m))) {
 			json_object_set_new(o, "format", json_string("rlprof-mpi"));
 			json_object_set_new(o, "version", json_integer(1));
 			write_json(path, o);
@@ -285,8 +284,8 @@ void rl_mpi_after_prepare(struct rl_run *run)
 		return;
 	}
 	/* a rank: rank.json says who it is before the program runs */
-	snprintf(path, sizeof path, "%s/rank.json", run->place.out_dir);
-	if ((o = rl_mpi_record(run))) {
+	snprintf(path, sizeof path, "%s/rank.json", place->out_dir);
+	if ((o = rl_mpi_record(m))) {
 		json_object_set_new(o, "format", json_string("rlprof-rank"));
 		json_object_set_new(o, "version", json_integer(1));
 		write_json(path, o);
@@ -302,8 +301,8 @@ void rl_mpi_after_prepare(struct rl_run *run)
 		}
 	}
 	if (m->mode == RL_MPI_RANK && m->rank == 0 &&
-	    strcmp(rl_run_backend_name(&run->backend), "sim") == 0)
-		rl_run_say(&run->opt,
+	    strcmp(rl_run_backend_name(backend), "sim") == 0)
+		rl_run_say(opt,
 			   "under mpirun each rank runs once, under the "
 			   "simulator: region times are Valgrind's (10-60x "
 			   "slower than native); 'rlprof run -b sim -- mpirun "
@@ -323,18 +322,18 @@ static int add(char **v, int *n, const char *s)
 
 /* mpirun [its options] rlprof run --mpi-rank-only -q -o DIR -b B ...
  * -- PROGRAM ARGS */
-static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
-		 const char *backend, bool sim_timing_sim)
+static int build(const struct rl_mpi_run *m, const struct rl_run_options *opt,
+		 const struct rl_run_target *target, struct rl_launch *l,
+		 const char *dir, const char *backend, bool sim_timing_sim)
 {
-	const struct rl_mpi_run *m = &run->mpi;
-	int cap = run->opt.argc + 26, n = 0, rc;
+	int cap = opt->argc + 26, n = 0, rc;
 	char **v = calloc((size_t)cap, sizeof *v);
 
 	if (!v)
 		return RL_ENOMEM;
-	v[n++] = run->target.program;
+	v[n++] = (char *)target->program; /* rl_launch_init copies */
 	for (int i = 1; i < m->app_index; i++)
-		v[n++] = run->opt.argv[i];
+		v[n++] = opt->argv[i];
 	add(v, &n, m->self);
 	add(v, &n, "run");
 	add(v, &n, "--mpi-rank-only");
@@ -346,42 +345,46 @@ static int build(struct rl_run *run, struct rl_launch *l, const char *dir,
 	add(v, &n, dir);
 	add(v, &n, "-b");
 	add(v, &n, backend);
-	if (run->opt.events) {
+	if (opt->events) {
 		add(v, &n, "--events");
-		add(v, &n, run->opt.events);
+		add(v, &n, opt->events);
 	}
-	if (run->opt.sim_caches) {
+	if (opt->sim_caches) {
 		add(v, &n, "--sim-caches");
-		add(v, &n, run->opt.sim_caches);
+		add(v, &n, opt->sim_caches);
 	}
-	if (run->opt.sim_bounds) {
+	if (opt->sim_bounds) {
 		add(v, &n, "--sim-bounds");
-		add(v, &n, run->opt.sim_bounds);
+		add(v, &n, opt->sim_bounds);
 	}
-	if (run->opt.mpi_calls) {
+	if (opt->mpi_calls) {
 		add(v, &n, "--mpi-calls");
-		add(v, &n, run->opt.mpi_calls);
+		add(v, &n, opt->mpi_calls);
 	}
-	if (run->opt.loops) /* each rank finds, counts, samples its loops */
+	if (opt->loops) /* each rank finds, counts, samples its loops */
 		add(v, &n, "--loops");
 	if (sim_timing_sim) {
 		add(v, &n, "--sim-timing");
 		add(v, &n, "sim");
 	}
 	add(v, &n, "--");
-	for (int i = m->app_index; i < run->opt.argc; i++)
-		v[n++] = run->opt.argv[i];
+	for (int i = m->app_index; i < opt->argc; i++)
+		v[n++] = opt->argv[i];
 	rl_launch_release(l);
 	rc = rl_launch_init(l, v, (size_t)n);
 	free(v);
 	return rc;
 }
 
-int rl_mpi_launch(struct rl_run *run, char *err, size_t errlen)
+int rl_mpi_launch(struct rl_mpi_run *m, struct rl_run_setup *setup,
+		  const struct rl_run_options *opt,
+		  const struct rl_run_target *target,
+		  const struct rl_run_place *place,
+		  const struct rl_run_backend *backend,
+		  const struct rl_run_native *native, char *err, size_t errlen)
 {
-	struct rl_mpi_run *m = &run->mpi;
-	const char *b = rl_run_backend_name(&run->backend);
-	char native[PATH_MAX + 16];
+	const char *b = rl_run_backend_name(backend);
+	char dir[PATH_MAX + 16];
 	ssize_t k;
 
 	if (m->mode != RL_MPI_LAUNCHER)
@@ -393,15 +396,16 @@ int rl_mpi_launch(struct rl_run *run, char *err, size_t errlen)
 			       "each rank: %s", strerror(errno));
 	m->self[k] = '\0';
 	/* the launcher itself is not profiled: no preload, no region */
-	run->setup.whole_program = false;
-	run->setup.preloaded = false;
-	if (build(run, &run->setup.launch, run->place.out_dir, b,
+	setup->whole_program = false;
+	setup->preloaded = false;
+	if (build(m, opt, target, &setup->launch, place->out_dir, b,
 		  strcmp(b, "sim") == 0) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	if (!run->native.timing)
+	if (!native->timing)
 		return 0;
-	snprintf(native, sizeof native, "%s/native", run->place.out_dir);
-	if (build(run, &run->setup.native_launch, native, "time", false) < 0)
+	snprintf(dir, sizeof dir, "%s/native", place->out_dir);
+	if (build(m, opt, target, &setup->native_launch, dir, "time",
+		  false) < 0)
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	return 0;
 }
@@ -453,9 +457,9 @@ static void nap(long ms)
 		;
 }
 
-static void wait_ranks(struct rl_run *run, const char *dir)
+static void wait_ranks(const struct rl_mpi_run *m,
+		       const struct rl_run_options *opt, const char *dir)
 {
-	const struct rl_mpi_run *m = &run->mpi;
 	long limit_s = 120, waited_ms = 0, pending = 0;
 	const char *e = getenv("RLPROF_MPI_WAIT");
 	char *done;
@@ -472,7 +476,7 @@ static void wait_ranks(struct rl_run *run, const char *dir)
 		if (!pending || waited_ms >= limit_s * 1000)
 			break;
 		if (waited_ms == 2000)
-			rl_run_say(&run->opt,
+			rl_run_say(opt,
 				   "waiting for %ld rank%s to finish (at "
 				   "most %ld s, RLPROF_MPI_WAIT)",
 				   pending, pending == 1 ? "" : "s", limit_s);
@@ -503,9 +507,10 @@ static void widen_affinity(void)
 	sched_setaffinity(0, sizeof set, &set);
 }
 
-bool rl_mpi_reports(struct rl_run *run)
+bool rl_mpi_reports(const struct rl_mpi_run *m,
+		    const struct rl_run_options *opt,
+		    struct rl_run_place *place)
 {
-	struct rl_mpi_run *m = &run->mpi;
 	char dir[PATH_MAX];
 
 	if (m->mode == RL_MPI_NONE || m->mode == RL_MPI_LAUNCHER)
@@ -517,12 +522,12 @@ bool rl_mpi_reports(struct rl_run *run)
 			    m->job_dir, strerror(errno));
 		return true;
 	}
-	rl_run_say(&run->opt,
+	rl_run_say(opt,
 		   "MPI rank 0 of %ld (%s): merging the ranks' results "
 		   "into '%s'",
 		   m->size, m->host, m->job_dir);
-	wait_ranks(run, dir);
+	wait_ranks(m, opt, dir);
 	widen_affinity();
-	snprintf(run->place.out_dir, sizeof run->place.out_dir, "%s", dir);
+	snprintf(place->out_dir, sizeof place->out_dir, "%s", dir);
 	return true;
 }

@@ -48,30 +48,44 @@ struct rl_mpi_run {
 	char self[PATH_MAX];       /* launcher: this rlprof's path */
 };
 
-struct rl_run;
 struct rl_run_options;
+struct rl_run_target;
+struct rl_run_place;
+struct rl_run_backend;
+struct rl_run_setup;
+struct rl_run_native;
 
 /* Before anything else: finds the role (rank environment, the hidden
  * option, or a launcher as PROGRAM) and adapts the options (rank
  * directory, quiet ranks). Returns 0, or an exit status > 0 after saying
  * why on stderr. */
-int rl_mpi_setup(struct rl_run *run);
+int rl_mpi_setup(struct rl_mpi_run *m, struct rl_run_options *opt);
 
 /* After rl_run_prepare_dir(): the rank's rank.json, or the launcher's
  * cleaning of DIR/rank-* and DIR/native of an earlier run. */
-void rl_mpi_after_prepare(struct rl_run *run);
+void rl_mpi_after_prepare(const struct rl_mpi_run *m,
+			  const struct rl_run_options *opt,
+			  const struct rl_run_place *place,
+			  const struct rl_run_backend *backend);
 
-/* After rl_run_prepare_launch(): the launcher role's launches. 0 or -1
- * with the message in err. */
-int rl_mpi_launch(struct rl_run *run, char *err, size_t errlen);
+/* After rl_run_prepare_launch(): the launcher role's launches into setup
+ * (and m->self, the rlprof they run). 0 or -1 with the message in err. */
+int rl_mpi_launch(struct rl_mpi_run *m, struct rl_run_setup *setup,
+		  const struct rl_run_options *opt,
+		  const struct rl_run_target *target,
+		  const struct rl_run_place *place,
+		  const struct rl_run_backend *backend,
+		  const struct rl_run_native *native, char *err, size_t errlen);
 
 /* Whether this rlprof writes the report (not a rank other than 0, not a
  * rank under rlprof around the launcher). Waits for the other ranks when
- * it is rank 0 and points run->out_dir at the job directory. */
-bool rl_mpi_reports(struct rl_run *run);
+ * it is rank 0 and points place->out_dir at the job directory. */
+bool rl_mpi_reports(const struct rl_mpi_run *m,
+		    const struct rl_run_options *opt,
+		    struct rl_run_place *place);
 
 /* The "mpi" object of run.json (a jansson json_t *), or NULL outside MPI. */
-void *rl_mpi_record(const struct rl_run *run);
+void *rl_mpi_record(const struct rl_mpi_run *m);
 
 /* Is `name` (a path or a basename) an MPI launcher rlprof knows? */
 bool rl_mpi_is_launcher(const char *name);

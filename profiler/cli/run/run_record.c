@@ -222,7 +222,7 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 				    ? rl_selftest_json(&run->selftest)
 				    : json_null());
 
-	mpi = rl_mpi_record(run);
+	mpi = rl_mpi_record(&run->mpi);
 	json_object_set_new(o, "mpi", mpi ? mpi : json_null());
 
 	snprintf(path, sizeof path, "%s/run.json", run->place.out_dir);

@@ -375,7 +375,7 @@ static void keep(struct rl_roof_check *c, enum rl_pair_op op,
 }
 
 void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_pair **pair,
-		       struct rl_run_model *model,
+		       const struct rl_run_model *model,
 		       const struct rl_run_options *opt,
 		       const struct rl_mpi_run *mpi, unsigned after_run,
 		       unsigned points)
@@ -405,7 +405,7 @@ void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_pair **pair,
 		return not_taken(c, "%s",
 				 "not taken under mpirun in a rank "
 				 "(ranks share the node)");
-	if (!(m = rl_run_model_cached(model, mpi)))
+	if (!(m = model->machine))
 		return not_taken(c, "%s", "no machine model before the run");
 	/* the core's clock, as the model's clock_ghz is read (best of
 	 * trials of dependent adds): the compute ceilings hold at theirs */

@@ -16,7 +16,7 @@
 	       "48K:12,1M:16,32M:16)"
 
 /* The geometry of what sysfs / CPUID claim, with why no model served. */
-static int from_claims(struct rl_run_sim *sim, const struct rl_run_model *model,
+static int from_claims(struct rl_run_sim *sim, const char *no_model,
 		       const struct rl_run_options *opt,
 		       struct rl_sim_geometry *g, char *err, size_t errlen)
 {
@@ -35,7 +35,7 @@ static int from_claims(struct rl_run_sim *sim, const struct rl_run_model *model,
 			err, errlen, RL_ENOENT,
 			"no cache geometry for the simulator: no "
 			"machine model (%s) and nothing claimed: %s; " ADVICE,
-			model->why, why);
+			no_model, why);
 	sim->claims = true;
 	if (absurd[0])
 		rl_appendf(g->origin, sizeof g->origin,
@@ -43,29 +43,30 @@ static int from_claims(struct rl_run_sim *sim, const struct rl_run_model *model,
 	rl_run_say(opt,
 		   "simulated caches as this machine claims them, "
 		   "unmeasured (no usable machine model: %s)",
-		   model->why);
+		   no_model);
 	return 0;
 }
 
-int rl_run_sim_geometry(struct rl_run_sim *sim, struct rl_run_model *model,
+int rl_run_sim_geometry(struct rl_run_sim *sim,
+			const struct rl_run_model *model,
 			const struct rl_run_options *opt,
-			const struct rl_run_backend *backend,
-			const struct rl_mpi_run *mpi, char *err, size_t errlen)
+			const struct rl_run_backend *backend, char *err,
+			size_t errlen)
 {
-	const struct rl_machine *m;
+	const struct rl_machine *m = model->machine;
 	struct rl_sim_geometry g;
-	char why[1024];
+	char why[1024], no_model[sizeof model->why];
 	int rc;
 
 	if (strcmp(rl_run_backend_name(backend), "sim") != 0 || opt->sim_caches)
 		return 0;
-	m = rl_run_model_cached(model, mpi);
+	snprintf(no_model, sizeof no_model, "%s", model->why);
 	if (!m || rl_sim_geometry_derive(m, &g, why, sizeof why) < 0) {
 		if (m)
-			snprintf(model->why, sizeof model->why,
+			snprintf(no_model, sizeof no_model,
 				 "the machine model knows no cache sizes: %s",
 				 why);
-		if ((rc = from_claims(sim, model, opt, &g, err, errlen)) < 0)
+		if ((rc = from_claims(sim, no_model, opt, &g, err, errlen)) < 0)
 			return rc;
 	}
 	snprintf(sim->caches, sizeof sim->caches, "%s", g.spec);
