@@ -430,7 +430,8 @@ int cmd_run(int argc, char **argv)
 			     run->mpi.mode != RL_MPI_RANK_ONLY;
 	if ((rc = rl_run_check_count_with(&run->count, &run->target, &run->opt,
 					  &run->backend, &run->native)) != 0 ||
-	    (rc = rl_run_check_avx512(run)) != 0)
+	    (rc = rl_run_check_avx512(&run->opt, &run->target, &run->count,
+					 &run->backend)) != 0)
 		goto out;
 	/* the machine model before the program: the cached one, never a
 	 * probe (the simulator's caches, the paired roofs) */
@@ -448,7 +449,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	rl_mpi_after_prepare(&run->mpi, &run->opt, &run->place, &run->backend);
-	rl_run_selftest(run); /* hardware counters: checked before use */
+	/* hardware counters: checked before use */
+	rl_run_selftest(&run->selftest, &run->opt, &run->backend, &run->setup);
 	rl_run_say(&run->opt, "profiling '%s' with backend '%s' (%s)",
 		   run->target.name, backend,
 		   strcmp(run->opt.backend, "auto") == 0 ? "picked by -b auto"

@@ -18,6 +18,8 @@
  *                                                       native
  *   rl_mpi_after_prepare        (rank.json, mpi.json)   reads mpi, opt,
  *                                                       place, backend
+ *   rl_run_selftest             fills selftest          reads opt, backend,
+ *                                                       setup
  *   rl_run_roof_check           fills roof_check, pair  reads opt, mpi,
  *                                                       model
  *   rl_run_native, rl_run_spawn_wait, rl_run_repeat     fill native, outcome
@@ -236,8 +238,11 @@ struct rl_run {
 /* run_selftest.c: before a hardware-counted program (perf, papi, likwid
  * counting flops), the known-answer check through its backend and events
  * into run->selftest; the stderr line says what it found. */
-bool rl_run_selftest_applies(const struct rl_run *run);
-void rl_run_selftest(struct rl_run *run);
+bool rl_run_selftest_applies(const struct rl_run_backend *backend);
+void rl_run_selftest(struct rl_selftest *st,
+		     const struct rl_run_options *opt,
+		     const struct rl_run_backend *backend,
+		     const struct rl_run_setup *setup);
 
 /* run_prepare.c */
 /* DIR made, locked and emptied of an earlier run's results; raw/ and (for
@@ -289,7 +294,10 @@ int rl_run_check_count_with(struct rl_run_count *count,
  * anything runs; where there is some, the functions, the rebuild and the
  * --count-with line said. Returns 0 to go on (none, or --sim-avx512
  * run: a warning), else RL_EXIT_SIM_AVX512. */
-int rl_run_check_avx512(const struct rl_run *run);
+int rl_run_check_avx512(const struct rl_run_options *opt,
+			const struct rl_run_target *target,
+			const struct rl_run_count *count,
+			const struct rl_run_backend *backend);
 
 /* run_compat.c: reads the program's imports once; with --compat auto
  * (or likwid/papi) adds the shims for LIKWID's marker API and PAPI's

@@ -17,17 +17,20 @@
 #include "cli/run/run.h"
 #include "inspect/elf_evex.h"
 
-int rl_run_check_avx512(const struct rl_run *run)
+int rl_run_check_avx512(const struct rl_run_options *opt,
+			const struct rl_run_target *target,
+			const struct rl_run_count *count,
+			const struct rl_run_backend *backend)
 {
-	const char *counted = run->opt.count_with ? run->count.program
-						  : run->target.program;
+	const char *counted = opt->count_with ? count->program
+						  : target->program;
 	const struct rl_elf_info *elf =
-		run->opt.count_with ? &run->count.elf : &run->target.elf;
-	bool go = run->opt.sim_avx512 && strcmp(run->opt.sim_avx512, "run") == 0;
+		opt->count_with ? &count->elf : &target->elf;
+	bool go = opt->sim_avx512 && strcmp(opt->sim_avx512, "run") == 0;
 	struct rl_evex_scan *s;
 	char err[512];
 
-	if (strcmp(rl_run_backend_name(&run->backend), "sim") != 0 ||
+	if (strcmp(rl_run_backend_name(backend), "sim") != 0 ||
 	    elf->kind == RL_FILE_SCRIPT || !(s = calloc(1, sizeof *s)))
 		return 0;
 	/* a file the decoder cannot read is the simulator's to say */
@@ -50,16 +53,16 @@ int rl_run_check_avx512(const struct rl_run *run)
 		"rlprof: %s'%s' has AVX-512 code, which the simulator (-b "
 		"sim, Valgrind) cannot execute: its counting run would die "
 		"(SIGILL) at the first of these that runs; nothing was run:\n",
-		run->opt.count_with ? "the --count-with build " : "",
+		opt->count_with ? "the --count-with build " : "",
 		counted);
 	rl_evex_note_functions(stderr, "rlprof:   ", s, counted);
-	if (run->opt.count_with)
+	if (opt->count_with)
 		fputs("rlprof: rebuild it for the simulator "
 		      "(-march=x86-64-v3 in place of -march=native, or add "
 		      "-mno-avx512f)\n", stderr);
 	else
-		rl_evex_note_rebuild(stderr, "rlprof: ", run->opt.argv[0],
-				     run->opt.argv + 1);
+		rl_evex_note_rebuild(stderr, "rlprof: ", opt->argv[0],
+				     opt->argv + 1);
 	fputs("rlprof: or, when that code sits behind a CPU check the "
 	      "simulator never passes, count it anyway: "
 	      "'--sim-avx512 run'\n",

@@ -218,7 +218,7 @@ int rl_run_write_record(const struct rl_run *run, char *err, size_t errlen)
 	json_object_set_new(o, "roof_check", roof_check(&run->roof_check));
 	/* the known-answer check of hardware counters (run_selftest.c) */
 	json_object_set_new(o, "selftest",
-			    rl_run_selftest_applies(run)
+			    rl_run_selftest_applies(&run->backend)
 				    ? rl_selftest_json(&run->selftest)
 				    : json_null());
 

@@ -10,10 +10,9 @@
 #include "cli/run/run.h"
 #include "results/selftest_run.h"
 
-bool rl_run_selftest_applies(const struct rl_run *run)
+bool rl_run_selftest_applies(const struct rl_run_backend *backend)
 {
-	const struct rl_backend_probe *p =
-		&run->backend.probes[run->backend.chosen];
+	const struct rl_backend_probe *p = &backend->probes[backend->chosen];
 	const char *name = p->backend->name;
 
 	return p->capability >= RL_CAP_FLOPS &&
@@ -21,22 +20,23 @@ bool rl_run_selftest_applies(const struct rl_run *run)
 		strcmp(name, "likwid") == 0);
 }
 
-void rl_run_selftest(struct rl_run *run)
+void rl_run_selftest(struct rl_selftest *st,
+		     const struct rl_run_options *opt,
+		     const struct rl_run_backend *backend,
+		     const struct rl_run_setup *setup)
 {
-	struct rl_selftest *st = &run->selftest;
-	const struct rl_backend *be =
-		run->backend.probes[run->backend.chosen].backend;
+	const struct rl_backend *be = backend->probes[backend->chosen].backend;
 	char err[512] = "";
 	size_t bad = 0;
 
 	memset(st, 0, sizeof *st);
-	if (!rl_run_selftest_applies(run))
+	if (!rl_run_selftest_applies(backend))
 		return;
-	if (run->opt.no_selftest) {
+	if (opt->no_selftest) {
 		snprintf(st->why, sizeof st->why, "not run: --no-selftest");
 		return;
 	}
-	if (rl_selftest_for_launch(be, &run->setup.launch, run->setup.options,
+	if (rl_selftest_for_launch(be, &setup->launch, setup->options,
 				   "", st, err, sizeof err) < 0)
 		snprintf(st->why, sizeof st->why, "not run: %s", err);
 	for (size_t i = 0; i < st->n; i++)
@@ -47,7 +47,7 @@ void rl_run_selftest(struct rl_run *run)
 				"checked\n",
 			err);
 	else
-		rl_run_say(&run->opt,
+		rl_run_say(opt,
 			   "known-answer check: %zu of %zu events within "
 			   "tolerance (%.3f s%s)",
 			   st->n - bad, st->n, st->seconds,
