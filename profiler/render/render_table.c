@@ -1,8 +1,9 @@
 /*
  * Table renderer: what `rlprof run` prints. Aligned columns with SI units,
  * "-" where a figure was not measured, the binding roof marked with '*',
- * the backend above, the method, diagnosis and warnings below. Formats
- * only what the analysis computed. Every user string goes through
+ * the backend above, the method, diagnosis and warnings below (those
+ * lines of text: table_text.c). Formats only what the analysis
+ * computed. Every user string goes through
  * term_text.h: control characters and invalid UTF-8 are shown escaped
  * (\t, \x1b), so a name can neither break the alignment nor reach the
  * terminal as an escape sequence.
@@ -13,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/name_index.h"
 #include "render/render.h"
 #include "render/render_ranks.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
 #include "render/num_text.h"
+#include "render/table_text.h"
 
 #define NCOL 13
 #define CELL 256       /* bytes: REGION_COLS columns of up to 4 bytes */
@@ -221,296 +222,9 @@ static size_t lines_of(const struct rl_report *r, size_t s,
 	return n;
 }
 
-/* prefix and text on one line; with a width (and not verbose) cut to it,
- * ending in an ellipsis: 1 when cut. */
-static int put_long(FILE *out, const char *prefix, const char *text,
-		    const char *suffix, const struct rl_render_options *opt)
-{
-	size_t used = strlen(prefix) + strlen(suffix);
-	unsigned width = opt && !opt->verbose ? opt->width : 0;
-	int cut = 0;
-
-	fputs(prefix, out);
-	if (width && used + rl_term_width(text) > width) {
-		size_t cols = width > used + 8 ? width - used : 8;
-		char *buf = malloc(cols * 4 + 16);
-		if (buf) {
-			rl_term_cut(buf, cols * 4 + 16, text, cols);
-			cut = strcmp(buf, text) != 0;
-			fputs(buf, out);
-			free(buf);
-		} else {
-			rl_term_put(out, text);
-		}
-	} else {
-		rl_term_put(out, text);
-	}
-	fputs(suffix, out);
-	fputc('\n', out);
-	return cut;
-}
-
-/* prefix (plain), then text escaped and, at the terminal's width (not
- * --verbose), its words wrapped with the rest indented; a newline. */
-static void put_wrapped(FILE *out, const char *prefix, const char *text,
-			const struct rl_render_options *opt)
-{
-	fputs(prefix, out);
-	rl_term_wrap(out, text, strlen(prefix),
-		     opt && !opt->verbose ? opt->width : 0, 4);
-	fputc('\n', out);
-}
-
-static int print_header(FILE *out, const struct rl_report *r,
-			const struct rl_render_options *opt)
-{
-	int cut = 0;
-	char prefix[160];
-
-	char name[128];
-	rl_term_cut(name, sizeof name,
-		    r->backend && *r->backend ? r->backend : "-", 24);
-	snprintf(prefix, sizeof prefix, "backend: %s", name);
-	if (r->backend_reason && *r->backend_reason) {
-		/* the backend's name is plain (a registry name) */
-		strncat(prefix, " (", sizeof prefix - strlen(prefix) - 1);
-		cut |= put_long(out, prefix, r->backend_reason, ")", opt);
-	} else {
-		put_long(out, prefix, "", "", opt);
-	}
-	if (r->backend_note && *r->backend_note)
-		cut |= put_long(out, "note: ", r->backend_note, "", opt);
-	if (r->command) {
-		char *c = malloc(strlen(r->command) + 32);
-		if (c)
-			sprintf(c, r->exit_status >= 0 ? "%s (exit status %d)"
-						       : "%s", r->command,
-				r->exit_status);
-		put_wrapped(out, "command: ", c ? c : r->command, opt);
-		free(c);
-	}
-	if (r->count_with) {
-		char cw[RL_COUNT_WITH_TEXT_MAX];
-		rl_report_count_with_text(cw, sizeof cw, r);
-		put_wrapped(out, "", cw, opt);
-	}
-	if (r->machine) {
-		fputs("machine: ", out);
-		rl_term_put(out, *r->machine->cpu_model ? r->machine->cpu_model
-							: "?");
-		fprintf(out, ", %u threads%s\n", r->machine->cores,
-			r->machine->quick ? ", quick probe" : "");
-	} else
-		fputs("machine: no model: bounds are not shown (run rlprof "
-		      "probe)\n",
-		      out);
-	fputc('\n', out);
-	return cut;
-}
-
-/* Each distinct method once; with its regions when they differ. Cut to
- * the width like the header: 1 when cut. */
-static int print_methods(FILE *out, const struct rl_report *r,
-			 const struct rl_render_options *opt)
-{
-	int several = 0, cut = 0;
-
-	for (size_t i = 1; i < r->n_summed; i++)
-		several |= strcmp(r->rows[i].method, r->rows[0].method) != 0;
-	if (opt && opt->width && !opt->verbose) {
-		/* one line each, named by its first region when they differ */
-		for (size_t i = 0; i < r->n_summed; i++) {
-			const char *m = r->rows[i].method;
-			char prefix[64], name[40];
-			int seen = 0, more = 0;
-			for (size_t k = 0; k < i && !seen; k++)
-				seen = strcmp(r->rows[k].method, m) == 0;
-			if (seen)
-				continue;
-			for (size_t k = i + 1; k < r->n_summed && !more; k++)
-				more = strcmp(r->rows[k].method, m) == 0;
-			rl_term_cut(name, sizeof name, r->rows[i].region, 16);
-			if (several)
-				snprintf(prefix, sizeof prefix, "method [%s%s]: ",
-					 name, more ? ", ..." : "");
-			else
-				snprintf(prefix, sizeof prefix, "method: ");
-			cut |= put_long(out, prefix, m, "", opt);
-		}
-		return cut;
-	}
-	several = 0;
-
-	for (size_t i = 1; i < r->n_summed; i++)
-		several |= strcmp(r->rows[i].method, r->rows[0].method) != 0;
-	for (size_t i = 0; i < r->n_summed; i++) {
-		const char *m = r->rows[i].method;
-		int seen = 0;
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = strcmp(r->rows[k].method, m) == 0;
-		if (seen)
-			continue;
-		fputs("method: ", out);
-		rl_term_put(out, m);
-		if (several) {
-			const char *sep = " [";
-			for (size_t k = i; k < r->n_summed; k++) {
-				if (strcmp(r->rows[k].method, m) != 0)
-					continue;
-				fputs(sep, out);
-				rl_term_put(out, r->rows[k].region);
-				sep = ", ";
-			}
-			fputc(']', out);
-		}
-		fputc('\n', out);
-	}
-	return cut;
-}
-
-static void print_legend(FILE *out, const struct rl_report *r,
-			 const struct rl_render_options *opt)
-{
-	int bound = 0, decl = 0, sim = 0, sim_native = 0;
-
-	for (size_t i = 0; i < r->n_rows; i++) {
-		sim |= r->rows[i].simulated && !r->rows[i].time_native;
-		sim_native |= r->rows[i].simulated && r->rows[i].time_native;
-		bound |= r->rows[i].bound != RL_BOUND_UNKNOWN;
-		decl |= !rl_known(r->rows[i].gflops) &&
-			rl_known(r->rows[i].gflops_expected);
-	}
-	if (r->repeat_times && opt && opt->width && !opt->verbose)
-		fputs("spread: the time's 90% interval over the --repeat runs, "
-		      "from its median\n", out);
-	else if (r->repeat_times)
-		fputs("spread: each region's time over the rlprof run --repeat "
-		      "runs: the 90% confidence interval of its median from "
-		      "the runs' order statistics (fewer than 5 runs: fastest "
-		      "to slowest), from the median; GFLOP/s, GB/s and % of "
-		      "roof move inversely (report.json, report.csv: each "
-		      "figure's median and bounds); counted flops and bytes "
-		      "have no interval: the simulator's are exact, the "
-		      "counters' come from the profiling run alone\n",
-		      out);
-	if (bound && opt && opt->width && !opt->verbose)
-		fputs("* binding roof: the lowest at the region's AI, for its "
-		      "read/write mix and ISA\n", out);
-	else if (bound)
-		fputs("* binding roof: the lowest roof at the region's "
-		      "arithmetic intensity, each level's bandwidth for the "
-		      "region's own write share (\"DRAM 33% write\"; \"triad\" "
-		      "where the mix or the model's points are missing) and the "
-		      "ceiling of the ISA its flops used (counted bytes against "
-		      "write-allocate roofs; (decl): RL_REGION_EXPECT figures "
-		      "against STREAM roofs)\n",
-		      out);
-	if (sim)
-		fputs("simulated PMU: time ran under Valgrind (many times "
-		      "slower), so GFLOP/s and GB/s are not native speeds and "
-		      "no % of roof is given; AI and bound are exact\n",
-		      out);
-	if (sim_native && opt && opt->width && !opt->verbose)
-		fputs("simulated PMU: exact counts, native times\n", out);
-	else if (sim_native)
-		fputs("simulated PMU: flops and bytes counted exactly by the "
-		      "simulator, times from a native run of the program "
-		      "(backend time), so GFLOP/s, GB/s and % of roof are "
-		      "native\n",
-		      out);
-	if (decl)
-		fputs("d: declared flops (RL_REGION_EXPECT) over the measured "
-		      "time; nothing was counted\n",
-		      out);
-}
-
-/* Regions that share one diagnosis, from this many on, get one line:
- * 10^5 regions without counts made 10^5 lines of the same advice. */
-#define DIAG_GROUP 4
-#define DIAG_NAMED 3 /* regions a shared line names */
 /* Warnings under the table at most (a program that leaves 10^5 regions
  * open at exit has a warning each); the rest are counted. */
 #define TABLE_MAX_WARNINGS 50
-
-struct diag_group {
-	size_t n;                /* regions with this diagnosis */
-	size_t named[DIAG_NAMED]; /* the first of them */
-};
-
-static const char *diagnosis_of(const struct rl_region_row *row)
-{
-	return row->diagnosis && *row->diagnosis ? row->diagnosis : NULL;
-}
-
-/* Each summed row's group: the index of the first row with the same
- * diagnosis (group[i]), with the group's count there. 0 or RL_ENOMEM. */
-static int group_diagnoses(const struct rl_report *r, size_t *group,
-			   struct diag_group *g)
-{
-	struct rl_name_index ix = {0};
-	int rc = 0;
-
-	for (size_t i = 0; i < r->n_summed && !rc; i++) {
-		const char *d = diagnosis_of(&r->rows[i]);
-		size_t k;
-		if (!d)
-			continue;
-		if (!rl_name_index_get(&ix, d, &k))
-			rc = rl_name_index_put(&ix, d, k = i);
-		group[i] = k;
-		if (g[k].n < DIAG_NAMED)
-			g[k].named[g[k].n] = i;
-		g[k].n++;
-	}
-	rl_name_index_release(&ix);
-	return rc;
-}
-
-/* "region: diagnosis" per region; a diagnosis DIAG_GROUP or more regions
- * share is one line, where its first region is: "a, b, c and 99997 more
- * regions: diagnosis" (every region's own is in report.csv/json). */
-static size_t put_name(FILE *out, const char *name)
-{
-	char buf[512];
-	rl_term_put(out, name);
-	return rl_term_cut(buf, sizeof buf, name, (size_t)-1);
-}
-
-static void print_diagnoses(FILE *out, const struct rl_report *r,
-			    const struct rl_render_options *opt)
-{
-	unsigned width = opt && !opt->verbose ? opt->width : 0;
-	size_t n = r->n_summed ? r->n_summed : 1;
-	size_t *group = calloc(n, sizeof *group);
-	struct diag_group *g = calloc(n, sizeof *g);
-	int grouped = group && g && group_diagnoses(r, group, g) == 0;
-
-	for (size_t i = 0; i < r->n_summed; i++) {
-		const char *d = diagnosis_of(&r->rows[i]);
-		const struct diag_group *k = grouped ? &g[group[i]] : NULL;
-		if (!d || (k && k->n >= DIAG_GROUP && group[i] != i))
-			continue;
-		size_t col = 0;
-		if (k && k->n >= DIAG_GROUP) {
-			for (size_t j = 0; j < DIAG_NAMED; j++) {
-				fputs(j ? ", " : "", out);
-				col += (j ? 2 : 0) +
-				       put_name(out, r->rows[k->named[j]].region);
-			}
-			col += (size_t)fprintf(out, " and %zu more regions",
-					       k->n - DIAG_NAMED);
-		} else {
-			col += put_name(out, r->rows[i].region);
-		}
-		fputs(": ", out);
-		/* at the terminal's width: words wrapped, the rest of a
-		 * diagnosis indented under its first line */
-		rl_term_wrap(out, d, col + 2, width, 4);
-		fputc('\n', out);
-	}
-	free(group);
-	free(g);
-}
 
 /* The regions' time in MPI calls, one line: "mpi_s (time in MPI calls,
  * the longest thread's): triad 0 us, exchange 1.38 ms (98%)"; nothing
@@ -550,7 +264,7 @@ static void print_footer(FILE *out, const struct rl_report *r,
 	int left_out = 0;
 
 	fputc('\n', out);
-	cut |= print_methods(out, r, opt);
+	cut |= rl_table_methods(out, r, opt);
 	if (r->loops_rule) {
 		/* rlprof run --loops */
 		fputs(r->n_loops ? "loops: rows 'loop FILE:LINE (FUNCTION)' are "
@@ -587,13 +301,13 @@ static void print_footer(FILE *out, const struct rl_report *r,
 		fputs(")\n", out);
 	}
 	print_mpi(out, r);
-	print_legend(out, r, opt);
-	print_diagnoses(out, r, opt);
+	rl_table_legend(out, r, opt);
+	rl_table_diagnoses(out, r, opt);
 	for (size_t i = 0; i < r->n_summed; i++)
 		if (r->rows[i].check) {
 			size_t col = 9;
 			fputs("check: ", out);
-			col += put_name(out, r->rows[i].region);
+			col += rl_table_put_name(out, r->rows[i].region);
 			fputs(": ", out);
 			rl_term_wrap(out, r->rows[i].check, col,
 				     opt && !opt->verbose ? opt->width : 0, 4);
@@ -605,7 +319,7 @@ static void print_footer(FILE *out, const struct rl_report *r,
 			r->n_checks, r->n_checks == 1 ? "" : "s",
 			r->n_checks == 1 ? "its" : "their", RL_CHECK_PCT - 100);
 	for (size_t i = 0; i < r->n_warnings && i < TABLE_MAX_WARNINGS; i++)
-		put_wrapped(out, "warning: ", r->warnings[i].message, opt);
+		rl_table_put_wrapped(out, "warning: ", r->warnings[i].message, opt);
 	if (r->n_warnings > TABLE_MAX_WARNINGS)
 		fprintf(out, "warning: ... and %zu more warnings: report.json "
 			"(rlprof report -f json) has every one\n",
@@ -737,7 +451,7 @@ static int render_table(FILE *out, const struct rl_report *r,
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	}
 	fit_columns(&lay, opt ? opt->width : 0, r->repeat_times != NULL);
-	cut = print_header(out, r, opt);
+	cut = rl_table_header(out, r, opt);
 	print_kept(out, &kept, 0, &lay, 0, NULL);
 	nl = 1;
 	for (size_t s = 0; s < r->n_summed; s++) {
