@@ -14,7 +14,7 @@
  * sharing two units with someone; a read stream has no such number, but
  * one that reads a fifth below the best the probe saw is shared too.
  * The probe measures what it has to measure again at a moment when the
- * core runs whole (model_bw.c, model_core.c), and where it never does,
+ * core runs whole (probe_bw.c, probe_core.c), and where it never does,
  * says so. */
 #include <math.h>
 #include <pthread.h>

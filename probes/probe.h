@@ -21,7 +21,10 @@
  *               monotonic roofs
  *   derive.c    levels, roofs and doubts from a probe recording
  *               (recording.h): the live probe and `--replay` alike
- *   model.c     the whole measurement: fills struct rl_machine
+ *   probe_machine.c the whole measurement: fills struct rl_machine, in
+ *               steps (probe_steps.h): probe_fma.c and probe_core.c the
+ *               compute roofs and the core's rate, probe_bw.c (with
+ *               probe_bw_sweep.c, probe_bw.h) the bandwidth roofs
  *
  * Ownership: every struct here is caller-allocated; rl_triad_pool_open
  * allocates the pool, rl_triad_pool_close frees it.
@@ -103,7 +106,7 @@ rl_rw_fn rl_rw_kernel(enum rl_isa isa, enum rl_stream_op op, int nt);
  * array read as that many parts side by side, read_streams.h; 3: the
  * three-array kernel of rl_rw_kernel), the same 24 B per element; NULL
  * where that ISA has none here (scalar: only 3). A read roof is the best
- * of this family (model_bw.c). */
+ * of this family (probe_bw.c). */
 rl_rw_fn rl_read_kernel(enum rl_isa isa, unsigned streams);
 /* "triad", "read", "fill", "update" */
 const char *rl_stream_op_name(enum rl_stream_op op);
@@ -414,7 +417,7 @@ struct rl_probe_options {
 	void *progress_ctx;
 	/* the one-thread L1 read roof of the model this probe replaces
 	 * (same machine), in bytes per cycle of its clock; 0 none. A floor
-	 * for the core's read rate (model_core.c): a probe lying wholly
+	 * for the core's read rate (probe_core.c): a probe lying wholly
 	 * inside a stretch where the host slowed the core's loads sees
 	 * nothing faster to compare with */
 	double prior_read_bpc;

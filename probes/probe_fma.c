@@ -353,7 +353,7 @@ static int op_chains(struct probe_ctx *c, char *err, size_t errlen)
 }
 
 /* A reading of the core's rate beside the compute roofs (judged in
- * model_core.c). */
+ * probe_core.c). */
 static void core_mark(struct probe_ctx *c)
 {
 	struct rl_core_rate r = probe_core_read(c);

@@ -30,8 +30,8 @@ struct probe_ctx {
 void probe_progress(struct probe_ctx *c, const char *what, double units);
 
 /* The 1-minute load average (/proc/loadavg), -1 when unreadable: read
- * when the probe starts (model.c) and when its bandwidth part ends
- * (model_bw.c). */
+ * when the probe starts (probe_machine.c) and when its bandwidth part ends
+ * (probe_bw.c). */
 double probe_loadavg1(void);
 /* Reads the core's rate now, remembering the best two of each rate. */
 struct rl_core_rate probe_core_read(struct probe_ctx *c);
@@ -45,7 +45,7 @@ int probe_core_whole(const struct probe_ctx *c, const struct rl_core_rate *r,
 		     int with_read);
 int probe_compute_roofs(struct probe_ctx *c, char *err, size_t errlen);
 int probe_bw_roofs(struct probe_ctx *c, char *err, size_t errlen);
-/* model_core.c: the compute roofs again where the core was shared
+/* probe_core.c: the compute roofs again where the core was shared
  * around them, waiting at most cap_s for it to run whole. */
 int probe_compute_again(struct probe_ctx *c, double cap_s, char *err,
 			size_t errlen);
