@@ -52,15 +52,18 @@ $(SIM_PRELOAD_LINK):
 	@mkdir -p $(dir $@)
 	ln -sf $(VG_PRELOAD) $@
 
-# tests/simcache/rs_trace.c: the cache model alone, built natively and fed
-# synthetic traces (tests/counters/sim/test_sim_cache.c); -full walks the model for
-# every access (RS_CACHE_CHECK_ALL), the reference.
+# tests/simcache/rs_trace.c: the cache model alone (with its --caches
+# reader, rs_cache_spec.c), built natively and fed synthetic traces
+# (tests/counters/sim/test_sim_cache.c); -full walks the model for every
+# access (RS_CACHE_CHECK_ALL), the reference.
 SIM_TRACE := $(TESTBIN)/simcache/rs-trace $(TESTBIN)/simcache/rs-trace-full
 $(TESTBIN)/simcache/rs-trace-full: SIM_TRACE_FLAGS := -DRS_CACHE_CHECK_ALL
-$(SIM_TRACE): tests/simcache/rs_trace.c counters/sim/rs_cache.c counters/sim/rs.h
+SIM_TRACE_SRCS := tests/simcache/rs_trace.c counters/sim/rs_cache.c \
+                  counters/sim/rs_cache_spec.c
+$(SIM_TRACE): $(SIM_TRACE_SRCS) counters/sim/rs.h
 	@mkdir -p $(dir $@)
 	$(SIM_CC) $(filter-out -MMD -MP -g,$(SIM_CFLAGS)) $(SIM_TRACE_FLAGS) \
-	  -I. -Iprofiler -no-pie tests/simcache/rs_trace.c counters/sim/rs_cache.c -o $@
+	  -I. -Iprofiler -no-pie $(SIM_TRACE_SRCS) -o $@
 tests: $(SIM_TRACE)
 else
 TARGETS += sim-tool-missing

@@ -10,11 +10,12 @@
  *
  * Files: rs_main.c (tool registration, options, threads, client requests,
  * skipping the code of rlprof's runtime), rs_instrument.c (IR
- * instrumentation, flop classification), rs_fmair.c (FMA lanes rewritten
- * to calls of rs_fma.c, which runs them on the host's FMA unit),
- * rs_cache.c (the cache model), rs_decode.c (guest instruction bytes:
- * non-temporal
- * stores, VEX.L, addsub, dpp).
+ * instrumentation), rs_flops.c (flop classification), rs_fmair.c (the
+ * plan of the FMA lanes rewritten to calls of rs_fma.c, which runs them
+ * on the host's FMA unit) and rs_fmaemit.c (those calls emitted),
+ * rs_cache.c (the cache model) and rs_cache_spec.c (its levels read
+ * from --caches), rs_loops.c (counts per loop), rs_decode.c (guest
+ * instruction bytes: non-temporal stores, VEX.L, addsub, dpp).
  */
 #ifndef RS_H
 #define RS_H
@@ -79,7 +80,7 @@ void rs_loops_fini(void);
 /* rs_main.c: fold rs_live into the loop that ran, then charge id */
 VG_REGPARM(1) void rs_loop_switch(UWord id);
 
-/* rs_cache.c */
+/* rs_cache.c (rs_parse_caches: rs_cache_spec.c) */
 struct rs_level_spec {
 	ULong size_bytes;
 	UInt ways;
@@ -136,6 +137,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 		    const VexGuestExtents *vge,
 		    const VexArchInfo *archinfo_host, IRType gWordTy,
 		    IRType hWordTy);
+/* rs_flops.c */
 extern Bool rs_census_on;
 void rs_census_print(void);
 /* The address of the tool's variable p (+ index * 8 when index is not

@@ -164,31 +164,6 @@ Int rs_cache_nlevels(void)
 	return nlv;
 }
 
-Int rs_parse_caches(const HChar *text, struct rs_level_spec *spec,
-		    HChar *err, Int errlen)
-{
-	struct rl_sim_cache_level got[RS_MAX_LEVELS];
-	int level = 0, n = rl_sim_caches_parse(text, got, &level);
-
-	for (Int i = 0; i < n; i++) {
-		spec[i].size_bytes = got[i].size_bytes;
-		spec[i].ways = got[i].ways;
-	}
-	if (n == RL_SIM_CACHES_TOO_MANY)
-		VG_(snprintf)(err, errlen, "more than %d levels",
-			      RS_MAX_LEVELS);
-	else if (n == RL_SIM_CACHES_SHAPE)
-		VG_(snprintf)(err, errlen,
-			      "level %d: the size must be a multiple of ways "
-			      "x 64 B (1 to 64 ways)", level);
-	else if (n < 0 && level == 0)
-		VG_(snprintf)(err, errlen, "no cache level");
-	else if (n < 0)
-		VG_(snprintf)(err, errlen, "level %d: expected SIZE:WAYS",
-			      level);
-	return n < 0 ? 0 : n;
-}
-
 void rs_cache_init(const struct rs_level_spec *spec, Int nlevels)
 {
 	nlv = nlevels;

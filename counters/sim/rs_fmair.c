@@ -23,67 +23,15 @@
  * there to drop (read back with a GET for other uses), else into a slot
  * of the block's own, where a later batch reads them as an operand.
  * Other lanes become one clean call each (rs_fmadd64 ...). A MAddF under
- * any other rounding mode keeps VEX's own op.
+ * any other rounding mode keeps VEX's own op. The lanes are emitted by
+ * rs_fmaemit.c (rs_fma_rewrite), as the plan says.
  */
 #include "counters/sim/rs.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 
-enum { A_KEEP, A_DROP, A_SINGLE, A_BATCH };
-
-/* in a batch's fields (batch_gs): operand j in the buffer, put there as
- * one vector loaded from memory (operand_in_memory) */
-#define MEM_RUN(j) (1UL << (48 + (j)))
-
-/* slot numbers and guest offsets share a batch's fields; the buffer and
- * the slots end where the second shadow area does */
-STATIC_ASSERT(RS_FMA_SLOTS >= 8 && RS_FMA_SLOTS < RS_FMA_GS_MIN);
-STATIC_ASSERT(RS_FMA_SLOT(RS_FMA_SLOTS) + 32 <= 3 * RS_FMA_BUF);
-
-struct lane {
-	IRExpr *arg[3];   /* a, b, c (c un-negated for fmsub kinds) */
-	IRTemp out;       /* the temp the lane's result goes to */
-	IRTemp madd;      /* the MAddF's own temp */
-	Int madd_at, neg_at, copy_at; /* statement indices (-1: none) */
-	Int put_at;       /* the result's only use, a PUT inside the batch's
-			     span, moved after the batch (-1: none) */
-	UChar kind;       /* 0 fmadd, 1 fmsub, 2 fnmadd, 3 fnmsub */
-	Bool f64;
-};
-
-struct rs_fma_plan {
-	const IRSB *in;
-	Int nst, ntmp;
-	UChar *action;    /* per statement */
-	Int *lane_of_st;  /* per statement: lane (A_SINGLE) or first lane of
-			     the batch (A_BATCH) */
-	Int *batch_n;     /* per statement with A_BATCH: lanes */
-	struct lane *lane;
-	Int nlane;
-	/* per temp */
-	Int *uses, *first_use, *second_use, *last_use;
-	IRExpr **neg_of;  /* t = NegF(x) (through copies): x */
-	Int *lane_of;     /* t is lane k's MAddF result (or its only copy) */
-	Int *get_off;     /* t = GET:F64/F32(offset): the offset, else -1;
-			     also a batched result the helper wrote to the
-			     guest state, read back (emit_batch) */
-	Int *get_at;      /* ... and the statement (the batch's) */
-	Int *put_use;     /* the statement of the one PUT of t (-1: none,
-			     -2: several) */
-	Int *load_at;     /* t = LDle:F64/F32(address): the statement, else
-			     -1 */
-	IRTemp *add_base; /* t = Add64(base temp, constant) ... */
-	Long *add_off;    /* ... or t = LDle(base temp + constant) */
-	UChar *slot_of;   /* t is lane slot_lane[t] of a batch result kept
-			     in slot slot_of[t] (0: none) */
-	UChar *slot_lane;
-	Int slot_busy[RS_FMA_SLOTS + 1]; /* per slot: the last statement
-			     that reads its result (-1: free) */
-	UWord *batch_gs;  /* per statement with A_BATCH: where a, b, c and
-			     the result are, 12 bits each (rs.h: 0 the
-			     buffer, a slot, or a guest state offset) */
-};
+#include "counters/sim/rs_fmair.h"
 
 static void use_expr(struct rs_fma_plan *p, const IRExpr *e, Int at)
 {
@@ -186,7 +134,7 @@ static void use_stmt(struct rs_fma_plan *p, const IRStmt *st, Int at)
 	}
 }
 
-static IRTemp tmp_of(const IRExpr *e)
+IRTemp rs_fma_tmp_of(const IRExpr *e)
 {
 	return e && e->tag == Iex_RdTmp ? e->Iex.RdTmp.tmp : IRTemp_INVALID;
 }
@@ -244,7 +192,7 @@ static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
 {
 	Int sz = p->lane[from].f64 ? 8 : 4, off = -1, first = last;
 	for (Int k = 0; k < n; k++) {
-		IRTemp t = tmp_of(p->lane[from + k].arg[j]);
+		IRTemp t = rs_fma_tmp_of(p->lane[from + k].arg[j]);
 		if (t == IRTemp_INVALID || t >= (IRTemp)p->ntmp ||
 		    p->get_off[t] < 0)
 			return 0;
@@ -270,7 +218,7 @@ static UWord operand_in_place(const struct rs_fma_plan *p, Int from, Int n,
 		Int o = st->Ist.Put.offset;
 		/* the dropped PUT of an earlier batch's result that its helper
 		 * wrote there itself: nothing new is written */
-		IRTemp u = tmp_of(st->Ist.Put.data);
+		IRTemp u = rs_fma_tmp_of(st->Ist.Put.data);
 		if (p->action[i] == A_DROP && u != IRTemp_INVALID &&
 		    u < (IRTemp)p->ntmp && p->get_off[u] == o)
 			continue;
@@ -350,7 +298,7 @@ static Bool operand_in_memory(const struct rs_fma_plan *p, Int from, Int n,
 	IRTemp base = IRTemp_INVALID;
 	Long off = 0;
 	for (Int k = 0; k < n; k++) {
-		IRTemp t = tmp_of(p->lane[from + k].arg[j]);
+		IRTemp t = rs_fma_tmp_of(p->lane[from + k].arg[j]);
 		if (t == IRTemp_INVALID || t >= (IRTemp)p->ntmp ||
 		    p->load_at[t] < 0 || p->add_base[t] == IRTemp_INVALID)
 			return False;
@@ -380,7 +328,7 @@ static UWord operand_in_slot(const struct rs_fma_plan *p, Int from, Int n,
 {
 	UWord slot = 0;
 	for (Int k = 0; k < n; k++) {
-		IRTemp t = tmp_of(p->lane[from + k].arg[j]);
+		IRTemp t = rs_fma_tmp_of(p->lane[from + k].arg[j]);
 		if (t == IRTemp_INVALID || t >= (IRTemp)p->ntmp ||
 		    !p->slot_of[t] || p->slot_lane[t] != k ||
 		    (k > 0 && p->slot_of[t] != slot))
@@ -440,7 +388,7 @@ static void close_insn(struct rs_fma_plan *p, Int from)
 		if (!p->uses[l->out] || p->first_use[l->out] > last)
 			continue;
 		u = p->in->stmts[p->first_use[l->out]];
-		if (u->tag != Ist_Put || tmp_of(u->Ist.Put.data) != l->out ||
+		if (u->tag != Ist_Put || rs_fma_tmp_of(u->Ist.Put.data) != l->out ||
 		    (p->uses[l->out] > 1 && p->second_use[l->out] <= last))
 			ok = False;
 		l->put_at = p->first_use[l->out];
@@ -512,14 +460,14 @@ static void note_address(struct rs_fma_plan *p, IRTemp t, const IRExpr *e,
 	if (e->tag == Iex_Binop && e->Iex.Binop.op == Iop_Add64 &&
 	    e->Iex.Binop.arg2->tag == Iex_Const &&
 	    e->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64 &&
-	    (a = tmp_of(e->Iex.Binop.arg1)) != IRTemp_INVALID) {
+	    (a = rs_fma_tmp_of(e->Iex.Binop.arg1)) != IRTemp_INVALID) {
 		p->add_base[t] = a;
 		p->add_off[t] = (Long)e->Iex.Binop.arg2->Iex.Const.con->Ico.U64;
 		return;
 	}
 	if (e->tag != Iex_Load || e->Iex.Load.end != Iend_LE ||
 	    (e->Iex.Load.ty != Ity_F64 && e->Iex.Load.ty != Ity_F32) ||
-	    (a = tmp_of(e->Iex.Load.addr)) == IRTemp_INVALID ||
+	    (a = rs_fma_tmp_of(e->Iex.Load.addr)) == IRTemp_INVALID ||
 	    a >= (IRTemp)p->ntmp)
 		return;
 	p->load_at[t] = i;
@@ -578,7 +526,7 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 	for (Int i = 0; i < in->stmts_used; i++) {
 		const IRStmt *st = in->stmts[i];
 		const IRExpr *e;
-		IRTemp pt = st->tag == Ist_Put ? tmp_of(st->Ist.Put.data)
+		IRTemp pt = st->tag == Ist_Put ? rs_fma_tmp_of(st->Ist.Put.data)
 					       : IRTemp_INVALID;
 		if (pt != IRTemp_INVALID && pt < (IRTemp)p->ntmp)
 			p->put_use[pt] = p->put_use[pt] == -1 ? i : -2;
@@ -625,7 +573,7 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 		}
 		if (e->tag == Iex_Unop && (e->Iex.Unop.op == Iop_NegF64 ||
 					   e->Iex.Unop.op == Iop_NegF32)) {
-			IRTemp s = tmp_of(e->Iex.Unop.arg);
+			IRTemp s = rs_fma_tmp_of(e->Iex.Unop.arg);
 			p->neg_of[t] = e->Iex.Unop.arg;
 			if (s == IRTemp_INVALID || s >= (IRTemp)p->ntmp)
 				continue;
@@ -649,7 +597,7 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 		l->arg[1] = q->arg3;
 		l->arg[2] = q->arg4;
 		l->kind = 0;
-		IRTemp c = tmp_of(q->arg4);
+		IRTemp c = rs_fma_tmp_of(q->arg4);
 		if (c != IRTemp_INVALID && c < (IRTemp)p->ntmp && p->neg_of[c]) {
 			l->arg[2] = p->neg_of[c];
 			l->kind = 1;
@@ -662,142 +610,6 @@ struct rs_fma_plan *rs_fma_plan_new(const IRSB *in)
 	}
 	close_insn(p, insn_from);
 	return p;
-}
-
-static IRExpr *emit(IRSB *out, IRType ty, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, ty);
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
-/* one lane, one clean call: the operands as bits */
-static void emit_single(IRSB *out, const struct lane *l)
-{
-	static const HChar *const n64[] = {"rs_fmadd64", "rs_fmsub64",
-					   "rs_fnmadd64", "rs_fnmsub64"};
-	static const HChar *const n32[] = {"rs_fmadd32", "rs_fmsub32",
-					   "rs_fnmadd32", "rs_fnmsub32"};
-	void *const f64s[] = {rs_fmadd64, rs_fmsub64, rs_fnmadd64, rs_fnmsub64};
-	void *const f32s[] = {rs_fmadd32, rs_fmsub32, rs_fnmadd32, rs_fnmsub32};
-	IRExpr *b[3], *r;
-	for (Int k = 0; k < 3; k++)
-		b[k] = l->f64 ? emit(out, Ity_I64,
-				     IRExpr_Unop(Iop_ReinterpF64asI64, l->arg[k]))
-			      : emit(out, Ity_I64, IRExpr_Unop(Iop_32Uto64,
-				     emit(out, Ity_I32, IRExpr_Unop(
-					     Iop_ReinterpF32asI32, l->arg[k]))));
-	IRCallee *cee = mkIRCallee(0, l->f64 ? n64[l->kind] : n32[l->kind],
-				   VG_(fnptr_to_fnentry)(l->f64 ? f64s[l->kind]
-								: f32s[l->kind]));
-	r = emit(out, Ity_I64, IRExpr_CCall(cee, Ity_I64,
-					    mkIRExprVec_3(b[0], b[1], b[2])));
-	addStmtToIRSB(out, IRStmt_WrTmp(l->out, l->f64
-		? IRExpr_Unop(Iop_ReinterpI64asF64, r)
-		: IRExpr_Unop(Iop_ReinterpI32asF32,
-			      emit(out, Ity_I32, IRExpr_Unop(Iop_64to32, r)))));
-}
-
-/* Field j (0 a, 1 b, 2 c, 3 the result) of a batch: 0 the buffer, a slot
- * number, or a guest register's offset. */
-static UWord batch_field(UWord gs, Int j)
-{
-	return (gs >> (12 * j)) & 0xfff;
-}
-
-/* Where field j of a batch is (rs.h): its offset in the guest state or
- * the shadow after it. */
-static Int batch_place(UWord gs, Int j)
-{
-	UWord v = batch_field(gs, j);
-	if (v >= RS_FMA_GS_MIN)
-		return (Int)v;
-	return v ? RS_FMA_SLOT((Int)v) : RS_FMA_BUF + 32 * j;
-}
-
-/* n lanes of one instruction, one call of the helper for their kind and
- * form; gs: where a, b, c and the result are (12 bits each: 0 the
- * buffer, a slot, or a guest register's offset): an operand in the
- * buffer is put there lane by lane first; a result in the buffer or a
- * slot is read into the lanes' temps, one in a guest register read back
- * where the block uses it in other ways than its (dropped) PUT. Every
- * place is declared to VEX as guest state read or written. */
-static void emit_batch(IRSB *out, const struct rs_fma_plan *p,
-		       const struct lane *l, Int n, UWord gs)
-{
-	Int sz = l->f64 ? 8 : 4, form, place[4];
-	Bool vec = True;
-	IRType ty = l->f64 ? Ity_F64 : Ity_F32;
-	IRType vty = n * sz == 32 ? Ity_V256 : Ity_V128;
-	for (Int j = 0; j < 4; j++) {
-		place[j] = batch_place(gs, j);
-		if (!batch_field(gs, j) && !(j < 3 && (gs & MEM_RUN(j))))
-			vec = False; /* stored lane by lane */
-	}
-	for (Int j = 0; j < 3; j++) {
-		if (batch_field(gs, j))
-			continue; /* in a guest register or a slot */
-		if (gs & MEM_RUN(j)) {
-			const IRStmt *ld = p->in->stmts[
-				p->load_at[tmp_of(l[0].arg[j])]];
-			IRExpr *v = emit(out, vty, IRExpr_Load(Iend_LE, vty,
-				deepCopyIRExpr(ld->Ist.WrTmp.data->Iex.Load.addr)));
-			addStmtToIRSB(out, IRStmt_Put(place[j], v));
-			continue;
-		}
-		for (Int k = 0; k < n; k++)
-			addStmtToIRSB(out, IRStmt_Put(place[j] + sz * k,
-						      l[k].arg[j]));
-	}
-	form = (l->f64 ? 0 : 2) + (n == (l->f64 ? 4 : 8)) + (vec ? 4 : 0);
-	IRDirty *di = unsafeIRDirty_0_N(
-		0, "rs_fma_lanes",
-		VG_(fnptr_to_fnentry)(rs_fma_fns[l->kind][form]),
-		mkIRExprVec_2(IRExpr_GSPTR(),
-			      mkIRExpr_HWord((HWord)place[0] |
-					     (HWord)place[1] << 12 |
-					     (HWord)place[2] << 24 |
-					     (HWord)place[3] << 36)));
-	for (Int j = 0; j < 4; j++) {
-		di->fxState[j].fx = j == 3 ? Ifx_Write : Ifx_Read;
-		di->fxState[j].offset = place[j];
-		di->fxState[j].size = (UShort)(n * sz);
-		di->fxState[j].nRepeats = 0;
-		di->fxState[j].repeatLen = 0;
-	}
-	di->nFxState = 4;
-	addStmtToIRSB(out, IRStmt_Dirty(di));
-	Bool in_reg = batch_field(gs, 3) >= RS_FMA_GS_MIN;
-	/* in a guest register: only a result used in other ways too is read
-	 * back (its PUT is gone); elsewhere every result is */
-	for (Int k = 0; k < n; k++)
-		if (!in_reg || p->uses[l[k].out] > 1)
-			addStmtToIRSB(out, IRStmt_WrTmp(l[k].out,
-				IRExpr_Get(place[3] + sz * k, ty)));
-	if (in_reg)
-		return;
-	for (Int k = 0; k < n; k++)
-		if (l[k].put_at >= 0)
-			addStmtToIRSB(out, p->in->stmts[l[k].put_at]);
-}
-
-Bool rs_fma_rewrite(struct rs_fma_plan *p, IRSB *out, Int i)
-{
-	if (!p || i < 0 || i >= p->nst)
-		return False;
-	switch (p->action[i]) {
-	case A_DROP:
-		return True;
-	case A_SINGLE:
-		emit_single(out, &p->lane[p->lane_of_st[i]]);
-		return True;
-	case A_BATCH:
-		emit_batch(out, p, &p->lane[p->lane_of_st[i]], p->batch_n[i],
-			   p->batch_gs[i]);
-		return True;
-	default:
-		return False;
-	}
 }
 
 void rs_fma_plan_free(struct rs_fma_plan *p)
