@@ -17,7 +17,8 @@
 #include "counters/backend.h"
 #include "machine/sim_geometry.h"
 
-/* counters/backend_sim.c (not in a header: only these tests use them) */
+/* counters/backend_sim_launch.c (not in a header: only these tests use
+ * them) */
 struct rl_sim_level {
 	uint64_t size_bytes;
 	unsigned ways;
