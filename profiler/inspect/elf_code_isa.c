@@ -24,11 +24,12 @@ const char *rl_code_isa_ceiling(unsigned widest_bits)
 	}
 }
 
-int rl_code_no_decoder(const char *path, char *err, size_t errlen)
+int rl_code_no_decoder(const char *what, const char *path, char *err,
+		       size_t errlen)
 {
 	return rl_fail(err, errlen, RL_ENOTSUP,
-		       "cannot read the code of '%s': rlprof was built "
-		       "without an x86 decoder (libzydis-dev)", path);
+		       "cannot %s '%s': rlprof was built without an x86 "
+		       "decoder (libzydis-dev)", what, path);
 }
 
 #ifndef RL_HAVE_ZYDIS
@@ -42,7 +43,7 @@ int rl_elf_code_isa(const char *path, struct rl_code_isa *out, char *err,
 		    size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	return rl_code_no_decoder(path, err, errlen);
+	return rl_code_no_decoder("read the code of", path, err, errlen);
 }
 
 #else

@@ -29,8 +29,10 @@ struct rl_code_isa {
 int rl_code_isa_available(void);
 
 /* RL_ENOTSUP with why in err: rlprof was built without a decoder (the
- * readers' answer then). */
-int rl_code_no_decoder(const char *path, char *err, size_t errlen);
+ * readers' answer then): "cannot <what> '<path>': ...", what saying what
+ * the reader does ("read the code of", "find the loops of"). */
+int rl_code_no_decoder(const char *what, const char *path, char *err,
+		       size_t errlen);
 
 /* Scan path's code into out. Fails with RL_ENOTSUP (built without a
  * decoder), RL_ENOENT, RL_EPERM, RL_EIO (cannot read it) or RL_EFORMAT

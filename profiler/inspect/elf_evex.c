@@ -21,7 +21,7 @@ int rl_elf_evex_scan(const char *path, struct rl_evex_scan *out, char *err,
 		     size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	return rl_code_no_decoder(path, err, errlen);
+	return rl_code_no_decoder("read the code of", path, err, errlen);
 }
 
 #else

@@ -15,6 +15,7 @@
 #endif
 
 #include "inspect/dwarf_lines.h"
+#include "inspect/elf_code_isa.h"
 #include "inspect/loop_chains.h"
 #include "inspect/loop_names.h"
 #include "inspect/elf_file.h"
@@ -50,9 +51,7 @@ int rl_loops_find(const char *path, struct rl_loops *out, char *err,
 		  size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	return rl_fail(err, errlen, RL_ENOTSUP,
-		       "cannot find the loops of '%s': rlprof was built "
-		       "without an x86 decoder (libzydis-dev)", path);
+	return rl_code_no_decoder("find the loops of", path, err, errlen);
 }
 
 #else
