@@ -10,5 +10,9 @@
 #include <stddef.h>
 
 void rl_num_text(char *buf, size_t len, double x);
+/* A time in seconds as the tables write it: the figure (rl_num_text) in
+ * s, ms, us or ns, the largest unit in which it is at least 1 ("1.38
+ * ms", "0 s"); "-" when not known. */
+void rl_time_text(char *buf, size_t len, double s);
 
 #endif

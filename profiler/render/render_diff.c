@@ -16,23 +16,6 @@
 
 static bool known(double x) { return !isnan(x) && isfinite(x); }
 
-static void fmt_time(char *b, size_t n, double s)
-{
-	static const struct { double scale; const char *unit; } u[] = {
-		{1, "s"}, {1e3, "ms"}, {1e6, "us"}, {1e9, "ns"}};
-	char num[32];
-	size_t k = 0;
-
-	if (!known(s)) {
-		snprintf(b, n, "-");
-		return;
-	}
-	while (k < 3 && s != 0 && fabs(s) * u[k].scale < 1)
-		k++;
-	rl_num_text(num, sizeof num, s * u[k].scale);
-	snprintf(b, n, "%s %s", num, u[k].unit);
-}
-
 /* "+12.3%" with a '*' when beyond the threshold, "-" when unknown. */
 static void fmt_change(char *b, size_t n, double pct, enum rl_change c,
 		       const char *unit)
@@ -71,8 +54,8 @@ static void row_cells(const struct rl_diff_row *r, char cell[NCOL][CELL])
 	char roof[2 * CELL + 8];
 
 	rl_term_cut(cell[0], CELL, r->region, 30);
-	fmt_time(cell[1], CELL, a->time_s);
-	fmt_time(cell[2], CELL, b->time_s);
+	rl_time_text(cell[1], CELL, a->time_s);
+	rl_time_text(cell[2], CELL, b->time_s);
 	fmt_change(cell[3], CELL, r->time_pct, r->time, "%");
 	rl_num_text(cell[4], CELL, a->gflops);
 	rl_num_text(cell[5], CELL, b->gflops);

@@ -58,27 +58,6 @@ static void fmt_si(char *b, size_t n, double x, const char *unit)
 		snprintf(b, n, "%s %c%s", num, pre[k], unit);
 }
 
-static void fmt_time(char *b, size_t n, double s)
-{
-	char num[32];
-
-	if (!rl_known(s) || !isfinite(s)) {
-		snprintf(b, n, "-");
-	} else if (s >= 1 || s == 0) {
-		rl_num_text(num, sizeof num, s);
-		snprintf(b, n, "%s s", num);
-	} else if (s >= 1e-3) {
-		rl_num_text(num, sizeof num, s * 1e3);
-		snprintf(b, n, "%s ms", num);
-	} else if (s >= 1e-6) {
-		rl_num_text(num, sizeof num, s * 1e6);
-		snprintf(b, n, "%s us", num);
-	} else {
-		rl_num_text(num, sizeof num, s * 1e9);
-		snprintf(b, n, "%s ns", num);
-	}
-}
-
 static void fmt_bound(char *b, size_t n, const struct rl_region_row *row)
 {
 	const char *word = row->bound == RL_BOUND_MEMORY    ? "memory"
@@ -135,7 +114,7 @@ static void fill_cells(cell_t *c, const struct rl_region_row *row,
 		snprintf(c[C_CALLS], CELL, "-");
 	else
 		snprintf(c[C_CALLS], CELL, "%" PRIu64, row->calls);
-	fmt_time(c[C_TIME], CELL, row->time_s);
+	rl_time_text(c[C_TIME], CELL, row->time_s);
 	fmt_spread(c[C_SPREAD], CELL, row);
 	fmt_si(c[C_FLOPS], CELL, row->flops, "");
 	fmt_si(c[C_BYTES], CELL, row->dram_bytes, "B");
@@ -246,7 +225,7 @@ static void print_mpi(FILE *out, const struct rl_report *r)
 		fputs(n++ ? ", " : "mpi_s (time in MPI calls, the longest "
 				   "thread's): ", out);
 		rl_term_put(out, row->region);
-		fmt_time(t, sizeof t, row->mpi_s);
+		rl_time_text(t, sizeof t, row->mpi_s);
 		fprintf(out, " %s", row->mpi_s > 0 ? t : "0");
 		if (row->time_s > 0 && row->mpi_s > 0)
 			fprintf(out, " (%.0f%%)", 100 * row->mpi_s / row->time_s);
