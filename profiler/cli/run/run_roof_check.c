@@ -383,8 +383,8 @@ void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_pair **pair,
 	static const unsigned rotation[4] = {2, 4, 3, 1};
 	/* beside the all-thread triad, one more sample per point in turn,
 	 * the 1-thread ones first (most regions run on one); all three at
-	 * each of 2 points (a run without repetitions), so that every
-	 * roof has two */
+	 * the first point and at each of 2 points (a run without
+	 * repetitions), so that every roof has two */
 	enum { ONE_TRIAD = 1, ONE_READ = 2, ALL_READ = 4 };
 	static const unsigned extras[3] = {ONE_TRIAD, ONE_READ, ALL_READ};
 	const struct rl_machine *m;
@@ -465,9 +465,13 @@ void rl_run_roof_check(struct rl_roof_check *c, struct rl_run_pair **pair,
 		share = RL_PAIR_BUDGET_S / RL_PAIR_POINTS / 2;
 	if (share > RL_RUN_CHECK_S)
 		share = RL_RUN_CHECK_S;
-	/* one thread: no 1-thread extra (the same samples) */
-	extra = points <= 2 ? ONE_TRIAD | ONE_READ | ALL_READ
-			    : extras[c->n_points % 3];
+	/* one thread: no 1-thread extra (the same samples). The first point
+	 * takes all three: it comes before the program's length is known,
+	 * and a long program has a second point only (each figure then has
+	 * its 2 samples) */
+	extra = points <= 2 || c->n_points == 0
+			? ONE_TRIAD | ONE_READ | ALL_READ
+			: extras[c->n_points % 3];
 	if (roof->threads == 1)
 		extra = ALL_READ;
 	for (unsigned i = 0; i < c->n_samples; i++)
