@@ -436,6 +436,7 @@ int cmd_run(int argc, char **argv)
 	/* the machine model before the program: the cached one, never a
 	 * probe (the simulator's caches, the paired roofs) */
 	rl_run_model_cached(&run->model, &run->mpi);
+	rl_run_model_refresh(&run->model, &run->opt, &run->mpi);
 	if (rl_run_prepare_dir(&run->place, &run->opt, &run->native, err,
 			       sizeof err) < 0 ||
 	    rl_run_sim_geometry(&run->sim, &run->model, &run->opt,

@@ -335,6 +335,16 @@ const struct rl_machine *rl_run_model(struct rl_run_model *model,
  * rl_run_model may still probe) or it is unusable; model->why says why. */
 const struct rl_machine *rl_run_model_cached(struct rl_run_model *model,
 					     const struct rl_mpi_run *mpi);
+/* A cached model probed under load (load average at least one per CPU)
+ * measured again (--quick, under the lock, cached) when the machine is
+ * quieter now (under half one per CPU, and half the probe's): its roofs
+ * read low, and every later run would be placed against them. Not with
+ * --no-probe, nor under MPI. Said on stderr. */
+#define RL_MODEL_LOADED_PER_CPU 1.0
+#define RL_MODEL_QUIET_PER_CPU 0.5
+void rl_run_model_refresh(struct rl_run_model *model,
+			  const struct rl_run_options *opt,
+			  const struct rl_mpi_run *mpi);
 void rl_run_model_release(struct rl_run_model *model);
 /* run_roof_check.c: one point of the paired DRAM samples (issue 38):
  * the triad and a read on all threads and on 1, at most

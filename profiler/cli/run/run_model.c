@@ -17,7 +17,9 @@
  * Test hooks (read only here, documented for the tests):
  *   RLPROF_TEST_PROBE_FAIL=1   the probe fails at once, saying so;
  *   RLPROF_TEST_PROBE_LOG=FILE each probe appends "start PID NS" and
- *                              "end PID NS" (CLOCK_MONOTONIC) to FILE.
+ *                              "end PID NS" (CLOCK_MONOTONIC) to FILE;
+ *   RLPROF_TEST_LOADAVG=X      the load average rl_run_model_refresh
+ *                              takes for the machine's now.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +34,7 @@
 #include <unistd.h>
 
 #include "cli/machine_obtain.h"
+#include "probes/probe.h"
 #include "machine/machine_file.h"
 #include "common/rl_error.h"
 #include "cli/run/run.h"
@@ -235,6 +238,52 @@ const struct rl_machine *rl_run_model(struct rl_run_model *model,
 		model->machine = NULL;
 	}
 	return model->machine;
+}
+
+void rl_run_model_refresh(struct rl_run_model *model,
+			  const struct rl_run_options *opt,
+			  const struct rl_mpi_run *mpi)
+{
+	const struct rl_machine *m = model->machine;
+	struct rl_machine *fresh;
+	struct rl_probe_options o = {.quick = 1};
+	char path[4096], err[1024];
+	double now = -1;
+	int fd;
+
+	const char *fake = getenv("RLPROF_TEST_LOADAVG");
+
+	if (fake && *fake)
+		now = atof(fake);
+	else if (getloadavg(&now, 1) != 1)
+		now = -1;
+	if (!m || opt->no_probe || mpi->mode != RL_MPI_NONE || !m->cores ||
+	    m->loadavg1 < RL_MODEL_LOADED_PER_CPU * m->cores || now < 0 ||
+	    now >= RL_MODEL_QUIET_PER_CPU * m->cores || now >= m->loadavg1 / 2 ||
+	    rl_machine_cache_path(path, sizeof path, err, sizeof err) != 0 ||
+	    !(fresh = calloc(1, sizeof *fresh)))
+		return;
+	rl_run_say(opt, "the cached machine model was probed under load "
+			"(load average %.2f on %u CPUs, %s); the machine is "
+			"quieter now (%.2f): measuring it again (--quick)...",
+		   m->loadavg1, m->cores, m->probed_at, now);
+	fd = lock_model(path);
+	probe_log("start");
+	if (rl_probe_machine(&o, fresh, NULL, err, sizeof err) == 0) {
+		/* a model that cannot be cached is still this run's model */
+		rl_machine_save(path, fresh, err, sizeof err);
+		free(model->machine);
+		model->machine = fresh;
+		model->probed = true;
+	} else {
+		rl_run_say(opt, "the machine could not be measured again (%s): "
+				"the cached model stays",
+			   err);
+		free(fresh);
+	}
+	probe_log("end");
+	if (fd >= 0)
+		close(fd);
 }
 
 void rl_run_model_release(struct rl_run_model *model)
