@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +26,20 @@
 #define MAX_TIDS 4096
 #define MAX_CPUS 1024
 
+/* The sampler's two stages (loop_samples.h): fine first, coarse once the
+ * fine stage holds RL_LOOP_SAMPLE_FINE_MAX samples. */
+enum { FINE, COARSE, STAGES };
+
 /* One event per CPU: the kernel maps no buffer of an inherited event
  * that follows its task on every CPU (cpu -1). */
 struct rl_loop_sampler {
 	int n_cpu;
 	int fd[MAX_CPUS];
+	int coarse_fd[MAX_CPUS]; /* -1: none (written into fd's buffer) */
+	uint64_t *coarse_id; /* the coarse events' ids, sorted */
+	size_t n_coarse_id;
+	uint64_t coarse_ns;  /* the coarse stage's period */
+	int switched;        /* the coarse stage enabled */
 	void *map[MAX_CPUS];
 	size_t map_len, data_len;
 	const struct rl_loops *loops;
@@ -37,14 +47,20 @@ struct rl_loop_sampler {
 	int bias_known;
 	pid_t pid;
 	const char *program;
-	struct rl_loop_samples out;
+	/* out: the fine stage's samples; coarse: the coarse stage's,
+	 * with every RL_LOOP_SAMPLE_COARSEN-th fine sample of each thread
+	 * (a thread's k-th, 2k-th, ... fine sample is where a sampler of
+	 * the coarse period would have taken one) */
+	struct rl_loop_samples out, coarse;
 	pid_t tids[MAX_TIDS];
+	unsigned thin[MAX_TIDS]; /* fine samples of each thread, modulo k */
 	unsigned n_tids;
 	/* events of the threads already running when rlprof attached
 	 * (inherit covers only those created after), written into the
-	 * buffer of their CPU's event (PERF_EVENT_IOC_SET_OUTPUT) */
-	int *xfd;
-	size_t n_xfd;
+	 * buffer of their CPU's event (PERF_EVENT_IOC_SET_OUTPUT); of each
+	 * stage */
+	int *xfd[STAGES];
+	size_t n_xfd[STAGES];
 	pthread_t thread;
 	int stop;
 	pthread_mutex_t lock;
@@ -136,9 +152,8 @@ void rl_loop_samples_free(struct rl_loop_samples *s)
 
 /* The per-thread samples of tid (made on its first sample), NULL beyond
  * RL_LOOP_SAMPLE_THREADS threads or out of memory. */
-static uint64_t *thread_samples(struct rl_loop_sampler *s, pid_t tid)
+static uint64_t *thread_samples(struct rl_loop_samples *o, pid_t tid)
 {
-	struct rl_loop_samples *o = &s->out;
 	for (unsigned i = 0; i < o->n_thread; i++)
 		if (o->tid[i] == tid)
 			return o->thread_self[i];
@@ -150,13 +165,84 @@ static uint64_t *thread_samples(struct rl_loop_sampler *s, pid_t tid)
 	return o->thread_self[o->n_thread++];
 }
 
-static void note_tid(struct rl_loop_sampler *s, pid_t tid)
+/* tid's index among the sampled threads, -1 past MAX_TIDS */
+static int note_tid(struct rl_loop_sampler *s, pid_t tid)
 {
 	for (unsigned i = 0; i < s->n_tids; i++)
 		if (s->tids[i] == tid)
-			return;
-	if (s->n_tids < MAX_TIDS)
-		s->tids[s->n_tids++] = tid;
+			return (int)i;
+	if (s->n_tids == MAX_TIDS)
+		return -1;
+	s->tids[s->n_tids] = tid;
+	return (int)s->n_tids++;
+}
+
+/* One sample of thread tid at the address ip into the stage o. */
+static void count_sample(struct rl_loop_sampler *s, struct rl_loop_samples *o,
+			 pid_t tid, uint64_t ip)
+{
+	long id = loop_of(s->loops, ip - s->bias);
+
+	o->total++;
+	if (id < 0)
+		o->elsewhere++;
+	else if ((uint64_t)id <= o->n_loops) {
+		uint64_t *t = thread_samples(o, tid);
+		o->self[id]++;
+		if (t)
+			t[id]++;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* id of a coarse event, kept in order; 0 or -1 (no memory: then its
+ * samples would read as fine ones, so the caller drops the event) */
+static int add_coarse_id(struct rl_loop_sampler *s, uint64_t id)
+{
+	uint64_t *v = realloc(s->coarse_id, (s->n_coarse_id + 1) * sizeof *v);
+	size_t k;
+
+	if (!v)
+		return -1;
+	s->coarse_id = v;
+	for (k = s->n_coarse_id; k > 0 && v[k - 1] > id; k--)
+		v[k] = v[k - 1];
+	v[k] = id;
+	s->n_coarse_id++;
+	return 0;
+}
+
+/* A sample of the program (not of rlprof's own threads, which inherit
+ * the disabled events and are counted once the coarse stage is enabled
+ * on every child), its stage told by its event's id. */
+static void take_sample(struct rl_loop_sampler *s, const unsigned char *rec)
+{
+	uint64_t ip, id;
+	uint32_t pt[2];
+	int k;
+
+	memcpy(&ip, rec, 8);
+	memcpy(pt, rec + 8, 8);
+	memcpy(&id, rec + 16, 8);
+	if (s->pid && (pid_t)pt[0] != s->pid)
+		return;
+	k = note_tid(s, (pid_t)pt[1]);
+	if (s->n_coarse_id && bsearch(&id, s->coarse_id, s->n_coarse_id,
+				      sizeof id, cmp_u64)) {
+		count_sample(s, &s->coarse, (pid_t)pt[1], ip);
+		return;
+	}
+	count_sample(s, &s->out, (pid_t)pt[1], ip);
+	/* (a thread past MAX_TIDS: its fine samples are not thinned) */
+	if (k >= 0 && ++s->thin[k] == RL_LOOP_SAMPLE_COARSEN) {
+		s->thin[k] = 0;
+		count_sample(s, &s->coarse, (pid_t)pt[1], ip);
+	}
 }
 
 /* Reads every record in the ring buffer of CPU c. */
@@ -181,23 +267,8 @@ static void drain_one(struct rl_loop_sampler *s, int c)
 		for (size_t k = 0; k < size && k < sizeof rec; k++)
 			rec[k] = data[(tail + k) % s->data_len];
 		tail += size;
-		if (h.type == PERF_RECORD_SAMPLE && size >= sizeof h + 16) {
-			uint64_t ip;
-			uint32_t pt[2];
-			long id;
-			memcpy(&ip, rec + sizeof h, 8);
-			memcpy(pt, rec + sizeof h + 8, 8);
-			note_tid(s, (pid_t)pt[1]);
-			s->out.total++;
-			id = loop_of(s->loops, ip - s->bias);
-			if (id < 0)
-				s->out.elsewhere++;
-			else if ((uint64_t)id <= s->out.n_loops) {
-				uint64_t *t = thread_samples(s, (pid_t)pt[1]);
-				s->out.self[id]++;
-				if (t)
-					t[id]++;
-			}
+		if (h.type == PERF_RECORD_SAMPLE && size >= sizeof h + 24) {
+			take_sample(s, rec + sizeof h);
 		} else if (h.type == PERF_RECORD_LOST && size >= sizeof h + 16) {
 			uint64_t lost;
 			memcpy(&lost, rec + sizeof h + 8, 8);
@@ -223,21 +294,76 @@ static void close_all(struct rl_loop_sampler *s)
 		if (s->map[c] && s->map[c] != MAP_FAILED)
 			munmap(s->map[c], s->map_len);
 		close(s->fd[c]);
+		if (s->coarse_fd[c] >= 0)
+			close(s->coarse_fd[c]);
 	}
 	s->n_cpu = 0;
-	for (size_t i = 0; i < s->n_xfd; i++)
-		close(s->xfd[i]);
-	free(s->xfd);
-	s->xfd = NULL;
-	s->n_xfd = 0;
+	for (int k = 0; k < STAGES; k++) {
+		for (size_t i = 0; i < s->n_xfd[k]; i++)
+			close(s->xfd[k][i]);
+		free(s->xfd[k]);
+		s->xfd[k] = NULL;
+		s->n_xfd[k] = 0;
+	}
+}
+
+/* The coarse stage's events of every CPU (disabled, inherited), each
+ * written into the fine event's buffer of its CPU; a CPU where one
+ * cannot be had keeps -1, and the run stays at the fine period. */
+static void open_coarse(struct rl_loop_sampler *s, struct perf_event_attr *a,
+			pid_t pid, const int *cpu)
+{
+	struct perf_event_attr c = *a;
+
+	c.sample_period = s->coarse_ns;
+	c.disabled = 1;
+	c.enable_on_exec = 0;
+	for (int k = 0; k < s->n_cpu; k++) {
+		int fd = (int)syscall(SYS_perf_event_open, &c, pid, cpu[k], -1, 0);
+		uint64_t id;
+		if (fd >= 0 && (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd[k]) < 0 ||
+				ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ||
+				add_coarse_id(s, id) < 0)) {
+			close(fd);
+			fd = -1;
+		}
+		s->coarse_fd[k] = fd;
+	}
+}
+
+/* Whether every fine event has its coarse one (else no switch). */
+static bool can_coarsen(const struct rl_loop_sampler *s)
+{
+	for (int c = 0; c < s->n_cpu; c++)
+		if (s->coarse_fd[c] < 0)
+			return false;
+	return s->n_cpu > 0 && s->n_xfd[COARSE] == s->n_xfd[FINE];
+}
+
+/* The program ran long enough for RL_LOOP_SAMPLE_FINE_MAX fine samples:
+ * its fine events disabled and the coarse ones enabled, on every child
+ * (the threads it made: ioctl on an inherited event acts on its
+ * children too). A thread's samples between the two lose at most the
+ * part of one coarse period it had begun. */
+static void coarsen(struct rl_loop_sampler *s)
+{
+	for (int c = 0; c < s->n_cpu; c++)
+		ioctl(s->fd[c], PERF_EVENT_IOC_DISABLE, 0);
+	for (size_t i = 0; i < s->n_xfd[FINE]; i++)
+		ioctl(s->xfd[FINE][i], PERF_EVENT_IOC_DISABLE, 0);
+	for (int c = 0; c < s->n_cpu; c++)
+		ioctl(s->coarse_fd[c], PERF_EVENT_IOC_ENABLE, 0);
+	for (size_t i = 0; i < s->n_xfd[COARSE]; i++)
+		ioctl(s->xfd[COARSE][i], PERF_EVENT_IOC_ENABLE, 0);
+	s->switched = 1;
 }
 
 /* The threads pid already runs besides itself (an OpenMP team made
  * before rlprof attached): one event per CPU each, into that CPU's
  * buffer. A thread made after the scan is a child of one with an event
  * (inherited); a thread that ends meanwhile is skipped. */
-static void attach_running_threads(struct rl_loop_sampler *s,
-				   struct perf_event_attr *a, const int *cpu)
+static void attach_stage(struct rl_loop_sampler *s, int stage,
+			 struct perf_event_attr *a, const int *cpu)
 {
 	char path[64];
 	DIR *d;
@@ -254,18 +380,33 @@ static void attach_running_threads(struct rl_loop_sampler *s,
 			int fd = (int)syscall(SYS_perf_event_open, a, tid,
 					      cpu[c], -1, 0);
 			int *v;
+			uint64_t id;
 			if (fd < 0)
 				break;
 			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd[c]) < 0 ||
-			    !(v = realloc(s->xfd, (s->n_xfd + 1) * sizeof *v))) {
+			    ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ||
+			    !(v = realloc(s->xfd[stage], (s->n_xfd[stage] + 1) *
+							      sizeof *v)) ||
+			    (stage == COARSE && add_coarse_id(s, id) < 0)) {
 				close(fd);
 				break;
 			}
-			s->xfd = v;
-			s->xfd[s->n_xfd++] = fd;
+			s->xfd[stage] = v;
+			s->xfd[stage][s->n_xfd[stage]++] = fd;
 		}
 	}
 	closedir(d);
+}
+
+static void attach_running_threads(struct rl_loop_sampler *s,
+				   struct perf_event_attr *a, const int *cpu)
+{
+	struct perf_event_attr c = *a;
+
+	attach_stage(s, FINE, a, cpu);
+	c.sample_period = s->coarse_ns;
+	c.disabled = 1;
+	attach_stage(s, COARSE, &c, cpu);
 }
 
 static void *drainer(void *arg)
@@ -276,6 +417,9 @@ static void *drainer(void *arg)
 		pthread_mutex_lock(&s->lock);
 		int stop = s->stop;
 		drain(s);
+		if (!s->switched && s->out.total >= RL_LOOP_SAMPLE_FINE_MAX &&
+		    can_coarsen(s))
+			coarsen(s);
 		pthread_mutex_unlock(&s->lock);
 		if (stop)
 			return NULL;
@@ -298,7 +442,9 @@ static int open_events(struct rl_loop_sampler *s, pid_t pid,
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_CPU_CLOCK;
 	a->sample_period = s->out.period_ns;
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	/* the id tells the stage (of the event rlprof opened, for its
+	 * inherited copies too) */
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID;
 	a->inherit = 1;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
@@ -338,19 +484,58 @@ static int open_events(struct rl_loop_sampler *s, pid_t pid,
 			       "cannot sample the program (perf_event_open: "
 			       "%s; /proc/sys/kernel/perf_event_paranoid must "
 			       "be 2 or less)", strerror(e));
+	open_coarse(s, a, pid, cpu);
 	return 0;
+}
+
+/* The fine stage's period: RL_LOOP_SAMPLE_FINE_NS, or longer where the
+ * kernel's cap on an event's samples per second
+ * (/proc/sys/kernel/perf_event_max_sample_rate, which the kernel lowers
+ * itself when its sampling interrupts run long) would throttle it: at
+ * most half that rate. (The CPU clock's own floor is 10 us: the kernel
+ * runs its hrtimer no more often.) */
+static uint64_t fine_period(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	unsigned long rate = 0;
+	uint64_t p = RL_LOOP_SAMPLE_FINE_NS;
+
+	if (f) {
+		if (fscanf(f, "%lu", &rate) != 1)
+			rate = 0;
+		fclose(f);
+	}
+	if (rate && 2000000000u / rate > p)
+		p = (2000000000u / rate + 999) / 1000 * 1000;
+	return p;
+}
+
+static void free_sampler(struct rl_loop_sampler *s)
+{
+	rl_loop_samples_free(&s->out);
+	rl_loop_samples_free(&s->coarse);
+	free(s->coarse_id);
+	free(s);
 }
 
 static struct rl_loop_sampler *new_sampler(const struct rl_loops *loops)
 {
 	struct rl_loop_sampler *s = calloc(1, sizeof *s);
 
-	if (!s || !(s->out.self = calloc(loops->n + 1, sizeof *s->out.self))) {
-		free(s);
+	if (!s)
+		return NULL;
+	s->out.self = calloc(loops->n + 1, sizeof *s->out.self);
+	s->coarse.self = calloc(loops->n + 1, sizeof *s->coarse.self);
+	if (!s->out.self || !s->coarse.self) {
+		free_sampler(s);
 		return NULL;
 	}
-	s->out.n_loops = loops->n;
-	s->out.period_ns = RL_LOOP_SAMPLE_PERIOD_NS;
+	for (int c = 0; c < MAX_CPUS; c++)
+		s->coarse_fd[c] = -1;
+	s->out.n_loops = s->coarse.n_loops = loops->n;
+	s->out.period_ns = fine_period();
+	s->coarse_ns = s->out.period_ns * RL_LOOP_SAMPLE_COARSEN;
+	s->coarse.period_ns = s->coarse_ns;
 	s->loops = loops;
 	return s;
 }
@@ -365,8 +550,7 @@ static int run_drainer(struct rl_loop_sampler *s, pid_t pid,
 	if (pthread_create(&s->thread, NULL, drainer, s) != 0) {
 		close_all(s);
 		pthread_mutex_destroy(&s->lock);
-		free(s->out.self);
-		free(s);
+		free_sampler(s);
 		return rl_fail(err, errlen, RL_ENOMEM,
 			       "cannot start the thread reading samples");
 	}
@@ -387,8 +571,7 @@ int rl_loop_sampler_start(pid_t pid, const char *program,
 	if (!(s = new_sampler(loops)))
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if ((rc = open_events(s, pid, &a, cpu, err, errlen)) < 0) {
-		free(s->out.self);
-		free(s);
+		free_sampler(s);
 		return rc;
 	}
 	s->pid = pid;
@@ -412,8 +595,7 @@ int rl_loop_sampler_open(const char *program, const struct rl_loops *loops,
 	if (!(s = new_sampler(loops)))
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
 	if ((rc = open_events(s, 0, &a, cpu, err, errlen)) < 0) {
-		free(s->out.self);
-		free(s);
+		free_sampler(s);
 		return rc;
 	}
 	s->program = program;
@@ -432,31 +614,49 @@ void rl_loop_sampler_discard(struct rl_loop_sampler *s)
 	if (!s)
 		return;
 	close_all(s);
-	rl_loop_samples_free(&s->out);
-	free(s);
+	free_sampler(s);
 }
 
 int rl_loop_sampler_stop(struct rl_loop_sampler *s,
 			 struct rl_loop_samples *out)
 {
-	uint64_t count = 0;
+	uint64_t count = 0, cpu_ns = 0;
+	struct rl_loop_samples *keep, *drop;
 
 	pthread_mutex_lock(&s->lock);
 	s->stop = 1;
 	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->thread, NULL);
 	drain(s);
-	/* the program's threads have ended: their counts are the events' */
-	for (int c = 0; c < s->n_cpu; c++)
+	/* the program's threads have ended: their counts are the events'
+	 * (each stage's while it was enabled) */
+	for (int c = 0; c < s->n_cpu; c++) {
 		if (read(s->fd[c], &count, sizeof count) == (ssize_t)sizeof count)
-			s->out.cpu_ns += count;
-	for (size_t i = 0; i < s->n_xfd; i++)
-		if (read(s->xfd[i], &count, sizeof count) == (ssize_t)sizeof count)
-			s->out.cpu_ns += count;
-	s->out.threads = s->n_tids;
-	*out = s->out;
+			cpu_ns += count;
+		if (s->coarse_fd[c] >= 0 &&
+		    read(s->coarse_fd[c], &count, sizeof count) ==
+			    (ssize_t)sizeof count)
+			cpu_ns += count;
+	}
+	for (int k = 0; k < STAGES; k++)
+		for (size_t i = 0; i < s->n_xfd[k]; i++)
+			if (read(s->xfd[k][i], &count, sizeof count) ==
+			    (ssize_t)sizeof count)
+				cpu_ns += count;
+	/* one period for every sample: the fine stage's where the program
+	 * never left it, else the coarse one's (with the fine stage
+	 * thinned to it) */
+	keep = s->switched ? &s->coarse : &s->out;
+	drop = s->switched ? &s->out : &s->coarse;
+	keep->cpu_ns = cpu_ns;
+	keep->lost = s->out.lost;
+	keep->threads = s->n_tids;
+	*out = *keep;
+	memset(keep, 0, sizeof *keep);
+	rl_loop_samples_free(drop);
 	close_all(s);
 	pthread_mutex_destroy(&s->lock);
+	free(s->coarse_id);
 	free(s);
 	return 0;
 }

@@ -3,9 +3,10 @@
  * from outside it. rlprof opens a software CPU-clock sampling event
  * (perf_event_open, PERF_COUNT_SW_CPU_CLOCK: it works on virtual machines
  * without a PMU) on the started program, inherited by the threads it
- * creates, user space only, one sample per RL_LOOP_SAMPLE_PERIOD_NS of CPU
- * time, and a thread
- * of rlprof drains the ring buffer while the program runs. Each sample's
+ * creates, user space only, one sample per period of a thread's CPU time,
+ * and a thread of rlprof drains the ring buffer while the program runs.
+ * The period adapts: fine while the program is short, coarse once it has
+ * run long (RL_LOOP_SAMPLE_FINE_*), one period for every sample of a run. Each sample's
  * address is mapped to the program's file (its load bias read from
  * /proc/PID/maps) and to the innermost loop holding it (inspect/loops.h).
  * Prints nothing.
@@ -45,10 +46,26 @@ struct rl_loop_samples {
 /* Frees what rl_loop_sampler_stop() gave. */
 void rl_loop_samples_free(struct rl_loop_samples *s);
 
-/* One sample per this much of a thread's CPU time: 4 kHz, so that a
- * program of 10 ms still gets 40 samples (a sample costs about a
- * microsecond: well under 1%). */
-#define RL_LOOP_SAMPLE_PERIOD_NS 250000u
+/* The period adapts to the program's length. It starts at
+ * RL_LOOP_SAMPLE_FINE_NS of a thread's CPU time (10 kHz: a program of 10
+ * ms gets 100 samples; longer where the kernel's
+ * perf_event_max_sample_rate would throttle it), and once the fine stage
+ * holds RL_LOOP_SAMPLE_FINE_MAX samples (0.1 s of CPU time, every
+ * thread) a second event RL_LOOP_SAMPLE_COARSEN times coarser takes
+ * over, so that a long run's samples and their cost stay bounded (1000 a
+ * second of CPU time). A sample costs the program 1-3 us of CPU time on
+ * a bare machine and about 20 us on a virtual machine whose timer
+ * interrupts exit to the hypervisor (measured: a loop of 0.69 s of CPU
+ * time took 1.07 s at 50 us, 0.75 s at 250 us, 0.71 s at 1 ms): the fine
+ * stage costs at most FINE_MAX samples' worth, about 20 ms there, and
+ * the coarse one 2% there. A run that coarsened is given at the coarse
+ * period alone: each thread's fine samples are thinned to every
+ * COARSEN-th, the samples a coarse sampler would have taken, so that
+ * every sample of a run stands for the same time and a loop's time is
+ * its samples x the period, its error sqrt(samples) x the period. */
+#define RL_LOOP_SAMPLE_FINE_NS 100000u
+#define RL_LOOP_SAMPLE_FINE_MAX 1000u
+#define RL_LOOP_SAMPLE_COARSEN 10u
 
 /* Opens the sampler before the program is spawned, on rlprof's calling
  * thread, armed by exec: the program spawned next from this thread

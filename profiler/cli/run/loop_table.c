@@ -39,6 +39,19 @@ static uint64_t longest_thread(const struct rl_run_loops *x, size_t id,
 	return any ? most : all;
 }
 
+/* Under MIN_SAMPLES samples no single rate: the interval the time's
+ * error allows (one standard error each side), as the report's
+ * diagnosis gives it: "1.2-3.4", ">=1.2" when the error is the time. */
+static void rate_interval(char *buf, size_t len, double flops, double t,
+			  double e)
+{
+	if (t > e)
+		snprintf(buf, len, "%.2g-%.2g", flops / (t + e) * 1e-9,
+			 flops / (t - e) * 1e-9);
+	else
+		snprintf(buf, len, ">=%.2g", flops / (t + e) * 1e-9);
+}
+
 /* the loop column: the table fits 100 columns */
 #define NAME_COLS 36
 #define NAME_COLS_S "36"
@@ -65,7 +78,7 @@ void rl_loops_print_table(struct rl_run_loops *x)
 		uint64_t f = rl_loops_flops(s), d = rl_loops_dram(s, x->levels);
 		uint64_t ns = st ? x->samples_incl[i + 1] : 0;
 		char label[1024], a[16], c[16], ai[16];
-		char tm[16] = "-", te[16] = "-", pt[16] = "-", gf[16] = "-";
+		char tm[16] = "-", te[16] = "-", pt[16] = "-", gf[32] = "-";
 		double err, t = rl_loops_time(x, i + 1, &err);
 		int ind = 2 * x->l.v[i].depth, pad;
 		if (!rl_loops_ran(x, i))
@@ -84,8 +97,13 @@ void rl_loops_print_table(struct rl_run_loops *x)
 			 * time of the thread that ran it longest */
 			uint64_t nl = longest_thread(x, i + 1, ns);
 			double tl = (double)nl * (double)x->samples.period_ns * 1e-9;
-			if (nl < MIN_SAMPLES)
-				snprintf(gf, sizeof gf, "few");
+			if (nl < MIN_SAMPLES && x->counting && f && tl > 0)
+				rate_interval(gf, sizeof gf, (double)f, tl,
+					      sqrt((double)nl) *
+						      (double)x->samples.period_ns *
+						      1e-9);
+			else if (nl < MIN_SAMPLES)
+				snprintf(gf, sizeof gf, "-");
 			else if (x->counting && tl > 0)
 				snprintf(gf, sizeof gf, "%.3g",
 					 (double)f / tl * 1e-9);
@@ -167,7 +185,8 @@ void rl_loops_print_table(struct rl_run_loops *x)
 		       "loop's time is its samples x the period, %%time its "
 		       "share of all the samples; GFLOP/s: simulated flops / "
 		       "the time of the thread that ran it longest (as the "
-		       "report's row), not given under %d samples there\n",
+		       "report's row), under %d samples there only the interval its time's "
+		       "error allows\n",
 		       (unsigned long long)x->samples.total,
 		       (double)x->samples.period_ns * 1e-6, x->samples.threads,
 		       x->samples.threads == 1 ? "" : "s",
