@@ -18,30 +18,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "analysis/loop_figures.h"
 #include "inspect/loops.h"
 
 struct rl_loop_sampler;
-
-#define RL_LOOP_SAMPLE_THREADS 256
-
-struct rl_loop_samples {
-	uint64_t *self;     /* per loop id: 0 outside loops in the program's
-			       code, i + 1 loop i */
-	uint64_t n_loops;   /* ids: n + 1 */
-	uint64_t total;     /* every sample */
-	uint64_t elsewhere; /* in other code (libraries, the kernel's
-			       return path) */
-	uint64_t lost;      /* samples the kernel dropped (buffer full) */
-	uint64_t cpu_ns;    /* the event's CPU time, every thread */
-	uint64_t period_ns;
-	unsigned threads;   /* threads that were sampled */
-	/* per thread (the first RL_LOOP_SAMPLE_THREADS sampled): its kernel
-	 * thread id and its samples per loop id (as self), NULL when none
-	 * fell in the program's code */
-	unsigned n_thread;
-	pid_t tid[RL_LOOP_SAMPLE_THREADS];
-	uint64_t *thread_self[RL_LOOP_SAMPLE_THREADS];
-};
 
 /* Frees what rl_loop_sampler_stop() gave. */
 void rl_loop_samples_free(struct rl_loop_samples *s);

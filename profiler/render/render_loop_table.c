@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/run/run_loops_state.h"
+#include "render/render_loop_table.h"
 #include "common/fmt_seconds.h"
 #include "common/term_text.h"
+#include "results/run_results.h"
 
 static void human(uint64_t v, char *buf, size_t len)
 {
@@ -24,7 +25,7 @@ static void human(uint64_t v, char *buf, size_t len)
 /* The samples of loop id (inclusive) in the thread that has most of
  * them (threads paired with the counts: pair_samples), else all of
  * them (all, when no thread is known). */
-static uint64_t longest_thread(const struct rl_run_loops *x, size_t id,
+static uint64_t longest_thread(const struct rl_loop_figures *x, size_t id,
 			       uint64_t all)
 {
 	uint64_t most = 0;
@@ -39,7 +40,7 @@ static uint64_t longest_thread(const struct rl_run_loops *x, size_t id,
 	return any ? most : all;
 }
 
-/* Under MIN_SAMPLES samples no single rate: the interval the time's
+/* Under RL_LOOP_MIN_SAMPLES samples no single rate: the interval the time's
  * error allows (one standard error each side), as the report's
  * diagnosis gives it: "1.2-3.4", ">=1.2" when the error is the time. */
 static void rate_interval(char *buf, size_t len, double flops, double t,
@@ -56,7 +57,7 @@ static void rate_interval(char *buf, size_t len, double flops, double t,
 #define NAME_COLS 36
 #define NAME_COLS_S "36"
 
-void rl_loops_print_table(struct rl_run_loops *x)
+void rl_loop_table_print(const struct rl_loop_figures *x)
 {
 	uint64_t total[RS_NSLOTS], tf;
 	size_t shown = 0, n_ran = 0;
@@ -97,12 +98,12 @@ void rl_loops_print_table(struct rl_run_loops *x)
 			 * time of the thread that ran it longest */
 			uint64_t nl = longest_thread(x, i + 1, ns);
 			double tl = (double)nl * (double)x->samples.period_ns * 1e-9;
-			if (nl < MIN_SAMPLES && x->counting && f && tl > 0)
+			if (nl < RL_LOOP_MIN_SAMPLES && x->counting && f && tl > 0)
 				rate_interval(gf, sizeof gf, (double)f, tl,
 					      sqrt((double)nl) *
 						      (double)x->samples.period_ns *
 						      1e-9);
-			else if (nl < MIN_SAMPLES)
+			else if (nl < RL_LOOP_MIN_SAMPLES)
 				snprintf(gf, sizeof gf, "-");
 			else if (x->counting && tl > 0)
 				snprintf(gf, sizeof gf, "%.3g",
@@ -192,7 +193,7 @@ void rl_loops_print_table(struct rl_run_loops *x)
 		       x->samples.threads == 1 ? "" : "s",
 		       (unsigned long long)x->samples.elsewhere,
 		       x->samples.lost ? ", some lost" : "",
-		       (double)x->samples.cpu_ns * 1e-9, MIN_SAMPLES);
+		       (double)x->samples.cpu_ns * 1e-9, RL_LOOP_MIN_SAMPLES);
 	else if (x->sample_why[0])
 		printf("  no time per loop: %s\n", x->sample_why);
 }
