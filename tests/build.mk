@@ -149,6 +149,11 @@ $(TESTBIN)/programs/loops-shared: tests/programs/loops/shared_lines.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -fno-tree-vectorize -g -gdwarf-4 $< -o $@
 tests: $(TESTBIN)/programs/loops-shared
+# a loop whose work is all in the functions it calls (its total)
+$(TESTBIN)/programs/loops-calls: tests/programs/loops/calls.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -fno-tree-vectorize -g -gdwarf-4 $< -o $@
+tests: $(TESTBIN)/programs/loops-calls
 ifneq ($(shell command -v g++ 2>/dev/null),)
 $(TESTBIN)/programs/loops-stl: tests/programs/loops/stl_loops.cpp tests/programs/loops/stl_field.h
 	@mkdir -p $(dir $@)

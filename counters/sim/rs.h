@@ -79,6 +79,22 @@ void rs_loops_region(const HChar *name, Bool scoped);
 void rs_loops_fini(void);
 /* rs_main.c: fold rs_live into the loop that ran, then charge id */
 VG_REGPARM(1) void rs_loop_switch(UWord id);
+/* Calls made from inside a loop (rs_loops.c): what the thread counts
+ * until the call returns is also the calling loop's "calls" (its total
+ * with callees). A block ending in a call from loop id calls
+ * rs_loop_call with the stack pointer after the call; a block ending in
+ * a return calls rs_loop_ret while the thread has calls open
+ * (rs_calls_open). Both fold rs_live first (rs_main.c). */
+extern ULong rs_calls_open;
+VG_REGPARM(2) void rs_loop_call(UWord sp, UWord id);
+VG_REGPARM(1) void rs_loop_ret(UWord sp);
+void rs_loops_call_push(Addr sp, UInt id);
+void rs_loops_call_pop(Addr sp);
+/* The IR of both at the end of block out (jk: its jump kind, loop: the
+ * loop its last instruction is in, sp: the guest stack pointer's
+ * offset). */
+void rs_loops_emit_calls(IRSB *out, IRJumpKind jk, Int loop, Int sp,
+			 IRType word);
 
 /* rs_cache.c (rs_parse_caches: rs_cache_spec.c) */
 struct rs_level_spec {

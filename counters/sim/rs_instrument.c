@@ -452,7 +452,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	Int blk_loop = RS_LOOP_INHERIT, enter = RS_LOOP_INHERIT;
 	Bool loops = rs_loops_on();
 
-	(void)closure, (void)layout, (void)vge, (void)archinfo_host;
+	(void)closure, (void)vge, (void)archinfo_host;
 	(void)gWordTy, (void)hWordTy;
 	ti.n = in->tyenv->types_used;
 	ti.lane_cond = VG_(calloc)("rlprofsim.ti", ti.n + 1,
@@ -520,6 +520,9 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	run_flush(out, &a, &run, pend);
 	rs_insn_finish(&a, pend);
 	emit_pending(out, pend);
+	if (loops)
+		rs_loops_emit_calls(out, in->jumpkind, blk_loop,
+				    layout->offset_SP, gWordTy);
 	VG_(free)(ti.lane_cond);
 	VG_(free)(ti.add_base);
 	VG_(free)(ti.add_off);

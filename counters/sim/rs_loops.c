@@ -25,6 +25,9 @@
  *   object PATH
  *   levels N
  *   thread TID             (its kernel thread id; then its loops)
+ *   calls ID S0 ... S16    (what the thread counted inside the calls made
+ *                           from loop ID's body until they returned: its
+ *                           total is its inclusive counts and these)
  *   loop ID S0 S1 ... S16  (the slots of rs.h, decimal; loops with counts)
  * A reader that skips the thread lines gets the process's totals.
  * A program that opens regions (librlprof tells each with RS_REQ_REGION)
@@ -47,6 +50,7 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
@@ -54,6 +58,7 @@
 const HChar *rs_loops_in = NULL;
 const HChar *rs_loops_out = NULL;
 ULong rs_loop_cur;
+ULong rs_calls_open; /* the charged thread's open calls */
 
 struct span {
 	Addr lo, hi;
@@ -66,9 +71,21 @@ static HChar *object;
 static ULong obj_dev, obj_ino;
 static ULong (*acc)[RS_NSLOTS]; /* per loop id, 0: in no loop: the
 				   accumulator of the thread charged */
+/* a call made from inside loop `loop`, not yet returned: the stack
+ * pointer after the call and the thread's counts then */
+struct call_frame {
+	Addr sp;
+	UInt loop;
+	ULong at[RS_NSLOTS];
+};
 struct thread_acc {
 	Int lwp;
 	ULong (*acc)[RS_NSLOTS];
+	ULong (*calls)[RS_NSLOTS]; /* per loop id: counted inside its calls */
+	ULong all[RS_NSLOTS];      /* everything charged to the thread */
+	struct call_frame *frame;  /* open calls, innermost last */
+	UInt n_frame, cap_frame;
+	UInt *open;                /* per loop id: its open calls */
 	ULong *in_regions; /* per loop id: bit r, charged in region r */
 	UInt *stack;       /* the regions open, innermost last (| SCOPED) */
 	UInt depth, cap;
@@ -213,6 +230,7 @@ void rs_loops_thread_now(void)
 		if (thr_acc[i].lwp == lwp) {
 			acc = thr_acc[i].acc;
 			cur_thr = &thr_acc[i];
+			rs_calls_open = cur_thr->n_frame;
 			return;
 		}
 	if (n_thr_acc == cap_thr_acc) {
@@ -224,7 +242,12 @@ void rs_loops_thread_now(void)
 	thr_acc[n_thr_acc].lwp = lwp;
 	thr_acc[n_thr_acc].in_regions =
 		VG_(calloc)("rlprofsim.loops", n_loops, sizeof(ULong));
+	thr_acc[n_thr_acc].calls = VG_(calloc)("rlprofsim.loops", n_loops,
+					       sizeof *thr_acc[0].calls);
+	thr_acc[n_thr_acc].open = VG_(calloc)("rlprofsim.loops", n_loops,
+					      sizeof(UInt));
 	cur_thr = &thr_acc[n_thr_acc];
+	rs_calls_open = 0;
 	acc = thr_acc[n_thr_acc++].acc =
 		VG_(calloc)("rlprofsim.loops", n_loops, sizeof *acc);
 }
@@ -291,10 +314,108 @@ void rs_loops_charge(const ULong *live)
 		return;
 	for (Int k = 0; k < RS_NSLOTS; k++) {
 		acc[rs_loop_cur][k] += live[k];
+		cur_thr->all[k] += live[k];
 		any |= live[k];
 	}
 	if (any)
 		cur_thr->in_regions[rs_loop_cur] |= 1ULL << region_now(cur_thr);
+}
+
+void rs_loops_call_push(Addr sp, UInt id)
+{
+	struct thread_acc *t;
+	struct call_frame *f;
+
+	if (!acc)
+		rs_loops_thread_now();
+	if (!acc || id == 0 || id >= n_loops)
+		return;
+	t = cur_thr;
+	if (t->n_frame == t->cap_frame) {
+		t->cap_frame = t->cap_frame ? 2 * t->cap_frame : 64;
+		t->frame = VG_(realloc)("rlprofsim.loops", t->frame,
+					t->cap_frame * sizeof *t->frame);
+	}
+	f = &t->frame[t->n_frame++];
+	f->sp = sp;
+	f->loop = id;
+	VG_(memcpy)(f->at, t->all, sizeof f->at);
+	t->open[id]++;
+	rs_calls_open = t->n_frame;
+}
+
+/* The thread's innermost open call returned: what it counted since is
+ * its loop's, once (a loop whose call recurses into it again counts the
+ * outermost call alone). */
+static void close_call(struct thread_acc *t)
+{
+	struct call_frame *f = &t->frame[--t->n_frame];
+
+	if (--t->open[f->loop])
+		return;
+	for (Int k = 0; k < RS_NSLOTS; k++)
+		t->calls[f->loop][k] += t->all[k] - f->at[k];
+}
+
+/* sp: the stack pointer after a return; every call whose frame it is
+ * above has returned (a longjmp or an exception may return from several
+ * at once). */
+void rs_loops_call_pop(Addr sp)
+{
+	struct thread_acc *t = cur_thr;
+
+	if (!t)
+		return;
+	while (t->n_frame && t->frame[t->n_frame - 1].sp < sp)
+		close_call(t);
+	rs_calls_open = t->n_frame;
+}
+
+void rs_loops_emit_calls(IRSB *out, IRJumpKind jk, Int loop, Int sp,
+			 IRType word)
+{
+	IRDirty *di;
+	IRTemp now; /* the stack pointer (a dirty call's arguments are
+		       atoms) */
+
+	if (!(jk == Ijk_Call && loop > 0) && jk != Ijk_Ret)
+		return;
+	now = newIRTemp(out->tyenv, word);
+	addStmtToIRSB(out, IRStmt_WrTmp(now, IRExpr_Get(sp, word)));
+	if (jk == Ijk_Call) {
+		di = unsafeIRDirty_0_N(2, "rs_loop_call",
+				       VG_(fnptr_to_fnentry)(rs_loop_call),
+				       mkIRExprVec_2(IRExpr_RdTmp(now),
+						     mkIRExpr_HWord((HWord)loop)));
+		addStmtToIRSB(out, IRStmt_Dirty(di));
+	} else {
+		/* only while the thread has calls open: a load and a
+		 * compare */
+		IRTemp n = newIRTemp(out->tyenv, Ity_I64);
+		IRTemp g = newIRTemp(out->tyenv, Ity_I1);
+		addStmtToIRSB(out, IRStmt_WrTmp(n, IRExpr_Load(Iend_LE, Ity_I64,
+				rs_tool_addr(out, &rs_calls_open, NULL))));
+		addStmtToIRSB(out, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64,
+				IRExpr_RdTmp(n), IRExpr_Const(IRConst_U64(0)))));
+		di = unsafeIRDirty_0_N(1, "rs_loop_ret",
+				       VG_(fnptr_to_fnentry)(rs_loop_ret),
+				       mkIRExprVec_1(IRExpr_RdTmp(now)));
+		di->guard = IRExpr_RdTmp(g);
+		addStmtToIRSB(out, IRStmt_Dirty(di));
+	}
+}
+
+/* One line of the loop-counts file: "KEY ID S0 ... S16". */
+static void write_counts(Int fd, const HChar *key, UInt id, const ULong *c)
+{
+	HChar line[64 + 24 * RS_NSLOTS];
+	Int n = VG_(snprintf)(line, sizeof line, "%s %u", key, id);
+
+	for (Int k = 0; k < RS_NSLOTS; k++)
+		n += VG_(snprintf)(line + n, sizeof line - n, " %llu",
+				   k == RS_VERSION ? 0ULL : c[k]);
+	line[n++] = '\n';
+	VG_(write)(fd, line, n);
 }
 
 void rs_loops_fini(void)
@@ -332,20 +453,25 @@ void rs_loops_fini(void)
 		n = VG_(snprintf)(line, sizeof line, "thread %d\n",
 				  thr_acc[t].lwp);
 		VG_(write)(fd, line, n);
+		/* calls still open at the exit (exit() from a loop's
+		 * callee) end here */
+		while (thr_acc[t].n_frame)
+			close_call(&thr_acc[t]);
+		for (UInt id = 1; id < n_loops; id++) {
+			Bool any = False;
+			for (Int k = 0; k < RS_NSLOTS; k++)
+				any |= thr_acc[t].calls[id][k] != 0;
+			if (any)
+				write_counts(fd, "calls", id,
+					     thr_acc[t].calls[id]);
+		}
 		for (UInt id = 0; id < n_loops; id++) {
 			Bool any = False;
 			for (Int k = 0; k < RS_NSLOTS; k++)
 				any |= a[id][k] != 0;
 			if (!any)
 				continue;
-			n = VG_(snprintf)(line, sizeof line, "loop %u", id);
-			for (Int k = 0; k < RS_NSLOTS; k++)
-				n += VG_(snprintf)(line + n, sizeof line - n,
-						   " %llu",
-						   k == RS_VERSION ? 0ULL
-								   : a[id][k]);
-			line[n++] = '\n';
-			VG_(write)(fd, line, n);
+			write_counts(fd, "loop", id, a[id]);
 			if (n_regions == 1)
 				continue; /* the program opened none */
 			n = VG_(snprintf)(line, sizeof line, "loop-regions %u",

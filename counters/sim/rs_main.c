@@ -80,6 +80,18 @@ VG_REGPARM(1) void rs_loop_switch(UWord id)
 	rs_loop_cur = id;
 }
 
+VG_REGPARM(2) void rs_loop_call(UWord sp, UWord id)
+{
+	fold_live();
+	rs_loops_call_push((Addr)sp, (UInt)id);
+}
+
+VG_REGPARM(1) void rs_loop_ret(UWord sp)
+{
+	fold_live();
+	rs_loops_call_pop((Addr)sp);
+}
+
 static void switch_to(ThreadId tid)
 {
 	if (tid != cur_tid) {
@@ -307,6 +319,11 @@ static void post_clo_init(void)
 	if (clo_native_fma)
 		rs_fma_init();
 	rs_loops_init();
+	/* a call ends its block, so that the calls made from a loop are
+	 * seen (rs_loops_emit_calls): VEX would otherwise chase into the
+	 * callee and the block would end elsewhere */
+	if (rs_loops_on())
+		VG_(clo_vex_control).guest_chase = False;
 }
 
 static void fini(Int exitcode)

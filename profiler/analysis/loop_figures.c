@@ -33,6 +33,26 @@ void rl_loops_inclusive(const struct rl_loops *l, uint64_t (*incl)[RS_NSLOTS],
 				incl[l->v[i].parent + 1][k] += incl[i + 1][k];
 }
 
+void rl_loops_with_calls(struct rl_loop_figures *x)
+{
+	for (size_t i = 0; i <= x->l.n; i++)
+		for (int k = 0; k < RS_NSLOTS; k++)
+			x->with_calls[i][k] = x->self[i][k] + x->calls[i][k];
+	for (size_t i = x->l.n; i-- > 0;)
+		if (x->l.v[i].parent >= 0)
+			for (int k = 0; k < RS_NSLOTS; k++)
+				x->with_calls[x->l.v[i].parent + 1][k] +=
+					x->with_calls[i + 1][k];
+}
+
+bool rl_loops_calls_count(const struct rl_loop_figures *x, size_t i)
+{
+	const uint64_t *w = x->with_calls[i + 1], *c = x->incl[i + 1];
+
+	return rl_loops_flops(w) != rl_loops_flops(c) ||
+	       w[RS_L1_R] + w[RS_L1_W] != c[RS_L1_R] + c[RS_L1_W];
+}
+
 void rl_loops_samples_up(const struct rl_loops *l, uint64_t *incl)
 {
 	for (size_t i = l->n; i-- > 0;)
@@ -134,6 +154,25 @@ void rl_loops_hot_rule(const struct rl_loop_figures *x, char *buf, size_t len)
 			      "libraries included)"
 			    : "run's flops or L1 bytes (not sampled)",
 		 HOT_MAX);
+}
+
+bool rl_loops_total_shown(const struct rl_loop_figures *x, size_t i,
+			  size_t *shown)
+{
+	uint64_t total[RS_NSLOTS], tf, tb;
+	const uint64_t *w = x->with_calls[i + 1];
+
+	if (!x->counting || *shown >= HOT_MAX || !rl_loops_calls_count(x, i))
+		return false;
+	rl_loops_totals(x, total);
+	tf = rl_loops_flops(total);
+	tb = total[RS_L1_R] + total[RS_L1_W];
+	if ((tf && rl_loops_flops(w) * 100 >= HOT_PCT * tf) ||
+	    (tb && (w[RS_L1_R] + w[RS_L1_W]) * 100 >= HOT_PCT * tb)) {
+		(*shown)++;
+		return true;
+	}
+	return false;
 }
 
 void rl_loops_choose_hot(struct rl_loop_figures *x)

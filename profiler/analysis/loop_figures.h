@@ -60,6 +60,12 @@ struct rl_loop_figures {
 	struct rl_loops l;
 	uint64_t (*self)[RS_NSLOTS]; /* per id: 0 outside loops, i + 1 loop i */
 	uint64_t (*incl)[RS_NSLOTS];
+	/* per id: what the thread counted inside the calls made from the
+	 * loop's own body until they returned (the simulator's "calls"
+	 * lines), and with_calls: inclusive of nested loops and of those
+	 * calls, the loop's "total" (rl_loops_with_calls) */
+	uint64_t (*calls)[RS_NSLOTS];
+	uint64_t (*with_calls)[RS_NSLOTS];
 	int levels;
 	size_t n_files;
 	bool counting;  /* spans given to the simulator */
@@ -94,6 +100,20 @@ void rl_loops_choose_hot(struct rl_loop_figures *x);
 void rl_loops_inclusive(const struct rl_loops *l, uint64_t (*incl)[RS_NSLOTS],
 			uint64_t (*self)[RS_NSLOTS]);
 void rl_loops_samples_up(const struct rl_loops *l, uint64_t *incl);
+/* x->with_calls from x->self and x->calls: a loop's counts, its nested
+ * loops' and those of the calls made from any of them. A call's work is
+ * counted once for the outermost loop of the nest it was made from
+ * upwards, never again for the loops of the functions it ran (they are
+ * in no loop's nest of the caller). */
+void rl_loops_with_calls(struct rl_loop_figures *x);
+/* Loop i's total adds something to its inclusive counts (it or a loop
+ * nested in it made calls that counted). */
+bool rl_loops_calls_count(const struct rl_loop_figures *x, size_t i);
+/* Loop i's total is shown: its calls count and it holds at least the hot
+ * rule's share of the run's flops or L1 bytes (at most the hot rule's
+ * number of loops, the first in the nests' order: *shown counts them). */
+bool rl_loops_total_shown(const struct rl_loop_figures *x, size_t i,
+			  size_t *shown);
 /* Loop id ran in region name (once per name); 0 or -1 (no memory). */
 int rl_loops_add_in_region(struct rl_loop_figures *x, size_t id,
 			   const char *name);

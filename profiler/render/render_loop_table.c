@@ -57,6 +57,63 @@ static void rate_interval(char *buf, size_t len, double flops, double t,
 #define NAME_COLS 36
 #define NAME_COLS_S "36"
 
+/* The name whole, indented by depth: one too long for its column stands
+ * on a line of its own, its figures on the next; returns the padding
+ * that ends its column. */
+static int put_name(const char *label, int ind)
+{
+	int pad;
+
+	printf("  %*s", ind, "");
+	rl_term_put(stdout, label);
+	pad = NAME_COLS - ind - (int)rl_term_width(label);
+	if (pad < 0) {
+		printf("\n  ");
+		pad = NAME_COLS;
+	}
+	return pad;
+}
+
+/* The loops whose calls add to their counts, with their totals (Advisor's
+ * "total"): flops and DRAM bytes of the loop, its nested loops and the
+ * calls made from inside them, as shares of the program's. */
+static void print_totals(const struct rl_loop_figures *x)
+{
+	uint64_t total[RS_NSLOTS], tf, td;
+	size_t shown = 0;
+
+	rl_loops_totals(x, total);
+	tf = rl_loops_flops(total);
+	td = rl_loops_dram(total, x->levels);
+	for (size_t i = 0; i < x->l.n; i++) {
+		const uint64_t *w = x->with_calls[i + 1];
+		uint64_t f = rl_loops_flops(w), d = rl_loops_dram(w, x->levels);
+		char label[1024], a[16], c[16], pf[16] = "-", pd[16] = "-";
+		int ind = 2 * x->l.v[i].depth;
+		if (!rl_loops_total_shown(x, i, &shown))
+			continue;
+		if (shown == 1)
+			printf("\nloops with the functions they call (total: the "
+			       "loop, its nested loops and the calls made from "
+			       "inside them until they returned, on the calling "
+			       "thread; simulated counts, no time: the samples "
+			       "have no call stacks)\n  %-" NAME_COLS_S "s %8s "
+			       "%7s %8s %7s\n", "loop", "flops", "%flops",
+			       "DRAM B", "%DRAM");
+		rl_loop_name(&x->l, i, label, sizeof label);
+		human(f, a, sizeof a);
+		human(d, c, sizeof c);
+		if (tf)
+			snprintf(pf, sizeof pf, "%.1f%%",
+				 100.0 * (double)f / (double)tf);
+		if (td)
+			snprintf(pd, sizeof pd, "%.1f%%",
+				 100.0 * (double)d / (double)td);
+		printf("%*s %8s %7s %8s %7s\n", put_name(label, ind), "", a,
+		       pf, c, pd);
+	}
+}
+
 void rl_loop_table_print(const struct rl_loop_figures *x)
 {
 	uint64_t total[RS_NSLOTS], tf;
@@ -122,15 +179,7 @@ void rl_loop_table_print(const struct rl_loop_figures *x)
 			snprintf(c, sizeof c, "-");
 			snprintf(ai, sizeof ai, "-");
 		}
-		/* the name whole: one too long for its column stands on a
-		 * line of its own, its figures on the next */
-		printf("  %*s", ind, "");
-		rl_term_put(stdout, label);
-		pad = NAME_COLS - ind - (int)rl_term_width(label);
-		if (pad < 0) {
-			printf("\n  ");
-			pad = NAME_COLS;
-		}
+		pad = put_name(label, ind);
 		printf("%*s %9s %8s %6s %8s %8s %8s %7s\n", pad, "", tm, te,
 		       pt, a, gf, c, ai);
 	}
@@ -196,5 +245,6 @@ void rl_loop_table_print(const struct rl_loop_figures *x)
 		       (double)x->samples.cpu_ns * 1e-9, RL_LOOP_MIN_SAMPLES);
 	else if (x->sample_why[0])
 		printf("  no time per loop: %s\n", x->sample_why);
+	print_totals(x);
 }
 

@@ -106,7 +106,9 @@ int rl_loops_file_write(struct rl_loop_figures *x, const char *program,
 			    "byte at every level charged to the innermost loop "
 			    "holding the instruction (code of shared libraries "
 			    "to the loop that called it); inclusive sums "
-			    "nested loops; all threads and processes"));
+			    "nested loops; with_calls adds what the calls made "
+			    "from inside them counted until they returned, on "
+			    "the calling thread; all threads and processes"));
 	json_object_set_new(root, "program",
 			    json_string(program));
 	json_object_set_new(root, "lines", json_boolean(x->l.have_lines));
@@ -179,6 +181,8 @@ int rl_loops_file_write(struct rl_loop_figures *x, const char *program,
 			json_object_set_new(o, "self", counts_json(x->self[i + 1], x->levels));
 			json_object_set_new(o, "inclusive",
 					    counts_json(x->incl[i + 1], x->levels));
+			json_object_set_new(o, "with_calls", counts_json(
+				x->with_calls[i + 1], x->levels));
 		}
 		if (x->is_hot[i] && x->n_thr) {
 			/* its share in each process and thread: the report's

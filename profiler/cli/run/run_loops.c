@@ -54,6 +54,8 @@ void rl_run_loops_release(struct rl_run *run)
 	}
 	free(x->f.in_region);
 	free(x->f.self);
+	free(x->f.calls);
+	free(x->f.with_calls);
 	free(x->f.incl);
 	free(x);
 	run->loops = NULL;
@@ -255,6 +257,7 @@ static int read_counts(struct rl_run_loops *x, const char *path, long pid)
 		return -1;
 	while (fgets(line, sizeof line, f)) {
 		unsigned long long v[RS_NSLOTS], id;
+		bool calls;
 		char *p = line, *end;
 		if (strncmp(line, "rlprof-loop-counts 1", 20) == 0) {
 			ok = 1;
@@ -296,9 +299,12 @@ static int read_counts(struct rl_run_loops *x, const char *path, long pid)
 			}
 			continue;
 		}
-		if (strncmp(line, "loop ", 5) != 0)
+		/* "calls ID S...": counted in the calls made from loop
+		 * ID's body (the loop's total, rl_loops_with_calls) */
+		calls = strncmp(line, "calls ", 6) == 0;
+		if (strncmp(line, "loop ", 5) != 0 && !calls)
 			continue;
-		p += 5;
+		p += calls ? 6 : 5;
 		id = strtoull(p, &end, 10);
 		if (end == p || id > x->f.l.n)
 			goto bad;
@@ -308,7 +314,9 @@ static int read_counts(struct rl_run_loops *x, const char *path, long pid)
 			if (end == p)
 				goto bad;
 		}
-		for (int k = 0; k < RS_NSLOTS; k++) {
+		for (int k = 0; k < RS_NSLOTS && calls; k++)
+			x->f.calls[id][k] += v[k];
+		for (int k = 0; k < RS_NSLOTS && !calls; k++) {
 			x->f.self[id][k] += v[k];
 			if (cur)
 				cur->self[id][k] += v[k];
@@ -350,6 +358,7 @@ static size_t gather(struct rl_run *run, struct rl_run_loops *x)
 	closedir(d);
 	(void)n;
 	rl_loops_inclusive(&x->f.l, x->f.incl, x->f.self);
+	rl_loops_with_calls(&x->f);
 	for (size_t t = 0; t < x->f.n_thr; t++)
 		rl_loops_inclusive(&x->f.l, x->f.thr[t].incl, x->f.thr[t].self);
 	return x->f.n_files;
@@ -459,6 +468,8 @@ void rl_run_loops_collect(struct rl_run *run)
 	if (!x || !x->spans[0])
 		return;
 	if (!(x->f.self = calloc(x->f.l.n + 1, sizeof *x->f.self)) ||
+	    !(x->f.calls = calloc(x->f.l.n + 1, sizeof *x->f.calls)) ||
+	    !(x->f.with_calls = calloc(x->f.l.n + 1, sizeof *x->f.with_calls)) ||
 	    !(x->f.incl = calloc(x->f.l.n + 1, sizeof *x->f.incl)) ||
 	    !(x->f.samples_incl = calloc(x->f.l.n + 1, sizeof *x->f.samples_incl))) {
 		rl_run_warn("--loops: out of memory");
