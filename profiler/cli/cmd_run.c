@@ -494,7 +494,7 @@ int cmd_run(int argc, char **argv)
 		run->no_record = true;
 	}
 	rc = run->outcome.exit_status;
-	rl_run_loops_collect(run);
+	rl_run_loops_collect(run, run->loops);
 	if (!rl_mpi_reports(&run->mpi, &run->opt, &run->place))
 		goto out;
 	/* the machine model for the report: the cached one, else a quick
@@ -507,11 +507,11 @@ int cmd_run(int argc, char **argv)
 	     run->no_files || run->no_record) &&
 	    rc == 0)
 		rc = RL_EXIT_FAILURE;
-	rl_run_loops_report(run);
+	rl_run_loops_report(run->loops);
 out:
 	if (run->place.dir_fd >= 0)
 		close(run->place.dir_fd); /* the lock on DIR goes with it */
-	rl_run_loops_release(run);
+	rl_run_loops_release(&run->loops);
 	rl_run_pair_release(&run->pair);
 	rl_run_model_release(&run->model);
 	rl_launch_release(&run->setup.launch);

@@ -25,9 +25,9 @@
 
 
 
-void rl_run_loops_release(struct rl_run *run)
+void rl_run_loops_release(struct rl_run_loops **loops)
 {
-	struct rl_run_loops *x = run->loops;
+	struct rl_run_loops *x = *loops;
 	if (!x)
 		return;
 	if (x->armed)
@@ -58,10 +58,11 @@ void rl_run_loops_release(struct rl_run *run)
 	free(x->f.with_calls);
 	free(x->f.incl);
 	free(x);
-	run->loops = NULL;
+	*loops = NULL;
 }
 
-int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
+int rl_run_loops_prepare(const struct rl_run *run, struct rl_run_loops **loops,
+			 const char **spans_path,
 			 char *err, size_t errlen)
 {
 	const char *prog = run->count.program[0] ? run->count.program
@@ -98,10 +99,10 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 			       run->place.out_dir);
 	if (!(x = calloc(1, sizeof *x)))
 		return rl_fail(err, errlen, RL_ENOMEM, "out of memory");
-	run->loops = x;
+	*loops = x;
 	if ((rc = rl_loops_find(prog, &x->f.l, err, errlen)) < 0) {
 		rl_run_warn("--loops: %s; no loop counted", err);
-		rl_run_loops_release(run);
+		rl_run_loops_release(loops);
 		return 0;
 	}
 	if (!x->f.l.have_symbols)
@@ -151,21 +152,20 @@ int rl_run_loops_prepare(struct rl_run *run, const char **spans_path,
 }
 
 /* Whether this spawn is the native run whose loops are timed. */
-static bool to_sample(const struct rl_run *run)
+static bool to_sample(const struct rl_run *run, const struct rl_run_loops *x)
 {
-	const struct rl_run_loops *x = run->loops;
 	bool timed = run->native.phase ||
 		     strcmp(rl_run_backend_name(&run->backend), "sim") != 0;
 
 	return x && timed && !x->f.sample_why[0] && !x->sampler && !x->f.sampled;
 }
 
-void rl_run_loops_before_spawn(struct rl_run *run)
+void rl_run_loops_before_spawn(const struct rl_run *run,
+			       struct rl_run_loops *x)
 {
-	struct rl_run_loops *x = run->loops;
 	char err[512];
 
-	if (!to_sample(run))
+	if (!to_sample(run, x))
 		return;
 	/* armed by the program's exec (loop_samples.h); where that cannot
 	 * be opened, rl_run_loops_started() attaches to the program */
@@ -174,9 +174,8 @@ void rl_run_loops_before_spawn(struct rl_run *run)
 		x->armed = true;
 }
 
-void rl_run_loops_started(struct rl_run *run)
+void rl_run_loops_started(const struct rl_run *run, struct rl_run_loops *x)
 {
-	struct rl_run_loops *x = run->loops;
 	char err[512];
 
 	if (x && x->armed) {
@@ -188,16 +187,15 @@ void rl_run_loops_started(struct rl_run *run)
 		}
 		return;
 	}
-	if (!to_sample(run))
+	if (!to_sample(run, x))
 		return;
 	if (rl_loop_sampler_start(run->outcome.pid, run->target.program, &x->f.l,
 				  &x->sampler, err, sizeof err) < 0)
 		snprintf(x->f.sample_why, sizeof x->f.sample_why, "%s", err);
 }
 
-void rl_run_loops_ended(struct rl_run *run)
+void rl_run_loops_ended(struct rl_run_loops *x)
 {
-	struct rl_run_loops *x = run->loops;
 
 	if (x && x->armed) { /* the spawn failed */
 		rl_loop_sampler_discard(x->sampler);
@@ -335,7 +333,7 @@ bad:
 
 /* The counts of every process (MPI ranks, children), summed; inclusive
  * totals up the nest. Returns the files read. */
-static size_t gather(struct rl_run *run, struct rl_run_loops *x)
+static size_t gather(const struct rl_run *run, struct rl_run_loops *x)
 {
 	DIR *d = opendir(run->place.raw_dir);
 	struct dirent *e;
@@ -380,7 +378,7 @@ static int by_tid(const void *a, const void *b)
  * were made; the timing run and the counting run are two processes).
  * Without counts, the sampled threads themselves (the run was timed and
  * sampled in one). */
-static void pair_samples(struct rl_run *run, struct rl_run_loops *x)
+static void pair_samples(const struct rl_run *run, struct rl_run_loops *x)
 {
 	const struct rl_loop_samples *s = &x->f.samples;
 	long order[RL_LOOP_SAMPLE_THREADS][2], sim[RL_LOOP_SAMPLE_THREADS][2];
@@ -418,7 +416,7 @@ static void pair_samples(struct rl_run *run, struct rl_run_loops *x)
 /* The launcher form (run_mpi.h), a rank of the job rlprof runs natively
  * (or of a -b time job): its samples kept for the rank of the same
  * number in the simulated job, or why there are none. */
-static void keep_samples(struct rl_run *run, struct rl_run_loops *x)
+static void keep_samples(const struct rl_run *run, struct rl_run_loops *x)
 {
 	char path[PATH_MAX + 64], err[512];
 
@@ -437,7 +435,7 @@ static void keep_samples(struct rl_run *run, struct rl_run_loops *x)
  * the samples the native job's rank of the same number took
  * (JOB/native/rank-<r>/raw/), as one rlprof takes those of its native
  * run; none when there was no native job (--sim-timing sim). */
-static void take_native_samples(struct rl_run *run, struct rl_run_loops *x)
+static void take_native_samples(const struct rl_run *run, struct rl_run_loops *x)
 {
 	char path[PATH_MAX + 64], err[768];
 	int rc;
@@ -461,9 +459,8 @@ static void take_native_samples(struct rl_run *run, struct rl_run_loops *x)
 	}
 }
 
-void rl_run_loops_collect(struct rl_run *run)
+void rl_run_loops_collect(const struct rl_run *run, struct rl_run_loops *x)
 {
-	struct rl_run_loops *x = run->loops;
 
 	if (!x || !x->spans[0])
 		return;
@@ -529,9 +526,8 @@ void rl_run_loops_collect(struct rl_run *run)
 	}
 }
 
-void rl_run_loops_report(struct rl_run *run)
+void rl_run_loops_report(const struct rl_run_loops *x)
 {
-	struct rl_run_loops *x = run->loops;
 
 	if (x && x->collected)
 		rl_loop_table_print(&x->f);

@@ -556,7 +556,8 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 		   run->opt.sim_bounds);
 	{
 		const char *spans;
-		if ((rc = rl_run_loops_prepare(run, &spans, err, errlen)) < 0)
+		if ((rc = rl_run_loops_prepare(run, &run->loops, &spans, err,
+						 errlen)) < 0)
 			return rc;
 		add_option(run->setup.options, sizeof run->setup.options,
 			   "sim-loops", spans);

@@ -145,7 +145,7 @@ void rl_run_spawn_wait(struct rl_run *run)
 				 POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
 	fflush(NULL);
-	rl_run_loops_before_spawn(run);
+	rl_run_loops_before_spawn(run, run->loops);
 	run->outcome.start_ns = clock_ns(CLOCK_REALTIME);
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	if (argv0)
@@ -160,14 +160,14 @@ void rl_run_spawn_wait(struct rl_run *run)
 
 	if (rc != 0) {
 		run->outcome.spawn_errno = rc;
-		rl_run_loops_ended(run); /* the armed sampler discarded */
+		rl_run_loops_ended(run->loops); /* the armed sampler discarded */
 		if (!run->native.phase) /* rl_run_native() says it */
 			say_spawn_error(run, rc);
 	} else {
 		run->outcome.started = true;
 		run->outcome.pid = pid;
 		child_pid = pid;
-		rl_run_loops_started(run);
+		rl_run_loops_started(run, run->loops);
 		sigaction(SIGTERM, &fwd, &old_term);
 		sigaction(SIGHUP, &fwd, &old_hup);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
@@ -181,7 +181,7 @@ void rl_run_spawn_wait(struct rl_run *run)
 			}
 		}
 		child_pid = 0;
-		rl_run_loops_ended(run);
+		rl_run_loops_ended(run->loops);
 		sigaction(SIGTERM, &old_term, NULL);
 		sigaction(SIGHUP, &old_hup, NULL);
 	}
