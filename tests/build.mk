@@ -171,6 +171,11 @@ $(TESTBIN)/programs/loops-omp: tests/programs/loops/omp_loops.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -gdwarf-4 -fopenmp $< -o $@
 tests: $(TESTBIN)/programs/loops-omp
+# the same time-step loop with an OpenMP kernel: its total holds the team's
+$(TESTBIN)/programs/loops-calls-omp: tests/programs/loops/calls.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -fno-tree-vectorize -g -gdwarf-4 -fopenmp $< -o $@
+tests: $(TESTBIN)/programs/loops-calls-omp
 # an OpenMP loop through a class's inlined accessors (LULESH's shape)
 ifneq ($(shell command -v g++ 2>/dev/null),)
 $(TESTBIN)/programs/loops-omp-accessor: tests/programs/loops/omp_accessor.cpp tests/programs/loops/omp_accessor.h

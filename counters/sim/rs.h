@@ -81,7 +81,8 @@ void rs_loops_fini(void);
 VG_REGPARM(1) void rs_loop_switch(UWord id);
 /* Calls made from inside a loop (rs_loops.c): what the thread counts
  * until the call returns is also the calling loop's "calls" (its total
- * with callees). A block ending in a call from loop id calls
+ * with callees), and, for the process's first thread, what the other
+ * threads count meanwhile (an OpenMP team's workers). A block ending in a call from loop id calls
  * rs_loop_call with the stack pointer after the call; a block ending in
  * a return calls rs_loop_ret while the thread has calls open
  * (rs_calls_open). Both fold rs_live first (rs_main.c). */

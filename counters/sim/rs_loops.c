@@ -319,6 +319,13 @@ void rs_loops_charge(const ULong *live)
 	}
 	if (any)
 		cur_thr->in_regions[rs_loop_cur] |= 1ULL << region_now(cur_thr);
+	/* the other threads work inside the calls the process's first
+	 * thread has open, as an OpenMP team's workers run the parallel
+	 * body while it waits in GOMP_parallel: their counts are in its
+	 * calls' too (and in their own calls', which are other loops') */
+	if (any && cur_thr != &thr_acc[0] && thr_acc[0].n_frame)
+		for (Int k = 0; k < RS_NSLOTS; k++)
+			thr_acc[0].all[k] += live[k];
 }
 
 void rs_loops_call_push(Addr sp, UInt id)

@@ -95,9 +95,10 @@ static void print_totals(const struct rl_loop_figures *x)
 		if (shown == 1)
 			printf("\nloops with the functions they call (total: the "
 			       "loop, its nested loops and the calls made from "
-			       "inside them until they returned, on the calling "
-			       "thread; simulated counts, no time: the samples "
-			       "have no call stacks)\n  %-" NAME_COLS_S "s %8s "
+			       "inside them until they returned, with the other "
+			       "threads' work meanwhile (an OpenMP team's); "
+			       "simulated counts, no time: the samples have no "
+			       "call stacks)\n  %-" NAME_COLS_S "s %8s "
 			       "%7s %8s %7s\n", "loop", "flops", "%flops",
 			       "DRAM B", "%DRAM");
 		rl_loop_name(&x->l, i, label, sizeof label);

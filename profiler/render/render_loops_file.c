@@ -107,8 +107,9 @@ int rl_loops_file_write(struct rl_loop_figures *x, const char *program,
 			    "holding the instruction (code of shared libraries "
 			    "to the loop that called it); inclusive sums "
 			    "nested loops; with_calls adds what the calls made "
-			    "from inside them counted until they returned, on "
-			    "the calling thread; all threads and processes"));
+			    "from inside them counted until they returned, with "
+			    "the other threads' counts meanwhile (an OpenMP "
+			    "team's); all threads and processes"));
 	json_object_set_new(root, "program",
 			    json_string(program));
 	json_object_set_new(root, "lines", json_boolean(x->l.have_lines));

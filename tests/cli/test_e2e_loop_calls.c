@@ -24,17 +24,19 @@ static double flops_of(json_t *o, const char *set)
 	return rl_test_json_num(json_object_get(o, set), "flops");
 }
 
-Test(e2e_loop_calls, a_loop_calling_all_the_work_totals_it, .timeout = 240)
+/* rlprof run -b sim --sim-timing sim --loops -o dir/out prog 100 (env:
+ * NULL or the environment to add); loops.json parsed, the steps loop
+ * (main's) in *steps and kernel's in *kernel. */
+static json_t *run_calls(const char *prog, const char *const *env,
+			 const char *dir, struct e2e_result *r, json_t **steps,
+			 json_t **kernel)
 {
-	const char *prog = E2E_PROG("loops-calls");
 	const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
 			      "--sim-timing", "sim", "--loops", "-o", NULL,
 			      prog, "100", NULL};
-	char *dir = e2e_tmpdir(), out[512], *text;
-	struct e2e_result r;
+	char out[512], *text;
 	json_error_t je;
-	json_t *j, *o, *steps = NULL, *kernel = NULL;
-	const char *line;
+	json_t *j, *o;
 	size_t i;
 
 	if (!rl_loops_available())
@@ -43,19 +45,33 @@ Test(e2e_loop_calls, a_loop_calling_all_the_work_totals_it, .timeout = 240)
 	e2e_need(prog);
 	snprintf(out, sizeof out, "%s/out", dir);
 	argv[9] = out;
-	r = e2e_run(argv);
-	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+	*r = e2e_run_in(NULL, argv, env);
+	cr_assert_eq(r->status, 0, "%s\n%s", r->out, r->err);
 	text = e2e_file(out, "loops.json");
 	j = json_loads(text, 0, &je);
 	cr_assert_not_null(j, "loops.json: %s", je.text);
+	*steps = *kernel = NULL;
 	json_array_foreach(json_object_get(j, "loops"), i, o) {
 		const char *fn = json_string_value(json_object_get(o, "function"));
 		if (strcmp(fn, "main") == 0)
-			steps = o;
-		else if (strcmp(fn, "kernel") == 0)
-			kernel = o;
+			*steps = o;
+		else if (strcmp(fn, "kernel") == 0 || strstr(fn, "kernel._omp"))
+			*kernel = o;
 	}
-	cr_assert(steps && kernel, "%s", text);
+	cr_assert(*steps && *kernel, "%s", text);
+	free(text);
+	return j;
+}
+
+Test(e2e_loop_calls, a_loop_calling_all_the_work_totals_it, .timeout = 240)
+{
+	char *dir = e2e_tmpdir();
+	struct e2e_result r;
+	json_t *steps, *kernel;
+	json_t *j = run_calls(E2E_PROG("loops-calls"), NULL, dir, &r, &steps,
+			      &kernel);
+	const char *line;
+
 	/* the loop itself: no flop; with its calls: every flop they did */
 	cr_expect_eq(flops_of(steps, "inclusive"), 0);
 	cr_expect_eq(flops_of(steps, "with_calls"), STEPS * STEP_FLOPS, "%g",
@@ -76,6 +92,25 @@ Test(e2e_loop_calls, a_loop_calling_all_the_work_totals_it, .timeout = 240)
 			  strstr(line, " 100.0% ") < strchr(line, '\n'),
 		  "%s", r.out);
 	json_decref(j);
-	free(text);
+	e2e_cleanup(&r, dir);
+}
+
+/* The same program with its kernel an OpenMP loop on 2 threads: the
+ * worker's share of each kernel runs on its own stack while the first
+ * thread waits inside GOMP_parallel, called from the steps loop's
+ * callees, and is in the steps loop's total all the same. */
+Test(e2e_loop_calls, an_openmp_team_works_inside_the_call, .timeout = 240)
+{
+	const char *env[] = {"OMP_NUM_THREADS=2", NULL};
+	char *dir = e2e_tmpdir();
+	struct e2e_result r;
+	json_t *steps, *kernel;
+	json_t *j = run_calls(E2E_PROG("loops-calls-omp"), env, dir, &r,
+			      &steps, &kernel);
+
+	cr_expect_eq(flops_of(steps, "with_calls"), STEPS * STEP_FLOPS, "%g",
+		     flops_of(steps, "with_calls"));
+	cr_expect_eq(flops_of(kernel, "inclusive"), STEPS * 3.0 * 2 * N);
+	json_decref(j);
 	e2e_cleanup(&r, dir);
 }

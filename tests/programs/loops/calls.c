@@ -6,7 +6,9 @@
  *     twice(), so that work two calls deep counts too.
  * Per step 3 x 2 N + 2 flops; the steps loop's total is steps x that,
  * its own inclusive counts have none. Built at -O2 without vectorisation
- * and with -g (tests/build.mk). */
+ * and with -g (tests/build.mk); loops-calls-omp with -fopenmp, kernel's
+ * loop then an OpenMP team's, whose workers' flops are in the total
+ * too. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,6 +17,7 @@ static double a[N], b[N];
 
 __attribute__((noinline)) static void kernel(void)
 {
+#pragma omp parallel for
 	for (int i = 0; i < N; i++) /* loop:kernel */
 		a[i] = a[i] * 0.5 + b[i];
 }
