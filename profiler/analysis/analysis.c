@@ -18,6 +18,7 @@
 #include "analysis/analysis.h"
 #include "common/name_index.h"
 #include "analysis/report.h"
+#include "analysis/report_threads.h"
 #include "analysis/roof_choice.h"
 #include "common/rl_error.h"
 
@@ -550,7 +551,11 @@ static int build_report(const struct rl_run_results *res,
 			}
 		}
 	}
-	out->rows = calloc(n_sum + n_per + 1, sizeof *out->rows);
+	/* a large report's per-thread rows are packed (report_threads.c) */
+	if (rl_thread_pack_open(out, n_per, res->n_loops > 0))
+		goto out;
+	out->rows = calloc(n_sum + (out->packed ? 0 : n_per) + 1,
+			   sizeof *out->rows);
 	count = calloc(n_sum + 1, sizeof *count);
 	if (!out->rows || !count ||
 	    !(order = group_threads(per, n_per, count, n_sum)))
@@ -577,8 +582,18 @@ static int build_report(const struct rl_run_results *res,
 			method = ref->proc->method;
 			scope = ref->proc->scope;
 		}
-		rc = fill_row(out, &out->rows[k], a, method, scope, &scratch);
-		out->n_rows = k + 1;
+		if (out->packed && k >= n_sum) {
+			struct rl_region_row row;
+			if ((rc = fill_row(out, &row, a, method, scope,
+					   &scratch)))
+				rl_thread_row_clear(&row);
+			else if ((rc = rl_thread_pack_add(out, &row)))
+				goto out;
+		} else {
+			rc = fill_row(out, &out->rows[k], a, method, scope,
+				      &scratch);
+			out->n_rows = k + 1;
+		}
 		if (rc)
 			goto out;
 	}
@@ -647,6 +662,7 @@ void rl_report_release(struct rl_report *r)
 		free(r->rows[i].check);
 	}
 	free(r->rows);
+	rl_thread_pack_free(r->packed);
 	free(r->repeat_times);
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		free(r->warnings[i].kind);

@@ -379,6 +379,10 @@ struct rl_report {
 					 (run.json), NULL when none; owned */
 	double *repeat_times;   /* rlprof run --repeat: the rows' run times
 				   (repeat_times_s), owned */
+	struct rl_thread_pack *packed; /* a large report's per-thread rows,
+					  packed (report_threads.h: read
+					  them with rl_report_row), NULL
+					  when they are rows[n_summed..] */
 };
 
 /* MPI calls (analysis_mpi.c). A region whose work is all MPI: its MPI

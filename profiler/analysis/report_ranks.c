@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
+#include "analysis/report_threads.h"
 #include "results/results_ranks.h"
 #include "common/rl_error.h"
 
@@ -105,7 +106,9 @@ static int fill_rows(const struct rl_run_results *res,
 		bool loop = is_loop(res, sr->region);
 		for (size_t row = sr->thread_first;
 		     row < sr->thread_first + sr->thread_count; row++) {
-			const struct rl_region_row *tr = &r->rows[row];
+			struct rl_region_row buf;
+			const struct rl_region_row *tr =
+				rl_report_row(r, row, &buf);
 			long q = rank_of_proc(res, tr->proc);
 			struct rl_rank_row *x;
 

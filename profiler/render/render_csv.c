@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "analysis/report_threads.h"
 #include "render/render_trust.h"
 #include "common/csv_cell.h"
 #include "common/rl_error.h"
@@ -135,8 +136,9 @@ static int render_csv(FILE *out, const struct rl_report *r,
 	fputs(r->repeat_times ? interval_header : "", out);
 	/* scaled, withheld or wrong counters: one more (render_trust.h) */
 	fputs(marks ? ",counter_marks\n" : "\n", out);
-	for (size_t i = 0; i < r->n_rows; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+	for (size_t i = 0, n = rl_report_n_all(r); i < n; i++) {
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, i, &buf);
 
 		rl_csv_text(out, row->region);
 		fputc(',', out);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "formats/counter_ids.h"
+#include "analysis/report_threads.h"
 #include "render/render.h"
 #include "render/render_loops.h"
 #include "render/render_ranks.h"
@@ -219,7 +220,8 @@ static void thread_table(FILE *out, const struct rl_report *r,
 		"<tbody>\n", n);
 	for (size_t i = summed->thread_first;
 	     i < summed->thread_first + summed->thread_count; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, i, &buf);
 		fprintf(out, "<tr class=\"thread\"><td>%ld</td><td>%llu</td>",
 			row->pid, (unsigned long long)row->tid);
 		figures(out, row);

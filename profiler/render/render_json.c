@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "analysis/report_threads.h"
 #include "render/render_trust.h"
 #include "common/json_writer.h"
 #include "render/render_ranks.h"
@@ -506,8 +507,9 @@ static void put_regions(struct rl_jw *w, const struct rl_report *r)
 		rl_jw_raw(w, ",\"threads\":[");
 		for (size_t k = row->thread_first;
 		     k < row->thread_first + row->thread_count; k++) {
+			struct rl_region_row buf;
 			rl_jw_raw(w, k > row->thread_first ? "," : "");
-			put_row(w, &r->rows[k], row);
+			put_row(w, rl_report_row(r, k, &buf), row);
 			rl_jw_raw(w, "}");
 		}
 		rl_jw_raw(w, "]");

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "analysis/report_threads.h"
 #include "render/render_ranks.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
@@ -393,13 +394,15 @@ static int render_table(FILE *out, const struct rl_report *r,
 	cell_t line[NCOL];
 	struct cell_text kept = {0};
 	struct layout lay;
-	size_t *w = lay.w, nl = 0, pids = 0, *ix;
+	size_t *w = lay.w, nl = 0, pids = 0, *ix, n_all = rl_report_n_all(r);
 	int color = opt && opt->color, rc = 0, cut;
+	struct rl_region_row buf, first;
 
-	for (size_t i = r->n_summed; i < r->n_rows; i++)
-		pids |= r->rows[i].pid != r->rows[r->n_summed].pid;
-	kept.at = malloc((r->n_rows + 1) * NCOL * sizeof *kept.at);
-	ix = malloc((r->n_rows + 1) * sizeof *ix);
+	for (size_t i = r->n_summed; i < n_all; i++)
+		pids |= rl_report_row(r, i, &buf)->pid !=
+			rl_report_row(r, r->n_summed, &first)->pid;
+	kept.at = malloc((n_all + 1) * NCOL * sizeof *kept.at);
+	ix = malloc((n_all + 1) * sizeof *ix);
 	if (!kept.at || !ix)
 		rc = RL_ENOMEM;
 	for (int k = 0; k < NCOL; k++) {
@@ -414,7 +417,8 @@ static int render_table(FILE *out, const struct rl_report *r,
 		size_t n = lines_of(r, s, opt, ix);
 		for (size_t j = 0; j < n && !rc; j++) {
 			size_t i = ix[j];
-			fill_cells(line, &r->rows[i], i != s, (int)pids);
+			fill_cells(line, rl_report_row(r, i, &buf), i != s,
+				   (int)pids);
 			for (int k = 0; k < NCOL; k++) {
 				size_t cw = rl_term_width(line[k]);
 				if (cw > w[k])
@@ -436,7 +440,8 @@ static int render_table(FILE *out, const struct rl_report *r,
 	for (size_t s = 0; s < r->n_summed; s++) {
 		size_t n = lines_of(r, s, opt, ix);
 		for (size_t j = 0; j < n; j++) {
-			const struct rl_region_row *row = &r->rows[ix[j]];
+			const struct rl_region_row *row =
+				rl_report_row(r, ix[j], &buf);
 			print_kept(out, &kept, nl++, &lay, color,
 				   row->bound == RL_BOUND_MEMORY  ? "\033[33m"
 				   : row->bound == RL_BOUND_COMPUTE ? "\033[32m"

@@ -1,5 +1,6 @@
 /* The counters' trust in the outputs (see render_trust.h). */
 #include "render/render_trust.h"
+#include "analysis/report_threads.h"
 
 #include <math.h>
 
@@ -43,8 +44,9 @@ bool rl_report_has_marks(const struct rl_report *r)
 		for (size_t i = 0; i < r->selftest->n; i++)
 			if (!r->selftest->items[i].ok)
 				return true;
-	for (size_t i = 0; i < r->n_rows; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+	for (size_t i = 0, n = rl_report_n_all(r); i < n; i++) {
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, i, &buf);
 		if (row->withheld)
 			return true;
 		for (int c = 0; c < RL_COUNTER_COUNT; c++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/name_index.h"
+#include "analysis/report_threads.h"
 #include "common/term_text.h"
 #include "render/table_text.h"
 
@@ -160,12 +161,13 @@ void rl_table_legend(FILE *out, const struct rl_report *r,
 {
 	int bound = 0, decl = 0, sim = 0, sim_native = 0;
 
-	for (size_t i = 0; i < r->n_rows; i++) {
-		sim |= r->rows[i].simulated && !r->rows[i].time_native;
-		sim_native |= r->rows[i].simulated && r->rows[i].time_native;
-		bound |= r->rows[i].bound != RL_BOUND_UNKNOWN;
-		decl |= !rl_known(r->rows[i].gflops) &&
-			rl_known(r->rows[i].gflops_expected);
+	for (size_t i = 0, n = rl_report_n_all(r); i < n; i++) {
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, i, &buf);
+		sim |= row->simulated && !row->time_native;
+		sim_native |= row->simulated && row->time_native;
+		bound |= row->bound != RL_BOUND_UNKNOWN;
+		decl |= !rl_known(row->gflops) && rl_known(row->gflops_expected);
 	}
 	if (r->repeat_times && opt && opt->width && !opt->verbose)
 		fputs("spread: the time's 90% interval over the --repeat runs, "

@@ -1,0 +1,167 @@
+/*
+ * Per-thread rows kept packed (report_threads.h): each row as the 8-byte
+ * words in which it differs from the first row packed, its strings shared
+ * through one table of every text the packed rows hold.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report_threads.h"
+#include "common/name_index.h"
+#include "common/rl_error.h"
+
+#define WORDS (sizeof(struct rl_region_row) / 8)
+#define MASKS ((WORDS + 63) / 64)
+_Static_assert(sizeof(struct rl_region_row) % 8 == 0,
+	       "a row is a whole number of 8-byte words");
+
+size_t rl_report_pack_from = 4096;
+
+struct rl_thread_pack {
+	struct rl_region_row base; /* the first row packed */
+	size_t n, cap;             /* rows packed */
+	size_t *at;                /* each row's offset into bytes */
+	unsigned char *bytes;      /* masks and words, row after row */
+	size_t used, room;
+	struct rl_name_index texts; /* text -> index into strings */
+	char **strings;            /* owned */
+	size_t n_strings, cap_strings;
+};
+
+size_t rl_report_n_all(const struct rl_report *r)
+{
+	return r->n_rows + (r->packed ? r->packed->n : 0);
+}
+
+const struct rl_region_row *rl_report_row(const struct rl_report *r,
+					  size_t i, struct rl_region_row *buf)
+{
+	const struct rl_thread_pack *p = r->packed;
+	const unsigned char *at;
+	uint64_t mask[MASKS];
+	unsigned char *w = (unsigned char *)buf;
+
+	if (!p || i < r->n_rows)
+		return &r->rows[i];
+	at = p->bytes + p->at[i - r->n_rows];
+	memcpy(mask, at, sizeof mask);
+	at += sizeof mask;
+	memcpy(buf, &p->base, sizeof *buf);
+	for (size_t m = 0; m < MASKS; m++)
+		for (uint64_t b = mask[m]; b; b &= b - 1) {
+			size_t k = m * 64 + (size_t)__builtin_ctzll(b);
+			memcpy(w + 8 * k, at, 8);
+			at += 8;
+		}
+	return buf;
+}
+
+int rl_thread_pack_open(struct rl_report *r, size_t n, int has_loops)
+{
+	if (has_loops || n == 0 || n < rl_report_pack_from)
+		return 0;
+	if (!(r->packed = calloc(1, sizeof *r->packed)) ||
+	    !(r->packed->at = malloc(n * sizeof *r->packed->at)))
+		return RL_ENOMEM;
+	r->packed->cap = n;
+	return 0;
+}
+
+/* *s replaced by the table's copy of its text (s's own freed). */
+static int intern(struct rl_thread_pack *p, char **s)
+{
+	size_t k;
+
+	if (!*s)
+		return 0;
+	if (rl_name_index_get(&p->texts, *s, &k)) {
+		free(*s);
+		*s = p->strings[k];
+		return 0;
+	}
+	if (p->n_strings == p->cap_strings) {
+		size_t cap = p->cap_strings ? 2 * p->cap_strings : 256;
+		char **g = realloc(p->strings, cap * sizeof *g);
+		if (!g)
+			return RL_ENOMEM;
+		p->strings = g;
+		p->cap_strings = cap;
+	}
+	if (rl_name_index_put(&p->texts, *s, p->n_strings))
+		return RL_ENOMEM;
+	p->strings[p->n_strings++] = *s;
+	return 0;
+}
+
+void rl_thread_row_clear(struct rl_region_row *row)
+{
+	free(row->region);
+	free(row->method);
+	free(row->diagnosis);
+	free(row->check);
+	row->region = row->method = row->diagnosis = row->check = NULL;
+}
+
+int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row)
+{
+	struct rl_thread_pack *p = r->packed;
+	char **own[] = {&row->region, &row->method, &row->diagnosis,
+			&row->check};
+	const unsigned char *w = (const unsigned char *)row,
+			    *b = (const unsigned char *)&p->base;
+	uint64_t mask[MASKS] = {0};
+	size_t n = 0;
+
+	for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+		if (intern(p, own[k])) {
+			/* those interned belong to the table now */
+			for (size_t j = 0; j < sizeof own / sizeof *own; j++)
+				if (j >= k)
+					free(*own[j]);
+			memset(row, 0, sizeof *row);
+			return RL_ENOMEM;
+		}
+	if (p->n == 0)
+		memcpy(&p->base, row, sizeof *row);
+	for (size_t k = 0; k < WORDS; k++)
+		if (memcmp(w + 8 * k, b + 8 * k, 8) != 0) {
+			mask[k / 64] |= UINT64_C(1) << (k % 64);
+			n++;
+		}
+	if (p->n == p->cap || p->used + sizeof mask + 8 * n > p->room) {
+		size_t room = p->room ? 2 * p->room : 1 << 16;
+		unsigned char *g;
+		while (room < p->used + sizeof mask + 8 * n)
+			room *= 2;
+		if (p->n == p->cap || !(g = realloc(p->bytes, room))) {
+			memset(row, 0, sizeof *row);
+			return RL_ENOMEM;
+		}
+		p->bytes = g;
+		p->room = room;
+	}
+	p->at[p->n++] = p->used;
+	memcpy(p->bytes + p->used, mask, sizeof mask);
+	p->used += sizeof mask;
+	for (size_t k = 0; k < WORDS; k++)
+		if (mask[k / 64] & (UINT64_C(1) << (k % 64))) {
+			memcpy(p->bytes + p->used, w + 8 * k, 8);
+			p->used += 8;
+		}
+	memset(row, 0, sizeof *row);
+	return 0;
+}
+
+void rl_thread_pack_free(struct rl_thread_pack *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_strings; i++)
+		free(p->strings[i]);
+	free(p->strings);
+	rl_name_index_release(&p->texts);
+	free(p->at);
+	free(p->bytes);
+	free(p);
+}

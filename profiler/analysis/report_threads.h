@@ -1,0 +1,54 @@
+/*
+ * A large report's per-thread rows kept packed (issue 41, item 8): at 10^6
+ * regions x 2 threads the 2 x 10^6 per-thread rows of 744 bytes each were
+ * 1.5 GB, and their region, method and diagnosis strings 0.5 GB more.
+ *
+ * Packed, a row is the 8-byte words in which it differs from the first
+ * row packed (a mask and those words, 30-60 bytes where a thread's row
+ * differs in its name, its time and its tid), and its strings are shared
+ * by every row with the same text. rl_report_row() unpacks one into a
+ * caller's buffer, bit for bit the row rl_report_build() filled: the
+ * renderers print the same bytes whether packed or not.
+ *
+ * Only rl_report_build() packs, and only reports of rl_report_pack_from
+ * per-thread rows or more and no rlprof run --loops rows (report_loops.c
+ * changes its per-thread rows after they are built): rows[] then holds the
+ * summed rows alone (n_rows == n_summed) and the per-thread row of index
+ * i >= n_summed (thread_first and thread_count keep their meaning) is read
+ * only through rl_report_row(). Reports read back from report.json
+ * (report_file.c) are never packed.
+ */
+#ifndef RL_REPORT_THREADS_H
+#define RL_REPORT_THREADS_H
+
+#include <stddef.h>
+
+#include "analysis/report.h"
+
+/* Per-thread rows from which rl_report_build() packs them (default 4096;
+ * a test may set 0 to pack every report, or SIZE_MAX never to). */
+extern size_t rl_report_pack_from;
+
+/* How many rows a report has, summed and per-thread, packed or not. */
+size_t rl_report_n_all(const struct rl_report *r);
+
+/* Row i (0 .. rl_report_n_all(r) - 1): &r->rows[i] when it is there, else
+ * the packed row unpacked into *buf (its strings belong to the report;
+ * the row is good until the report is released). */
+const struct rl_region_row *rl_report_row(const struct rl_report *r,
+					  size_t i, struct rl_region_row *buf);
+
+/* Internal to the analysis (analysis.c). */
+struct rl_thread_pack;
+/* A pack for a report of n rows to come, or NULL when rl_report_build()
+ * should keep them as rows (fewer than rl_report_pack_from, or --loops
+ * rows). */
+int rl_thread_pack_open(struct rl_report *r, size_t n, int has_loops);
+/* Appends a filled row to r's pack, taking its strings (freed or kept):
+ * row is zeroed after. 0 or RL_ENOMEM (row's strings freed). */
+int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row);
+/* Frees what a filled row owns (its strings). */
+void rl_thread_row_clear(struct rl_region_row *row);
+void rl_thread_pack_free(struct rl_thread_pack *p);
+
+#endif
