@@ -587,7 +587,10 @@ static int build_report(const struct rl_run_results *res,
 			if ((rc = fill_row(out, &row, a, method, scope,
 					   &scratch)))
 				rl_thread_row_clear(&row);
-			else if ((rc = rl_thread_pack_add(out, &row)))
+			else if ((rc = rl_thread_pack_add(
+					  out, &row,
+					  out->rows[per[order[k - n_sum]]
+							    .sum_ix].region)))
 				goto out;
 		} else {
 			rc = fill_row(out, &out->rows[k], a, method, scope,
@@ -598,6 +601,10 @@ static int build_report(const struct rl_run_results *res,
 			goto out;
 	}
 	out->n_summed = n_sum;
+	free(sum); /* the scratch, before what comes next: less at once */
+	free(sums);
+	free(per);
+	sum = NULL, sums = NULL, per = NULL;
 	for (size_t k = 0, at = n_sum; k < n_sum; at += count[k++]) {
 		out->rows[k].thread_first = at;
 		out->rows[k].thread_count = count[k];

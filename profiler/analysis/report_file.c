@@ -12,6 +12,7 @@
 #include "analysis/report_file.h"
 #include "common/rl_error.h"
 #include "common/file_read.h"
+#include "common/json_scan.h"
 #include "common/term_text.h"
 
 /* A number field, NAN when null or absent; -1 when of another type. */
@@ -144,26 +145,6 @@ static int read_region(const json_t *o, struct rl_report_region *r)
 	return read_work(o, r);
 }
 
-/* JSON's whitespace from at: the position of the next token. */
-static size_t skip_ws(const char *t, size_t len, size_t at)
-{
-	while (at < len &&
-	       (t[at] == ' ' || t[at] == '\t' || t[at] == '\n' || t[at] == '\r'))
-		at++;
-	return at;
-}
-
-/* The line of position at in t (1-based). */
-static int line_of(const char *t, size_t at)
-{
-	int line = 1;
-
-	for (const char *p = t; (p = memchr(p, '\n', (size_t)(t + at - p)));
-	     p++)
-		line++;
-	return line;
-}
-
 /* The JSON value at t[*at]: jansson decodes it and, with
  * JSON_DISABLE_EOF_CHECK, says how many bytes it took, so *at moves past
  * it. On failure je holds jansson's message and its line is made a line
@@ -177,7 +158,7 @@ static json_t *value_at(const char *t, size_t len, size_t *at,
 	if (v)
 		*at += (size_t)je->position;
 	else
-		je->line += line_of(t, *at) - 1;
+		je->line += rl_json_line_of(t, *at, NULL) - 1;
 	return v;
 }
 
@@ -185,7 +166,7 @@ static json_t *value_at(const char *t, size_t len, size_t *at,
 static json_t *expected(const char *t, size_t len, size_t at,
 			const char *what, json_error_t *je)
 {
-	je->line = line_of(t, at);
+	je->line = rl_json_line_of(t, at, NULL);
 	if (at < len)
 		snprintf(je->text, sizeof je->text, "%s expected near '%c'",
 			 what, t[at]);
@@ -193,67 +174,6 @@ static json_t *expected(const char *t, size_t len, size_t at,
 		snprintf(je->text, sizeof je->text,
 			 "%s expected near end of file", what);
 	return NULL;
-}
-
-/* The end (one past) of the JSON string whose opening quote is t[at]: the
- * first quote after it not escaped (an odd run of backslashes before it
- * escapes it); 0 when none. */
-static size_t string_end(const char *t, size_t len, size_t at)
-{
-	for (at++; at < len;) {
-		const char *q = memchr(t + at, '"', len - at);
-		size_t k, bs = 0;
-
-		if (!q)
-			return 0;
-		k = (size_t)(q - t);
-		while (k - bs > at && t[k - bs - 1] == '\\')
-			bs++;
-		if (bs % 2 == 0)
-			return k + 1;
-		at = k + 1;
-	}
-	return 0;
-}
-
-/* The end (one past) of the JSON value at t[at], found by its brackets
- * and strings alone (jansson decodes what is kept, and says what is wrong
- * with it); 0 when it does not end inside t. */
-static size_t value_end(const char *t, size_t len, size_t at)
-{
-	size_t depth = 0;
-
-	if (at >= len)
-		return 0;
-	if (t[at] != '{' && t[at] != '[' && t[at] != '"') {
-		for (; at < len; at++)
-			switch (t[at]) {
-			case ',': case '}': case ']':
-			case ' ': case '\t': case '\n': case '\r':
-				return at;
-			}
-		return at;
-	}
-	for (; at < len; at++) {
-		switch (t[at]) {
-		case '"':
-			if (!(at = string_end(t, len, at)))
-				return 0;
-			if (depth == 0)
-				return at;
-			at--;
-			break;
-		case '{': case '[':
-			depth++;
-			break;
-		case '}': case ']':
-			if (depth == 0)
-				return 0;
-			if (--depth == 0)
-				return at + 1;
-		}
-	}
-	return 0;
 }
 
 /* s[0 .. k) appended to *buf at *n, room kept for a closing brace; 0 out
@@ -281,24 +201,43 @@ static int append(char **buf, size_t *n, size_t *cap, const char *s,
 static int thin_threads(const char *t, size_t v, size_t vend, char **buf,
 			size_t *n, size_t *cap)
 {
-	size_t at = skip_ws(t, vend, v + 1), e;
+	size_t at = rl_json_skip_ws(t, vend, v + 1), e;
 
 	if (t[v] != '[')
 		return append(buf, n, cap, t + v, vend - v);
 	if (!append(buf, n, cap, "[", 1))
 		return 0;
 	for (int i = 0; at < vend && t[at] != ']'; i++) {
-		if (!(e = value_end(t, vend, at)) ||
+		if (!(e = rl_json_value_end(t, vend, at)) ||
 		    !(i ? append(buf, n, cap, ",null", 5)
 			: append(buf, n, cap, t + at, e - at)))
 			return 0;
-		at = skip_ws(t, vend, e);
+		at = rl_json_skip_ws(t, vend, e);
 		if (at < vend && t[at] == ',')
-			at = skip_ws(t, vend, at + 1);
+			at = rl_json_skip_ws(t, vend, at + 1);
 		else if (at >= vend || t[at] != ']')
 			return 0;
 	}
 	return append(buf, n, cap, "]", 1);
+}
+
+struct thin_ctx {
+	char **buf;
+	size_t *n, *cap;
+};
+
+static int thin_member(void *ctx, const char *t, size_t k, size_t kend,
+		       size_t v, size_t vend)
+{
+	static const char key[] = "\"threads\"";
+	struct thin_ctx *x = ctx;
+
+	if (*x->n > 1 && !append(x->buf, x->n, x->cap, ",", 1))
+		return -1;
+	if (kend - k == sizeof key - 1 && memcmp(t + k, key, kend - k) == 0)
+		return !append(x->buf, x->n, x->cap, t + k, v - k) ||
+		       !thin_threads(t, v, vend, x->buf, x->n, x->cap);
+	return !append(x->buf, x->n, x->cap, t + k, vend - k);
 }
 
 /* The region object at t[at] with its per-thread rows thinned
@@ -309,37 +248,13 @@ static int thin_threads(const char *t, size_t v, size_t vend, char **buf,
 static size_t without_threads(const char *t, size_t len, size_t at,
 			      size_t *end, char **buf, size_t *cap)
 {
-	static const char key[] = "\"threads\"";
 	size_t n = 0;
+	struct thin_ctx x = {buf, &n, cap};
 
 	(*buf)[n++] = '{';
-	at = skip_ws(t, len, at + 1);
-	for (;;) {
-		size_t k = at, kend = value_end(t, len, at), v, vend;
-		if (!kend || t[k] != '"')
-			return 0;
-		v = skip_ws(t, len, kend);
-		if (v >= len || t[v] != ':')
-			return 0;
-		v = skip_ws(t, len, v + 1);
-		if (!(vend = value_end(t, len, v)) ||
-		    (n > 1 && !append(buf, &n, cap, ",", 1)))
-			return 0;
-		if (kend - k == sizeof key - 1 &&
-		    memcmp(t + k, key, sizeof key - 1) == 0
-			    ? !append(buf, &n, cap, t + k, v - k) ||
-				      !thin_threads(t, v, vend, buf, &n, cap)
-			    : !append(buf, &n, cap, t + k, vend - k))
-			return 0;
-		at = skip_ws(t, len, vend);
-		if (at < len && t[at] == '}')
-			break;
-		if (at >= len || t[at] != ',')
-			return 0;
-		at = skip_ws(t, len, at + 1);
-	}
+	if (!(*end = rl_json_members(t, len, at, thin_member, &x)))
+		return 0;
 	(*buf)[n++] = '}';
-	*end = at + 1;
 	return n;
 }
 
@@ -361,7 +276,7 @@ static int read_regions(const char *t, size_t len, size_t *at,
 		expected(t, len, *at, "'['", je);
 		return -1;
 	}
-	*at = skip_ws(t, len, *at + 1);
+	*at = rl_json_skip_ws(t, len, *at + 1);
 	if (*at < len && t[*at] == ']') {
 		(*at)++;
 		return 0;
@@ -400,7 +315,7 @@ static int read_regions(const char *t, size_t len, size_t *at,
 			rc = 1;
 			break;
 		}
-		*at = skip_ws(t, len, *at);
+		*at = rl_json_skip_ws(t, len, *at);
 		if (*at < len && t[*at] == ']') {
 			(*at)++;
 			break;
@@ -410,7 +325,7 @@ static int read_regions(const char *t, size_t len, size_t *at,
 			rc = -1;
 			break;
 		}
-		*at = skip_ws(t, len, *at + 1);
+		*at = rl_json_skip_ws(t, len, *at + 1);
 	}
 	free(buf);
 	return rc;
@@ -425,14 +340,14 @@ static json_t *read_top(const char *t, size_t len, struct rl_report_file *out,
 			json_error_t *je, size_t *bad_at, int *rc)
 {
 	json_t *top = json_object();
-	size_t at = skip_ws(t, len, 0);
+	size_t at = rl_json_skip_ws(t, len, 0);
 
 	*rc = 0;
 	if (!top) {
 		*rc = RL_ENOMEM;
 		return NULL;
 	}
-	at = skip_ws(t, len, at + 1); /* past the '{' the caller saw */
+	at = rl_json_skip_ws(t, len, at + 1); /* past the '{' the caller saw */
 	if (at < len && t[at] == '}')
 		goto end;
 	for (;;) {
@@ -443,13 +358,13 @@ static json_t *read_top(const char *t, size_t len, struct rl_report_file *out,
 		key = value_at(t, len, &at, je);
 		if (!key)
 			goto fail;
-		at = skip_ws(t, len, at);
+		at = rl_json_skip_ws(t, len, at);
 		if (at >= len || t[at] != ':') {
 			json_decref(key);
 			expected(t, len, at, "':'", je);
 			goto fail;
 		}
-		at = skip_ws(t, len, at + 1);
+		at = rl_json_skip_ws(t, len, at + 1);
 		if (strcmp(json_string_value(key), "regions") == 0 &&
 		    at < len && t[at] == '[' && !out->regions) {
 			int r = read_regions(t, len, &at, out, je, bad_at);
@@ -475,19 +390,19 @@ static json_t *read_top(const char *t, size_t len, struct rl_report_file *out,
 			}
 			json_decref(key);
 		}
-		at = skip_ws(t, len, at);
+		at = rl_json_skip_ws(t, len, at);
 		if (at < len && t[at] == '}')
 			break;
 		if (at >= len || t[at] != ',') {
 			expected(t, len, at, "',' or '}'", je);
 			goto fail;
 		}
-		at = skip_ws(t, len, at + 1);
+		at = rl_json_skip_ws(t, len, at + 1);
 	}
 end:
-	at = skip_ws(t, len, at + 1);
+	at = rl_json_skip_ws(t, len, at + 1);
 	if (at < len) {
-		je->line = line_of(t, at);
+		je->line = rl_json_line_of(t, at, NULL);
 		snprintf(je->text, sizeof je->text,
 			 "end of file expected near '%c'", t[at]);
 		goto fail;
@@ -542,7 +457,7 @@ int rl_report_file_load(const char *path, struct rl_report_file *out,
 			return rc;
 		}
 		memset(&je, 0, sizeof je);
-		at = skip_ws(text, tlen, 0);
+		at = rl_json_skip_ws(text, tlen, 0);
 		if (at < tlen && text[at] == '{')
 			root = read_top(text, tlen, out, &je, &bad_at, &rc);
 		else /* not an object: jansson says why, or it is no report */

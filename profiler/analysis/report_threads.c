@@ -103,22 +103,28 @@ void rl_thread_row_clear(struct rl_region_row *row)
 	row->region = row->method = row->diagnosis = row->check = NULL;
 }
 
-int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row)
+int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row,
+		       const char *region)
 {
 	struct rl_thread_pack *p = r->packed;
-	char **own[] = {&row->region, &row->method, &row->diagnosis,
-			&row->check};
+	char **own[] = {&row->method, &row->diagnosis, &row->check,
+			&row->region};
 	const unsigned char *w = (const unsigned char *)row,
 			    *b = (const unsigned char *)&p->base;
 	uint64_t mask[MASKS] = {0};
-	size_t n = 0;
+	size_t n = 0, n_own = sizeof own / sizeof *own;
 
-	for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+	/* the name: its summed row's (never changed before release) */
+	if (region && row->region && strcmp(region, row->region) == 0) {
+		free(row->region);
+		row->region = (char *)region;
+		n_own--;
+	}
+	for (size_t k = 0; k < n_own; k++)
 		if (intern(p, own[k])) {
 			/* those interned belong to the table now */
-			for (size_t j = 0; j < sizeof own / sizeof *own; j++)
-				if (j >= k)
-					free(*own[j]);
+			for (size_t j = k; j < n_own; j++)
+				free(*own[j]);
 			memset(row, 0, sizeof *row);
 			return RL_ENOMEM;
 		}

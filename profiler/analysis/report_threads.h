@@ -44,9 +44,12 @@ struct rl_thread_pack;
  * should keep them as rows (fewer than rl_report_pack_from, or --loops
  * rows). */
 int rl_thread_pack_open(struct rl_report *r, size_t n, int has_loops);
-/* Appends a filled row to r's pack, taking its strings (freed or kept):
- * row is zeroed after. 0 or RL_ENOMEM (row's strings freed). */
-int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row);
+/* Appends a filled row to r's pack, taking its strings (freed or kept;
+ * its name, when the same as region, as that pointer: the name of its
+ * summed row, which lives as long as the report): row is zeroed after. 0
+ * or RL_ENOMEM (row's strings freed). */
+int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row,
+		       const char *region);
 /* Frees what a filled row owns (its strings). */
 void rl_thread_row_clear(struct rl_region_row *row);
 void rl_thread_pack_free(struct rl_thread_pack *p);

@@ -583,7 +583,7 @@ int rl_results_load_dir_flags(const char *dir, unsigned flags,
 	}
 	snprintf(path, len + 256, "%s/run.json", dir);
 	if (!(flags & RL_LOAD_NO_RUN_RECORD) && access(path, F_OK) == 0) {
-		struct rl_json_ctx c = {path, err, errlen};
+		struct rl_json_ctx c = {path, err, errlen, NULL};
 		json_t *root = rl_json_load(path, err, errlen, &rc);
 
 		if (!root)

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "results/results_json.h"
+#include "results/results_stream.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"
 #include "common/file_read.h"
@@ -95,12 +96,20 @@ int rl_json_dbl(struct rl_json_ctx *c, const json_t *o, const char *where,
 
 json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc)
 {
+	return rl_json_load_keep(path, err, errlen, rc, NULL);
+}
+
+json_t *rl_json_load_keep(const char *path, char *err, size_t errlen, int *rc,
+			  struct rl_results_text *keep)
+{
 	char shown[512], near[160];
 	json_error_t je;
 	json_t *root;
 	char *text;
 	size_t len;
 
+	if (keep)
+		memset(keep, 0, sizeof *keep);
 	/* a FIFO, a device, a directory or a file too big to be rlprof's is
 	 * refused before anything is read (file_read.h) */
 	if ((*rc = rl_file_read_all(path, 0, RL_READ_CAP, &text, &len, err,
@@ -119,9 +128,28 @@ json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc)
 	/* read whole, then parsed from memory: jansson reads a stream a
 	 * character at a time (a third slower on a 10 MB file). A key given
 	 * twice (the second silently won: "threads":[] appended to a file
-	 * emptied it) is an error */
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	free(text);
+	 * emptied it) is an error. keep: the text is kept, and its threads'
+	 * regions left out of the tree (results_stream.h) */
+	if (keep) {
+		keep->text = text;
+		keep->len = len;
+		if ((*rc = rl_results_text_thin(keep))) {
+			rl_fail(err, errlen, *rc, "cannot read '%s': out of "
+				"memory", shown);
+			return NULL;
+		}
+	}
+	if (keep && keep->thin)
+		root = json_loadb(keep->thin, keep->thin_len,
+				  JSON_REJECT_DUPLICATES, &je);
+	else
+		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (keep) { /* the thin copy's work is done */
+		free(keep->thin);
+		keep->thin = NULL;
+	} else {
+		free(text);
+	}
 	if (root) {
 		*rc = 0;
 		return root;

@@ -16,6 +16,8 @@ struct rl_json_ctx {
 	const char *path; /* for messages */
 	char *err;
 	size_t errlen;
+	const struct rl_results_text *text; /* a results file's regions to
+					       read from its text, or NULL */
 };
 
 /* RL_EFORMAT with "cannot read 'PATH': WHERE: missing field 'FIELD'..." */
@@ -40,6 +42,12 @@ int rl_json_dbl(struct rl_json_ctx *c, const json_t *o, const char *where,
 
 /* Parses a file; NULL with *rc and a one-line message on failure. */
 json_t *rl_json_load(const char *path, char *err, size_t errlen, int *rc);
+/* The same, keeping the text in *keep (results_stream.h: a results file's
+ * regions are left out of the tree, to be read one at a time); the caller
+ * frees *keep with rl_results_text_free, also on failure. */
+struct rl_results_text;
+json_t *rl_json_load_keep(const char *path, char *err, size_t errlen, int *rc,
+			  struct rl_results_text *keep);
 /* "format" must be format, "version" at most version (what: "results",
  * "run" for messages); *got receives the version. */
 int rl_json_check_header(struct rl_json_ctx *c, const json_t *root,

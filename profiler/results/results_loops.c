@@ -276,7 +276,7 @@ int rl_results_add_loops(const char *dir, struct rl_run_results *out)
 	}
 	/* an earlier rlprof wrote no format: read as it is */
 	if (json_object_get(root, "format")) {
-		struct rl_json_ctx c = {path, err, sizeof err};
+		struct rl_json_ctx c = {path, err, sizeof err, NULL};
 		int version;
 		if ((rc = rl_json_check_header(&c, root, RL_LOOPS_FORMAT,
 					       RL_LOOPS_VERSION, "loops",
