@@ -561,12 +561,17 @@ static int build_report(const struct rl_run_results *res,
 	    !(order = group_threads(per, n_per, count, n_sum)))
 		goto out;
 	for (size_t k = 0; k < n_sum + n_per; k++) {
-		const struct acc *a = &sum[k < n_sum ? k : 0];
+		const struct acc *a = k < n_sum ? &sum[k] : NULL;
 		char *const *method = out->method;
 		const unsigned char *scope = out->scope;
 		struct acc one;
 		struct acc_counts one_k;
 
+		if (k == n_sum) { /* the summed rows are done: less at once */
+			free(sum);
+			free(sums);
+			sum = NULL, sums = NULL;
+		}
 		if (k >= n_sum) { /* a thread's own process decides methods */
 			const struct per_ref *ref = &per[order[k - n_sum]];
 			acc_init(&one, ref->name);
