@@ -187,6 +187,22 @@ char *rl_test_render_text(const char *format, const struct rl_report *rep)
 	return text;
 }
 
+int rl_test_results_from_text(const char *text, struct rl_process_results *r,
+			      char *err, size_t errlen)
+{
+	char path[] = "/tmp/rlprof-rt-XXXXXX";
+	int fd = mkstemp(path), rc;
+	FILE *f;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_not_null(f = fdopen(fd, "w"));
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+	rc = rl_results_load(path, r, err, errlen);
+	unlink(path);
+	return rc;
+}
+
 char *rl_test_slurp(const char *path)
 {
 	char *s = e2e_slurp(path);

@@ -97,6 +97,11 @@ char *rl_test_render_text(const char *format, const struct rl_report *rep);
  * it cannot be read. */
 char *rl_test_slurp(const char *path);
 
+/* text as a results file (written to a temporary file, removed after)
+ * read into *r by rl_results_load: its status, err filled. */
+int rl_test_results_from_text(const char *text, struct rl_process_results *r,
+			      char *err, size_t errlen);
+
 /* ---- reading report.json as rlprof wrote it (the end-to-end tests) ---- */
 
 /* dir/report.json parsed (json_decref it); fails the test when it

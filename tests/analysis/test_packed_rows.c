@@ -1,0 +1,207 @@
+/* report_threads.c: a large report's per-thread rows kept packed (issue
+ * 41, item 8) read back bit for bit as they were built, and every format
+ * renders the same bytes from them as from the rows unpacked. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report.h"
+#include "analysis/report_threads.h"
+#include "render/render.h"
+#include "tests/lib/machine.h"
+#include "tests/lib/report.h"
+
+#define N_REGIONS 3000 /* x 2 threads: more per-thread rows than 4096 */
+
+static void build_with(size_t pack_from, struct rl_process_results *p,
+		       const struct rl_machine *m, struct rl_report *rep)
+{
+	struct rl_run_results run = {.procs = p, .n_procs = 1,
+				     .exit_status = -1};
+	size_t keep = rl_report_pack_from;
+	char err[256] = "";
+
+	rl_report_pack_from = pack_from;
+	cr_assert_eq(rl_report_build(&run, m, rep, err, sizeof err), 0, "%s",
+		     err);
+	rl_report_pack_from = keep;
+}
+
+/* The table with one row per thread under each region. */
+static char *per_thread_table(const struct rl_report *rep)
+{
+	char *text = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct rl_render_options opt = {.per_thread = 1, .verbose = 1};
+
+	cr_assert_not_null(f);
+	cr_assert_eq(rl_renderer_find("table")->render(f, rep, &opt, err,
+						       sizeof err),
+		     0, "%s", err);
+	fclose(f);
+	return text;
+}
+
+/* Every format, packed and not: the same text. */
+static void expect_same_outputs(const struct rl_report *a,
+				const struct rl_report *b)
+{
+	static const char *const formats[] = {"json", "csv", "table", "svg",
+					      "html"};
+
+	for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+		char *x = rl_test_render_text(formats[i], a),
+		     *y = rl_test_render_text(formats[i], b);
+		cr_assert_str_eq(x, y, "%s differs", formats[i]);
+		free(x);
+		free(y);
+	}
+	{
+		char *x = per_thread_table(a), *y = per_thread_table(b);
+		cr_assert_str_eq(x, y, "the per-thread table differs");
+		free(x);
+		free(y);
+	}
+}
+
+/* good.json: counted figures that differ by thread (triad on two threads,
+ * 1 s and 1.5 s; "init, setup" on one). */
+Test(packed_rows, read_back_bit_for_bit_and_render_the_same)
+{
+	struct rl_process_results p;
+	struct rl_machine *m = rl_test_machine_default();
+	struct rl_report flat, packed;
+	struct rl_region_row buf;
+	const struct rl_region_row *t;
+	char err[512];
+
+	cr_assert_eq(rl_results_load(DATA "good.json", &p, err, sizeof err), 0,
+		     "%s", err);
+	build_with(SIZE_MAX, &p, m, &flat);
+	build_with(0, &p, m, &packed);
+	cr_assert_null(flat.packed);
+	cr_assert_not_null(packed.packed);
+	cr_assert_eq(flat.n_rows, 5);
+	cr_assert_eq(packed.n_rows, 2); /* the summed rows alone */
+	cr_assert_eq(packed.n_summed, 2);
+	cr_assert_eq(rl_report_n_all(&packed), 5);
+	cr_assert_eq(rl_report_n_all(&flat), 5);
+	for (size_t i = 0; i < 5; i++) {
+		struct rl_region_row b1, b2;
+		const struct rl_region_row *x = rl_report_row(&flat, i, &b1),
+					   *y = rl_report_row(&packed, i, &b2);
+		cr_assert_str_eq(x->region, y->region);
+		cr_assert_str_eq(x->method, y->method);
+		cr_assert_str_eq(x->diagnosis, y->diagnosis);
+		cr_assert_eq(x->tid, y->tid);
+		cr_assert_eq(x->calls, y->calls);
+		cr_assert_eq(memcmp(&x->time_s, &y->time_s, sizeof x->time_s),
+			     0);
+		cr_assert_eq(memcmp(&x->roof_pct, &y->roof_pct,
+				    sizeof x->roof_pct),
+			     0);
+	}
+	/* triad's second thread: its own time and % of roof */
+	cr_assert_eq(packed.rows[0].thread_first, 2);
+	cr_assert_eq(packed.rows[0].thread_count, 2);
+	t = rl_report_row(&packed, 3, &buf);
+	cr_assert_str_eq(t->region, "triad");
+	cr_assert_eq(t->tid, 101);
+	cr_assert_eq(t->n_threads, 1);
+	cr_assert_float_eq(t->time_s, 1.5, 1e-12);
+	cr_assert_float_eq(t->roof_pct, 100 * (2.0 / 1.5) / 2.5, 1e-9);
+	t = rl_report_row(&packed, 4, &buf);
+	cr_assert_str_eq(t->region, "init, setup");
+	cr_assert_eq(t->tid, 100);
+	expect_same_outputs(&flat, &packed);
+	rl_report_release(&flat);
+	rl_report_release(&packed);
+	rl_results_release(&p);
+}
+
+/* A results file of two threads entering N_REGIONS regions each, the
+ * calls and times different per region and thread. */
+static void load_many(struct rl_process_results *p)
+{
+	char err[512] = "", *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	fputs("{\"format\":\"rlprof-results\",\"version\":2,\"pid\":9,"
+	      "\"program\":\"p\",\"backend\":\"time\",\"counters\":[],"
+	      "\"threads\":[\n",
+	      f);
+	for (int th = 0; th < 2; th++) {
+		fprintf(f, "%s {\"tid\":%d,\"index\":%d,\"regions\":[\n",
+			th ? "," : "", 90 + th, th);
+		for (int i = 0; i < N_REGIONS; i++)
+			fprintf(f,
+				"%s  {\"name\":\"r%05d\",\"calls\":%d,"
+				"\"time_ns\":%d}\n",
+				i ? "," : "", i, 1 + i % 7 + th,
+				1000 + 13 * i + 500 * th);
+		fputs("]}\n", f);
+	}
+	fputs("]}\n", f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(rl_test_results_from_text(text, p, err, sizeof err), 0,
+		     "%s", err);
+	free(text);
+}
+
+/* From 4096 per-thread rows the report packs them by itself: each read
+ * back exactly, the JSON and CSV the same as unpacked. */
+Test(packed_rows, a_large_report_packs_and_reads_back_exact_counts)
+{
+	struct rl_process_results p;
+	struct rl_report flat, packed;
+	struct rl_region_row buf;
+
+	load_many(&p);
+	build_with(SIZE_MAX, &p, NULL, &flat);
+	build_with(rl_report_pack_from, &p, NULL, &packed);
+	cr_assert_null(flat.packed);
+	cr_assert_not_null(packed.packed);
+	cr_assert_eq(packed.n_summed, N_REGIONS);
+	cr_assert_eq(packed.n_rows, N_REGIONS);
+	cr_assert_eq(rl_report_n_all(&packed), 3 * N_REGIONS);
+	for (size_t s = 0; s < N_REGIONS; s += 311) {
+		const struct rl_region_row *row = &packed.rows[s];
+		char name[16];
+
+		snprintf(name, sizeof name, "r%05zu", s);
+		cr_assert_str_eq(row->region, name);
+		cr_assert_eq(row->calls, 2 * (1 + s % 7) + 1);
+		cr_assert_eq(row->thread_count, 2);
+		for (size_t k = 0; k < 2; k++) {
+			const struct rl_region_row *t = rl_report_row(
+				&packed, row->thread_first + k, &buf);
+			cr_assert_str_eq(t->region, name);
+			cr_assert_eq(t->tid, 90 + k);
+			cr_assert_eq(t->pid, 9);
+			cr_assert_eq(t->calls, 1 + s % 7 + k);
+			cr_assert_float_eq(t->time_s,
+					   (1000 + 13 * s + 500 * k) / 1e9,
+					   1e-18);
+		}
+	}
+	{
+		static const char *const formats[] = {"json", "csv"};
+		for (size_t i = 0; i < 2; i++) {
+			char *x = rl_test_render_text(formats[i], &flat),
+			     *y = rl_test_render_text(formats[i], &packed);
+			cr_assert(strcmp(x, y) == 0, "%s differs", formats[i]);
+			cr_assert_gt(strlen(x), 3 * N_REGIONS * 20);
+			free(x);
+			free(y);
+		}
+	}
+	rl_report_release(&flat);
+	rl_report_release(&packed);
+	rl_results_release(&p);
+}
