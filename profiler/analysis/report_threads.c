@@ -25,6 +25,8 @@ struct rl_thread_pack {
 	unsigned char *bytes;      /* masks and words, row after row */
 	size_t used, room;
 	struct rl_name_index texts; /* text -> index into strings */
+	const char *last[4];       /* each string field's last text: rows
+				      in turn mostly repeat it (no hash) */
 	char **strings;            /* owned */
 	size_t n_strings, cap_strings;
 };
@@ -68,16 +70,23 @@ int rl_thread_pack_open(struct rl_report *r, size_t n, int has_loops)
 	return 0;
 }
 
-/* *s replaced by the table's copy of its text (s's own freed). */
-static int intern(struct rl_thread_pack *p, char **s)
+/* *s replaced by the table's copy of its text (s's own freed); field:
+ * which of the row's strings it is. */
+static int intern(struct rl_thread_pack *p, char **s, size_t field)
 {
 	size_t k;
 
 	if (!*s)
 		return 0;
+	if (p->last[field] && strcmp(*s, p->last[field]) == 0) {
+		free(*s);
+		*s = (char *)p->last[field];
+		return 0;
+	}
 	if (rl_name_index_get(&p->texts, *s, &k)) {
 		free(*s);
 		*s = p->strings[k];
+		p->last[field] = *s;
 		return 0;
 	}
 	if (p->n_strings == p->cap_strings) {
@@ -91,6 +100,7 @@ static int intern(struct rl_thread_pack *p, char **s)
 	if (rl_name_index_put(&p->texts, *s, p->n_strings))
 		return RL_ENOMEM;
 	p->strings[p->n_strings++] = *s;
+	p->last[field] = *s;
 	return 0;
 }
 
@@ -121,7 +131,7 @@ int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row,
 		n_own--;
 	}
 	for (size_t k = 0; k < n_own; k++)
-		if (intern(p, own[k])) {
+		if (intern(p, own[k], k)) {
 			/* those interned belong to the table now */
 			for (size_t j = k; j < n_own; j++)
 				free(*own[j]);

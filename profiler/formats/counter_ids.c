@@ -58,10 +58,11 @@ int rl_scope_from_name(const char *name)
 
 uint64_t rl_counter_kind_mask(enum rl_counter_kind k)
 {
-	uint64_t m = 0;
-
-	for (int c = 0; c < RL_COUNTER_COUNT; c++)
-		if (rl_counter_kind_of(c) == k)
-			m |= UINT64_C(1) << c;
-	return m;
+	/* one expression from the list, no loop over the table: the
+	 * analysis asks four times a row (6% of rlprof report's time at
+	 * 10^6 regions x 2 threads with the loop) */
+#define RL_KIND_BIT(id, name, unit, kind)                                    \
+	| ((uint64_t)((kind) == k) << RL_C_##id)
+	return 0 RL_COUNTERS(RL_KIND_BIT);
+#undef RL_KIND_BIT
 }
