@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/roof_choice.h"
+#include "analysis/report_threads.h"
 
 unsigned rl_roof_thread_distance(unsigned a, unsigned b)
 {
@@ -325,8 +326,9 @@ uint32_t rl_pair_refuted(const struct rl_report *r,
 {
 	uint32_t bits = 0;
 
-	for (size_t k = 0; k < r->n_rows; k++) {
-		const struct rl_region_row *row = &r->rows[k];
+	for (size_t k = 0, n = rl_report_n_all(r); k < n; k++) {
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, k, &buf);
 		const struct rl_pair_figure *f;
 		size_t i;
 		if (!rl_known(row->roof_pct) || row->roof_pct <= RL_CHECK_PCT ||
