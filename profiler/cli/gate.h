@@ -1,5 +1,6 @@
 /*
- * The gate's verdicts, said alike by rlprof check and rlprof compare:
+ * The gate's verdicts, said alike by rlprof check and rlprof compare
+ * (their lines written by render/render_gate.c):
  * one line per failure ("fail: region 'x' ..."), one per region the runs
  * cannot decide ("not enough evidence: region 'x' ..."), then the summary
  * line, and the exit status: 0 every check holds, 1 one failed, 3 none
