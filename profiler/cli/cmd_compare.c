@@ -29,8 +29,8 @@
 #include "cli/commands.h"
 #include "cli/gate.h"
 #include "cli/parse_pct.h"
-#include "common/fmt_seconds.h"
 #include "common/term_text.h"
+#include "render/render_compare.h"
 
 #define DEFAULT_RUNS 10
 #define DEFAULT_MAX_RUNS 40
@@ -229,85 +229,6 @@ static size_t times_of(const struct side *s, const char *name, double *t)
 	return n;
 }
 
-static void fmt_bound(char *b, size_t n, double pct)
-{
-	if (isnan(pct))
-		snprintf(b, n, "-");
-	else if (isinf(pct))
-		snprintf(b, n, "%s", pct > 0 ? "inf" : "-100%");
-	else
-		snprintf(b, n, "%+.1f%%", pct);
-}
-
-static const char *verdict(const struct rl_time_cmp *tc)
-{
-	return isnan(tc->change_pct)		 ? "-"
-	       : tc->verdict == RL_CHANGE_WORSE	 ? "slower"
-	       : tc->verdict == RL_CHANGE_BETTER ? "faster"
-	       : tc->unsure			 ? "unsure"
-						 : "same";
-}
-
-static void put_seconds(char *b, size_t n, double s)
-{
-	if (isnan(s))
-		snprintf(b, n, "-");
-	else
-		rl_fmt_seconds(b, n, s);
-}
-
-static void table_row(const char *region, const struct rl_time_cmp *tc,
-		      const char *word)
-{
-	char name[40], a[32], b[32], ch[16], lo[16], hi[16];
-
-	rl_term_cut(name, sizeof name, region, 24);
-	put_seconds(a, sizeof a, tc->a_s);
-	put_seconds(b, sizeof b, tc->b_s);
-	fmt_bound(ch, sizeof ch, tc->change_pct);
-	fmt_bound(lo, sizeof lo, tc->lo_pct);
-	fmt_bound(hi, sizeof hi, tc->hi_pct);
-	printf("%-*s %10s %10s %10s %9s..%-8s  %s\n",
-	       24 + (int)(strlen(name) - rl_term_width(name)), name, a, b, ch,
-	       lo, hi, word);
-}
-
-/* Each region of the old program, then those only in the new one. */
-static void print_table(const struct opts *o, const struct side *old,
-			const struct side *new, const struct rl_time_cmp *tc,
-			unsigned look)
-{
-	char conf[16], head[32];
-	const struct rl_report_file *ref = &old->runs[0], *nref = &new->runs[0];
-	struct rl_time_cmp none;
-
-	memset(&none, 0, sizeof none);
-	none.a_s = none.b_s = none.change_pct = none.lo_pct = none.hi_pct =
-		NAN;
-	snprintf(conf, sizeof conf, "%.3g%%", o->confidence * 100);
-	snprintf(head, sizeof head, "%s bounds", conf);
-	printf("%-24s %10s %10s %10s %19s  %s\n", "region", "old", "new",
-	       "change", head, "verdict");
-	for (size_t i = 0; i < ref->n_regions; i++)
-		table_row(ref->regions[i].region, &tc[i],
-			  rl_report_file_find(nref, ref->regions[i].region)
-				  ? verdict(&tc[i])
-				  : "gone");
-	for (size_t i = 0; i < nref->n_regions; i++)
-		if (!rl_report_file_find(ref, nref->regions[i].region))
-			table_row(nref->regions[i].region, &none, "new");
-	if (o->looks > 1)
-		printf("(medians of %zu and %zu runs, interleaved, at look %u "
-		       "of %u; bounds: Hodges-Lehmann change, Moses interval, "
-		       "%s each, so that all %u looks hold at 95%%)\n",
-		       old->n_runs, new->n_runs, look, o->looks, conf,
-		       o->looks);
-	else
-		printf("(medians of %zu and %zu runs, interleaved; bounds: "
-		       "Hodges-Lehmann change, Moses interval, %s each)\n",
-		       old->n_runs, new->n_runs, conf);
-}
-
 /* Each region's change of time at this look into tc (ref's regions). */
 static void compare_all(const struct opts *o, const struct side *old,
 			const struct side *new, struct rl_time_cmp *tc)
@@ -369,7 +290,8 @@ static bool decided(const struct opts *o, const struct side *old,
 	return failed || !undecided;
 }
 
-/* The table, then the gate's lines; the exit status. */
+/* The table (render/render_compare.c), then the gate's lines; the exit
+ * status. */
 static int judge(const struct opts *o, struct side *old, struct side *new,
 		 unsigned look)
 {
@@ -388,8 +310,16 @@ static int judge(const struct opts *o, struct side *old, struct side *new,
 	g.old_name = "the old program";
 	g.advice = "more runs with -n or --max-runs, on a quieter machine";
 	compare_all(o, old, new, tc);
-	if (!o->quiet)
-		print_table(o, old, new, tc, look);
+	if (!o->quiet) {
+		struct rl_compare_runs runs = {
+			.n_old = old->n_runs,
+			.n_new = new->n_runs,
+			.confidence = o->confidence,
+			.look = look,
+			.looks = o->looks,
+		};
+		rl_render_compare_table(stdout, ref, &new->runs[0], tc, &runs);
+	}
 	for (size_t i = 0; i < ref->n_regions; i++) {
 		const char *name = ref->regions[i].region;
 		if (!rl_report_file_find(&new->runs[0], name)) {
