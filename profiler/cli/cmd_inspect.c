@@ -1,6 +1,6 @@
-/* rlprof inspect: the regions compiled into a program (ELF records). */
+/* rlprof inspect: the regions compiled into a program (ELF records);
+ * what it reads is said by render/render_inspect.c. */
 #include <getopt.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,13 +8,13 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/evex_note.h"
-#include "inspect/elf_code_isa.h"
-#include "inspect/elf_imports.h"
-#include "inspect/inspect_elf.h"
 #include "cli/inspect_loops.h"
 #include "common/term_text.h"
-#include "common/json_text.h"
+#include "inspect/elf_code_isa.h"
+#include "inspect/elf_evex.h"
+#include "inspect/elf_imports.h"
+#include "inspect/inspect_elf.h"
+#include "render/render_inspect.h"
 
 static void usage(FILE *out)
 {
@@ -39,15 +39,6 @@ static void usage(FILE *out)
 		"  -h, --help  this text\n");
 }
 
-static const char *linkage(const struct rl_elf_info *info)
-{
-	if (info->kind == RL_FILE_SCRIPT)
-		return "run by its interpreter";
-	if (info->kind == RL_FILE_SHARED)
-		return "loaded by the programs that link it";
-	return info->dynamic ? "dynamically linked" : "statically linked";
-}
-
 /* The program's own floating-point arithmetic (elf_code_isa.h): 0, or
  * -1 with why in err (a script, or no decoder built in). */
 static int read_code(const char *prog, const struct rl_elf_info *info,
@@ -61,31 +52,9 @@ static int read_code(const char *prog, const struct rl_elf_info *info,
 	return rl_elf_code_isa(prog, c, err, errlen) < 0 ? -1 : 0;
 }
 
-static void print_code(const char *prog, const struct rl_elf_info *info)
-{
-	struct rl_code_isa c;
-	char err[PATH_MAX + 160];
-
-	if (read_code(prog, info, &c, err, sizeof err) < 0) {
-		fputs("floating-point code: not read: ", stdout);
-		rl_term_put(stdout, err);
-		fputc('\n', stdout);
-	} else if (!c.widest_bits) {
-		printf("floating-point code: none in the program's own code "
-		       "(its shared libraries are not read)\n");
-	} else {
-		printf("floating-point code: widest %u-bit (%s), %s FMA; %lu "
-		       "scalar, %lu 128-bit, %lu 256-bit, %lu 512-bit "
-		       "instructions (shared libraries not read)\n",
-		       c.widest_bits, rl_code_isa_ceiling(c.widest_bits),
-		       c.widest_fma ? "with" : "without", c.n[0], c.n[1], c.n[2],
-		       c.n[3]);
-	}
-}
-
 /* AVX-512 code in the program and the libraries it brings
- * (elf_evex.h), which rlprof run -b sim stops on: said when there is
- * some; NULL when none or not read (s freed). */
+ * (elf_evex.h), which rlprof run -b sim stops on: NULL when none or not
+ * read (s freed). */
 static struct rl_evex_scan *read_avx512(const char *prog,
 					const struct rl_elf_info *info)
 {
@@ -100,173 +69,25 @@ static struct rl_evex_scan *read_avx512(const char *prog,
 	return s;
 }
 
-static void print_avx512(const char *prog, const struct rl_elf_info *info)
+/* What inspect says of prog beside its records, read into v (v->avx512
+ * the caller's to free); the imports only where the text needs them (no
+ * regions declared). */
+static void read_view(const char *prog, const struct rl_elf_info *info,
+		      int as_json, struct rl_inspect_view *v)
 {
-	struct rl_evex_scan *s = read_avx512(prog, info);
-
-	if (!s)
-		return;
-	printf("AVX-512 code: %lu instructions, which the simulator (rlprof "
-	       "run -b sim) cannot execute: it stops before running this "
-	       "build:\n", s->total);
-	rl_evex_note_functions(stdout, "  ", s, prog);
-	rl_evex_note_rebuild(stdout, "", prog, NULL);
-	free(s);
-}
-
-/* The file's text (names, expressions, file names of a binary that may
- * be hostile) is escaped for the terminal: rl_term_put, rl_term_cut. */
-static void print_text(const char *prog, const struct rl_elf_info *info)
-{
-	rl_term_put(stdout, prog);
-	printf(": %s, %s%s\n", rl_file_kind_name(info->kind), linkage(info),
-	       info->links_rlprof ? ", links librlprof" : "");
-	print_code(prog, info);
-	print_avx512(prog, info);
-	if (info->n_sites == 0) {
-		struct rl_elf_imports im;
+	memset(v, 0, sizeof *v);
+	v->prog = prog;
+	v->info = info;
+	v->code_read = read_code(prog, info, &v->code, v->code_err,
+				 sizeof v->code_err);
+	v->avx512 = read_avx512(prog, info);
+	if (!as_json && info->n_sites == 0) {
 		char err[256];
 
 		if (info->kind == RL_FILE_SCRIPT ||
-		    rl_elf_imports(prog, &im, err, sizeof err) < 0)
-			memset(&im, 0, sizeof im);
-		if (im.likwid_marker || im.papi_hl)
-			printf("no regions declared, but it calls %s: rlprof run "
-			       "profiles its regions by their own names "
-			       "(--compat)\n",
-			       im.likwid_marker ? "LIKWID's marker API"
-						: "PAPI's high-level API");
-		else if (im.likwid_marker_inside || im.papi_hl_inside)
-			printf("no regions declared, and it holds %s itself "
-			       "(%s): rlprof run cannot intercept its regions "
-			       "and profiles it as one region '<program>'\n",
-			       im.likwid_marker_inside ? "LIKWID's marker API"
-						       : "PAPI's high-level API",
-			       info->dynamic ? "linked from its archive"
-					     : "statically linked");
-		else if (im.rl_regions)
-			printf("no regions declared, but it calls "
-			       "rl_region_begin (Fortran, or no macros): its "
-			       "regions are named at run time\n");
-		else if (info->kind == RL_FILE_SHARED)
-			printf("no regions declared\n");
-		else
-			printf("no regions declared: rlprof run profiles it as "
-			       "one region '<program>'\n");
-		return;
+		    rl_elf_imports(prog, &v->imports, err, sizeof err) < 0)
+			memset(&v->imports, 0, sizeof v->imports);
 	}
-	printf("%zu region%s declared:\n", info->n_sites,
-	       info->n_sites == 1 ? "" : "s");
-	for (size_t i = 0; i < info->n_sites; i++) {
-		const struct rl_region_site *s = &info->sites[i];
-		char shown[2048];
-		size_t cols;
-
-		fputs("  ", stdout);
-		if (s->name) {
-			cols = rl_term_cut(shown, sizeof shown, s->name, 400);
-			fputs(shown, stdout);
-		} else {
-			cols = rl_term_cut(shown, sizeof shown, s->expr, 380);
-			printf("<runtime: %s>", shown);
-			cols += 11;
-		}
-		for (; cols < 33; cols++)
-			fputc(' ', stdout);
-		rl_term_put(stdout, s->file);
-		printf(":%u\n", s->line);
-	}
-	if (info->n_malformed)
-		printf("(%zu malformed record%s skipped)\n", info->n_malformed,
-		       info->n_malformed == 1 ? "" : "s");
-}
-
-/* {widest_bits, ceiling, instructions: [scalar, 128, 256, 512 counts],
- * fma: [the same, FMAs only]}, or {error}; NULL out of memory */
-static json_t *code_json(const char *prog, const struct rl_elf_info *info)
-{
-	struct rl_code_isa c;
-	char err[PATH_MAX + 160];
-	json_t *o = json_object(), *n, *f;
-	const char *ceiling;
-
-	if (!o)
-		return NULL;
-	if (read_code(prog, info, &c, err, sizeof err) < 0) {
-		if (rl_json_set(o, "error", rl_json_text(err)) < 0)
-			goto nomem;
-		return o;
-	}
-	ceiling = rl_code_isa_ceiling(c.widest_bits);
-	/* the arrays belong to o once set: freed with it */
-	if (rl_json_set(o, "widest_bits", json_integer(c.widest_bits)) < 0 ||
-	    rl_json_set(o, "ceiling", ceiling ? json_string(ceiling) : json_null()) <
-		    0 ||
-	    rl_json_set(o, "instructions", n = json_array()) < 0 ||
-	    rl_json_set(o, "fma", f = json_array()) < 0)
-		goto nomem;
-	for (int w = 0; w < 4; w++)
-		if (json_array_append_new(n, json_integer((json_int_t)c.n[w])) ||
-		    json_array_append_new(f,
-					  json_integer((json_int_t)c.n_fma[w])))
-			goto nomem;
-	return o;
-nomem:
-	json_decref(o);
-	return NULL;
-}
-
-static int print_json(const char *prog, const struct rl_elf_info *info)
-{
-	json_t *root = json_object(), *regions = json_array();
-	int rc;
-
-	if (!root || !regions)
-		goto nomem;
-	if (rl_json_set(root, "program", rl_json_text(prog)) < 0)
-		goto nomem;
-	json_object_set_new(root, "kind", json_string(rl_file_kind_name(info->kind)));
-	json_object_set_new(root, "dynamic", json_boolean(info->dynamic));
-	json_object_set_new(root, "links_librlprof",
-			    json_boolean(info->links_rlprof));
-	json_object_set_new(root, "interpreter",
-			    rl_json_text(info->interpreter));
-	if (rl_json_set(root, "fp_code", code_json(prog, info)) < 0)
-		goto nomem;
-	{
-		/* null: none, or not read */
-		struct rl_evex_scan *s = read_avx512(prog, info);
-		json_t *a = s ? rl_evex_note_json(s) : json_null();
-		free(s);
-		if (rl_json_set(root, "avx512", a) < 0)
-			goto nomem;
-	}
-	for (size_t i = 0; i < info->n_sites; i++) {
-		const struct rl_region_site *s = &info->sites[i];
-		json_t *r = json_object();
-		if (!r)
-			goto nomem;
-		json_array_append_new(regions, r);
-		if (rl_json_set(r, "name", rl_json_text(s->name)) < 0 ||
-		    rl_json_set(r, "runtime", json_boolean(s->name == NULL)) < 0 ||
-		    rl_json_set(r, "expression", rl_json_text(s->expr)) < 0 ||
-		    rl_json_set(r, "file", rl_json_text(s->file)) < 0 ||
-		    rl_json_set(r, "line", json_integer(s->line)) < 0)
-			goto nomem;
-	}
-	json_object_set_new(root, "regions", regions);
-	regions = NULL;
-	json_object_set_new(root, "malformed_records",
-			    json_integer((json_int_t)info->n_malformed));
-	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-					  JSON_ENSURE_ASCII);
-	fputc('\n', stdout);
-	json_decref(root);
-	return rc == 0 ? 0 : -1;
-nomem:
-	json_decref(regions);
-	json_decref(root);
-	return -1;
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -346,10 +167,16 @@ int cmd_inspect(int argc, char **argv)
 		rl_elf_info_release(&info);
 		return rl_inspect_loops(path, as_json);
 	}
-	if (as_json)
-		rc = print_json(path, &info);
-	else
-		print_text(path, &info);
+	{
+		struct rl_inspect_view view;
+
+		read_view(path, &info, as_json, &view);
+		if (as_json)
+			rc = rl_render_inspect_json(&view);
+		else
+			rl_render_inspect_text(&view);
+		free(view.avx512);
+	}
 	rl_elf_info_release(&info);
 	if (rc < 0 || fflush(stdout) != 0) {
 		fprintf(stderr, "rlprof: cannot write to stdout\n");

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/evex_note.h"
+#include "render/render_evex.h"
 #include "cli/run/run.h"
 #include "inspect/elf_evex.h"
 

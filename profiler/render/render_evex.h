@@ -4,8 +4,8 @@
  * lines where the program has debug information, and the rebuild that the
  * simulator can count (--count-with). One wording for both commands.
  */
-#ifndef RL_EVEX_NOTE_H
-#define RL_EVEX_NOTE_H
+#ifndef RL_RENDER_EVEX_H
+#define RL_RENDER_EVEX_H
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
-/* The AVX-512 note of rlprof run and rlprof inspect: see evex_note.h. */
-#include "cli/evex_note.h"
+/* The AVX-512 note of rlprof run and rlprof inspect: see render_evex.h. */
+#include "render/render_evex.h"
 
 #include <stdlib.h>
 #include <string.h>
