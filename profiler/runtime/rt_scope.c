@@ -3,11 +3,9 @@
 #include <sys/syscall.h>
 #include <pthread.h>
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__GLIBC__) && \
@@ -19,6 +17,7 @@
 #endif
 
 #include "runtime/rt_env.h"
+#include "runtime/rt_proc.h"
 #include "runtime/rt_scope.h"
 
 #define RL_SCOPE_TASKS 256   /* threads followed per region call */
@@ -111,46 +110,8 @@ static bool tables(void)
 	return true;
 }
 static int scope_off = -1;          /* RLPROF_SCOPE=thread */
-static uint32_t proc_cpus;          /* CPUs of the affinity mask, 0 unread */
 static int (*in_parallel)(void);    /* OpenMP's omp_in_parallel */
 static bool looked_up;
-
-static uint64_t cpu_now(clockid_t clock)
-{
-	struct timespec ts;
-	if (syscall(SYS_clock_gettime, clock, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* The CPUs the process may run on (its affinity mask, a raw system call:
- * no libc code runs), 0 when unreadable; read once. */
-static uint32_t cpus_allowed(void)
-{
-	uint64_t mask[16] = {0}; /* 1024 CPUs */
-	long n;
-	uint32_t c = 0;
-
-	if (proc_cpus)
-		return proc_cpus;
-	n = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
-	for (long i = 0; n > 0 && i < n / 8 && i < 16; i++)
-		c += (uint32_t)__builtin_popcountll(mask[i]);
-	return proc_cpus = c;
-}
-
-/* Page faults and context switches of the process (RUSAGE_SELF, exited
- * threads included) or of the calling thread (RUSAGE_THREAD). */
-static void usage_now(int who, uint64_t *faults, uint64_t *csw)
-{
-	struct rusage ru;
-	if (syscall(SYS_getrusage, who, &ru) != 0) {
-		*faults = *csw = 0;
-		return;
-	}
-	*faults = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
-	*csw = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
-}
 
 /* Does the backend provide a counter getrusage() gives per process? */
 static bool wants_usage(void)
@@ -160,96 +121,6 @@ static bool wants_usage(void)
 		    rl_rt.prov[k] == RL_C_CONTEXT_SWITCHES)
 			return true;
 	return false;
-}
-
-/* Nanoseconds thread tid of this process ran (its CPU clock: the
- * clock id glibc's pthread_getcpuclockid() makes, CPUCLOCK_SCHED of a
- * thread); 0 when unreadable. A raw system call: no libc code runs (the
- * simulator would count its loads and stores in the regions open around
- * this one), nothing is allocated (a signal flush may call it). Reading
- * /proc/self/task/<tid>/schedstat instead costs about 120 us a file on
- * the development VM, the clock about 0.5 us. */
-static uint64_t task_run_ns(uint32_t tid)
-{
-	clockid_t id = (clockid_t)((~(unsigned)tid << 3) | 6);
-	struct timespec ts;
-
-	if (syscall(SYS_clock_gettime, id, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/* /proc/self/task, kept open between listings (opening it costs about
- * 2.5 us of a 3.5 us listing on the development VM). The descriptor is
- * the program's to close: before each use it must still be this
- * process's directory (same device and inode, same pid: a forked child
- * inherits the parent's); else it is left alone and a new one opened. */
-static int task_fd = -1;
-static long task_pid;
-static dev_t task_dev;
-static ino_t task_ino;
-
-static int tasks_dir(void)
-{
-	long pid = (long)syscall(SYS_getpid);
-	struct stat st;
-	int fd;
-
-	if (task_fd >= 0 && syscall(SYS_fstat, task_fd, &st) == 0 &&
-	    st.st_dev == task_dev && st.st_ino == task_ino) {
-		if (task_pid == pid &&
-		    syscall(SYS_lseek, task_fd, 0L, SEEK_SET) == 0)
-			return task_fd;
-		if (task_pid != pid) /* the parent's, inherited by fork */
-			syscall(SYS_close, task_fd);
-	}
-	task_fd = -1;
-	fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/task",
-			  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || syscall(SYS_fstat, fd, &st) != 0) {
-		if (fd >= 0)
-			syscall(SYS_close, fd);
-		return -1;
-	}
-	task_fd = fd;
-	task_pid = pid;
-	task_dev = st.st_dev;
-	task_ino = st.st_ino;
-	return fd;
-}
-
-/* Calls fn for every thread of the process with its run time. */
-static void walk_tasks(void (*fn)(void *, uint32_t, uint64_t), void *arg)
-{
-	char buf[512] __attribute__((aligned(8))); /* small: the kernel
-						      writes it, the simulator
-						      sees those lines */
-	int fd = tasks_dir();
-	long n;
-
-	if (fd < 0)
-		return;
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
-		for (long off = 0; off < n;) {
-			struct linux_dirent64 *d =
-				(struct linux_dirent64 *)(buf + off);
-			uint32_t tid = 0;
-			off += d->d_reclen;
-			if (d->d_name[0] < '0' || d->d_name[0] > '9')
-				continue;
-			for (const char *p = d->d_name; *p >= '0' && *p <= '9';
-			     p++)
-				tid = tid * 10 + (uint32_t)(*p - '0');
-			fn(arg, tid, task_run_ns(tid));
-		}
 }
 
 static void remember(void *arg, uint32_t tid, uint64_t run)
@@ -540,11 +411,11 @@ bool rl_scope_begin_slow(struct rl_thread *t, const struct rl_rec *rec)
 	 * the thread's in push_frame) leave its work out */
 	s->pid = (long)getpid();
 	s->n_tasks = 0;
-	walk_tasks(remember, s);
+	rl_rt_proc_walk_threads(remember, s);
 	if (wants_usage())
-		usage_now(RUSAGE_SELF, &s->faults, &s->csw);
-	s->cpu_ns = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
-	s->wall_ns = cpu_now(CLOCK_MONOTONIC);
+		rl_rt_proc_usage(RUSAGE_SELF, &s->faults, &s->csw);
+	s->cpu_ns = rl_rt_proc_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	s->wall_ns = rl_rt_proc_clock_ns(CLOCK_MONOTONIC);
 	s->have_proc = rl_rt.backend && rl_rt.backend->read_process &&
 		       rl_rt.backend->read_process(s->v) == 0;
 	return true;
@@ -583,14 +454,14 @@ static void lazy_figures(const struct rl_thread *t, const struct rl_frame *f,
 			 uint64_t dt_ns, uint64_t *cpu, bool *cpu_known,
 			 uint64_t *cover)
 {
-	uint64_t pcpu = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
-	uint64_t tcpu = cpu_now(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t pcpu = rl_rt_proc_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	uint64_t tcpu = rl_rt_proc_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	uint64_t sf = 0, sc = 0, tf = 0, tc = 0, own;
 	uint64_t others_cpu = pcpu > tcpu ? pcpu - tcpu : 0;
 
 	if (wants_usage()) {
-		usage_now(RUSAGE_SELF, &sf, &sc);
-		usage_now(RUSAGE_THREAD, &tf, &tc);
+		rl_rt_proc_usage(RUSAGE_SELF, &sf, &sc);
+		rl_rt_proc_usage(RUSAGE_THREAD, &tf, &tc);
 	}
 	*cpu_known = own_delta(t, f, ok, RL_C_TASK_CLOCK_NS, &own);
 	*cpu = others_cpu + (*cpu_known ? own : 0);
@@ -643,6 +514,7 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 	struct scope_entry *e = b->e;
 	uint64_t covered[RL_COUNTER_COUNT]; /* the provided ones set */
 	uint64_t cpu = 0, faults, csw, dt_ns, wall_ns, cover = 0;
+	uint32_t cpus;
 	bool have_proc, cpu_known = true;
 	struct ran ran;
 
@@ -680,18 +552,18 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 		lazy_figures(t, f, ok, have_proc, p0, pv, dt_ns, &cpu,
 			     &cpu_known, &cover);
 		b->n_tasks = 0; /* every other thread started during the call */
-		walk_tasks(count_ran, &ran); /* this one included */
+		rl_rt_proc_walk_threads(count_ran, &ran); /* this one included */
 	} else {
 		/* CPU and wall time over one window: busy threads (CPU time
 		 * / wall time) cannot exceed the threads that ran */
-		uint64_t now = cpu_now(CLOCK_PROCESS_CPUTIME_ID);
-		uint64_t wall = cpu_now(CLOCK_MONOTONIC);
+		uint64_t now = rl_rt_proc_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+		uint64_t wall = rl_rt_proc_clock_ns(CLOCK_MONOTONIC);
 		cpu = now > b->cpu_ns ? now - b->cpu_ns : 0;
 		wall_ns = wall > b->wall_ns ? wall - b->wall_ns : 0;
 		faults = csw = 0;
 		if (wants_usage())
-			usage_now(RUSAGE_SELF, &faults, &csw);
-		walk_tasks(count_ran, &ran);
+			rl_rt_proc_usage(RUSAGE_SELF, &faults, &csw);
+		rl_rt_proc_walk_threads(count_ran, &ran);
 		for (size_t k = 0; k < rl_rt.n_prov; k++) {
 			int c = rl_rt.prov[k];
 			if (have_proc)
@@ -724,8 +596,8 @@ static void end_call(struct rl_thread *t, const struct rl_frame *f,
 	}
 	if (ran.n > e->threads)
 		e->threads = ran.n;
-	if (cpus_allowed() > e->cpus)
-		e->cpus = proc_cpus;
+	if ((cpus = rl_rt_proc_cpus()) > e->cpus)
+		e->cpus = cpus;
 	/* the other threads' share: the process's delta less the thread's
 	 * own (which its record already holds; when its counters could not
 	 * be read, the record holds nothing of this call and the whole
