@@ -251,6 +251,8 @@ static inline char *rl_rec_name(struct rl_rec *r)
 {
 	return rl_rec_name_n(r, rl_rt.n_prov);
 }
+/* rt_table.c: region name -> its index in t's table (made when new);
+ * -1 out of memory. */
 int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len);
 /* The program's clock reads on this thread (rt_clock_reads.c), and the
  * runtime's own clock, not counted. */
@@ -273,12 +275,14 @@ void rl_rt_close_all(struct rl_thread *t, const char *why, bool in_signal);
 /* Complete the top frame of t (adds calls, time and counter deltas). */
 void rl_rt_pop_complete(struct rl_thread *t);
 void rl_rt_push(struct rl_thread *t, int region);
+/* rt_table.c: t's region table, site slots and frame stack freed (its
+ * records stay in the live file). */
 void rl_rt_thread_free_tables(struct rl_thread *t);
 /* Set the calling thread's state pointer (thread exit, fork child). */
 void rl_rt_self_set(struct rl_thread *t);
 struct rl_thread *rl_rt_self_get(void);
-/* Region k of t as results (time in ns, open_at_exit = begins never
- * ended); name points into the record. */
+/* rt_table.c: region k of t as results (time in ns, open_at_exit =
+ * begins never ended); name points into the record. */
 void rl_rt_region_stats(const struct rl_thread *t, size_t k,
 			struct rl_region_stats *out);
 
