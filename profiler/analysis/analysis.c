@@ -340,69 +340,6 @@ static int row_place(struct rl_report *rep, struct rl_region_row *row)
 	return 0;
 }
 
-/* *line with text added: at the end (after "; "), or in front. */
-static int method_add(char **line, const char *text, int in_front)
-{
-	size_t n = strlen(*line), k = strlen(text);
-	char *m = malloc(n + k + 3);
-	if (!m)
-		return RL_ENOMEM;
-	if (in_front)
-		snprintf(m, n + k + 3, "%s%s", text, *line);
-	else
-		snprintf(m, n + k + 3, "%s; %s", *line, text);
-	free(*line);
-	*line = m;
-	return 0;
-}
-
-/* The method line: how each figure was taken, recursion, the placement's
- * note, and native timing under the simulator. */
-static int row_method(const struct rl_report *rep,
-		      struct rl_region_row *row, const struct acc *a,
-		      char *const method[], const unsigned char scope[],
-		      int declared)
-{
-	char text[160];
-	const char *mpi = row->mpi_known ||
-					  rep->mpi_calls ==
-						  RL_MPI_CALLS_UNWRAPPED
-				  ? rl_mpi_method(rep->mpi_calls, a->provided)
-				  : NULL;
-
-	if (!(row->method = a->uncounted
-				    ? strdup("time: native run (backend time); "
-					     "no counts: the counting run "
-					     "stopped before this region ended")
-				    : rl_method_line(a->provided, method, scope,
-						     declared)))
-		return RL_ENOMEM;
-	if (row->depth > 1) {
-		/* docs/parallel.md, "Recursion" */
-		snprintf(text, sizeof text,
-			 "recursive (depth %llu): counted once, in each "
-			 "outermost call; calls count every entry",
-			 (unsigned long long)row->depth);
-		if (method_add(&row->method, text, 0))
-			return RL_ENOMEM;
-	}
-	if (row->place_note && method_add(&row->method, row->place_note, 0))
-		return RL_ENOMEM;
-	if (mpi && method_add(&row->method, mpi, 0))
-		return RL_ENOMEM;
-	if (row->work_differs &&
-	    method_add(&row->method,
-		       "rates withheld: the timing run and the counting run "
-		       "did different work in the same calls (see the "
-		       "warnings)",
-		       0))
-		return RL_ENOMEM;
-	if (row->simulated && row->time_native &&
-	    method_add(&row->method, "time: native run (backend time); ", 1))
-		return RL_ENOMEM;
-	return 0;
-}
-
 static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		    const struct acc *a, char *const method[],
 		    const unsigned char scope[], struct rl_scratch *scratch)
@@ -422,7 +359,8 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 	row_scopes(row, a, scope);
 	row_code_width(rep, row, a);
 	if (row_place(rep, row) ||
-	    row_method(rep, row, a, method, scope, declared))
+	    rl_row_method(rep, row, a->provided, a->uncounted, method, scope,
+			  declared))
 		return RL_ENOMEM;
 	if ((row->diagnosis = rl_trust_diagnosis(row)))
 		return 0; /* unplaced for withheld counts: that is why */

@@ -79,4 +79,13 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 char *rl_method_line(uint64_t provided, char *const method[],
 		     const unsigned char scope[], int declared);
 
+/* row->method: the method line of a filled and placed row (provided: the
+ * counters summed into it; uncounted: the counting run stopped before a
+ * contribution ended), then recursion, the placement's note, MPI calls,
+ * withheld rates and native timing under the simulator. 0 or
+ * RL_ENOMEM. */
+int rl_row_method(const struct rl_report *rep, struct rl_region_row *row,
+		  uint64_t provided, int uncounted, char *const method[],
+		  const unsigned char scope[], int declared);
+
 #endif

@@ -1,13 +1,15 @@
 /*
  * The method line of a report row: where its flops and bytes come from,
- * built from the counters' own method texts and scopes (analysis.h); and
- * the report header's line on a --count-with run (report.h).
+ * built from the counters' own method texts and scopes, then recursion,
+ * the placement's note, MPI and native timing (analysis.h); and the
+ * report header's line on a --count-with run (report.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "common/rl_error.h"
 
 #define BIT(c) (UINT64_C(1) << (c))
 
@@ -157,6 +159,66 @@ char *rl_method_line(uint64_t provided, char *const method[],
 	dram_methods(&l, provided, method, scope);
 	cache_levels(&l, provided, scope);
 	return strdup(l.buf);
+}
+
+/* *line with text added: at the end (after "; "), or in front. */
+static int method_add(char **line, const char *text, int in_front)
+{
+	size_t n = strlen(*line), k = strlen(text);
+	char *m = malloc(n + k + 3);
+	if (!m)
+		return RL_ENOMEM;
+	if (in_front)
+		snprintf(m, n + k + 3, "%s%s", text, *line);
+	else
+		snprintf(m, n + k + 3, "%s; %s", *line, text);
+	free(*line);
+	*line = m;
+	return 0;
+}
+
+int rl_row_method(const struct rl_report *rep, struct rl_region_row *row,
+		  uint64_t provided, int uncounted, char *const method[],
+		  const unsigned char scope[], int declared)
+{
+	char text[160];
+	const char *mpi = row->mpi_known ||
+					  rep->mpi_calls ==
+						  RL_MPI_CALLS_UNWRAPPED
+				  ? rl_mpi_method(rep->mpi_calls, provided)
+				  : NULL;
+
+	if (!(row->method = uncounted
+				    ? strdup("time: native run (backend time); "
+					     "no counts: the counting run "
+					     "stopped before this region ended")
+				    : rl_method_line(provided, method, scope,
+						     declared)))
+		return RL_ENOMEM;
+	if (row->depth > 1) {
+		/* docs/parallel.md, "Recursion" */
+		snprintf(text, sizeof text,
+			 "recursive (depth %llu): counted once, in each "
+			 "outermost call; calls count every entry",
+			 (unsigned long long)row->depth);
+		if (method_add(&row->method, text, 0))
+			return RL_ENOMEM;
+	}
+	if (row->place_note && method_add(&row->method, row->place_note, 0))
+		return RL_ENOMEM;
+	if (mpi && method_add(&row->method, mpi, 0))
+		return RL_ENOMEM;
+	if (row->work_differs &&
+	    method_add(&row->method,
+		       "rates withheld: the timing run and the counting run "
+		       "did different work in the same calls (see the "
+		       "warnings)",
+		       0))
+		return RL_ENOMEM;
+	if (row->simulated && row->time_native &&
+	    method_add(&row->method, "time: native run (backend time); ", 1))
+		return RL_ENOMEM;
+	return 0;
 }
 
 void rl_report_count_with_text(char *buf, size_t len,
