@@ -1,6 +1,7 @@
 /* Time per loop: a CPU-clock sampling event on the running program, its
  * samples mapped to the loops of its code. */
 #include "cli/run/loop_samples.h"
+#include "cli/run/loop_samples_map.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +46,8 @@ struct rl_loop_sampler {
 	const struct rl_loops *loops;
 	uint64_t bias;
 	int bias_known;
+	struct rl_loop_map exe; /* the program's code, for its exec's
+				   PERF_RECORD_MMAP (loop_samples_map.h) */
 	pid_t pid;
 	const char *program;
 	/* out: the fine stage's samples; coarse: the coarse stage's,
@@ -278,10 +281,21 @@ static void drain_one(struct rl_loop_sampler *s, int c)
 	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/* The program's load bias from its exec's PERF_RECORD_MMAP, looked for
+ * in every CPU's ring before any sample is taken from them. */
+static void find_mapping(struct rl_loop_sampler *s)
+{
+	for (int c = 0; c < s->n_cpu && !s->bias_known; c++)
+		s->bias_known = rl_loop_map_scan(&s->exe, s->pid, s->map[c],
+						 s->data_len, &s->bias);
+}
+
 static void drain(struct rl_loop_sampler *s)
 {
-	/* the mapping is read once the program runs (at the first drain,
-	 * 10 ms in), not while it may still be starting */
+	/* the mapping, where run_drainer did not find it yet: the exec's
+	 * record, else /proc/PID/maps while the program runs */
+	if (!s->bias_known)
+		find_mapping(s);
 	if (!s->bias_known)
 		s->bias = load_bias(s->pid, s->program, &s->bias_known);
 	for (int c = 0; c < s->n_cpu; c++)
@@ -318,6 +332,7 @@ static void open_coarse(struct rl_loop_sampler *s, struct perf_event_attr *a,
 	c.sample_period = s->coarse_ns;
 	c.disabled = 1;
 	c.enable_on_exec = 0;
+	c.mmap = 0;
 	for (int k = 0; k < s->n_cpu; k++) {
 		int fd = (int)syscall(SYS_perf_event_open, &c, pid, cpu[k], -1, 0);
 		uint64_t id;
@@ -446,6 +461,9 @@ static int open_events(struct rl_loop_sampler *s, pid_t pid,
 	 * inherited copies too) */
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID;
 	a->inherit = 1;
+	/* the program's executable mappings (its exec's among them): where
+	 * its code lies, however short it ran (loop_samples_map.h) */
+	a->mmap = 1;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	if (pid == 0) {
@@ -546,6 +564,10 @@ static int run_drainer(struct rl_loop_sampler *s, pid_t pid,
 {
 	s->pid = pid;
 	s->program = program;
+	/* where the program's code lies: its exec's record in the rings
+	 * (loop_samples_map.h), else its maps, now or at a drain */
+	rl_loop_map_prepare(program, &s->exe);
+	s->bias = load_bias(pid, program, &s->bias_known);
 	pthread_mutex_init(&s->lock, NULL);
 	if (pthread_create(&s->thread, NULL, drainer, s) != 0) {
 		close_all(s);
