@@ -379,6 +379,11 @@ int rl_sim_prepare_launch(struct rl_launch *l, char *err, size_t errlen)
 			 "--sim-loops-out=%s/loop-counts-%%p.txt", l->raw_dir);
 		args[n++] = a_loops;
 		args[n++] = a_loops_out;
+		/* --loop-calls: each loop's total with the functions it
+		 * calls (blocks end at calls: slower) */
+		if (opt_get(l->options, "sim-loop-calls", loops, sizeof loops) &&
+		    strcmp(loops, "yes") == 0)
+			args[n++] = "--sim-loop-calls=yes";
 	}
 	if (opt_get(l->options, "sim-census", census, sizeof census))
 		args[n++] = strcmp(census, "yes") == 0 ? "--sim-census=yes"

@@ -60,6 +60,8 @@ extern ULong rs_live[RS_NSLOTS];
 /* rs_loops.c: counts per loop (--sim-loops) */
 #define RS_LOOP_INHERIT (-1) /* code outside the object: no switch */
 extern const HChar *rs_loops_in, *rs_loops_out;
+/* --sim-loop-calls: the calls made from loops counted (rs_loops_emit_calls) */
+extern Bool rs_loop_calls;
 extern ULong rs_loop_cur; /* the loop id now charged (0: none) */
 void rs_loops_init(void);
 Bool rs_loops_on(void);

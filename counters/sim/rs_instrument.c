@@ -520,7 +520,7 @@ IRSB *rs_instrument(VgCallbackClosure *closure, IRSB *in,
 	run_flush(out, &a, &run, pend);
 	rs_insn_finish(&a, pend);
 	emit_pending(out, pend);
-	if (loops)
+	if (loops && rs_loop_calls)
 		rs_loops_emit_calls(out, in->jumpkind, blk_loop,
 				    layout->offset_SP, gWordTy);
 	VG_(free)(ti.lane_cond);

@@ -56,6 +56,7 @@
 #include "pub_tool_vki.h"
 
 const HChar *rs_loops_in = NULL;
+Bool rs_loop_calls = False;
 const HChar *rs_loops_out = NULL;
 ULong rs_loop_cur;
 ULong rs_calls_open; /* the charged thread's open calls */

@@ -276,6 +276,7 @@ static Bool process_option(const HChar *arg)
 		rs_bounds = k;
 	} else if VG_STR_CLO (arg, "--sim-loops", rs_loops_in) {
 	} else if VG_STR_CLO (arg, "--sim-loops-out", rs_loops_out) {
+	} else if VG_BOOL_CLO (arg, "--sim-loop-calls", rs_loop_calls) {
 	} else if VG_BOOL_CLO (arg, "--sim-census", rs_census_on) {
 	} else if VG_BOOL_CLO (arg, "--sim-native-fma", clo_native_fma) {
 	} else {
@@ -295,6 +296,8 @@ static void print_usage(void)
 "    --sim-loops=FILE       count per loop: the spans of the program's\n"
 "                           functions and their loops (rlprof run --loops)\n"
 "    --sim-loops-out=FILE   where the counts per loop go at exit (%%p: pid)\n"
+"    --sim-loop-calls=no|yes each loop's total with the functions it calls\n"
+"                           (rlprof run --loop-calls; blocks end at calls) [no]\n"
 "    --sim-census=yes|no    print the floating-point IR ops seen [no]\n"
 "    --sim-native-fma=yes|no  compute FMA lanes on the host's FMA unit\n"
 "                           (same bits; when the host has FMA) [yes]\n");
@@ -319,10 +322,11 @@ static void post_clo_init(void)
 	if (clo_native_fma)
 		rs_fma_init();
 	rs_loops_init();
-	/* a call ends its block, so that the calls made from a loop are
-	 * seen (rs_loops_emit_calls): VEX would otherwise chase into the
-	 * callee and the block would end elsewhere */
-	if (rs_loops_on())
+	/* --sim-loop-calls: a call ends its block, so that the calls made
+	 * from a loop are seen (rs_loops_emit_calls): VEX would otherwise
+	 * chase into the callee and the block would end elsewhere (a cost:
+	 * only when asked) */
+	if (rs_loops_on() && rs_loop_calls)
 		VG_(clo_vex_control).guest_chase = False;
 }
 

@@ -66,6 +66,8 @@ struct rl_loop_figures {
 	 * calls, the loop's "total" (rl_loops_with_calls) */
 	uint64_t (*calls)[RS_NSLOTS];
 	uint64_t (*with_calls)[RS_NSLOTS];
+	bool calls_counted; /* --loop-calls: with_calls holds the calls' work;
+			       else it is inclusive alone, not written */
 	int levels;
 	size_t n_files;
 	bool counting;  /* spans given to the simulator */

@@ -95,6 +95,9 @@ static void usage(FILE *out)
 		"                          native run; the hot loops (1%% of the time, at\n"
 		"                          most 50) as rows of the report, every loop in\n"
 		"                          DIR/loops.json and a table under the regions'\n"
+		"      --loop-calls        --loops, and each loop's total with the functions\n"
+		"                          it calls (-b sim; slower: the simulator ends its\n"
+		"                          blocks at calls)\n"
 		"      --expect-status N   PROGRAM's exit status when it succeeds (default\n"
 		"                          0; a program with a known non-zero status): its\n"
 		"                          native times are kept, as for a status of 0\n"
@@ -110,7 +113,8 @@ static void usage(FILE *out)
 
 enum { OPT_EVENTS = 256, OPT_SIM_CACHES, OPT_SIM_BOUNDS, OPT_SIM_TIMING,
        OPT_NO_PROBE, OPT_PLOT, OPT_PER_THREAD, OPT_COUNT_WITH, OPT_TIMED_ISA,
-       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS, OPT_MPI_CALLS,
+       OPT_COMPAT, OPT_MPI_RANK_ONLY, OPT_REPEAT, OPT_LOOPS, OPT_LOOP_CALLS,
+       OPT_MPI_CALLS,
        OPT_SIM_AVX512, OPT_NO_SELFTEST, OPT_EXPECT_STATUS };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -141,6 +145,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		{"plot", no_argument, NULL, OPT_PLOT},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 		{"loops", no_argument, NULL, OPT_LOOPS},
+		{"loop-calls", no_argument, NULL, OPT_LOOP_CALLS},
 		{"mpi-rank-only", no_argument, NULL, OPT_MPI_RANK_ONLY},
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"verbose", no_argument, NULL, 'v'},
@@ -178,6 +183,7 @@ static int parse_options(int argc, char **argv, struct rl_run_options *o)
 		case OPT_PLOT: o->plot = true; break;
 		case OPT_PER_THREAD: o->per_thread = true; break;
 		case OPT_LOOPS: o->loops = true; break;
+		case OPT_LOOP_CALLS: o->loops = o->loop_calls = true; break;
 		case OPT_MPI_RANK_ONLY: o->mpi_rank_only = true; break;
 		case OPT_REPEAT: {
 			char *end;

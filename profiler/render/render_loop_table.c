@@ -246,6 +246,7 @@ void rl_loop_table_print(const struct rl_loop_figures *x)
 		       (double)x->samples.cpu_ns * 1e-9, RL_LOOP_MIN_SAMPLES);
 	else if (x->sample_why[0])
 		printf("  no time per loop: %s\n", x->sample_why);
-	print_totals(x);
+	if (x->calls_counted)
+		print_totals(x);
 }
 

@@ -102,14 +102,21 @@ int rl_loops_file_write(struct rl_loop_figures *x, const char *program,
 		for (int k = 0; k < RS_NSLOTS; k++)
 			total[k] += x->self[i][k];
 	json_object_set_new(root, "method",
-		json_string("simulated by rlprofsim: every flop and every "
-			    "byte at every level charged to the innermost loop "
-			    "holding the instruction (code of shared libraries "
-			    "to the loop that called it); inclusive sums "
-			    "nested loops; with_calls adds what the calls made "
-			    "from inside them counted until they returned, with "
-			    "the other threads' counts meanwhile (an OpenMP "
-			    "team's); all threads and processes"));
+		json_string(x->calls_counted
+			? "simulated by rlprofsim: every flop and every "
+			  "byte at every level charged to the innermost loop "
+			  "holding the instruction (code of shared libraries "
+			  "to the loop that called it); inclusive sums "
+			  "nested loops; with_calls adds what the calls made "
+			  "from inside them counted until they returned, with "
+			  "the other threads' counts meanwhile (an OpenMP "
+			  "team's); all threads and processes"
+			: "simulated by rlprofsim: every flop and every "
+			  "byte at every level charged to the innermost loop "
+			  "holding the instruction (code of shared libraries "
+			  "to the loop that called it); inclusive sums "
+			  "nested loops (with the functions they call: "
+			  "--loop-calls); all threads and processes"));
 	json_object_set_new(root, "program",
 			    json_string(program));
 	json_object_set_new(root, "lines", json_boolean(x->l.have_lines));
@@ -182,8 +189,9 @@ int rl_loops_file_write(struct rl_loop_figures *x, const char *program,
 			json_object_set_new(o, "self", counts_json(x->self[i + 1], x->levels));
 			json_object_set_new(o, "inclusive",
 					    counts_json(x->incl[i + 1], x->levels));
-			json_object_set_new(o, "with_calls", counts_json(
-				x->with_calls[i + 1], x->levels));
+			if (x->calls_counted)
+				json_object_set_new(o, "with_calls", counts_json(
+					x->with_calls[i + 1], x->levels));
 		}
 		if (x->is_hot[i] && x->n_thr) {
 			/* its share in each process and thread: the report's

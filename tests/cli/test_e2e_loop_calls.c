@@ -24,15 +24,16 @@ static double flops_of(json_t *o, const char *set)
 	return rl_test_json_num(json_object_get(o, set), "flops");
 }
 
-/* rlprof run -b sim --sim-timing sim --loops -o dir/out prog 100 (env:
- * NULL or the environment to add); loops.json parsed, the steps loop
- * (main's) in *steps and kernel's in *kernel. */
-static json_t *run_calls(const char *prog, const char *const *env,
-			 const char *dir, struct e2e_result *r, json_t **steps,
-			 json_t **kernel)
+/* rlprof run -b sim --sim-timing sim OPT -o dir/out prog 100 (OPT:
+ * --loop-calls, or --loops; env: NULL or the environment to add);
+ * loops.json parsed, the steps loop (main's) in *steps and kernel's in
+ * *kernel. */
+static json_t *run_opt(const char *opt, const char *prog,
+		       const char *const *env, const char *dir,
+		       struct e2e_result *r, json_t **steps, json_t **kernel)
 {
 	const char *argv[] = {E2E_RLPROF, "run", "-q", "-b", "sim",
-			      "--sim-timing", "sim", "--loops", "-o", NULL,
+			      "--sim-timing", "sim", opt, "-o", NULL,
 			      prog, "100", NULL};
 	char out[512], *text;
 	json_error_t je;
@@ -61,6 +62,36 @@ static json_t *run_calls(const char *prog, const char *const *env,
 	cr_assert(*steps && *kernel, "%s", text);
 	free(text);
 	return j;
+}
+
+static json_t *run_calls(const char *prog, const char *const *env,
+			 const char *dir, struct e2e_result *r, json_t **steps,
+			 json_t **kernel)
+{
+	return run_opt("--loop-calls", prog, env, dir, r, steps, kernel);
+}
+
+/* Totals with the calls only where asked (--loop-calls: the simulator
+ * then ends its blocks at calls, which costs): --loops alone writes no
+ * with_calls and prints no such section, and counts each loop as
+ * before. */
+Test(e2e_loop_calls, totals_with_calls_only_where_asked, .timeout = 240)
+{
+	char *dir = e2e_tmpdir();
+	struct e2e_result r;
+	json_t *steps, *kernel;
+	json_t *j = run_opt("--loops", E2E_PROG("loops-calls"), NULL, dir, &r,
+			    &steps, &kernel);
+
+	cr_expect_null(json_object_get(steps, "with_calls"));
+	cr_expect_null(json_object_get(kernel, "with_calls"));
+	cr_expect_eq(flops_of(steps, "inclusive"), 0);
+	cr_expect_eq(flops_of(kernel, "inclusive"), STEPS * 3.0 * 2 * N,
+		     "%g", flops_of(kernel, "inclusive"));
+	cr_expect_null(strstr(r.out, "with the functions they call"), "%s",
+		       r.out);
+	json_decref(j);
+	e2e_cleanup(&r, dir);
 }
 
 Test(e2e_loop_calls, a_loop_calling_all_the_work_totals_it, .timeout = 240)

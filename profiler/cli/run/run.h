@@ -89,6 +89,8 @@ struct rl_run_options {
 				    "run" (run_avx512.c) */
 	bool quiet, no_probe, plot, per_thread;
 	bool loops;              /* --loops: counts per loop (run_loops.h) */
+	bool loop_calls;         /* --loop-calls: and each loop's total with
+				    the functions it calls (implies loops) */
 	bool mpi_rank_only;      /* --mpi-rank-only (run_mpi.h) */
 	unsigned repeat;         /* --repeat N: timing runs, default 1, or
 				    RL_RUN_DEFAULT_REPEAT for a short

@@ -127,6 +127,7 @@ int rl_run_loops_prepare(const struct rl_run *run, struct rl_run_loops **loops,
 	if (strcmp(rl_run_backend_name(&run->backend), "sim") == 0) {
 		*spans_path = x->spans;
 		x->f.counting = true;
+		x->f.calls_counted = run->opt.loop_calls;
 	} else if (run->mpi.mode != RL_MPI_RANK_ONLY) {
 		/* (a rank of the launcher form: the launcher said it) */
 		rl_run_warn("--loops counts flops and bytes per loop under the "

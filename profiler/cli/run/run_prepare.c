@@ -561,6 +561,10 @@ int rl_run_prepare_launch(struct rl_run *run, char *err, size_t errlen)
 			return rc;
 		add_option(run->setup.options, sizeof run->setup.options,
 			   "sim-loops", spans);
+		if (spans && run->opt.loop_calls)
+			add_option(run->setup.options,
+				   sizeof run->setup.options, "sim-loop-calls",
+				   "yes");
 	}
 	if ((rc = fill_launch(run, &run->setup.launch,
 			      run->count.program[0] ? run->count.program
