@@ -68,9 +68,9 @@ static char *layout_verdict(const char *html)
 			memmove(e + 1, e + strlen(ent[k][0]),
 				strlen(e + strlen(ent[k][0])) + 1),
 				*e = ent[k][1][0];
-	cr_assert_not_null(strstr(dom, "data-layout-width=\"" WIDTH "\"") ||
-				   strstr(dom, "data-layout-width=\"1385\""),
-			   "the window was not " WIDTH " px wide");
+	cr_assert(strstr(dom, "data-layout-width=\"" WIDTH "\"") ||
+			  strstr(dom, "data-layout-width=\"1385\""),
+		  "the window was not " WIDTH " px wide");
 	free(dom);
 	unlink(path);
 	return verdict;
