@@ -594,7 +594,7 @@ int rl_report_build(const struct rl_run_results *res,
 	 * more, so this ends */
 	while (!(rc = build_report(res, machine, out, err, errlen, refuted,
 				   names)) &&
-	       (more = rl_pair_refuted(out, names, refuted))) {
+	       (more = rl_pair_refuted(out, names))) {
 		rl_report_release(out);
 		refuted |= more;
 	}

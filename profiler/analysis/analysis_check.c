@@ -32,7 +32,7 @@
  *   roof-moved,        issue 38: a DRAM-bound row placed against a roof
  *   region-moved,      paired with the timing runs (roof_choice.h):
  *   neither-moved      which of the two moved. The roof, when its
- *                      samples spread more than RL_PAIR_MOVED or their
+ *                      samples spread more than RL_PAIR_AGREE or their
  *                      best is that far from the model's; the region,
  *                      when its slowest run of --repeat sits within
  *                      the roof. Neither: a defect of rlprof, said so
@@ -55,8 +55,6 @@
 #define SHORT_CALL_S 1e-5
 #define LOAD_PER_CPU 0.25
 #define STALE_DAYS 30.0
-#define RL_PAIR_MOVED 0.10 /* a paired roof's samples spread, or off the
-			      model's, by more than this: it moved */
 
 static void human_bytes(char *b, size_t n, double x)
 {
@@ -130,7 +128,7 @@ static void paired_causes(struct causes *c, const struct rl_region_row *row,
 	const char *op = rl_pair_op_name(pf->op);
 	double spread = (pf->best - pf->lo) / pf->best,
 	       off = fabs(pf->best / pf->model - 1);
-	int roof_moved = spread > RL_PAIR_MOVED || off > RL_PAIR_MOVED;
+	int roof_moved = spread > RL_PAIR_AGREE || off > RL_PAIR_AGREE;
 	int region_moved;
 
 	rl_row_interval(row, &iv);

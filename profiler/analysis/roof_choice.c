@@ -322,7 +322,7 @@ const struct rl_pair_figure *rl_pair_for_row(const struct rl_report *rep,
 }
 
 uint32_t rl_pair_refuted(const struct rl_report *r,
-			 char names[][RL_PAIR_NAME_LEN], uint32_t known)
+			 char names[][RL_PAIR_NAME_LEN])
 {
 	uint32_t bits = 0;
 
@@ -335,8 +335,7 @@ uint32_t rl_pair_refuted(const struct rl_report *r,
 		    row->basis == RL_BASIS_DECLARED || row->time_s < 1e-3 ||
 		    !(f = rl_pair_for_row(r, row)) ||
 		    f->use != RL_PAIR_LOWERED ||
-		    (i = (size_t)(f - r->pair)) >= 32 ||
-		    ((bits | known) >> i & 1u))
+		    (i = (size_t)(f - r->pair)) >= 32 || (bits >> i & 1u))
 			continue;
 		bits |= 1u << i;
 		snprintf(names[i], RL_PAIR_NAME_LEN, "%s",

@@ -106,12 +106,13 @@ const struct rl_pair_figure *rl_pair_for_row(const struct rl_report *rep,
 					     const struct rl_region_row *row);
 /* The paired figures that lowered a roof which a row of r beat (above
  * RL_CHECK_PCT of it, timed 1 ms or more, counted, not declared): a bit
- * per figure (its index in r->pair) not in known, the first such
- * region's name into names. A region of the run moved that much at that
- * time, so the samples were not the machine's limit: rl_report_build
- * places the report again with those bits as rl_roof_pair's refuted. */
+ * per figure (its index in r->pair), the first such region's name into
+ * names (a figure refuted before is RL_PAIR_KEPT_REFUTED, not lowered).
+ * A region of the run moved that much at that time, so the samples were
+ * not the machine's limit: rl_report_build places the report again with
+ * those bits as rl_roof_pair's refuted. */
 uint32_t rl_pair_refuted(const struct rl_report *r,
-			 char names[][RL_PAIR_NAME_LEN], uint32_t known);
+			 char names[][RL_PAIR_NAME_LEN]);
 /* The figure of op at exactly threads, NULL none. */
 const struct rl_pair_figure *rl_pair_find(const struct rl_pair_figure *fig,
 					  size_t n, enum rl_pair_op op,
