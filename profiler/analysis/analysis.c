@@ -340,9 +340,12 @@ static int row_place(struct rl_report *rep, struct rl_region_row *row)
 	return 0;
 }
 
+/* A row from its accumulated figures; a summed row k (repeat not NULL)
+ * with the times of rlprof run --repeat's other runs (report_repeat.c). */
 static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		    const struct acc *a, char *const method[],
-		    const unsigned char scope[], struct rl_scratch *scratch)
+		    const unsigned char scope[], struct rl_scratch *scratch,
+		    const struct rl_repeat_runs *repeat, size_t k)
 {
 	int declared = a->expect_calls > 0;
 
@@ -356,6 +359,7 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 			a->k ? a->k->running_ns : NULL, rep->selftest);
 		row_figures(row, &trusted, declared);
 	}
+	rl_row_repeat(rep, repeat, k, row);
 	row_scopes(row, a, scope);
 	row_code_width(rep, row, a);
 	if (row_place(rep, row) ||
@@ -382,7 +386,8 @@ static void acc_init(struct acc *a, const char *name)
 
 static int build_report(const struct rl_run_results *res,
 			const struct rl_machine *machine, struct rl_report *out,
-			char *err, size_t errlen, uint32_t refuted,
+			const struct rl_repeat_runs *repeat, char *err,
+			size_t errlen, uint32_t refuted,
 			char names[][RL_PAIR_NAME_LEN])
 {
 	struct acc *sum = NULL;
@@ -495,7 +500,7 @@ static int build_report(const struct rl_run_results *res,
 	out->rows = calloc(n_sum + (out->packed ? 0 : n_per) + 1,
 			   sizeof *out->rows);
 	count = calloc(n_sum + 1, sizeof *count);
-	if (!out->rows || !count ||
+	if (!out->rows || !count || rl_report_repeat_open(out, repeat, n_sum) ||
 	    !(order = group_threads(per, n_per, count, n_sum)))
 		goto out;
 	for (size_t k = 0; k < n_sum + n_per; k++) {
@@ -528,7 +533,7 @@ static int build_report(const struct rl_run_results *res,
 		if (out->packed && k >= n_sum) {
 			struct rl_region_row row;
 			if ((rc = fill_row(out, &row, a, method, scope,
-					   &scratch)))
+					   &scratch, NULL, 0)))
 				rl_thread_row_clear(&row);
 			else if ((rc = rl_thread_pack_add(
 					  out, &row,
@@ -537,7 +542,7 @@ static int build_report(const struct rl_run_results *res,
 				goto out;
 		} else {
 			rc = fill_row(out, &out->rows[k], a, method, scope,
-				      &scratch);
+				      &scratch, k < n_sum ? repeat : NULL, k);
 			out->n_rows = k + 1;
 		}
 		if (rc)
@@ -585,6 +590,14 @@ int rl_report_build(const struct rl_run_results *res,
 		    const struct rl_machine *machine, struct rl_report *out,
 		    char *err, size_t errlen)
 {
+	return rl_report_build_runs(res, machine, NULL, out, err, errlen);
+}
+
+int rl_report_build_runs(const struct rl_run_results *res,
+			 const struct rl_machine *machine,
+			 const struct rl_repeat_runs *repeat,
+			 struct rl_report *out, char *err, size_t errlen)
+{
 	char names[32][RL_PAIR_NAME_LEN];
 	uint32_t refuted = 0, more;
 	int rc;
@@ -592,8 +605,8 @@ int rl_report_build(const struct rl_run_results *res,
 	/* a lowered paired roof that a region beat is built again with the
 	 * model's figure (roof_choice.c); each pass refutes one figure or
 	 * more, so this ends */
-	while (!(rc = build_report(res, machine, out, err, errlen, refuted,
-				   names)) &&
+	while (!(rc = build_report(res, machine, out, repeat, err, errlen,
+				   refuted, names)) &&
 	       (more = rl_pair_refuted(out, names))) {
 		rl_report_release(out);
 		refuted |= more;

@@ -25,6 +25,7 @@
 #include "analysis/report_scope.h"
 #include "results/run_results.h"
 #include "analysis/report_trust.h"
+#include "common/name_index.h"
 
 /* 2: in "regions", a figure not measured (or that does not apply) is left
  * out instead of written null, a flag only when true; a thread's row has
@@ -223,12 +224,32 @@ int rl_chart_has_declared(const struct rl_region_row *row);
 const char *rl_chart_no_point(const struct rl_region_row *row,
 			      const char **why);
 
-/* rlprof run --repeat: fills repeat_runs, time_min_s, time_median_s and
- * time_spread_pct of each summed row from its own time and those of the
- * timing runs in out_dir/repeat/K/raw (K = 2..); nothing when there are
- * none. A timing run that cannot be read is left out. Returns 0 or
- * RL_ENOMEM. */
-int rl_report_repeat(struct rl_report *rep, const char *out_dir);
+/* rlprof run --repeat N (report_repeat.c): the times of the timing runs
+ * besides the profiling run, DIR/repeat/K/raw (K = 2..), per region name
+ * (each run reduced to summed rows as a report is: the longest thread's
+ * time), read before the report is built (rl_report_build_runs). A run
+ * that cannot be read is left out. Then each summed row gets
+ * repeat_runs, time_min_s, time_median_s, time_spread_pct and its runs'
+ * times, and its time is the runs' median: its rates, its place under
+ * the roofs, its self-check and its diagnosis are those of the median,
+ * the figure the table prints with its interval around it. */
+struct rl_repeat_runs {
+	size_t n_runs;       /* timing runs read (0: none) */
+	size_t n_regions, cap;
+	char **names;        /* owned, n_regions */
+	struct rl_name_index ix; /* name -> index into names */
+	double *times;       /* [region * n_runs + run], NAN not timed */
+};
+/* 0 (nothing read when there are no runs) or RL_ENOMEM. */
+int rl_repeat_runs_read(struct rl_repeat_runs *rr, const char *out_dir);
+void rl_repeat_runs_release(struct rl_repeat_runs *rr);
+/* The build's part (analysis.c): room for the runs' times of n_summed
+ * rows (0 or RL_ENOMEM), then each summed row k's figures over them. */
+int rl_report_repeat_open(struct rl_report *rep,
+			  const struct rl_repeat_runs *rr, size_t n_summed);
+void rl_row_repeat(const struct rl_report *rep,
+		   const struct rl_repeat_runs *rr, size_t k,
+		   struct rl_region_row *row);
 
 /* A timed figure's spread over the runs of rlprof run --repeat
  * (row_interval.c): the median and a distribution-free 90% confidence
@@ -416,6 +437,11 @@ int rl_report_loops_build(const struct rl_run_results *res,
 int rl_report_build(const struct rl_run_results *res,
 		    const struct rl_machine *machine, struct rl_report *out,
 		    char *err, size_t errlen);
+/* The same with rlprof run --repeat's other timing runs (NULL: none). */
+int rl_report_build_runs(const struct rl_run_results *res,
+			 const struct rl_machine *machine,
+			 const struct rl_repeat_runs *repeat,
+			 struct rl_report *out, char *err, size_t errlen);
 void rl_report_release(struct rl_report *r);
 
 /* rlprof run --count-with, in one line for a report's header: the counted

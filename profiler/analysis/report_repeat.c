@@ -1,8 +1,10 @@
 /*
- * rlprof run --repeat N (report.h): per region, the fastest, the median
- * and the spread of its time over the N timing runs: the profiling run's
- * (the row's own time) and those of DIR/repeat/K, each read and reduced
- * to summed rows as the report itself is (the longest thread's time).
+ * rlprof run --repeat N (report.h): the times of the timing runs besides
+ * the profiling run (DIR/repeat/K), each read and reduced to summed rows
+ * as the report itself is (the longest thread's time), read before the
+ * report is built; then per summed row the fastest, the median and the
+ * spread over all N runs, and the median as the row's time, from which
+ * its rates, its place under the roofs and its diagnosis follow.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,107 +26,152 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The summed rows' times of one timing run into t[region index]. */
-static void one_run(const char *dir, const struct rl_name_index *ix,
-		    double *t, size_t n)
+/* The column of a region name, a new one (its name copied, its times
+ * NAN in every run) when not seen before; -1 out of memory. */
+static long column_of(struct rl_repeat_runs *rr, const char *name)
+{
+	size_t k;
+	char *own;
+	double *t;
+
+	if (rl_name_index_get(&rr->ix, name, &k))
+		return (long)k;
+	if (rr->n_regions == rr->cap) {
+		size_t cap = rr->cap ? 2 * rr->cap : 64;
+		char **names = realloc(rr->names, cap * sizeof *names);
+		if (!names)
+			return -1;
+		rr->names = names;
+		if (!(t = realloc(rr->times, cap * rr->n_runs * sizeof *t)))
+			return -1;
+		rr->times = t;
+		rr->cap = cap;
+	}
+	if (!(own = strdup(name)))
+		return -1;
+	k = rr->n_regions;
+	if (rl_name_index_put(&rr->ix, own, k)) {
+		free(own);
+		return -1;
+	}
+	rr->names[rr->n_regions++] = own;
+	for (size_t j = 0; j < rr->n_runs; j++)
+		rr->times[k * rr->n_runs + j] = NAN;
+	return (long)k;
+}
+
+/* The summed rows' times of one timing run into run j. A run that cannot
+ * be read is left out (its times NAN). */
+static int one_run(struct rl_repeat_runs *rr, const char *dir, size_t j)
 {
 	struct rl_run_results res;
 	struct rl_report r;
 	char err[512];
+	int rc = 0;
 
-	for (size_t i = 0; i < n; i++)
-		t[i] = NAN;
 	if (rl_results_load_dir(dir, &res, err, sizeof err) != 0)
-		return;
+		return 0;
 	if (rl_report_build(&res, NULL, &r, err, sizeof err) == 0) {
-		for (size_t i = 0; i < r.n_summed; i++) {
-			size_t k;
-			if (r.rows[i].region &&
-			    rl_name_index_get(ix, r.rows[i].region, &k) &&
-			    k < n)
-				t[k] = r.rows[i].time_s;
+		for (size_t i = 0; i < r.n_summed && !rc; i++) {
+			long k;
+			if (!r.rows[i].region)
+				continue;
+			if ((k = column_of(rr, r.rows[i].region)) < 0)
+				rc = RL_ENOMEM;
+			else
+				rr->times[(size_t)k * rr->n_runs + j] =
+					r.rows[i].time_s;
 		}
 		rl_report_release(&r);
 	}
 	rl_run_results_release(&res);
+	return rc;
 }
 
-int rl_report_repeat(struct rl_report *rep, const char *out_dir)
+int rl_repeat_runs_read(struct rl_repeat_runs *rr, const char *out_dir)
 {
 	char dir[4096];
-	struct rl_name_index ix = {0};
-	unsigned ks[MAX_RUNS];
-	size_t n = rep->n_summed, n_runs = 0;
-	double *times, v[MAX_RUNS + 1];
 	struct stat st;
+	unsigned ks[MAX_RUNS];
 
+	memset(rr, 0, sizeof *rr);
 	for (unsigned k = 2; k <= MAX_RUNS; k++) {
 		snprintf(dir, sizeof dir, "%s/repeat/%u/raw", out_dir, k);
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-			ks[n_runs++] = k;
+			ks[rr->n_runs++] = k;
 	}
-	if (!n_runs || !n)
-		return 0;
-	if (!(times = malloc(n_runs * n * sizeof *times)))
-		return RL_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (rep->rows[i].region &&
-		    rl_name_index_put(&ix, rep->rows[i].region, i)) {
-			rl_name_index_release(&ix);
-			free(times);
+	for (size_t j = 0; j < rr->n_runs; j++) {
+		snprintf(dir, sizeof dir, "%s/repeat/%u", out_dir, ks[j]);
+		if (one_run(rr, dir, j)) {
+			rl_repeat_runs_release(rr);
 			return RL_ENOMEM;
 		}
-	for (size_t j = 0; j < n_runs; j++) {
-		snprintf(dir, sizeof dir, "%s/repeat/%u", out_dir, ks[j]);
-		one_run(dir, &ix, times + j * n, n);
 	}
+	return 0;
+}
+
+void rl_repeat_runs_release(struct rl_repeat_runs *rr)
+{
+	rl_name_index_release(&rr->ix);
+	for (size_t k = 0; k < rr->n_regions; k++)
+		free(rr->names[k]);
+	free(rr->names);
+	free(rr->times);
+	memset(rr, 0, sizeof *rr);
+}
+
+int rl_report_repeat_open(struct rl_report *rep,
+			  const struct rl_repeat_runs *rr, size_t n_summed)
+{
+	if (!rr || !rr->n_runs || !n_summed)
+		return 0;
+	rep->repeat_times = malloc(n_summed * (rr->n_runs + 1) *
+				   sizeof *rep->repeat_times);
+	return rep->repeat_times ? 0 : RL_ENOMEM;
+}
+
+void rl_row_repeat(const struct rl_report *rep,
+		   const struct rl_repeat_runs *rr, size_t k,
+		   struct rl_region_row *row)
+{
+	double v[MAX_RUNS + 1], *keep, t, med;
+	size_t col, m = 0;
+
+	if (!rr || !rr->n_runs || !rep->repeat_times)
+		return;
 	/* each row's runs in order, kept for the tests of diff and check
 	 * (shift_test.h): the profiling run's time, then the others' */
-	free(rep->repeat_times);
-	if (!(rep->repeat_times = malloc(n * (n_runs + 1) *
-					 sizeof *rep->repeat_times))) {
-		rl_name_index_release(&ix);
-		free(times);
-		return RL_ENOMEM;
+	keep = rep->repeat_times + k * (rr->n_runs + 1);
+	t = row->time_s;
+	keep[0] = rl_known(t) && t > 0 ? t : NAN;
+	if (!isnan(keep[0]))
+		v[m++] = t;
+	for (size_t j = 0; j < rr->n_runs; j++) {
+		double x = row->region &&
+					   rl_name_index_get(&rr->ix,
+							     row->region, &col)
+				   ? rr->times[col * rr->n_runs + j]
+				   : NAN;
+		keep[j + 1] = rl_known(x) && x > 0 ? x : NAN;
+		if (!isnan(keep[j + 1]))
+			v[m++] = x;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct rl_region_row *row = &rep->rows[i];
-		double *keep = rep->repeat_times + i * (n_runs + 1);
-		size_t m = 0;
-		keep[0] = rl_known(row->time_s) && row->time_s > 0 ? row->time_s
-								    : NAN;
-		if (rl_known(row->time_s) && row->time_s > 0)
-			v[m++] = row->time_s;
-		for (size_t j = 0; j < n_runs; j++) {
-			double x = times[j * n + i];
-			keep[j + 1] = rl_known(x) && x > 0 ? x : NAN;
-			if (rl_known(x) && x > 0)
-				v[m++] = x;
-		}
-		if (m < 2)
-			continue;
-		row->repeat_times_s = keep;
-		row->repeat_n_times = (unsigned)(n_runs + 1);
-		qsort(v, m, sizeof *v, cmp_double);
-		row->repeat_runs = (unsigned)m;
-		row->time_min_s = v[0];
-		row->time_median_s = m % 2 ? v[m / 2]
-					   : (v[m / 2 - 1] + v[m / 2]) / 2;
-		row->time_spread_pct = (v[m - 1] - v[0]) / v[0] * 100;
-		/* the self-check again, with the region's interval: which
-		 * of it and its paired roof moved (analysis_check.c) */
-		if (row->check && rep->n_pair) {
-			free(row->check);
-			row->check = NULL;
-			row->check_cause = NULL;
-			if (rl_self_check(rep, row, rep->run_start_s)) {
-				rl_name_index_release(&ix);
-				free(times);
-				return RL_ENOMEM;
-			}
-		}
+	if (m < 2)
+		return;
+	row->repeat_times_s = keep;
+	row->repeat_n_times = (unsigned)(rr->n_runs + 1);
+	qsort(v, m, sizeof *v, cmp_double);
+	row->repeat_runs = (unsigned)m;
+	row->time_min_s = v[0];
+	row->time_median_s = med = m % 2 ? v[m / 2]
+					 : (v[m / 2 - 1] + v[m / 2]) / 2;
+	row->time_spread_pct = (v[m - 1] - v[0]) / v[0] * 100;
+	/* the figure a user reads is the runs' median, its interval around
+	 * it (row_interval.c): the rates are the counts over that time */
+	row->time_s = med;
+	if (!row->work_differs) { /* else withheld (results_native.c) */
+		row->gflops = row->flops / med / 1e9;
+		row->gbs = row->dram_bytes / med / 1e9;
+		row->gflops_expected = row->flops_expected / med / 1e9;
 	}
-	rl_name_index_release(&ix);
-	free(times);
-	return 0;
 }

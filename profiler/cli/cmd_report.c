@@ -85,8 +85,9 @@ int cmd_report(int argc, char **argv)
 	struct rl_run_results res;
 	struct rl_machine *m = NULL;
 	struct rl_report rep;
+	struct rl_repeat_runs runs;
 	char err[1024], names[128];
-	int no_probe = 0, c, rc = RL_EXIT_FAILURE, probed = 0;
+	int no_probe = 0, c, rc = RL_EXIT_FAILURE, probed = 0, brc;
 	FILE *out = stdout;
 
 	optind = 0; /* reset getopt: another command may have used it */
@@ -170,13 +171,15 @@ int cmd_report(int argc, char **argv)
 		m = NULL;
 	}
 build:
-	if (rl_report_build(&res, m, &rep, err, sizeof err)) {
+	if (rl_repeat_runs_read(&runs, dir)) /* rlprof run --repeat's runs */
+		fputs("rlprof: out of memory: the --repeat timing runs are left "
+		      "out\n", stderr);
+	brc = rl_report_build_runs(&res, m, &runs, &rep, err, sizeof err);
+	rl_repeat_runs_release(&runs);
+	if (brc) {
 		fprintf(stderr, "rlprof: %s\n", err);
 		goto out_m;
 	}
-	if (rl_report_repeat(&rep, dir)) /* rlprof run --repeat's runs */
-		fputs("rlprof: out of memory: the --repeat timing runs are left "
-		      "out\n", stderr);
 	ro.width = output ? 0 : rl_render_term_width();
 	ro.color = strcmp(color, "always") == 0 ||
 		   (strcmp(color, "auto") == 0 && !output &&

@@ -8,11 +8,13 @@
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/lib/report.h"
 #include "tests/lib/run.h"
 
 #define KERNELS RL_BUILD_DIR "/bin/rlprof-kernels"
@@ -34,9 +36,9 @@ static json_t *run_record(const char *out)
 Test(e2e_paired, samples_around_the_repetitions, .timeout = 120)
 {
 	char *dir = e2e_tmpdir(), out[600];
-	json_t *rec, *paired, *s;
+	json_t *rec, *paired, *s, *rep;
 	size_t i;
-	int after[4] = {0};
+	int after[4] = {0}, medians = 0;
 
 	e2e_need(E2E_RLPROF);
 	snprintf(out, sizeof out, "%s/out", dir);
@@ -76,6 +78,30 @@ Test(e2e_paired, samples_around_the_repetitions, .timeout = 120)
 		  "all samples from one point, and the others say nothing of "
 		  "why: %s", json_dumps(paired, JSON_COMPACT));
 	json_decref(rec);
+	/* each region's figure is the median of its 3 runs, the profiling
+	 * run's time kept as the first */
+	rep = rl_test_json_report(out);
+	json_array_foreach (json_object_get(rep, "regions"), i, s) {
+		json_t *rp = json_object_get(s, "repeat"), *ts;
+		double t = json_number_value(json_object_get(s, "time_s")), v[3];
+		if (!rp)
+			continue;
+		ts = json_object_get(rp, "times_s");
+		cr_assert_eq(json_array_size(ts), 3);
+		for (size_t k = 0; k < 3; k++)
+			v[k] = json_number_value(json_array_get(ts, k));
+		/* the middle one of three */
+		double med = v[0] + v[1] + v[2] - fmax(v[0], fmax(v[1], v[2])) -
+			     fmin(v[0], fmin(v[1], v[2]));
+		cr_assert_float_eq(t, med, 1e-6 * med, "time_s %g, runs %g %g %g",
+				   t, v[0], v[1], v[2]);
+		cr_assert_float_eq(json_number_value(json_object_get(
+					   rp, "time_median_s")),
+				   t, 1e-6 * t);
+		medians++;
+	}
+	cr_assert(medians > 0, "no region has its runs in report.json");
+	json_decref(rep);
 	e2e_cleanup(&r, dir);
 }
 

@@ -338,10 +338,11 @@ int rl_run_report(const struct rl_run_model *model,
 	struct rl_machine *m;
 	const struct rl_machine *machine;
 	struct rl_report rep;
+	struct rl_repeat_runs runs;
 	struct rl_render_options ropt = {0};
 	const struct rl_renderer *table;
 	char err[1024];
-	int rc = -1, loaded;
+	int rc = -1, loaded, built;
 	const struct report_in parts = {
 		.opt = opt, .target = target, .outcome = outcome,
 		.place = place, .setup = setup, .backend = backend,
@@ -373,13 +374,17 @@ int rl_run_report(const struct rl_run_model *model,
 		goto out_res;
 	}
 	memset(&rep, 0, sizeof rep);
-	if (rl_report_build(&res, machine, &rep, err, sizeof err) < 0) {
+	memset(&runs, 0, sizeof runs);
+	if (!in->no_files && rl_repeat_runs_read(&runs, in->place->out_dir))
+		rl_run_warn("out of memory: the --repeat timing runs are left "
+			    "out of the report");
+	built = rl_report_build_runs(&res, machine, &runs, &rep, err,
+				     sizeof err);
+	rl_repeat_runs_release(&runs);
+	if (built < 0) {
 		fprintf(stderr, "rlprof: cannot build the report: %s\n", err);
 		goto out_res;
 	}
-	if (!in->no_files && rl_report_repeat(&rep, in->place->out_dir))
-		rl_run_warn("out of memory: the --repeat timing runs are left "
-			    "out of the report");
 	ropt.plot = in->opt->plot;
 	ropt.per_thread = in->opt->per_thread;
 	ropt.color = rl_term_color_auto(STDOUT_FILENO);
