@@ -85,6 +85,14 @@ static size_t pair_figure_note(char *buf, size_t len,
 					"spread %.0f%%)", op, f->lo, f->best,
 					f->model, f->n,
 					(f->best - f->lo) / f->best * 100);
+	case RL_PAIR_KEPT_CLOSE:
+		return (size_t)snprintf(buf, len, " %s best %.1f GB/s, %.0f%% "
+					"below the model's %.1f, kept (a roof "
+					"is lowered from %.0f%% below, on %d "
+					"samples)", op, f->best,
+					(1 - f->best / f->model) * 100,
+					f->model, RL_PAIR_AGREE * 100,
+					RL_PAIR_LOWER_SAMPLES);
 	case RL_PAIR_KEPT_REFUTED:
 		return (size_t)snprintf(buf, len, " %s best %.1f GB/s, below "
 					"the model's %.1f, kept (region '%s' "

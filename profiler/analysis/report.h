@@ -293,6 +293,7 @@ enum rl_pair_use {
 	RL_PAIR_KEPT_FEW,     /* below it on too few samples: the model's kept */
 	RL_PAIR_KEPT_SPREAD,  /* below it on samples that disagree: kept */
 	RL_PAIR_KEPT_REFUTED, /* lowered, but a region of the run beat it */
+	RL_PAIR_KEPT_CLOSE,   /* below it by less than RL_PAIR_AGREE: kept */
 };
 struct rl_pair_figure {
 	enum rl_pair_op op;

@@ -231,6 +231,13 @@ static enum rl_pair_use pair_use(const struct rl_pair_figure *f, size_t i,
 		return RL_PAIR_RAISED;
 	if (i < 32 && (refuted >> i & 1u))
 		return RL_PAIR_KEPT_REFUTED;
+	/* within the samples' own agreement of the model's figure: the same
+	 * roof, measured by shorter passes (which read a few % low on a
+	 * quiet 2-vCPU guest: 14.9 against 15.7 GB/s on 1 thread), not a
+	 * machine that slowed down; lowering there moved a region's % of
+	 * roof by 10 points from one demo to the next */
+	if (f->best >= f->model * (1 - RL_PAIR_AGREE))
+		return RL_PAIR_KEPT_CLOSE;
 	if (f->n < RL_PAIR_LOWER_SAMPLES)
 		return RL_PAIR_KEPT_FEW;
 	if ((f->best - f->lo) / f->best > RL_PAIR_AGREE)

@@ -78,9 +78,10 @@ void rl_roof_ridges(const struct rl_machine *m, unsigned threads,
  * figure stays, and the figure's model is 0): the triad (stream_gbs,
  * moved_gbs at 32/24 of it) and the read (read_gbs) at the best of their
  * samples where that is at or above the model's (RL_PAIR_RAISED). Below
- * the model's, the best lowers the roof only when at least
- * RL_PAIR_LOWER_SAMPLES samples agree within RL_PAIR_AGREE
- * (RL_PAIR_LOWERED): short single passes read low on a noisy host more
+ * the model's by RL_PAIR_AGREE or more, the best lowers the roof only
+ * when at least RL_PAIR_LOWER_SAMPLES samples agree within RL_PAIR_AGREE
+ * (RL_PAIR_LOWERED; closer to the model's: RL_PAIR_KEPT_CLOSE, the same
+ * roof measured by shorter passes): short single passes read low on a noisy host more
  * often than the machine slows down, and a roof must stay an upper bound;
  * else the model's stays (RL_PAIR_KEPT_FEW, RL_PAIR_KEPT_SPREAD), as it
  * does for the figures whose bit (their index in fig) is set in refuted

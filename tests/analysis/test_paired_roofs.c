@@ -293,6 +293,24 @@ Test(paired_roofs, few_samples_below_the_model_keep_its_roof)
 	pcase_end(&c);
 }
 
+/* Three samples that agree (21, 21.3, 21.5) 4% below the model's 22.5:
+ * the same roof measured by shorter passes, not a slower machine; the
+ * model's stays (lowering there moved a demo's region by 10 points). */
+Test(paired_roofs, samples_close_below_the_model_keep_its_roof)
+{
+	static const double gbs[3] = {21, 21.3, 21.5};
+	struct pcase c = {0};
+	const struct rl_region_row *r = pcase_place(&c, gbs, 3, 32.0 / 28);
+
+	cr_assert_eq(c.rep.pair[0].use, RL_PAIR_KEPT_CLOSE);
+	cr_assert_float_eq(r->roof_gbs, 30, 1e-9);
+	cr_assert_float_eq(r->roof_pct, 28.0 / 30 * 100, 1e-6);
+	expect_in(r->place_note, "triad best 21.5 GB/s, 4% below the model's "
+				 "22.5, kept (a roof is lowered from 10% "
+				 "below, on 3 samples)");
+	pcase_end(&c);
+}
+
 /* Three samples below the model's that spread 25% (15, 18, 20): kept. */
 Test(paired_roofs, spread_samples_below_the_model_keep_its_roof)
 {
