@@ -8,7 +8,8 @@
  *  - size: the claimed size, unless the probe measured an effective
  *    capacity (where the level's plateau ends, one thread) below a quarter
  *    of it (a VM's share of the host's L3): then the measured size,
- *    rounded down to a power-of-two number of sets; with no claim, the
+ *    rounded to the nearest power-of-two number of sets by ratio
+ *    (within sqrt(2) of the measurement); with no claim, the
  *    measured size the same way; neither: the level is unknown;
  *  - ways: the claimed associativity; 16 assumed (and said) when it is
  *    unknown or below 2 (a VM's CPUID may claim a 1-way L3);

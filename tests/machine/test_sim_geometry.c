@@ -6,6 +6,7 @@
  * to run without Valgrind, explain_exit().
  */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -125,6 +126,33 @@ Test(sim_geometry, a_vm_share_of_the_host_l3_is_simulated_at_its_plateau)
 	cr_assert_str_eq(buf, g.spec);
 	cr_assert_eq(lv[2].size_bytes, 64ull << 20);
 	free(m);
+}
+
+/* Two probes of one guest measured the L3 plateau at 61 and 67 MiB: both
+ * are simulated at 64 MiB (the nearer power of two of sets by ratio),
+ * so the counted DRAM bytes do not hang on which side of 64 MiB a probe
+ * fell; 45 MiB (below sqrt(2) x 32) stays 32 MiB. */
+Test(sim_geometry, a_plateau_is_simulated_at_the_nearest_size)
+{
+	static const struct {
+		uint64_t plateau_mib, simulated_mib;
+	} cases[] = {{61, 64}, {67, 64}, {53, 64}, {45, 32}, {91, 128}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct rl_machine *m = model();
+		struct rl_sim_geometry g;
+		char err[256] = "", want[64];
+		level(m, "L1", 48u << 10, 12, "sysfs", 48u << 10);
+		level(m, "L2", 2u << 20, 16, "sysfs", 2u << 20);
+		level(m, "L3", 480ull << 20, 16, "sysfs",
+		      cases[i].plateau_mib << 20);
+		cr_assert_eq(rl_sim_geometry_derive(m, &g, err, sizeof err), 0,
+			     "%s", err);
+		snprintf(want, sizeof want, "48K:12,2M:16,%" PRIu64 "M:16",
+			 cases[i].simulated_mib);
+		cr_assert_str_eq(g.spec, want, "plateau %" PRIu64 " MiB",
+				 cases[i].plateau_mib);
+		free(m);
+	}
 }
 
 Test(sim_geometry, large_real_l3_is_not_capped)
