@@ -494,21 +494,24 @@ static int build_report(const struct rl_run_results *res,
 			}
 		}
 	}
-	/* a large report's per-thread rows are packed (report_threads.c) */
-	if (rl_thread_pack_open(out, n_per, res->n_loops > 0))
+	/* a large report's rows are packed (report_threads.c) */
+	if (rl_thread_pack_open(out, n_sum, n_per, res->n_loops > 0) ||
+	    (!out->packed &&
+	     !(out->rows = calloc(n_sum + n_per + 1, sizeof *out->rows))))
 		goto out;
-	out->rows = calloc(n_sum + (out->packed ? 0 : n_per) + 1,
-			   sizeof *out->rows);
 	count = calloc(n_sum + 1, sizeof *count);
-	if (!out->rows || !count || rl_report_repeat_open(out, repeat, n_sum) ||
+	if (!count || rl_report_repeat_open(out, repeat, n_sum) ||
 	    !(order = group_threads(per, n_per, count, n_sum)))
 		goto out;
-	for (size_t k = 0; k < n_sum + n_per; k++) {
+	for (size_t k = 0, at = n_sum; k < n_sum + n_per; k++) {
 		const struct acc *a = k < n_sum ? &sum[k] : NULL;
 		char *const *method = out->method;
 		const unsigned char *scope = out->scope;
 		struct acc one;
 		struct acc_counts one_k;
+		struct rl_region_row packed_row,
+			*row = out->packed ? &packed_row : &out->rows[k];
+		const char *region = NULL; /* its summed row's name */
 
 		if (k == n_sum) { /* the summed rows are done: less at once */
 			free(sum);
@@ -529,23 +532,26 @@ static int build_report(const struct rl_run_results *res,
 			a = &one;
 			method = ref->proc->method;
 			scope = ref->proc->scope;
+			if (out->packed)
+				region = rl_report_row(out, ref->sum_ix,
+						       &packed_row)
+						 ->region;
 		}
-		if (out->packed && k >= n_sum) {
-			struct rl_region_row row;
-			if ((rc = fill_row(out, &row, a, method, scope,
-					   &scratch, NULL, 0)))
-				rl_thread_row_clear(&row);
-			else if ((rc = rl_thread_pack_add(
-					  out, &row,
-					  out->rows[per[order[k - n_sum]]
-							    .sum_ix].region)))
-				goto out;
-		} else {
-			rc = fill_row(out, &out->rows[k], a, method, scope,
-				      &scratch, k < n_sum ? repeat : NULL, k);
-			out->n_rows = k + 1;
-		}
+		rc = fill_row(out, row, a, method, scope, &scratch,
+			      k < n_sum ? repeat : NULL, k);
+		if (!out->packed)
+			out->n_rows = k + 1; /* its strings freed by release */
+		else if (rc)
+			rl_thread_row_clear(row);
 		if (rc)
+			goto out;
+		if (k < n_sum) {
+			row->thread_first = at;
+			row->thread_count = count[k];
+			at += count[k];
+			out->n_checks += row->check != NULL;
+		}
+		if (out->packed && (rc = rl_thread_pack_add(out, row, region)))
 			goto out;
 	}
 	out->n_summed = n_sum;
@@ -553,11 +559,6 @@ static int build_report(const struct rl_run_results *res,
 	free(sums);
 	free(per);
 	sum = NULL, sums = NULL, per = NULL;
-	for (size_t k = 0, at = n_sum; k < n_sum; at += count[k++]) {
-		out->rows[k].thread_first = at;
-		out->rows[k].thread_count = count[k];
-		out->n_checks += out->rows[k].check != NULL;
-	}
 	if (!(rc = rl_report_run_warnings(res, out)) &&
 	    !(rc = rl_report_trust_warnings(out)) &&
 	    !(rc = rl_report_group_warnings(out, &by_name)))
@@ -565,7 +566,7 @@ static int build_report(const struct rl_run_results *res,
 	if (!rc)
 		rc = rl_report_mpi_advice(out);
 	if (!rc)
-		rc = rl_report_scope_build(res, out);
+		rc = rl_report_scope_build(res, out, &by_name);
 	if (!rc)
 		rc = rl_report_loops_build(res, out);
 	if (!rc)

@@ -11,6 +11,7 @@
 
 #include "common/fmt_seconds.h"
 #include "analysis/report.h"
+#include "analysis/report_threads.h"
 #include "common/rl_error.h"
 
 bool rl_row_mpi_only(const struct rl_region_row *row)
@@ -71,7 +72,7 @@ char *rl_mpi_diagnosis(const struct rl_region_row *row)
  * longest and the one that arrived last (the least MPI time); else, when
  * the ranks' own (non-MPI) time is a tenth of their time or more, its
  * max/mean and the rank where it is longest. */
-static int add_imbalance(struct rl_region_row *row,
+static int add_imbalance(const struct rl_report *r, struct rl_region_row *row,
 			 const struct rl_rank_agg *g)
 {
 	char more[256], *d;
@@ -94,9 +95,10 @@ static int add_imbalance(struct rl_region_row *row,
 	else
 		return 0;
 	n = strlen(row->diagnosis) + strlen(more) + 1;
-	if (!(d = realloc(row->diagnosis, n)))
+	if (!(d = malloc(n)))
 		return RL_ENOMEM;
-	strcat(d, more);
+	snprintf(d, n, "%s%s", row->diagnosis, more);
+	rl_report_text_drop(r, row->diagnosis);
 	row->diagnosis = d;
 	return 0;
 }
@@ -107,9 +109,18 @@ int rl_report_mpi_advice(struct rl_report *r)
 
 	if (!r->ranks)
 		return 0;
-	for (size_t i = 0; i < r->n_summed && i < r->ranks->n_aggs; i++)
-		if (rl_row_mpi_only(&r->rows[i]) &&
-		    (rc = add_imbalance(&r->rows[i], &r->ranks->aggs[i])))
+	for (size_t i = 0; i < r->n_summed && i < r->ranks->n_aggs; i++) {
+		struct rl_region_row buf, up;
+		char *was;
+		up = *rl_report_row(r, i, &buf);
+		was = up.diagnosis;
+		if (!rl_row_mpi_only(&up))
+			continue;
+		if ((rc = add_imbalance(r, &up, &r->ranks->aggs[i])))
 			return rc;
+		if (up.diagnosis != was &&
+		    (rc = rl_report_row_set(r, i, &up)))
+			return rc;
+	}
 	return 0;
 }

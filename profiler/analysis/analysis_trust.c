@@ -3,6 +3,7 @@
  * time a counter was counting, and the run's known-answer check (see
  * report_trust.h).
  */
+#include "analysis/report_threads.h"
 #include "analysis/report_trust.h"
 
 #include <math.h>
@@ -126,7 +127,9 @@ int rl_report_trust_warnings(struct rl_report *r)
 	if ((rc = selftest_warnings(r)))
 		return rc;
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		size_t used = 0;
 		for (int c = 0; c < RL_COUNTER_COUNT; c++) {
 			int k;

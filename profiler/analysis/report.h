@@ -8,7 +8,8 @@
  *
  * Ownership: rl_report_build() allocates rows and strings inside the report;
  * rl_report_release() frees them. The report points into (does not copy)
- * the machine model, which must outlive it.
+ * the machine model, which must outlive it; it keeps nothing of the
+ * results it was built from, which may be released once it is built.
  */
 #ifndef RL_REPORT_H
 #define RL_REPORT_H
@@ -340,7 +341,9 @@ struct rl_report {
 	int exit_status;
 	struct rl_region_row *rows; /* summed rows first, in first-seen order,
 				       then per-thread rows grouped by summed
-				       row (see thread_first) */
+				       row (see thread_first); NULL when
+				       packed (read every row with
+				       rl_report_row, report_threads.h) */
 	size_t n_rows, n_summed;
 	struct rl_warning *warnings; /* copies, owned */
 	size_t n_warnings;
@@ -401,10 +404,11 @@ struct rl_report {
 					 (run.json), NULL when none; owned */
 	double *repeat_times;   /* rlprof run --repeat: the rows' run times
 				   (repeat_times_s), owned */
-	struct rl_thread_pack *packed; /* a large report's per-thread rows,
-					  packed (report_threads.h: read
-					  them with rl_report_row), NULL
-					  when they are rows[n_summed..] */
+	struct rl_thread_pack *packed; /* a large report's rows, summed and
+					  per-thread, packed
+					  (report_threads.h: read them with
+					  rl_report_row), NULL when they
+					  are rows[] */
 };
 
 /* MPI calls (analysis_mpi.c). A region whose work is all MPI: its MPI

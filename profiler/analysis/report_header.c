@@ -13,6 +13,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/report.h"
+#include "analysis/report_threads.h"
 #include "common/name_index.h"
 #include "common/rl_error.h"
 
@@ -205,7 +206,8 @@ int rl_report_run_warnings(const struct rl_run_results *res,
 		}
 	}
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, i, &buf);
 		/* below RL_MIN_SHARE_PCT: withheld, not scaled (its own
 		 * warning, analysis_trust.c) */
 		if (!rl_known(row->scaled_ratio) || row->scaled_ratio >= 0.999 ||
@@ -243,11 +245,13 @@ int rl_report_run_warnings(const struct rl_run_results *res,
 }
 
 /* Each summed row's warnings (by region name): their indices in
- * r->warnings grouped by row into r->row_warnings. */
+ * r->warnings grouped by row into r->row_warnings (warn_first and
+ * warn_count of the rows that have some). */
 int rl_report_group_warnings(struct rl_report *r,
 			      const struct rl_name_index *by_name)
 {
 	size_t k, *next;
+	struct rl_region_row buf, up;
 
 	r->row_warnings = malloc((r->n_warnings ? r->n_warnings : 1) *
 				 sizeof *r->row_warnings);
@@ -259,10 +263,17 @@ int rl_report_group_warnings(struct rl_report *r,
 	for (size_t i = 0; i < r->n_warnings; i++)
 		if (r->warnings[i].region &&
 		    rl_name_index_get(by_name, r->warnings[i].region, &k))
-			r->rows[k].warn_count++;
-	for (size_t i = 0, at = 0; i < r->n_summed; i++) {
-		r->rows[i].warn_first = next[i] = at;
-		at += r->rows[i].warn_count;
+			next[k]++;
+	for (size_t i = 0, at = 0, n; i < r->n_summed; i++, at += n) {
+		if (!(n = next[i]))
+			continue;
+		up = *rl_report_row(r, i, &buf);
+		up.warn_first = next[i] = at;
+		up.warn_count = n;
+		if (rl_report_row_set(r, i, &up)) {
+			free(next);
+			return RL_ENOMEM;
+		}
 	}
 	for (size_t i = 0; i < r->n_warnings; i++)
 		if (r->warnings[i].region &&

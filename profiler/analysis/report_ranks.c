@@ -89,20 +89,25 @@ static int fill_rows(const struct rl_run_results *res,
 	if (!k->rows)
 		return RL_ENOMEM;
 	k->n_rows = n;
-	for (size_t g = 0; g < r->n_summed; g++)
+	for (size_t g = 0; g < r->n_summed; g++) {
+		struct rl_region_row buf;
+		const char *region = rl_report_row(r, g, &buf)->region;
 		for (long q = 0; q < m->size; q++) {
 			struct rl_rank_row *x = &k->rows[g * (size_t)m->size +
 							 (size_t)q];
-			x->region = r->rows[g].region;
+			x->region = region;
 			x->rank = q;
 			x->time_s = x->flops = x->dram_bytes = 0;
 			x->flops_expected = x->bytes_expected = NAN;
 			x->mpi_s = NAN;
 		}
+	}
 	/* each summed row's per-thread rows (grouped under it), each into
 	 * the rank of its process */
 	for (size_t g = 0; g < r->n_summed; g++) {
-		const struct rl_region_row *sr = &r->rows[g];
+		struct rl_region_row sr_buf;
+		const struct rl_region_row *sr =
+			rl_report_row(r, g, &sr_buf);
 		bool loop = is_loop(res, sr->region);
 		for (size_t row = sr->thread_first;
 		     row < sr->thread_first + sr->thread_count; row++) {
@@ -199,9 +204,10 @@ static void fill_aggs(const struct rl_report *r, struct rl_report_ranks *k)
 {
 	for (size_t g = 0; g < r->n_summed; g++) {
 		struct rl_rank_agg *a = &k->aggs[g];
+		struct rl_region_row buf;
 		double tsum = 0;
 
-		a->region = r->rows[g].region;
+		a->region = rl_report_row(r, g, &buf)->region;
 		a->flops_sum = a->dram_bytes_sum = 0;
 		a->time_max_s = a->time_min_s = a->time_mean_s = NAN;
 		a->imbalance = a->gflops = a->gbs = NAN;

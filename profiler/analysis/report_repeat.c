@@ -15,6 +15,7 @@
 #include "common/name_index.h"
 #include "analysis/analysis.h"
 #include "analysis/report.h"
+#include "analysis/report_threads.h"
 #include "results/run_results.h"
 #include "common/rl_error.h"
 
@@ -73,14 +74,17 @@ static int one_run(struct rl_repeat_runs *rr, const char *dir, size_t j)
 		return 0;
 	if (rl_report_build(&res, NULL, &r, err, sizeof err) == 0) {
 		for (size_t i = 0; i < r.n_summed && !rc; i++) {
+			struct rl_region_row buf;
+			const struct rl_region_row *row =
+				rl_report_row(&r, i, &buf);
 			long k;
-			if (!r.rows[i].region)
+			if (!row->region)
 				continue;
-			if ((k = column_of(rr, r.rows[i].region)) < 0)
+			if ((k = column_of(rr, row->region)) < 0)
 				rc = RL_ENOMEM;
 			else
 				rr->times[(size_t)k * rr->n_runs + j] =
-					r.rows[i].time_s;
+					row->time_s;
 		}
 		rl_report_release(&r);
 	}

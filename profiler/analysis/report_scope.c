@@ -6,6 +6,7 @@
 
 #include "common/name_index.h"
 #include "analysis/report.h"
+#include "analysis/report_threads.h"
 #include "common/rl_error.h"
 
 void rl_report_scope_free(struct rl_report_scope *s)
@@ -81,11 +82,15 @@ static void add(struct scope_sum *a, struct rl_scope_row *x,
 static int finish(struct rl_report *r, size_t g, struct rl_scope_row *x,
 		  const struct scope_sum *a)
 {
-	const char *name = r->rows[g].region;
+	struct rl_region_row buf;
+	const struct rl_region_row *row;
+	const char *name;
 	char msg[1024];
 
 	if (!x->process)
 		return 0;
+	row = rl_report_row(r, g, &buf);
+	name = row->region;
 	/* calls begun while the process had one thread read no CPU clock
 	 * (the time backend's region stays ~20 ns): busy threads from the
 	 * other calls, no CPU total; under the simulator with native times,
@@ -106,8 +111,12 @@ static int finish(struct rl_report *r, size_t g, struct rl_scope_row *x,
 		x->busy_threads = a->cpus;
 	x->uncounted = uncounted(a->provided, a->all);
 	x->all_counted = !x->uncounted;
-	if (x->threads_ran > r->rows[g].n_threads)
-		r->rows[g].n_threads = x->threads_ran;
+	if (x->threads_ran > row->n_threads) {
+		struct rl_region_row up = *row;
+		up.n_threads = x->threads_ran;
+		if (rl_report_row_set(r, g, &up))
+			return RL_ENOMEM;
+	}
 	if (!x->uncounted || x->threads_ran < 2)
 		return 0;
 	snprintf(msg, sizeof msg,
@@ -121,9 +130,9 @@ static int finish(struct rl_report *r, size_t g, struct rl_scope_row *x,
 }
 
 int rl_report_scope_build(const struct rl_run_results *res,
-			  struct rl_report *r)
+			  struct rl_report *r,
+			  const struct rl_name_index *by_name)
 {
-	struct rl_name_index by_name = {0};
 	struct scope_sum *sums;
 	struct rl_report_scope *k;
 	int rc = 0;
@@ -141,10 +150,8 @@ int rl_report_scope_build(const struct rl_run_results *res,
 	r->process_scope = k;
 	/* one pass over every region of every thread: a search per summed
 	 * row would be quadratic in the regions (10^5 of them at scale) */
-	for (size_t g = 0; g < r->n_summed && !rc; g++) {
+	for (size_t g = 0; g < r->n_summed; g++)
 		k->rows[g].busy_threads = NAN;
-		rc = rl_name_index_put(&by_name, r->rows[g].region, g);
-	}
 	for (size_t p = 0; p < res->n_procs && !rc; p++) {
 		const struct rl_process_results *pr = &res->procs[p];
 		for (size_t t = 0; t < pr->n_threads; t++)
@@ -153,13 +160,12 @@ int rl_report_scope_build(const struct rl_run_results *res,
 					&pr->threads[t].regions[i];
 				size_t g;
 				if (s->scope_calls && s->name &&
-				    rl_name_index_get(&by_name, s->name, &g))
+				    rl_name_index_get(by_name, s->name, &g))
 					add(&sums[g], &k->rows[g], pr, s);
 			}
 	}
 	for (size_t g = 0; g < r->n_summed && !rc; g++)
 		rc = finish(r, g, &k->rows[g], &sums[g]);
-	rl_name_index_release(&by_name);
 	free(sums);
 	return rc;
 }

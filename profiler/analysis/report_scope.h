@@ -32,8 +32,12 @@ struct rl_report_scope {
 	size_t n_rows;
 };
 
+struct rl_name_index;
+/* by_name: each region name of res -> its summed row's index (the one
+ * rl_report_build made). 0 or RL_ENOMEM. */
 int rl_report_scope_build(const struct rl_run_results *res,
-			  struct rl_report *r);
+			  struct rl_report *r,
+			  const struct rl_name_index *by_name);
 void rl_report_scope_free(struct rl_report_scope *s);
 
 #endif

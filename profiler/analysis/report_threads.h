@@ -1,21 +1,25 @@
 /*
- * A large report's per-thread rows kept packed (issue 41, item 8): at 10^6
- * regions x 2 threads the 2 x 10^6 per-thread rows of 744 bytes each were
- * 1.5 GB, and their region, method and diagnosis strings 0.5 GB more.
+ * A large report's rows kept packed (issue 41, item 8): at 10^6 regions x
+ * 2 threads the 2 x 10^6 per-thread rows of 744 bytes each were 1.5 GB,
+ * their region, method and diagnosis strings 0.5 GB more, and the 10^6
+ * summed rows 0.74 GB.
  *
  * Packed, a row is the 8-byte words in which it differs from the first
- * row packed (a mask and those words, 30-60 bytes where a thread's row
- * differs in its name, its time and its tid), and its strings are shared
- * by every row with the same text. rl_report_row() unpacks one into a
- * caller's buffer, bit for bit the row rl_report_build() filled: the
- * renderers print the same bytes whether packed or not.
+ * row of its kind (summed or per-thread) packed: a mask and those words,
+ * 30-60 bytes where a row differs in its name, its time and its tid. Its
+ * method, diagnosis and self-check strings are shared by every row with
+ * the same text (one table of them, each text stored once); a summed
+ * row's name is its own, a per-thread row's the name of its summed row.
+ * rl_report_row() unpacks one into a caller's buffer, bit for bit the row
+ * rl_report_build() filled: the renderers print the same bytes whether
+ * packed or not.
  *
  * Only rl_report_build() packs, and only reports of rl_report_pack_from
  * per-thread rows or more and no rlprof run --loops rows (report_loops.c
- * changes its per-thread rows after they are built): rows[] then holds the
- * summed rows alone (n_rows == n_summed) and the per-thread row of index
- * i >= n_summed (thread_first and thread_count keep their meaning) is read
- * only through rl_report_row(). Reports read back from report.json
+ * changes its rows after they are built): rows[] is then NULL (n_rows 0),
+ * and every row, summed (i < n_summed) or per-thread (thread_first and
+ * thread_count keep their meaning), is read through rl_report_row() and
+ * changed through rl_report_row_set(). Reports read back from report.json
  * (report_file.c) are never packed.
  */
 #ifndef RL_REPORT_THREADS_H
@@ -37,17 +41,33 @@ size_t rl_report_n_all(const struct rl_report *r);
  * the row is good until the report is released). */
 const struct rl_region_row *rl_report_row(const struct rl_report *r,
 					  size_t i, struct rl_region_row *buf);
+/* Row i becomes *row (read with rl_report_row and changed): kept as it is
+ * when unpacked (copied into rows[i] unless it is that row), else packed
+ * again. A string of *row other than row i's before (a new malloc'd
+ * text) belongs to the report after; the one it replaced is the
+ * caller's to drop with rl_report_text_drop. 0 or RL_ENOMEM (the new
+ * strings freed, row i unchanged). */
+int rl_report_row_set(struct rl_report *r, size_t i,
+		      struct rl_region_row *row);
+/* Frees a string a row of r held (method, diagnosis, check) once a
+ * writer has replaced it: in a packed report the shared table keeps it
+ * (other rows may hold it), else it is freed. */
+void rl_report_text_drop(const struct rl_report *r, char *s);
 
 /* Internal to the analysis (analysis.c). */
 struct rl_thread_pack;
-/* A pack for a report of n rows to come, or NULL when rl_report_build()
- * should keep them as rows (fewer than rl_report_pack_from, or --loops
- * rows). */
-int rl_thread_pack_open(struct rl_report *r, size_t n, int has_loops);
-/* Appends a filled row to r's pack, taking its strings (freed or kept;
- * its name, when the same as region, as that pointer: the name of its
- * summed row, which lives as long as the report): row is zeroed after. 0
- * or RL_ENOMEM (row's strings freed). */
+/* A pack for a report of n_sum summed and n_per per-thread rows to come
+ * (r->packed), or none when rl_report_build() should keep them as rows
+ * (fewer than rl_report_pack_from per-thread rows, or --loops rows). 0
+ * or RL_ENOMEM. */
+int rl_thread_pack_open(struct rl_report *r, size_t n_sum, size_t n_per,
+			int has_loops);
+/* Appends a filled row to r's pack (the summed rows first, then the
+ * per-thread rows), taking its strings (freed or kept): a summed row's
+ * name (region NULL) as its own, a per-thread row's, when the same as
+ * region, as that pointer (the name of its summed row, which lives as
+ * long as the report). row is zeroed after. 0 or RL_ENOMEM (row's
+ * strings freed). */
 int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row,
 		       const char *region);
 /* Frees what a filled row owns (its strings). */

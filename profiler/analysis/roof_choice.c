@@ -623,7 +623,9 @@ static unsigned chart_threads(const struct rl_report *r)
 	size_t best_n = 0;
 
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		unsigned t = row->roof_threads;
 		size_t k = 0;
 		if (!t && r->machine)
@@ -658,7 +660,9 @@ void rl_report_choose_chart(struct rl_report *r)
 	c->chosen = true;
 	c->threads = chart_threads(r);
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		if (!rl_chart_has_counted(row) && !rl_chart_has_declared(row))
 			continue;
 		chart_precision(c, row->precision);
@@ -685,7 +689,9 @@ void rl_report_choose_chart(struct rl_report *r)
 	if (c->show_f32)
 		chart_flats(c, m, "f32", main_f32);
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		if (!rl_chart_has_counted(row) && !rl_chart_has_declared(row))
 			continue;
 		chart_named(c, row->ceiling_roof);

@@ -180,6 +180,7 @@ build:
 		fprintf(stderr, "rlprof: %s\n", err);
 		goto out_m;
 	}
+	rl_run_results_release(&res); /* the report holds copies */
 	ro.width = output ? 0 : rl_render_term_width();
 	ro.color = strcmp(color, "always") == 0 ||
 		   (strcmp(color, "auto") == 0 && !output &&

@@ -251,8 +251,10 @@ static double listed_from(const struct rl_report *r)
 	if (r->n_summed <= RL_HTML_MAX_REGIONS ||
 	    !(t = malloc(r->n_summed * sizeof *t)))
 		return -1;
-	for (size_t i = 0; i < r->n_summed; i++)
-		t[i] = r->rows[i].time_s;
+	for (size_t i = 0; i < r->n_summed; i++) {
+		struct rl_region_row buf;
+		t[i] = rl_report_row(r, i, &buf)->time_s;
+	}
 	qsort(t, r->n_summed, sizeof *t, cmp_desc);
 	cut = t[RL_HTML_MAX_REGIONS - 1];
 	free(t);
@@ -284,7 +286,9 @@ static void regions_table(FILE *out, const struct rl_report *r)
 			cols[i].name);
 	fputs("</tr></thead>\n", out);
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		if (from >= 0 &&
 		    (listed == RL_HTML_MAX_REGIONS || !(row->time_s >= from)))
 			continue;

@@ -502,7 +502,9 @@ static void put_regions(struct rl_jw *w, const struct rl_report *r)
 {
 	rl_jw_raw(w, r->n_summed ? "[\n    " : "[]");
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		put_row(w, row, NULL);
 		rl_jw_raw(w, ",\"threads\":[");
 		for (size_t k = row->thread_first;
@@ -524,11 +526,14 @@ static void put_checks(struct rl_jw *w, const struct rl_report *r)
 	int n = 0;
 
 	rl_jw_raw(w, "[");
-	for (size_t i = 0; i < r->n_summed; i++)
-		if (r->rows[i].check) {
+	for (size_t i = 0; i < r->n_summed; i++) {
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, i, &buf);
+		if (row->check) {
 			rl_jw_raw(w, n++ ? ",\n    " : "\n    ");
-			put_check(w, &r->rows[i]);
+			put_check(w, row);
 		}
+	}
 	rl_jw_raw(w, n ? "\n  ]" : "]");
 }
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/report_threads.h"
 #include "render/render.h"
 #include "common/rl_error.h"
 #include "render/svg_chart.h"
@@ -175,7 +176,9 @@ static void write_legend(FILE *out, const struct rl_report *r,
 				c->roof_threads == 1 ? "" : "s");
 	}
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		size_t w = rl_term_cut(n1, sizeof n1, row->region, 20);
 		fprintf(out, "  %c %s%*s", letter(i, 0), n1, (int)(20 - w), "");
 		int lv;
@@ -232,7 +235,9 @@ int rl_render_plot(FILE *out, const struct rl_report *r, char *err,
 		draw_slope(&g, c.slope[i].gbs, top,
 			   strcmp(c.slope[i].roof->level, "DRAM") == 0 ? '/' : '.');
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		if (rl_chart_has_declared(row))
 			put(&g, row_of(&g, log10(row->gflops_expected)),
 			    col_of(&g, log10(row->ai_expected)), letter(i, 1));

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/report_threads.h"
 #include "common/fmt_seconds.h"
 #include "render/render_ranks.h"
 #include "render/svg_chart.h"
@@ -205,12 +206,13 @@ static void scope_table(FILE *out, const struct rl_report *r)
 
 	for (size_t i = 0; k && i < k->n_rows; i++) {
 		const struct rl_scope_row *x = &k->rows[i];
+		struct rl_region_row buf;
 		if (!scope_shown(x))
 			continue;
 		if (first)
 			fputc('\n', out);
 		first = false;
-		rl_term_put(out, r->rows[i].region);
+		rl_term_put(out, rl_report_row(r, i, &buf)->region);
 		fprintf(out, ": process scope (begun on the main thread outside "
 			"a parallel region): %u thread%s ran while it was open",
 			x->threads_ran, x->threads_ran == 1 ? "" : "s");
@@ -327,10 +329,11 @@ static void scope_html(FILE *out, const struct rl_report *r)
 	      "the calling thread only</th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < k->n_rows; i++) {
 		const struct rl_scope_row *x = &k->rows[i];
+		struct rl_region_row buf;
 		if (!scope_shown(x))
 			continue;
 		fputs("<tr>", out);
-		td_s(out, r->rows[i].region);
+		td_s(out, rl_report_row(r, i, &buf)->region);
 		td(out, x->threads_ran);
 		td(out, x->busy_threads);
 		td(out, x->cpu_s);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report_threads.h"
 #include "render/render.h"
 #include "common/rl_error.h"
 #include "render/svg_chart.h"
@@ -230,7 +231,9 @@ static int region_geometry(struct rl_svg *s)
 {
 	const struct rl_chart *c = &s->c;
 	for (size_t i = 0; i < s->r->n_summed; i++) {
-		const struct rl_region_row *row = &s->r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(s->r, i, &row_buf);
 		struct rl_svg_region *d = &s->reg[i];
 		if (rl_chart_has_counted(row)) {
 			double ai = rl_chart_point_ai(row, NULL);
@@ -414,7 +417,9 @@ static void write_regions(struct rl_svg *s)
 {
 	FILE *out = s->out;
 	for (size_t i = 0; i < s->r->n_summed; i++) {
-		const struct rl_region_row *row = &s->r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(s->r, i, &row_buf);
 		const struct rl_svg_region *d = &s->reg[i];
 		const char *col = rl_svg_color(i);
 		if (!d->on_chart)
@@ -524,9 +529,12 @@ static void write_labels(struct rl_svg *s)
 /* Whether some region ran with another thread count than the roofs'. */
 static int mixed_threads(const struct rl_report *r, unsigned threads)
 {
-	for (size_t i = 0; i < r->n_summed; i++)
-		if ((r->rows[i].n_threads ? r->rows[i].n_threads : 1) != threads)
+	for (size_t i = 0; i < r->n_summed; i++) {
+		struct rl_region_row buf;
+		unsigned n = rl_report_row(r, i, &buf)->n_threads;
+		if ((n ? n : 1) != threads)
 			return 1;
+	}
 	return 0;
 }
 

@@ -192,7 +192,9 @@ static void print_line(FILE *out, const char *const c[NCOL],
 static size_t lines_of(const struct rl_report *r, size_t s,
 		       const struct rl_render_options *opt, size_t *ix)
 {
-	const struct rl_region_row *row = &r->rows[s];
+	struct rl_region_row row_buf;
+	const struct rl_region_row *row =
+		rl_report_row(r, s, &row_buf);
 	size_t n = 0;
 
 	ix[n++] = s;
@@ -216,7 +218,9 @@ static void print_mpi(FILE *out, const struct rl_report *r)
 	char t[32];
 
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		if (!row->mpi_known)
 			continue;
 		if (n == MPI_NAMED) {
@@ -283,16 +287,19 @@ static void print_footer(FILE *out, const struct rl_report *r,
 	print_mpi(out, r);
 	rl_table_legend(out, r, opt);
 	rl_table_diagnoses(out, r, opt);
-	for (size_t i = 0; i < r->n_summed; i++)
-		if (r->rows[i].check) {
-			size_t col = 9;
-			fputs("check: ", out);
-			col += rl_table_put_name(out, r->rows[i].region);
-			fputs(": ", out);
-			rl_term_wrap(out, r->rows[i].check, col,
-				     opt && !opt->verbose ? opt->width : 0, 4);
-			fputc('\n', out);
-		}
+	for (size_t i = 0; i < r->n_summed; i++) {
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, i, &buf);
+		size_t col = 9;
+		if (!row->check)
+			continue;
+		fputs("check: ", out);
+		col += rl_table_put_name(out, row->region);
+		fputs(": ", out);
+		rl_term_wrap(out, row->check, col,
+			     opt && !opt->verbose ? opt->width : 0, 4);
+		fputc('\n', out);
+	}
 	if (r->n_checks)
 		fprintf(out, "self-check: %zu region%s above %s roof by more "
 			"than %.0f%%: the figures or the roofs are off there\n",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report_threads.h"
 #include "common/rl_error.h"
 
 #include "render/svg_chart.h"
@@ -71,7 +72,9 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 	c->show_f32 = ch->show_f32;
 	c->precision_assumed = ch->precision_assumed;
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		if (row->simulated)
 			c->simulated = 1;
 		if (row->simulated && !row->time_native)
@@ -104,9 +107,11 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 			    fabs(c->flat[f].roof->gflops /
 					 c->flat[g].roof->gflops - 1) < 0.005)
 				c->flat[f].merged_into = (int)g;
-	for (size_t i = 0; i < r->n_summed; i++)
-		c->n_checks += r->rows[i].check != NULL &&
-			       rl_chart_has_counted(&r->rows[i]);
+	for (size_t i = 0; i < r->n_summed; i++) {
+		struct rl_region_row buf;
+		const struct rl_region_row *row = rl_report_row(r, i, &buf);
+		c->n_checks += row->check != NULL && rl_chart_has_counted(row);
+	}
 
 	c->roof_threads = c->n_slope ? c->slope[0].roof->threads
 			  : c->n_flat ? c->flat[0].roof->threads : 0;
@@ -128,7 +133,9 @@ void rl_chart_layout(struct rl_chart *c, const struct rl_report *r,
 	if (ridge_max > 0)
 		x_cap = ridge_max * pow(10, RL_CHART_X_BEYOND);
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const struct rl_region_row *row = &r->rows[i];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(r, i, &row_buf);
 		if (rl_chart_has_counted(row)) {
 			range_add(&x, fmin(rl_chart_point_ai(row, NULL), x_cap));
 			range_add(&y, row->gflops);

@@ -8,13 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/report_threads.h"
 #include "render/svg_draw.h"
 
 /* 0 a point labelled by its number, 1 another point on the chart, 2 a
  * point off the chart, 3 no point. */
 static int legend_tier(const struct rl_svg *s, size_t i)
 {
-	const struct rl_region_row *row = &s->r->rows[i];
+	struct rl_region_row row_buf;
+	const struct rl_region_row *row =
+		rl_report_row(s->r, i, &row_buf);
 	const struct rl_svg_region *d = &s->reg[i];
 
 	if (d->on_chart)
@@ -107,7 +110,9 @@ static void write_legend_entry(struct rl_svg *s, size_t i, double lx,
 			       double ly, double w)
 {
 	FILE *out = s->out;
-	const struct rl_region_row *row = &s->r->rows[i];
+	struct rl_region_row row_buf;
+	const struct rl_region_row *row =
+		rl_report_row(s->r, i, &row_buf);
 	const struct rl_svg_region *d = &s->reg[i];
 	char num[24], suffix[160] = "", p[32], g[32];
 	const char *why = NULL, *no = NULL;

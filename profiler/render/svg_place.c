@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/report_threads.h"
 #include "common/rl_error.h"
 #include "render/svg_draw.h"
 
@@ -44,7 +45,9 @@ void rl_svg_region_label_text(const struct rl_svg *s, size_t i, char *buf,
 			      size_t len, size_t *cut)
 {
 	const struct rl_svg_region *d = &s->reg[i];
-	const struct rl_region_row *row = &s->r->rows[i];
+	struct rl_region_row row_buf;
+	const struct rl_region_row *row =
+		rl_report_row(s->r, i, &row_buf);
 	char num[24], v[32];
 
 	snprintf(num, sizeof num, "%zu", i + 1);

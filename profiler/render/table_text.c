@@ -98,26 +98,40 @@ int rl_table_header(FILE *out, const struct rl_report *r,
 	return cut;
 }
 
+/* Summed row i's method line and name (a packed row unpacked). */
+static const char *method_of(const struct rl_report *r, size_t i)
+{
+	struct rl_region_row buf;
+	return rl_report_row(r, i, &buf)->method;
+}
+
+static const char *name_of(const struct rl_report *r, size_t i)
+{
+	struct rl_region_row buf;
+	return rl_report_row(r, i, &buf)->region;
+}
+
 int rl_table_methods(FILE *out, const struct rl_report *r,
 		     const struct rl_render_options *opt)
 {
 	int several = 0, cut = 0;
+	const char *m0 = r->n_summed ? method_of(r, 0) : "";
 
-	for (size_t i = 1; i < r->n_summed; i++)
-		several |= strcmp(r->rows[i].method, r->rows[0].method) != 0;
+	for (size_t i = 1; i < r->n_summed && !several; i++)
+		several = strcmp(method_of(r, i), m0) != 0;
 	if (opt && opt->width && !opt->verbose) {
 		/* one line each, named by its first region when they differ */
 		for (size_t i = 0; i < r->n_summed; i++) {
-			const char *m = r->rows[i].method;
+			const char *m = method_of(r, i);
 			char prefix[64], name[40];
 			int seen = 0, more = 0;
 			for (size_t k = 0; k < i && !seen; k++)
-				seen = strcmp(r->rows[k].method, m) == 0;
+				seen = strcmp(method_of(r, k), m) == 0;
 			if (seen)
 				continue;
 			for (size_t k = i + 1; k < r->n_summed && !more; k++)
-				more = strcmp(r->rows[k].method, m) == 0;
-			rl_term_cut(name, sizeof name, r->rows[i].region, 16);
+				more = strcmp(method_of(r, k), m) == 0;
+			rl_term_cut(name, sizeof name, name_of(r, i), 16);
 			if (several)
 				snprintf(prefix, sizeof prefix, "method [%s%s]: ",
 					 name, more ? ", ..." : "");
@@ -129,13 +143,13 @@ int rl_table_methods(FILE *out, const struct rl_report *r,
 	}
 	several = 0;
 
-	for (size_t i = 1; i < r->n_summed; i++)
-		several |= strcmp(r->rows[i].method, r->rows[0].method) != 0;
+	for (size_t i = 1; i < r->n_summed && !several; i++)
+		several = strcmp(method_of(r, i), m0) != 0;
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const char *m = r->rows[i].method;
+		const char *m = method_of(r, i);
 		int seen = 0;
 		for (size_t k = 0; k < i && !seen; k++)
-			seen = strcmp(r->rows[k].method, m) == 0;
+			seen = strcmp(method_of(r, k), m) == 0;
 		if (seen)
 			continue;
 		fputs("method: ", out);
@@ -143,10 +157,10 @@ int rl_table_methods(FILE *out, const struct rl_report *r,
 		if (several) {
 			const char *sep = " [";
 			for (size_t k = i; k < r->n_summed; k++) {
-				if (strcmp(r->rows[k].method, m) != 0)
+				if (strcmp(method_of(r, k), m) != 0)
 					continue;
 				fputs(sep, out);
-				rl_term_put(out, r->rows[k].region);
+				rl_term_put(out, name_of(r, k));
 				sep = ", ";
 			}
 			fputc(']', out);
@@ -223,8 +237,10 @@ struct diag_group {
 	size_t named[DIAG_NAMED]; /* the first of them */
 };
 
-static const char *diagnosis_of(const struct rl_region_row *row)
+static const char *diagnosis_of(const struct rl_report *r, size_t i)
 {
+	struct rl_region_row buf;
+	const struct rl_region_row *row = rl_report_row(r, i, &buf);
 	return row->diagnosis && *row->diagnosis ? row->diagnosis : NULL;
 }
 
@@ -237,7 +253,7 @@ static int group_diagnoses(const struct rl_report *r, size_t *group,
 	int rc = 0;
 
 	for (size_t i = 0; i < r->n_summed && !rc; i++) {
-		const char *d = diagnosis_of(&r->rows[i]);
+		const char *d = diagnosis_of(r, i);
 		size_t k;
 		if (!d)
 			continue;
@@ -269,7 +285,7 @@ void rl_table_diagnoses(FILE *out, const struct rl_report *r,
 	int grouped = group && g && group_diagnoses(r, group, g) == 0;
 
 	for (size_t i = 0; i < r->n_summed; i++) {
-		const char *d = diagnosis_of(&r->rows[i]);
+		const char *d = diagnosis_of(r, i);
 		const struct diag_group *k = grouped ? &g[group[i]] : NULL;
 		if (!d || (k && k->n >= DIAG_GROUP && group[i] != i))
 			continue;
@@ -278,12 +294,12 @@ void rl_table_diagnoses(FILE *out, const struct rl_report *r,
 			for (size_t j = 0; j < DIAG_NAMED; j++) {
 				fputs(j ? ", " : "", out);
 				col += (j ? 2 : 0) +
-				       rl_table_put_name(out, r->rows[k->named[j]].region);
+				       rl_table_put_name(out, name_of(r, k->named[j]));
 			}
 			col += (size_t)fprintf(out, " and %zu more regions",
 					       k->n - DIAG_NAMED);
 		} else {
-			col += rl_table_put_name(out, r->rows[i].region);
+			col += rl_table_put_name(out, name_of(r, i));
 		}
 		fputs(": ", out);
 		/* at the terminal's width: words wrapped, the rest of a

@@ -86,7 +86,8 @@ Test(packed_rows, read_back_bit_for_bit_and_render_the_same)
 	cr_assert_null(flat.packed);
 	cr_assert_not_null(packed.packed);
 	cr_assert_eq(flat.n_rows, 5);
-	cr_assert_eq(packed.n_rows, 2); /* the summed rows alone */
+	cr_assert_eq(packed.n_rows, 0); /* every row packed */
+	cr_assert_null(packed.rows);
 	cr_assert_eq(packed.n_summed, 2);
 	cr_assert_eq(rl_report_n_all(&packed), 5);
 	cr_assert_eq(rl_report_n_all(&flat), 5);
@@ -106,8 +107,9 @@ Test(packed_rows, read_back_bit_for_bit_and_render_the_same)
 			     0);
 	}
 	/* triad's second thread: its own time and % of roof */
-	cr_assert_eq(packed.rows[0].thread_first, 2);
-	cr_assert_eq(packed.rows[0].thread_count, 2);
+	t = rl_report_row(&packed, 0, &buf);
+	cr_assert_eq(t->thread_first, 2);
+	cr_assert_eq(t->thread_count, 2);
 	t = rl_report_row(&packed, 3, &buf);
 	cr_assert_str_eq(t->region, "triad");
 	cr_assert_eq(t->tid, 101);
@@ -154,8 +156,8 @@ static void load_many(struct rl_process_results *p)
 	free(text);
 }
 
-/* From 4096 per-thread rows the report packs them by itself: each read
- * back exactly, the JSON and CSV the same as unpacked. */
+/* From 4096 per-thread rows the report packs its rows by itself: each
+ * read back exactly, every format the same as unpacked. */
 Test(packed_rows, a_large_report_packs_and_reads_back_exact_counts)
 {
 	struct rl_process_results p;
@@ -168,10 +170,12 @@ Test(packed_rows, a_large_report_packs_and_reads_back_exact_counts)
 	cr_assert_null(flat.packed);
 	cr_assert_not_null(packed.packed);
 	cr_assert_eq(packed.n_summed, N_REGIONS);
-	cr_assert_eq(packed.n_rows, N_REGIONS);
+	cr_assert_eq(packed.n_rows, 0);
 	cr_assert_eq(rl_report_n_all(&packed), 3 * N_REGIONS);
 	for (size_t s = 0; s < N_REGIONS; s += 311) {
-		const struct rl_region_row *row = &packed.rows[s];
+		struct rl_region_row row_buf;
+		const struct rl_region_row *row =
+			rl_report_row(&packed, s, &row_buf);
 		char name[16];
 
 		snprintf(name, sizeof name, "r%05zu", s);
@@ -201,7 +205,95 @@ Test(packed_rows, a_large_report_packs_and_reads_back_exact_counts)
 			free(y);
 		}
 	}
+	expect_same_outputs(&flat, &packed);
 	rl_report_release(&flat);
 	rl_report_release(&packed);
 	rl_results_release(&p);
+}
+
+/* The summed rows are packed too, their method and diagnosis lines (the
+ * same text in every row here) stored once and shared, where unpacked
+ * rows each own a copy; a row changed through rl_report_row_set reads
+ * back changed, the others as they were, and the report frees each text
+ * once. */
+Test(packed_rows, summed_rows_share_equal_strings_and_change_in_place)
+{
+	struct rl_process_results p;
+	struct rl_report flat, packed;
+	struct rl_region_row b0, b1, up;
+	const struct rl_region_row *x, *y;
+	char *text;
+
+	load_many(&p);
+	build_with(SIZE_MAX, &p, NULL, &flat);
+	build_with(rl_report_pack_from, &p, NULL, &packed);
+	x = rl_report_row(&flat, 0, &b0);
+	y = rl_report_row(&flat, 1, &b1);
+	cr_assert_str_eq(x->method, y->method);
+	cr_assert_str_eq(x->diagnosis, y->diagnosis);
+	cr_assert_neq(x->method, y->method); /* unpacked: each its own */
+	x = rl_report_row(&packed, 0, &b0);
+	y = rl_report_row(&packed, N_REGIONS - 1, &b1);
+	cr_assert_str_eq(x->region, "r00000");
+	cr_assert_str_eq(y->region, "r02999");
+	cr_assert_eq(x->method, y->method, "one stored copy of the method");
+	cr_assert_eq(x->diagnosis, y->diagnosis,
+		     "one stored copy of the diagnosis");
+	/* a per-thread row shares its summed row's name and method */
+	y = rl_report_row(&packed, x->thread_first + 1, &b1);
+	cr_assert_eq(y->region, x->region);
+	cr_assert_eq(y->method, x->method);
+
+	up = *rl_report_row(&packed, 7, &b0);
+	cr_assert_not_null(text = strdup("a new diagnosis"));
+	rl_report_text_drop(&packed, up.diagnosis); /* shared: kept */
+	up.diagnosis = text;
+	up.warn_count = 3;
+	cr_assert_eq(rl_report_row_set(&packed, 7, &up), 0);
+	x = rl_report_row(&packed, 7, &b0);
+	cr_assert_str_eq(x->diagnosis, "a new diagnosis");
+	cr_assert_eq(x->warn_count, 3);
+	cr_assert_str_eq(x->region, "r00007");
+	x = rl_report_row(&packed, 8, &b0);
+	y = rl_report_row(&flat, 8, &b1);
+	cr_assert_str_eq(x->diagnosis, y->diagnosis);
+	cr_assert_eq(x->warn_count, 0);
+	rl_report_release(&flat);
+	rl_report_release(&packed);
+	rl_results_release(&p);
+}
+
+/* A report keeps nothing of the results it was built from (rlprof run
+ * and rlprof report release them before rendering): rendered after they
+ * are released, packed or not, every format is what it was before. */
+Test(packed_rows, renders_the_same_after_its_results_are_released)
+{
+	static const char *const formats[] = {"json", "csv", "table", "svg",
+					      "html"};
+	struct rl_process_results p;
+	struct rl_report packed, flat;
+	char *before[2][5];
+
+	load_many(&p);
+	build_with(SIZE_MAX, &p, NULL, &flat);
+	build_with(rl_report_pack_from, &p, NULL, &packed);
+	for (size_t i = 0; i < 5; i++) {
+		before[0][i] = rl_test_render_text(formats[i], &flat);
+		before[1][i] = rl_test_render_text(formats[i], &packed);
+	}
+	rl_results_release(&p);
+	for (size_t i = 0; i < 5; i++) {
+		char *x = rl_test_render_text(formats[i], &flat),
+		     *y = rl_test_render_text(formats[i], &packed);
+		cr_assert(strcmp(x, before[0][i]) == 0, "%s differs",
+			  formats[i]);
+		cr_assert(strcmp(y, before[1][i]) == 0, "%s differs packed",
+			  formats[i]);
+		free(x);
+		free(y);
+		free(before[0][i]);
+		free(before[1][i]);
+	}
+	rl_report_release(&flat);
+	rl_report_release(&packed);
 }

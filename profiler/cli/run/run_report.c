@@ -385,6 +385,10 @@ int rl_run_report(const struct rl_run_model *model,
 		fprintf(stderr, "rlprof: cannot build the report: %s\n", err);
 		goto out_res;
 	}
+	/* the report holds copies of what it shows: the results read back
+	 * (0.37 GB at 10^6 regions x 2 threads) go before the files are
+	 * written */
+	rl_run_results_release(&res);
 	ropt.plot = in->opt->plot;
 	ropt.per_thread = in->opt->per_thread;
 	ropt.color = rl_term_color_auto(STDOUT_FILENO);
