@@ -399,6 +399,7 @@ static int build_report(const struct rl_run_results *res,
 	struct rl_name_index by_name = {0}; /* region name -> index in sum */
 	size_t *order = NULL;               /* per-thread rows by summed row */
 	size_t *count = NULL;               /* threads of each summed row */
+	const char **sum_names = NULL;      /* packed: the summed rows' names */
 	int rc = RL_ENOMEM;
 
 	memset(out, 0, sizeof *out);
@@ -480,11 +481,12 @@ static int build_report(const struct rl_run_results *res,
 					s->uncounted || !s->counters
 						? 0 : pr->provided;
 				size_t k;
+				int seen = rl_name_index_add(&by_name, name,
+							     n_sum, &k);
 
-				if (!rl_name_index_get(&by_name, name, &k)) {
-					if (rl_name_index_put(&by_name, name,
-							      n_sum))
-						goto out;
+				if (seen < 0)
+					goto out;
+				if (!seen) {
 					acc_init(&sum[k = n_sum++], name);
 					sum[k].k = sums ? &sums[k] : NULL;
 				}
@@ -501,7 +503,9 @@ static int build_report(const struct rl_run_results *res,
 		goto out;
 	count = calloc(n_sum + 1, sizeof *count);
 	if (!count || rl_report_repeat_open(out, repeat, n_sum) ||
-	    !(order = group_threads(per, n_per, count, n_sum)))
+	    !(order = group_threads(per, n_per, count, n_sum)) ||
+	    (out->packed &&
+	     !(sum_names = malloc((n_sum + 1) * sizeof *sum_names))))
 		goto out;
 	for (size_t k = 0, at = n_sum; k < n_sum + n_per; k++) {
 		const struct acc *a = k < n_sum ? &sum[k] : NULL;
@@ -533,9 +537,7 @@ static int build_report(const struct rl_run_results *res,
 			method = ref->proc->method;
 			scope = ref->proc->scope;
 			if (out->packed)
-				region = rl_report_row(out, ref->sum_ix,
-						       &packed_row)
-						 ->region;
+				region = sum_names[ref->sum_ix];
 		}
 		rc = fill_row(out, row, a, method, scope, &scratch,
 			      k < n_sum ? repeat : NULL, k);
@@ -550,6 +552,8 @@ static int build_report(const struct rl_run_results *res,
 			row->thread_count = count[k];
 			at += count[k];
 			out->n_checks += row->check != NULL;
+			if (sum_names) /* kept as it is by the pack */
+				sum_names[k] = row->region;
 		}
 		if (out->packed && (rc = rl_thread_pack_add(out, row, region)))
 			goto out;
@@ -575,6 +579,7 @@ out:
 	rl_name_index_release(&by_name);
 	free(order);
 	free(count);
+	free(sum_names);
 	rl_scratch_close(&scratch);
 	free(sum);
 	free(sums);

@@ -126,39 +126,40 @@ void rl_thread_row_clear(struct rl_region_row *row)
 	row->region = row->method = row->diagnosis = row->check = NULL;
 }
 
-/* The row's words against its kind's base, appended; at[i] points to
- * them. 0 or RL_ENOMEM. */
+/* The row's words against its kind's base, appended (in one pass, room
+ * made for every word first); at[i] points to them. 0 or RL_ENOMEM. */
 static int put(struct rl_thread_pack *p, size_t i,
 	       const struct rl_region_row *row)
 {
 	const unsigned char *w = (const unsigned char *)row,
 			    *b = (const unsigned char *)&p->base[i >= p->split];
 	uint64_t mask[MASKS] = {0};
-	size_t n = 0;
+	unsigned char *out;
 
-	for (size_t k = 0; k < WORDS; k++)
-		if (memcmp(w + 8 * k, b + 8 * k, 8) != 0) {
-			mask[k / 64] |= UINT64_C(1) << (k % 64);
-			n++;
-		}
-	if (p->used + sizeof mask + 8 * n > p->room) {
+	if (p->used + sizeof mask + 8 * WORDS > p->room) {
 		size_t room = p->room ? 2 * p->room : 1 << 16;
 		unsigned char *g;
-		while (room < p->used + sizeof mask + 8 * n)
+		while (room < p->used + sizeof mask + 8 * WORDS)
 			room *= 2;
 		if (!(g = realloc(p->bytes, room)))
 			return RL_ENOMEM;
 		p->bytes = g;
 		p->room = room;
 	}
-	p->at[i] = p->used;
-	memcpy(p->bytes + p->used, mask, sizeof mask);
-	p->used += sizeof mask;
-	for (size_t k = 0; k < WORDS; k++)
-		if (mask[k / 64] & (UINT64_C(1) << (k % 64))) {
-			memcpy(p->bytes + p->used, w + 8 * k, 8);
-			p->used += 8;
+	out = p->bytes + p->used + sizeof mask;
+	for (size_t k = 0; k < WORDS; k++) {
+		uint64_t x, y;
+		memcpy(&x, w + 8 * k, 8);
+		memcpy(&y, b + 8 * k, 8);
+		if (x != y) {
+			mask[k / 64] |= UINT64_C(1) << (k % 64);
+			memcpy(out, &x, 8);
+			out += 8;
 		}
+	}
+	memcpy(p->bytes + p->used, mask, sizeof mask);
+	p->at[i] = p->used;
+	p->used = (size_t)(out - p->bytes);
 	return 0;
 }
 

@@ -16,13 +16,15 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
-/* The slot of key, or of the empty slot where it would go. */
+/* The slot of key (its hash h), or of the empty slot where it would
+ * go. */
 static struct rl_name_slot *find(struct rl_name_slot *slots, size_t cap,
-				 const char *key)
+				 const char *key, uint64_t h)
 {
-	size_t i = (size_t)hash(key) & (cap - 1);
+	size_t i = (size_t)h & (cap - 1);
 
-	while (slots[i].key && strcmp(slots[i].key, key) != 0)
+	while (slots[i].key &&
+	       (slots[i].hash != h || strcmp(slots[i].key, key) != 0))
 		i = (i + 1) & (cap - 1);
 	return &slots[i];
 }
@@ -36,28 +38,43 @@ static int grow(struct rl_name_index *ix)
 		return RL_ENOMEM;
 	for (size_t i = 0; i < ix->cap; i++)
 		if (ix->slots[i].key)
-			*find(s, cap, ix->slots[i].key) = ix->slots[i];
+			*find(s, cap, ix->slots[i].key, ix->slots[i].hash) =
+				ix->slots[i];
 	free(ix->slots);
 	ix->slots = s;
 	ix->cap = cap;
 	return 0;
 }
 
-int rl_name_index_put(struct rl_name_index *ix, const char *key,
-		      size_t value)
+int rl_name_index_add(struct rl_name_index *ix, const char *key,
+		      size_t value, size_t *have)
 {
 	struct rl_name_slot *slot;
+	uint64_t h;
 	int rc;
 
 	if (2 * (ix->n + 1) > ix->cap && (rc = grow(ix)))
 		return rc;
-	slot = find(ix->slots, ix->cap, key);
-	if (!slot->key) {
-		slot->key = key;
-		ix->n++;
+	h = hash(key);
+	slot = find(ix->slots, ix->cap, key, h);
+	if (slot->key) {
+		*have = slot->value;
+		return 1;
 	}
-	slot->value = value;
+	*slot = (struct rl_name_slot){key, value, h};
+	ix->n++;
 	return 0;
+}
+
+int rl_name_index_put(struct rl_name_index *ix, const char *key,
+		      size_t value)
+{
+	size_t have;
+	int rc = rl_name_index_add(ix, key, value, &have);
+
+	if (rc == 1) /* an equal key: its value replaced */
+		find(ix->slots, ix->cap, key, hash(key))->value = value;
+	return rc < 0 ? rc : 0;
 }
 
 int rl_name_index_get(const struct rl_name_index *ix, const char *key,
@@ -67,7 +84,7 @@ int rl_name_index_get(const struct rl_name_index *ix, const char *key,
 
 	if (!ix->cap)
 		return 0;
-	slot = find(ix->slots, ix->cap, key);
+	slot = find(ix->slots, ix->cap, key, hash(key));
 	if (!slot->key)
 		return 0;
 	*value = slot->value;

@@ -11,10 +11,14 @@
 #define RL_NAME_INDEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct rl_name_slot {
 	const char *key;   /* NULL: empty */
 	size_t value;
+	uint64_t hash;     /* key's: a probe compares it before the text,
+			      and growing reads no key again (at 10^6 names
+			      each text read is a cache miss) */
 };
 
 struct rl_name_index {
@@ -27,6 +31,11 @@ struct rl_name_index {
  * RL_ENOMEM. */
 int rl_name_index_put(struct rl_name_index *ix, const char *key,
 		      size_t value);
+/* key -> value when key is not in the index yet (0), else 1 with its
+ * value in *have, the index unchanged: a get and a put in one probe.
+ * RL_ENOMEM when it cannot grow. */
+int rl_name_index_add(struct rl_name_index *ix, const char *key,
+		      size_t value, size_t *have);
 /* 1 and *value when key is in the index, else 0. */
 int rl_name_index_get(const struct rl_name_index *ix, const char *key,
 		      size_t *value);

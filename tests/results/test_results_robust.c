@@ -86,6 +86,26 @@ Test(results_robust, a_region_listed_twice_in_a_thread_is_corrupt)
 		  "%s", err);
 }
 
+/* Of several names listed twice, the first in sort order is named (as
+ * when the check sorted the names; it looks them up in an index now),
+ * whatever their order in the file. */
+Test(results_robust, of_several_names_listed_twice_the_first_sorted_is_named)
+{
+	char err[512] = "";
+
+	cr_assert_eq(load_text(HEAD "\"threads\":[{\"tid\":1,\"regions\":["
+				    "{\"name\":\"zeta\",\"calls\":1,\"time_ns\":5},"
+				    "{\"name\":\"mu\",\"calls\":1,\"time_ns\":5},"
+				    "{\"name\":\"zeta\",\"calls\":1,\"time_ns\":5},"
+				    "{\"name\":\"mu\",\"calls\":1,\"time_ns\":5},"
+				    "{\"name\":\"alpha\",\"calls\":1,\"time_ns\":5}"
+				    "]}]}",
+			       err, sizeof err),
+		     RL_EFORMAT);
+	cr_assert(strstr(err, "threads[0]: region 'mu' is listed twice"),
+		  "%s", err);
+}
+
 Test(results_robust, a_thread_index_listed_twice_is_corrupt)
 {
 	char err[512] = "";
