@@ -454,8 +454,13 @@ static int build_report(const struct rl_run_results *res,
 	 * room for all at once (what is never used is never touched) */
 	for (size_t p = 0; p < res->n_procs; p++) {
 		any |= res->procs[p].provided;
-		for (size_t t = 0; t < res->procs[p].n_threads; t++)
-			n_all += res->procs[p].threads[t].n_regions;
+		for (size_t t = 0; t < res->procs[p].n_threads; t++) {
+			size_t n = res->procs[p].threads[t].n_regions;
+			n_all += n;
+			/* at least that many names: their index made once */
+			if (rl_name_index_reserve(&by_name, n))
+				goto out;
+		}
 	}
 	sum = malloc((n_all ? n_all : 1) * sizeof *sum);
 	per = malloc((n_all ? n_all : 1) * sizeof *per);

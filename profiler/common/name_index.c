@@ -29,9 +29,10 @@ static struct rl_name_slot *find(struct rl_name_slot *slots, size_t cap,
 	return &slots[i];
 }
 
-static int grow(struct rl_name_index *ix)
+/* The slots made cap (a power of two, more than ix->cap) and filled
+ * again. */
+static int resize(struct rl_name_index *ix, size_t cap)
 {
-	size_t cap = ix->cap ? 2 * ix->cap : 64;
 	struct rl_name_slot *s = calloc(cap, sizeof *s);
 
 	if (!s)
@@ -44,6 +45,20 @@ static int grow(struct rl_name_index *ix)
 	ix->slots = s;
 	ix->cap = cap;
 	return 0;
+}
+
+static int grow(struct rl_name_index *ix)
+{
+	return resize(ix, ix->cap ? 2 * ix->cap : 64);
+}
+
+int rl_name_index_reserve(struct rl_name_index *ix, size_t n)
+{
+	size_t cap = ix->cap ? ix->cap : 64;
+
+	while (cap / 2 < n)
+		cap *= 2;
+	return cap > ix->cap ? resize(ix, cap) : 0;
 }
 
 int rl_name_index_add(struct rl_name_index *ix, const char *key,

@@ -36,6 +36,9 @@ int rl_name_index_put(struct rl_name_index *ix, const char *key,
  * RL_ENOMEM when it cannot grow. */
 int rl_name_index_add(struct rl_name_index *ix, const char *key,
 		      size_t value, size_t *have);
+/* Room for n keys at once (no growing, rehashing and its tables on the
+ * way there: 10^6 names). 0 or RL_ENOMEM. */
+int rl_name_index_reserve(struct rl_name_index *ix, size_t n);
 /* 1 and *value when key is in the index, else 0. */
 int rl_name_index_get(const struct rl_name_index *ix, const char *key,
 		      size_t *value);

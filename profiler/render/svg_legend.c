@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/report_threads.h"
@@ -34,10 +35,14 @@ static int legend_tier(const struct rl_svg *s, size_t i)
 void rl_svg_legend_choose(struct rl_svg *s)
 {
 	size_t n = s->r->n_summed, room = RL_SVG_LEGEND_MAX;
+	/* each region's tier worked out once, not once a tier (10^6 rows) */
+	unsigned char *tiers = malloc(n ? n : 1);
 
+	for (size_t i = 0; tiers && i < n; i++)
+		tiers[i] = (unsigned char)legend_tier(s, i);
 	for (int tier = 0; tier < 4; tier++)
 		for (size_t i = 0; i < n; i++) {
-			int t = legend_tier(s, i);
+			int t = tiers ? tiers[i] : legend_tier(s, i);
 			if (t != tier)
 				continue;
 			if (n <= RL_SVG_LEGEND_MAX || room) {
@@ -52,6 +57,7 @@ void rl_svg_legend_choose(struct rl_svg *s)
 				s->left_no_point++;
 			}
 		}
+	free(tiers);
 }
 
 /* v with a comma every three digits: 99,880. */

@@ -238,7 +238,9 @@ static int check_unique_regions(struct rl_json_ctx *c, const char *where,
 		return 0;
 	for (size_t i = 0; i < t->n_regions; i++) {
 		const char *name = t->regions[i].name;
-		int rc = rl_name_index_add(&seen, name, i, &k);
+		int rc = i ? 0 : rl_name_index_reserve(&seen, t->n_regions);
+		if (!rc)
+			rc = rl_name_index_add(&seen, name, i, &k);
 		if (rc < 0) {
 			rl_name_index_release(&seen);
 			return rl_fail(c->err, c->errlen, RL_ENOMEM,
