@@ -96,7 +96,10 @@ struct rl_thread {
 	/* Region table + open-addressing hash of indices, by name. */
 	struct rl_region *regions;
 	size_t n_regions, cap_regions;
-	uint32_t *hash;             /* index + 1, 0 = empty */
+	uint64_t *hash;             /* the name's hash << 32 | index + 1,
+				       0 = empty: a probe reads a name only
+				       where the hashes match, and growing
+				       reads none */
 	size_t hash_cap;            /* power of two */
 
 	void *altstack;             /* our sigaltstack, NULL if none */

@@ -26,7 +26,7 @@ static int grow_regions(struct rl_thread *t)
 	size_t cap = t->cap_regions ? 2 * t->cap_regions : 8;
 	struct rl_region *r = calloc(cap, sizeof *r);
 	size_t hcap = 2 * cap;
-	uint32_t *h = calloc(hcap, sizeof *h);
+	uint64_t *h = calloc(hcap, sizeof *h);
 	if (!r || !h) {
 		free(r);
 		free(h);
@@ -34,16 +34,19 @@ static int grow_regions(struct rl_thread *t)
 	}
 	if (t->n_regions)
 		memcpy(r, t->regions, t->n_regions * sizeof *r);
-	for (size_t i = 0; i < t->n_regions; i++) {
-		const char *n = r[i].name;
-		size_t j = hash_name(n, strlen(n)) & (hcap - 1);
+	for (size_t k = 0; k < t->hash_cap; k++) {
+		uint64_t e = t->hash[k];
+		size_t j;
+		if (!e)
+			continue;
+		j = (uint32_t)(e >> 32) & (hcap - 1);
 		while (h[j])
 			j = (j + 1) & (hcap - 1);
-		h[j] = (uint32_t)i + 1;
+		h[j] = e;
 	}
 	pthread_mutex_lock(&rl_rt.lock);
 	struct rl_region *old = t->regions;
-	uint32_t *oldh = t->hash;
+	uint64_t *oldh = t->hash;
 	t->regions = r;
 	t->hash = h;
 	t->hash_cap = hcap;
@@ -74,11 +77,14 @@ int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len)
 	uint32_t hv = hash_name(name, len);
 	if (t->hash_cap) {
 		size_t j = hv & (t->hash_cap - 1);
-		while (t->hash[j]) {
-			const char *n = t->regions[t->hash[j] - 1].name;
+		for (uint64_t e; (e = t->hash[j]);
+		     j = (j + 1) & (t->hash_cap - 1)) {
+			const char *n;
+			if ((uint32_t)(e >> 32) != hv)
+				continue;
+			n = t->regions[(uint32_t)e - 1].name;
 			if (strncmp(n, name, len) == 0 && n[len] == '\0')
-				return (int)t->hash[j] - 1;
-			j = (j + 1) & (t->hash_cap - 1);
+				return (int)((uint32_t)e - 1);
 		}
 	}
 	if (t->n_regions + 1 > t->cap_regions && grow_regions(t) < 0)
@@ -92,7 +98,7 @@ int rl_rt_region_index(struct rl_thread *t, const char *name, size_t len)
 	size_t j = hv & (t->hash_cap - 1);
 	while (t->hash[j])
 		j = (j + 1) & (t->hash_cap - 1);
-	t->hash[j] = (uint32_t)i + 1;
+	t->hash[j] = (uint64_t)hv << 32 | ((uint32_t)i + 1);
 	pthread_mutex_lock(&rl_rt.lock);
 	t->n_regions = i + 1;
 	pthread_mutex_unlock(&rl_rt.lock);
