@@ -126,7 +126,7 @@ int rl_table_methods(FILE *out, const struct rl_report *r,
 			char prefix[64], name[40];
 			int seen = 0, more = 0;
 			for (size_t k = 0; k < i && !seen; k++)
-				seen = strcmp(method_of(r, k), m) == 0;
+				seen = strcmp(k ? method_of(r, k) : m0, m) == 0;
 			if (seen)
 				continue;
 			for (size_t k = i + 1; k < r->n_summed && !more; k++)
@@ -149,7 +149,7 @@ int rl_table_methods(FILE *out, const struct rl_report *r,
 		const char *m = method_of(r, i);
 		int seen = 0;
 		for (size_t k = 0; k < i && !seen; k++)
-			seen = strcmp(method_of(r, k), m) == 0;
+			seen = strcmp(k ? method_of(r, k) : m0, m) == 0;
 		if (seen)
 			continue;
 		fputs("method: ", out);
