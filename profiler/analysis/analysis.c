@@ -471,6 +471,11 @@ static int build_report(const struct rl_run_results *res,
 		const struct rl_process_results *pr = &res->procs[p];
 		for (size_t t = 0; t < pr->n_threads; t++) {
 			const struct rl_thread_results *th = &pr->threads[t];
+			/* threads mostly enter their regions in the same
+			 * order: the summed row after the last one found is
+			 * tried first, by name, before the index (10^6
+			 * random probes of it were more than linear) */
+			size_t next = 0;
 			for (size_t i = 0; i < th->n_regions; i++) {
 				const struct rl_region_stats *s =
 					&th->regions[i];
@@ -485,11 +490,13 @@ static int build_report(const struct rl_run_results *res,
 				uint64_t counted =
 					s->uncounted || !s->counters
 						? 0 : pr->provided;
-				size_t k;
-				int seen = rl_name_index_add(&by_name, name,
-							     n_sum, &k);
+				size_t k = next;
+				int seen = next < n_sum &&
+					   strcmp(sum[next].name, name) == 0;
 
-				if (seen < 0)
+				if (!seen &&
+				    (seen = rl_name_index_add(&by_name, name,
+							      n_sum, &k)) < 0)
 					goto out;
 				if (!seen) {
 					acc_init(&sum[k = n_sum++], name);
@@ -498,6 +505,7 @@ static int build_report(const struct rl_run_results *res,
 				acc_add(&sum[k], s, counted);
 				*ref = (struct per_ref){s, pr, name, th->tid,
 							counted, k};
+				next = k + 1;
 			}
 		}
 	}

@@ -297,3 +297,48 @@ Test(packed_rows, renders_the_same_after_its_results_are_released)
 	rl_report_release(&flat);
 	rl_report_release(&packed);
 }
+
+/* Threads that enter their regions in other orders (the build tries the
+ * summed row after the last one found before its name index): every
+ * region one summed row, its calls summed over the threads that ran it,
+ * in first-seen order. */
+Test(packed_rows, threads_in_other_orders_group_by_name)
+{
+	static const char *const text =
+		"{\"format\":\"rlprof-results\",\"version\":2,\"pid\":9,"
+		"\"program\":\"p\",\"backend\":\"time\",\"counters\":[],"
+		"\"threads\":[\n"
+		" {\"tid\":1,\"index\":0,\"regions\":["
+		"{\"name\":\"a\",\"calls\":1,\"time_ns\":10},"
+		"{\"name\":\"b\",\"calls\":2,\"time_ns\":10},"
+		"{\"name\":\"c\",\"calls\":3,\"time_ns\":10}]},\n"
+		" {\"tid\":2,\"index\":1,\"regions\":["
+		"{\"name\":\"b\",\"calls\":10,\"time_ns\":10},"
+		"{\"name\":\"c\",\"calls\":20,\"time_ns\":10},"
+		"{\"name\":\"x\",\"calls\":40,\"time_ns\":10},"
+		"{\"name\":\"a\",\"calls\":30,\"time_ns\":10}]},\n"
+		" {\"tid\":3,\"index\":2,\"regions\":["
+		"{\"name\":\"c\",\"calls\":100,\"time_ns\":10},"
+		"{\"name\":\"a\",\"calls\":200,\"time_ns\":10}]}\n"
+		"]}\n";
+	static const char *const names[] = {"a", "b", "c", "x"};
+	static const uint64_t calls[] = {231, 12, 123, 40};
+	static const unsigned threads[] = {3, 2, 3, 1};
+	struct rl_process_results p;
+	struct rl_report rep;
+	char err[512] = "";
+
+	cr_assert_eq(rl_test_results_from_text(text, &p, err, sizeof err), 0,
+		     "%s", err);
+	build_with(SIZE_MAX, &p, NULL, &rep);
+	cr_assert_eq(rep.n_summed, 4);
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_str_eq(rep.rows[i].region, names[i]);
+		cr_assert_eq(rep.rows[i].calls, calls[i], "%s", names[i]);
+		cr_assert_eq(rep.rows[i].n_threads, threads[i], "%s",
+			     names[i]);
+		cr_assert_eq(rep.rows[i].thread_count, threads[i]);
+	}
+	rl_report_release(&rep);
+	rl_results_release(&p);
+}
