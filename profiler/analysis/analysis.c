@@ -197,15 +197,13 @@ static const char *precision_of(double f64, double f32)
 static void row_figures(struct rl_region_row *row, const struct acc *a,
 			int declared)
 {
-	double t;
-
 	row->pid = a->pid;
 	row->proc = a->proc;
 	row->tid = a->tid;
 	row->n_threads = a->n_threads;
 	row->calls = a->calls;
 	row->depth = a->depth;
-	row->time_s = t = (double)a->time_ns / 1e9;
+	row->time_s = (double)a->time_ns / 1e9;
 	row->time_native = a->time_native != 0;
 	row->uncounted = a->uncounted;
 	row->mpi_known = a->mpi_known != 0;
@@ -257,10 +255,18 @@ static void row_figures(struct rl_region_row *row, const struct acc *a,
 	row->flops_expected = declared ? a->ef : NAN;
 	row->bytes_expected = declared ? a->eb : NAN;
 	row->ai_expected = ratio(row->flops_expected, row->bytes_expected);
+	row->work_differs = a->work_differs != 0;
+}
+
+/* The rates: the counts over the row's time (with --repeat, the runs'
+ * median: rl_row_repeat), none where the two runs did different work. */
+static void row_rates(struct rl_region_row *row)
+{
+	double t = row->time_s;
+
 	row->gflops = ratio(row->flops, t) / 1e9;
 	row->gbs = ratio(row->dram_bytes, t) / 1e9;
 	row->gflops_expected = ratio(row->flops_expected, t) / 1e9;
-	row->work_differs = a->work_differs != 0;
 	if (row->work_differs) /* counts and time of different work */
 		row->gflops = row->gbs = row->gflops_expected = NAN;
 }
@@ -360,6 +366,7 @@ static int fill_row(struct rl_report *rep, struct rl_region_row *row,
 		row_figures(row, &trusted, declared);
 	}
 	rl_row_repeat(rep, repeat, k, row);
+	row_rates(row);
 	row_scopes(row, a, scope);
 	row_code_width(rep, row, a);
 	if (row_place(rep, row) ||

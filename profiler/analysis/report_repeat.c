@@ -138,26 +138,21 @@ void rl_row_repeat(const struct rl_report *rep,
 		   const struct rl_repeat_runs *rr, size_t k,
 		   struct rl_region_row *row)
 {
-	double v[MAX_RUNS + 1], *keep, t, med;
+	double v[MAX_RUNS + 1], *keep, t = row->time_s;
+	const double *runs = NULL;
 	size_t col, m = 0;
 
 	if (!rr || !rr->n_runs || !rep->repeat_times)
 		return;
+	if (row->region && rl_name_index_get(&rr->ix, row->region, &col))
+		runs = rr->times + col * rr->n_runs;
 	/* each row's runs in order, kept for the tests of diff and check
 	 * (shift_test.h): the profiling run's time, then the others' */
 	keep = rep->repeat_times + k * (rr->n_runs + 1);
-	t = row->time_s;
-	keep[0] = rl_known(t) && t > 0 ? t : NAN;
-	if (!isnan(keep[0]))
-		v[m++] = t;
-	for (size_t j = 0; j < rr->n_runs; j++) {
-		double x = row->region &&
-					   rl_name_index_get(&rr->ix,
-							     row->region, &col)
-				   ? rr->times[col * rr->n_runs + j]
-				   : NAN;
-		keep[j + 1] = rl_known(x) && x > 0 ? x : NAN;
-		if (!isnan(keep[j + 1]))
+	for (size_t j = 0; j <= rr->n_runs; j++) {
+		double x = j == 0 ? t : runs ? runs[j - 1] : NAN;
+		keep[j] = rl_known(x) && x > 0 ? x : NAN;
+		if (!isnan(keep[j]))
 			v[m++] = x;
 	}
 	if (m < 2)
@@ -167,15 +162,9 @@ void rl_row_repeat(const struct rl_report *rep,
 	qsort(v, m, sizeof *v, cmp_double);
 	row->repeat_runs = (unsigned)m;
 	row->time_min_s = v[0];
-	row->time_median_s = med = m % 2 ? v[m / 2]
-					 : (v[m / 2 - 1] + v[m / 2]) / 2;
+	row->time_median_s = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
 	row->time_spread_pct = (v[m - 1] - v[0]) / v[0] * 100;
 	/* the figure a user reads is the runs' median, its interval around
-	 * it (row_interval.c): the rates are the counts over that time */
-	row->time_s = med;
-	if (!row->work_differs) { /* else withheld (results_native.c) */
-		row->gflops = row->flops / med / 1e9;
-		row->gbs = row->dram_bytes / med / 1e9;
-		row->gflops_expected = row->flops_expected / med / 1e9;
-	}
+	 * it (row_interval.c): the build takes the rates from this time */
+	row->time_s = row->time_median_s;
 }
