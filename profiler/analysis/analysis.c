@@ -18,7 +18,7 @@
 #include "analysis/analysis.h"
 #include "common/name_index.h"
 #include "analysis/report.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "analysis/roof_choice.h"
 #include "common/rl_error.h"
 
@@ -516,8 +516,8 @@ static int build_report(const struct rl_run_results *res,
 			}
 		}
 	}
-	/* a large report's rows are packed (report_threads.c) */
-	if (rl_thread_pack_open(out, n_sum, n_per, res->n_loops > 0) ||
+	/* a large report's rows are packed (report_pack.c) */
+	if (rl_row_pack_open(out, n_sum, n_per, res->n_loops > 0) ||
 	    (!out->packed &&
 	     !(out->rows = calloc(n_sum + n_per + 1, sizeof *out->rows))))
 		goto out;
@@ -564,7 +564,7 @@ static int build_report(const struct rl_run_results *res,
 		if (!out->packed)
 			out->n_rows = k + 1; /* its strings freed by release */
 		else if (rc)
-			rl_thread_row_clear(row);
+			rl_row_strings_free(row);
 		if (rc)
 			goto out;
 		if (k < n_sum) {
@@ -575,7 +575,7 @@ static int build_report(const struct rl_run_results *res,
 			if (sum_names) /* kept as it is by the pack */
 				sum_names[k] = row->region;
 		}
-		if (out->packed && (rc = rl_thread_pack_add(out, row, region)))
+		if (out->packed && (rc = rl_row_pack_add(out, row, region)))
 			goto out;
 	}
 	out->n_summed = n_sum;
@@ -651,7 +651,7 @@ void rl_report_release(struct rl_report *r)
 		free(r->rows[i].check);
 	}
 	free(r->rows);
-	rl_thread_pack_free(r->packed);
+	rl_row_pack_free(r->packed);
 	free(r->repeat_times);
 	for (size_t i = 0; i < r->n_warnings; i++) {
 		free(r->warnings[i].kind);

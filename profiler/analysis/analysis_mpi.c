@@ -11,7 +11,7 @@
 
 #include "common/fmt_seconds.h"
 #include "analysis/report.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "common/rl_error.h"
 
 bool rl_row_mpi_only(const struct rl_region_row *row)

@@ -3,7 +3,7 @@
  * time a counter was counting, and the run's known-answer check (see
  * report_trust.h).
  */
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "analysis/report_trust.h"
 
 #include <math.h>

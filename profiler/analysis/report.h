@@ -343,7 +343,7 @@ struct rl_report {
 				       then per-thread rows grouped by summed
 				       row (see thread_first); NULL when
 				       packed (read every row with
-				       rl_report_row, report_threads.h) */
+				       rl_report_row, report_pack.h) */
 	size_t n_rows, n_summed;
 	struct rl_warning *warnings; /* copies, owned */
 	size_t n_warnings;
@@ -404,9 +404,9 @@ struct rl_report {
 					 (run.json), NULL when none; owned */
 	double *repeat_times;   /* rlprof run --repeat: the rows' run times
 				   (repeat_times_s), owned */
-	struct rl_thread_pack *packed; /* a large report's rows, summed and
+	struct rl_row_pack *packed; /* a large report's rows, summed and
 					  per-thread, packed
-					  (report_threads.h: read them with
+					  (report_pack.h: read them with
 					  rl_report_row), NULL when they
 					  are rows[] */
 };

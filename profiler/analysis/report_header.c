@@ -13,7 +13,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/report.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "common/name_index.h"
 #include "common/rl_error.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "results/results_ranks.h"
 #include "common/rl_error.h"
 

@@ -15,7 +15,7 @@
 #include "common/name_index.h"
 #include "analysis/analysis.h"
 #include "analysis/report.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "results/run_results.h"
 #include "common/rl_error.h"
 

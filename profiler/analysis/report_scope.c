@@ -6,7 +6,7 @@
 
 #include "common/name_index.h"
 #include "analysis/report.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "common/rl_error.h"
 
 void rl_report_scope_free(struct rl_report_scope *s)

@@ -9,7 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/roof_choice.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 
 unsigned rl_roof_thread_distance(unsigned a, unsigned b)
 {

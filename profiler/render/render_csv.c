@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "render/render_trust.h"
 #include "common/csv_cell.h"
 #include "common/rl_error.h"

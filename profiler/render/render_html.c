@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "formats/counter_ids.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "render/render.h"
 #include "render/render_loops.h"
 #include "render/render_ranks.h"

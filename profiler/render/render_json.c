@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "render/render_trust.h"
 #include "common/json_writer.h"
 #include "render/render_ranks.h"

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "render/render.h"
 #include "common/rl_error.h"
 #include "render/svg_chart.h"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "common/fmt_seconds.h"
 #include "render/render_ranks.h"
 #include "render/svg_chart.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "render/render.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "render/render_ranks.h"
 #include "common/rl_error.h"
 #include "common/term_text.h"

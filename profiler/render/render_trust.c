@@ -1,6 +1,6 @@
 /* The counters' trust in the outputs (see render_trust.h). */
 #include "render/render_trust.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 
 #include <math.h>
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "common/rl_error.h"
 
 #include "render/svg_chart.h"

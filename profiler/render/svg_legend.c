@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "render/svg_draw.h"
 
 /* 0 a point labelled by its number, 1 another point on the chart, 2 a

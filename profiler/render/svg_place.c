@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "common/rl_error.h"
 #include "render/svg_draw.h"
 

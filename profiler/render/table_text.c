@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/name_index.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "common/term_text.h"
 #include "render/table_text.h"
 

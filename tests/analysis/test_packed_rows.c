@@ -1,4 +1,4 @@
-/* report_threads.c: a large report's per-thread rows kept packed (issue
+/* report_pack.c: a large report's per-thread rows kept packed (issue
  * 41, item 8) read back bit for bit as they were built, and every format
  * renders the same bytes from them as from the rows unpacked. */
 #include <criterion/criterion.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "render/render.h"
 #include "tests/lib/machine.h"
 #include "tests/lib/report.h"

@@ -22,8 +22,8 @@
  * changed through rl_report_row_set(). Reports read back from report.json
  * (report_file.c) are never packed.
  */
-#ifndef RL_REPORT_THREADS_H
-#define RL_REPORT_THREADS_H
+#ifndef RL_REPORT_PACK_H
+#define RL_REPORT_PACK_H
 
 #include <stddef.h>
 
@@ -55,23 +55,23 @@ int rl_report_row_set(struct rl_report *r, size_t i,
 void rl_report_text_drop(const struct rl_report *r, char *s);
 
 /* Internal to the analysis (analysis.c). */
-struct rl_thread_pack;
+struct rl_row_pack;
 /* A pack for a report of n_sum summed and n_per per-thread rows to come
  * (r->packed), or none when rl_report_build() should keep them as rows
  * (fewer than rl_report_pack_from per-thread rows, or --loops rows). 0
  * or RL_ENOMEM. */
-int rl_thread_pack_open(struct rl_report *r, size_t n_sum, size_t n_per,
-			int has_loops);
+int rl_row_pack_open(struct rl_report *r, size_t n_sum, size_t n_per,
+		     int has_loops);
 /* Appends a filled row to r's pack (the summed rows first, then the
  * per-thread rows), taking its strings (freed or kept): a summed row's
  * name (region NULL) as its own, a per-thread row's, when the same as
  * region, as that pointer (the name of its summed row, which lives as
  * long as the report). row is zeroed after. 0 or RL_ENOMEM (row's
  * strings freed). */
-int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row,
-		       const char *region);
+int rl_row_pack_add(struct rl_report *r, struct rl_region_row *row,
+		    const char *region);
 /* Frees what a filled row owns (its strings). */
-void rl_thread_row_clear(struct rl_region_row *row);
-void rl_thread_pack_free(struct rl_thread_pack *p);
+void rl_row_strings_free(struct rl_region_row *row);
+void rl_row_pack_free(struct rl_row_pack *p);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * A large report's rows kept packed (report_threads.h): each row as the
+ * A large report's rows kept packed (report_pack.h): each row as the
  * 8-byte words in which it differs from the first row of its kind packed,
  * its strings shared through one table of every text the packed rows
  * hold.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/report_threads.h"
+#include "analysis/report_pack.h"
 #include "common/name_index.h"
 #include "common/rl_error.h"
 
@@ -19,7 +19,7 @@ _Static_assert(sizeof(struct rl_region_row) % 8 == 0,
 
 size_t rl_report_pack_from = 4096;
 
-struct rl_thread_pack {
+struct rl_row_pack {
 	struct rl_region_row base[2]; /* the first summed and the first
 				      per-thread row packed */
 	size_t split;              /* rows below it are summed rows */
@@ -43,7 +43,7 @@ size_t rl_report_n_all(const struct rl_report *r)
 const struct rl_region_row *rl_report_row(const struct rl_report *r,
 					  size_t i, struct rl_region_row *buf)
 {
-	const struct rl_thread_pack *p = r->packed;
+	const struct rl_row_pack *p = r->packed;
 	const unsigned char *at;
 	uint64_t mask[MASKS];
 	unsigned char *w = (unsigned char *)buf;
@@ -64,8 +64,8 @@ const struct rl_region_row *rl_report_row(const struct rl_report *r,
 	return buf;
 }
 
-int rl_thread_pack_open(struct rl_report *r, size_t n_sum, size_t n_per,
-			int has_loops)
+int rl_row_pack_open(struct rl_report *r, size_t n_sum, size_t n_per,
+		     int has_loops)
 {
 	if (has_loops || n_per == 0 || n_per < rl_report_pack_from)
 		return 0;
@@ -78,7 +78,7 @@ int rl_thread_pack_open(struct rl_report *r, size_t n_sum, size_t n_per,
 }
 
 /* s kept in the table of strings (not looked up by text). */
-static int keep(struct rl_thread_pack *p, char *s)
+static int keep(struct rl_row_pack *p, char *s)
 {
 	if (p->n_strings == p->cap_strings) {
 		size_t cap = p->cap_strings ? 2 * p->cap_strings : 256;
@@ -94,7 +94,7 @@ static int keep(struct rl_thread_pack *p, char *s)
 
 /* *s replaced by the table's copy of its text (s's own freed); field:
  * which of the row's strings it is. */
-static int intern(struct rl_thread_pack *p, char **s, size_t field)
+static int intern(struct rl_row_pack *p, char **s, size_t field)
 {
 	size_t k;
 
@@ -117,7 +117,7 @@ static int intern(struct rl_thread_pack *p, char **s, size_t field)
 	return 0;
 }
 
-void rl_thread_row_clear(struct rl_region_row *row)
+void rl_row_strings_free(struct rl_region_row *row)
 {
 	free(row->region);
 	free(row->method);
@@ -128,7 +128,7 @@ void rl_thread_row_clear(struct rl_region_row *row)
 
 /* The row's words against its kind's base, appended (in one pass, room
  * made for every word first); at[i] points to them. 0 or RL_ENOMEM. */
-static int put(struct rl_thread_pack *p, size_t i,
+static int put(struct rl_row_pack *p, size_t i,
 	       const struct rl_region_row *row)
 {
 	const unsigned char *w = (const unsigned char *)row,
@@ -163,16 +163,16 @@ static int put(struct rl_thread_pack *p, size_t i,
 	return 0;
 }
 
-int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row,
-		       const char *region)
+int rl_row_pack_add(struct rl_report *r, struct rl_region_row *row,
+		    const char *region)
 {
-	struct rl_thread_pack *p = r->packed;
+	struct rl_row_pack *p = r->packed;
 	char **own[] = {&row->method, &row->diagnosis, &row->check,
 			&row->region};
 	size_t n_own = sizeof own / sizeof *own;
 
 	if (p->n == p->cap) {
-		rl_thread_row_clear(row);
+		rl_row_strings_free(row);
 		return RL_ENOMEM;
 	}
 	/* a summed row's name is its own; a per-thread row's that of its
@@ -182,7 +182,7 @@ int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row,
 			free(row->region);
 			row->region = (char *)region;
 		} else if (row->region && keep(p, row->region)) {
-			rl_thread_row_clear(row);
+			rl_row_strings_free(row);
 			return RL_ENOMEM;
 		}
 		n_own--;
@@ -209,7 +209,7 @@ int rl_thread_pack_add(struct rl_report *r, struct rl_region_row *row,
 int rl_report_row_set(struct rl_report *r, size_t i,
 		      struct rl_region_row *row)
 {
-	struct rl_thread_pack *p = r->packed;
+	struct rl_row_pack *p = r->packed;
 	struct rl_region_row was;
 	char **own[] = {&row->method, &row->diagnosis, &row->check};
 	const struct rl_region_row *o;
@@ -239,7 +239,7 @@ void rl_report_text_drop(const struct rl_report *r, char *s)
 		free(s);
 }
 
-void rl_thread_pack_free(struct rl_thread_pack *p)
+void rl_row_pack_free(struct rl_row_pack *p)
 {
 	if (!p)
 		return;
