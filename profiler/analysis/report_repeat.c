@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "common/name_index.h"
+#include "common/sorted_doubles.h"
 #include "analysis/analysis.h"
 #include "analysis/report.h"
 #include "analysis/report_pack.h"
@@ -20,12 +21,6 @@
 #include "common/rl_error.h"
 
 #define MAX_RUNS 100
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* The column of a region name, a new one (its name copied, its times
  * NAN in every run) when not seen before; -1 out of memory. */
@@ -159,10 +154,10 @@ void rl_row_repeat(const struct rl_report *rep,
 		return;
 	row->repeat_times_s = keep;
 	row->repeat_n_times = (unsigned)(rr->n_runs + 1);
-	qsort(v, m, sizeof *v, cmp_double);
+	rl_sort_doubles(v, m);
 	row->repeat_runs = (unsigned)m;
 	row->time_min_s = v[0];
-	row->time_median_s = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+	row->time_median_s = rl_median_sorted(v, m);
 	row->time_spread_pct = (v[m - 1] - v[0]) / v[0] * 100;
 	/* the figure a user reads is the runs' median, its interval around
 	 * it (row_interval.c): the build takes the rates from this time */

@@ -4,12 +4,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
+#include "common/sorted_doubles.h"
 
 /* The largest k with P(B <= k) <= 5%, B binomial (n, 1/2): [x(k+1),
  * x(n-k)] then holds the median with at least 90% confidence; -1 when
@@ -60,13 +55,13 @@ void rl_row_interval(const struct rl_region_row *row,
 			v[n++] = row->repeat_times_s[i];
 	if (n < 2)
 		return;
-	qsort(v, n, sizeof *v, cmp_double);
+	rl_sort_doubles(v, n);
 	k = binomial_k(n);
 	out->runs = n;
 	out->kind = k < 0 ? RL_INTERVAL_RANGE : RL_INTERVAL_MEDIAN90;
 	if (k < 0)
 		k = 0;
-	out->time_s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	out->time_s.median = rl_median_sorted(v, n);
 	out->time_s.lo = v[k];
 	out->time_s.hi = v[n - 1 - (unsigned)k];
 	out->gflops = scaled(row->gflops, row->time_s, &out->time_s);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/shift_test.h"
+#include "common/sorted_doubles.h"
 
 /* The counts of the arrangements of n and m runs with U = 0..k (the
  * number of (first-sample, second-sample) pairs where the first is the
@@ -104,17 +105,6 @@ long rl_mann_whitney_critical(size_t n, size_t m, double alpha)
 	return k;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-static double median_sorted(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The usable times of v, sorted, into out; their count. */
 static size_t usable(const double *v, size_t n, double *out)
 {
@@ -123,7 +113,7 @@ static size_t usable(const double *v, size_t n, double *out)
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(v[i]) && v[i] > 0)
 			out[k++] = v[i];
-	qsort(out, k, sizeof *out, cmp_double);
+	rl_sort_doubles(out, k);
 	return k;
 }
 
@@ -155,12 +145,12 @@ int rl_shift_estimate_at(const double *a, size_t n_a, const double *b,
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++)
 			r[i * nb + j] = sb[j] / sa[i];
-	qsort(r, nr, sizeof *r, cmp_double);
+	rl_sort_doubles(r, nr);
 	out->n_a = na;
 	out->n_b = nb;
-	out->median_a = median_sorted(sa, na);
-	out->median_b = median_sorted(sb, nb);
-	out->ratio = median_sorted(r, nr);
+	out->median_a = rl_median_sorted(sa, na);
+	out->median_b = rl_median_sorted(sb, nb);
+	out->ratio = rl_median_sorted(r, nr);
 	k = rl_mann_whitney_critical(na, nb, 1 - confidence);
 	if (k < 0) {
 		out->lo = 0;
