@@ -414,8 +414,12 @@ static int build_report(const struct rl_run_results *res,
 	out->machine = out->model = machine;
 	out->roof_check = res->roof_check;
 	/* issue 38: the rows placed against the roofs paired with the
-	 * timing runs, where samples were taken (roof_choice.c) */
-	if (machine && res->roof_check.n_samples) {
+	 * timing runs, where samples were taken, and against the compute
+	 * ceilings at the core's clock around them (roof_choice.c) */
+	out->clock_scale = 1;
+	if (machine && (res->roof_check.n_samples ||
+			res->roof_check.before_ghz > 0 ||
+			res->roof_check.after_ghz > 0)) {
 		struct rl_machine *pm = malloc(sizeof *pm);
 		if (!pm)
 			goto out;
@@ -427,7 +431,8 @@ static int build_report(const struct rl_run_results *res,
 				snprintf(out->pair[i].refuted_by,
 					 sizeof out->pair[i].refuted_by, "%s",
 					 names[i]);
-		if (out->n_pair)
+		out->clock_scale = rl_roof_clock(pm, &res->roof_check);
+		if (out->n_pair || out->clock_scale > 1)
 			out->machine = out->paired_machine = pm;
 		else
 			free(pm);

@@ -187,6 +187,13 @@ static int place_note(struct rl_report *rep, struct rl_region_row *row,
 			 n ? " flops not counted: taken as none)" : "");
 	} else
 		snprintf(buf, sizeof buf, "%s", roofs);
+	if (ceiling_note && rep->clock_scale > 1 && rep->model &&
+	    strlen(buf) < sizeof buf)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+			 "; ceilings scaled x%.2f to the core's clock around "
+			 "the timing run (%.2f GHz; probed at %.2f)",
+			 rep->clock_scale, rep->model->clock_ghz *
+			 rep->clock_scale, rep->model->clock_ghz);
 	pair_note(rep, row->roof_threads, paired, sizeof paired);
 	if (strlen(buf) + strlen(paired) < sizeof buf)
 		strcat(buf, paired);

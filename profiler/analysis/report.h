@@ -391,6 +391,9 @@ struct rl_report {
 	struct rl_pair_figure pair[RL_PAIR_MAX_FIGURES];
 	size_t n_pair;
 	struct rl_machine *paired_machine; /* owned, NULL none */
+	double clock_scale;     /* the compute ceilings scaled to the core's
+				   clock around the timing run by this
+				   factor (rl_roof_clock); 1 not scaled */
 	const struct rl_machine *model;    /* the model as given */
 	int mpi_calls;          /* enum rl_mpi_calls of the processes (the
 				   first that says), RL_MPI_CALLS_UNWRAPPED

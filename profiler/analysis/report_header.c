@@ -147,7 +147,10 @@ static int clock_check_warning(struct rl_report *r)
 	double hi = fmax(c->before_ghz, c->after_ghz), lo, at;
 	char msg[512];
 
-	if (!(hi > 0) || !r->machine || !((at = r->machine->clock_ghz) > 0))
+	/* against the model's own clock: the paired machine's is the clock
+	 * read here where the ceilings were scaled to it (rl_roof_clock) */
+	if (!(hi > 0) || !r->machine ||
+	    !((at = (r->model ? r->model : r->machine)->clock_ghz) > 0))
 		return 0;
 	lo = c->before_ghz > 0 && c->after_ghz > 0
 		     ? fmin(c->before_ghz, c->after_ghz) : hi;
@@ -156,13 +159,18 @@ static int clock_check_warning(struct rl_report *r)
 			 "the core's clock around the timing run read %.2f "
 			 "GHz, %.0f%% above the %.2f GHz the machine model's "
 			 "compute ceilings were measured at (probed %s; a "
-			 "host's turbo or a frequency governor moves it): "
-			 "compute-bound regions may sit above their ceiling; "
-			 "run 'rlprof probe --force' while the machine runs "
-			 "as it did here, then 'rlprof report' on this "
-			 "directory",
+			 "host's turbo or a frequency governor moves it): %s",
 			 hi, (hi / at - 1) * 100, at,
-			 *r->machine->probed_at ? r->machine->probed_at : "?");
+			 *r->machine->probed_at ? r->machine->probed_at : "?",
+			 r->clock_scale > 1
+				 ? "the ceilings are scaled to it (the core "
+				   "gave at least that); 'rlprof probe "
+				   "--force' while the machine runs as it did "
+				   "here measures them at it"
+				 : "compute-bound regions may sit above their "
+				   "ceiling; run 'rlprof probe --force' while "
+				   "the machine runs as it did here, then "
+				   "'rlprof report' on this directory");
 		return add_warning(r, "clock-moved", NULL, 0, msg);
 	}
 	if (lo < (1 - RL_CLOCK_CHECK_MOVED) * at) {

@@ -245,6 +245,26 @@ static enum rl_pair_use pair_use(const struct rl_pair_figure *f, size_t i,
 	return RL_PAIR_LOWERED;
 }
 
+double rl_roof_clock(struct rl_machine *out, const struct rl_roof_check *c)
+{
+	double hi = fmax(c->before_ghz, c->after_ghz), k;
+
+	if (!(out->clock_ghz > 0) || !isfinite(hi) ||
+	    !(hi > out->clock_ghz * (1 + RL_CLOCK_RAISE)))
+		return 1;
+	k = hi / out->clock_ghz;
+	for (size_t i = 0; i < out->n_compute && i < RL_MACHINE_MAX_COMPUTE;
+	     i++) {
+		struct rl_compute_roof *r = &out->compute[i];
+		r->gflops *= k;
+		r->theoretical_gflops *= k;
+		r->load_clock_ghz *= k;
+		r->theoretical_load_gflops *= k;
+	}
+	out->clock_ghz = hi;
+	return k;
+}
+
 bool rl_pair_placed(const struct rl_pair_figure *f)
 {
 	return f && (f->use == RL_PAIR_RAISED || f->use == RL_PAIR_LOWERED);

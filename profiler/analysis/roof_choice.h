@@ -97,6 +97,21 @@ void rl_roof_ridges(const struct rl_machine *m, unsigned threads,
 size_t rl_roof_pair(const struct rl_machine *m, const struct rl_roof_check *c,
 		    struct rl_machine *out, struct rl_pair_figure *fig,
 		    size_t max, uint32_t refuted);
+/* The compute ceilings paired with the core's clock around the timing
+ * run (issue 38). The clock is read before and after the timing run as
+ * the model's clock_ghz was read at probe time (results/roof_check.h),
+ * so the two compare. Where the higher of the readings is more than
+ * RL_CLOCK_RAISE above the model's clock (a host's turbo was off while
+ * the probe ran: one probe of six on the Xeon guest read 3.59 GHz where
+ * the others and every run read 4.09-4.19, and put the demo's Horner
+ * kernels 10 points higher against their ceiling), every compute roof of
+ * *out is scaled to it (its measured and theoretical GFLOP/s and its
+ * load clock) and out->clock_ghz set to it: the core gave at least that
+ * during the run. Never lowered: two readings of 2 ms each cannot show
+ * that the core ran slower through a run, and a ceiling must stay an
+ * upper bound. The factor, or 1 when *out is left as it was. */
+#define RL_CLOCK_RAISE 0.02
+double rl_roof_clock(struct rl_machine *out, const struct rl_roof_check *c);
 /* Whether f's best is the roof (raised or lowered), not the model's. */
 bool rl_pair_placed(const struct rl_pair_figure *f);
 /* The paired figure a DRAM-bound row's roof comes from (the read for a

@@ -582,13 +582,18 @@ Test(placement, the_chart_draws_the_named_ceiling_and_marks_the_finding)
 }
 
 /* The core's clock read around the timing run (results/roof_check.h)
- * against the one the ceilings were measured at: above it, the report
- * warns and the self-check names it for a compute-bound region above its
- * ceiling; below it, the report warns the other way; within 10%, no
- * warning (the clock steps by 100-200 MHz on a shared host). */
-Test(placement, a_clock_above_the_probed_one_is_said)
+ * against the one the ceilings were measured at: more than 2% above it,
+ * the compute ceilings are scaled to it (the core gave at least that:
+ * roof_choice.h, rl_roof_clock), the method line says so, and beyond
+ * 10% the report warns; below it, the ceilings stay (a ceiling is never
+ * lowered on two readings) and the report warns the other way, and a
+ * region above its ceiling is checked without naming the clock. */
+Test(placement, a_clock_above_the_probed_one_scales_the_ceilings)
 {
 	static const double ghz[3] = { 3.5, 2.5, 3.2 };
+	static const double pct[3] = { 40 / 0.9 / (40 * 3.5 / 3.0) * 100,
+				       40 / 0.9 / 40 * 100,
+				       40 / 0.9 / (40 * 3.2 / 3.0) * 100 };
 	struct rl_machine *m = model();
 	struct rl_test_one o;
 	struct rl_report rep;
@@ -596,37 +601,47 @@ Test(placement, a_clock_above_the_probed_one_is_said)
 	const char *kind;
 
 	m->clock_ghz = 3.0;
-	/* 40 GFLOP of 256-bit FMAs in 0.9 s: 111% of avx2-fma's 40; the
-	 * core ran at 3.5, 2.5 and 3.2 GHz before the run */
+	/* 40 GFLOP of 256-bit FMAs in 0.9 s: 111% of avx2-fma's 40 at
+	 * 3.0 GHz; the core ran at 3.5, 2.5 and 3.2 GHz before the run */
 	for (int k = 0; k < 3; k++) {
 		rc.before_ghz = ghz[k];
 		const struct rl_region_row *r = place_checked(
 			&rep, m, &o, 2, 40e9, 40e9, 1e6, 0, 0.9, &rc);
 		cr_assert_eq(r->bound, RL_BOUND_COMPUTE);
-		cr_assert_not_null(r->check);
+		cr_assert_float_eq(r->roof_pct, pct[k], 1e-6, "%d: %g%%", k,
+				   r->roof_pct);
 		kind = NULL;
 		for (size_t i = 0; i < rep.n_warnings; i++)
 			if (!strcmp(rep.warnings[i].kind, "clock-moved"))
 				kind = rep.warnings[i].message;
 		if (k == 0) {
-			cr_assert_str_eq(r->check_cause, "clock-moved");
-			expect_in(r->check, "likeliest cause: the core's clock "
-					    "around this run read 3.50 GHz, 17% "
-					    "above the 3.00 GHz its ceiling was "
-					    "measured at");
+			/* 95% of the scaled 46.7: not above it */
+			cr_assert_null(r->check, "%s", r->check);
+			cr_assert_float_eq(rep.clock_scale, 3.5 / 3.0, 1e-9);
+			expect_in(r->method, "ceilings scaled x1.17 to the "
+					     "core's clock around the timing "
+					     "run (3.50 GHz; probed at 3.00)");
 			expect_in(kind, "the core's clock around the timing "
 					"run read 3.50 GHz, 17% above the 3.00 "
 					"GHz the machine model's compute "
 					"ceilings were measured at (probed "
 					"2026-12-01T00:00:00Z");
+			expect_in(kind, "the ceilings are scaled to it");
 		} else if (k == 1) {
+			/* the model's ceiling kept: 111%, checked, and the
+			 * clock (below) not its cause */
+			cr_assert_not_null(r->check);
 			cr_assert_str_neq(r->check_cause, "clock-moved");
+			cr_assert_float_eq(rep.clock_scale, 1, 1e-12);
+			cr_assert_null(strstr(r->method, "ceilings scaled"),
+				       "%s", r->method);
 			expect_in(kind, "read 2.50 GHz, 17% below the 3.00 GHz");
 		} else {
-			/* 7% above: no warning, but the self-check names it
-			 * (its own margin is 5%) */
+			/* 7% above: scaled, 104% of 42.7, within the
+			 * self-check's margin; no warning under 10% */
 			cr_assert_null(kind, "%s", kind);
-			cr_assert_str_eq(r->check_cause, "clock-moved");
+			cr_assert_null(r->check, "%s", r->check);
+			expect_in(r->method, "ceilings scaled x1.07");
 		}
 		rl_report_release(&rep);
 	}
