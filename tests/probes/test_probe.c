@@ -996,7 +996,14 @@ static int sweep_plausible(const struct rl_machine *m,
 				prev = m->bw[i].stream_gbs;
 			}
 	}
-	return 1;
+	/* a sweep disturbed by a test beside it can end short of the DRAM
+	 * plateau (once in a full suite run on a guest whose L3 measured
+	 * 155-219 MiB: no 1-thread DRAM roof) */
+	size_t dram1 = 0;
+	for (size_t i = 0; i < m->n_bw; i++)
+		dram1 += m->bw[i].threads == 1 &&
+			 !strcmp(m->bw[i].level, "DRAM");
+	return dram1 == 1;
 }
 
 /* `rlprof probe --quick --force` into dir's cache, loaded into m. */
@@ -1041,8 +1048,8 @@ Test(probe, quick_probe_names_levels_from_the_claims, .timeout = 300)
 	 * below hold the second to the same rules */
 	if (!sweep_plausible(&m, cl, nc)) {
 		cr_log_warn("the quick probe's sweep looks disturbed (a level "
-			    "beyond its claim, or a roof above the one "
-			    "before): probing once more");
+			    "beyond its claim, a roof above the one before, "
+			    "or no 1-thread DRAM roof): probing once more");
 		quick_probe(dir, &m);
 	}
 	cr_expect_eq(m.version, RL_MACHINE_VERSION);
