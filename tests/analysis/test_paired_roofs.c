@@ -69,12 +69,7 @@ static const struct rl_region_row *place(struct rl_report *rep,
 	rl_test_one_init(o, 1, counted, "k", time_s);
 	o->proc.backend = (char *)"test";
 	o->proc.start_ns = UINT64_C(1796256000) * 1000000000u;
-	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F64_512; c++)
-		rl_test_one_set(o, c, 0);
-	rl_test_one_set(o, RL_C_FLOPS_F64_256, 1e9);
-	rl_test_one_set(o, RL_C_FLOPS_FMA, 1e9);
-	rl_test_one_set(o, RL_C_DRAM_READ_BYTES, 24e9);
-	rl_test_one_set(o, RL_C_DRAM_WRITE_BYTES, 8e9);
+	rl_test_one_triad_mix(o);
 	run.roof_check = *rc;
 	cr_assert_eq(rl_report_build(&run, m, rep, err, sizeof err), 0, "%s",
 		     err);

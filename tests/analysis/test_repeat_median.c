@@ -60,12 +60,7 @@ static const struct rl_region_row *build(struct rl_report *rep,
 	char err[256] = "";
 
 	rl_test_one_init(o, 1, RL_TEST_SIM_LIKE, "k", time_s);
-	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
-		rl_test_one_set(o, c, 0);
-	rl_test_one_set(o, RL_C_FLOPS_F64_256, 1e9);
-	rl_test_one_set(o, RL_C_FLOPS_FMA, 1e9);
-	rl_test_one_set(o, RL_C_DRAM_READ_BYTES, 24e9);
-	rl_test_one_set(o, RL_C_DRAM_WRITE_BYTES, 8e9);
+	rl_test_one_triad_mix(o);
 	cr_assert_eq(rl_report_build_runs(&run, m, rr, rep, err, sizeof err),
 		     0, "%s", err);
 	cr_assert_eq(rep->n_summed, 1);

@@ -42,6 +42,16 @@ void rl_test_one_set(struct rl_test_one *o, int c, double v)
 	o->reg.counters[c].running_ns = 1000;
 }
 
+void rl_test_one_triad_mix(struct rl_test_one *o)
+{
+	for (int c = RL_C_FLOPS_F64_SCALAR; c <= RL_C_FLOPS_F32_512; c++)
+		rl_test_one_set(o, c, 0);
+	rl_test_one_set(o, RL_C_FLOPS_F64_256, 1e9);
+	rl_test_one_set(o, RL_C_FLOPS_FMA, 1e9);
+	rl_test_one_set(o, RL_C_DRAM_READ_BYTES, 24e9);
+	rl_test_one_set(o, RL_C_DRAM_WRITE_BYTES, 8e9);
+}
+
 char *rl_test_report_text(const char *format, const char *file,
 			  struct rl_run_results run, const struct rl_machine *m,
 			  struct rl_render_options opt)

@@ -55,6 +55,9 @@ void rl_test_one_init(struct rl_test_one *o, long pid, uint64_t provided,
 		      const char *name, double time_s);
 /* Counter c of the region: v counted over all of its enabled time. */
 void rl_test_one_set(struct rl_test_one *o, int c, double v);
+/* The region's counters as a triad's mix (w = 1/4): 24 GB read, 8 GB
+ * written, 1 GFLOP of 256-bit f64 FMAs, every other flop counter 0. */
+void rl_test_one_triad_mix(struct rl_test_one *o);
 
 /* The results file (a path) as run (whose procs it fills) placed
  * against m (may be NULL), rendered by format with opt: malloc'd text. */
