@@ -17,10 +17,6 @@
  *                      other roofs, or was taken only while another
  *                      thread shared the core (kept with its reason in
  *                      the model);
- *   clock-moved        compute-bound: the core's clock read around the
- *                      timing run (results/roof_check.h) was more than 5%
- *                      above the one the model's ceilings were measured
- *                      at (a host's turbo, a frequency governor);
  *   stale-roof         a DRAM triad taken around the timing run (rlprof
  *                      run, results/roof_check.h) moved more than 105% of
  *                      the model's DRAM roof: the roof is stale;
@@ -242,20 +238,6 @@ int rl_self_check(const struct rl_report *rep, struct rl_region_row *row,
 			"is in doubt: %s (rlprof probe --force)",
 			cr->name, cr->precision, cr->threads,
 			cr->threads > 1 ? "s" : "", cr->doubt);
-	}
-	if (row->bound == RL_BOUND_COMPUTE && m->clock_ghz > 0) {
-		const struct rl_roof_check *rc = &rep->roof_check;
-		double ghz = fmax(rc->before_ghz, rc->after_ghz);
-		/* above by the self-check's own margin */
-		if (ghz * 100 > RL_CHECK_PCT * m->clock_ghz)
-			fprintf(cause(&c, "clock-moved"),
-				"the core's clock around this run read %.2f "
-				"GHz, %.0f%% above the %.2f GHz its ceiling "
-				"was measured at (a host's turbo or a "
-				"frequency governor): rlprof probe --force "
-				"while the machine runs as it did here",
-				ghz, (ghz / m->clock_ghz - 1) * 100,
-				m->clock_ghz);
 	}
 	{
 		const struct rl_roof_check *rc = &rep->roof_check;
